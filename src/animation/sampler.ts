@@ -1,0 +1,90 @@
+/**
+ * Sampling a clip into a pose, with per-character cursors.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { sampleTracks } from '../kernel/keyframes.js';
+import type { Pose } from '../pose/pose.js';
+import type { Clip } from './clip.js';
+
+/** What happens to a time outside `[0, duration]`: wrap around, or hold the end value. */
+export type WrapMode = 'loop' | 'clamp';
+
+/**
+ * The per-character state of sampling one clip: the key interval each track used last. Forward
+ * playback then finds its keys in O(1) per track. Owned by the caller, so that one {@link Clip}
+ * can drive many characters, each with its own context. Any time may be sampled with any context
+ * (a jump costs a binary search); a context only speeds up coherent times.
+ */
+export class SamplerContext {
+  /** The clip this context is sized for. */
+  readonly clip: Clip;
+  /** Last key interval per track. */
+  readonly cursors: Int32Array;
+
+  /** A context for sampling `clip`. */
+  constructor(clip: Clip) {
+    this.clip = clip;
+    this.cursors = new Int32Array(clip.trackCount);
+  }
+
+  /** Forgets the cursors (the next sample searches from the first key). */
+  reset(): void {
+    this.cursors.fill(0);
+  }
+}
+
+/**
+ * Maps a time to the clip's `[0, duration]`: wrapped for `loop` (so `duration` itself maps to 0,
+ * as in three.js), clamped for `clamp`.
+ */
+export function wrapTime(time: number, duration: number, mode: WrapMode): number {
+  if (duration <= 0) return 0;
+  if (mode === 'clamp') return time < 0 ? 0 : time > duration ? duration : time;
+  const t = time % duration;
+  return t < 0 ? t + duration : t;
+}
+
+/**
+ * Samples `clip` at `time` seconds into `pose`: every animated channel is written; channels the
+ * clip does not animate keep their values (call `pose.resetToRest()` first for a clip that covers
+ * only part of the skeleton). Rotations use shortest-path slerp (trig-free, bit-identical across
+ * engines), translations and scales linear interpolation, `STEP` and `CUBICSPLINE` as glTF defines
+ * them. Allocates nothing.
+ *
+ * @throws {@link TendonError} `animation/invalid-time` for a non-finite time,
+ *   `animation/context-mismatch` when `context` belongs to another clip, `clip/skeleton-mismatch`
+ *   when the pose belongs to another skeleton. Nothing is written when it throws.
+ */
+export function sampleClip(
+  clip: Clip,
+  context: SamplerContext,
+  time: number,
+  pose: Pose,
+  mode: WrapMode = 'loop',
+): void {
+  if (!Number.isFinite(time)) {
+    throw new TendonError('animation/invalid-time', `sampleClip("${clip.name}"): time ${time} is not finite`);
+  }
+  if (context.clip !== clip) {
+    throw new TendonError(
+      'animation/context-mismatch',
+      `sampleClip("${clip.name}"): the sampler context was made for clip "${context.clip.name}"`,
+    );
+  }
+  if (pose.skeleton !== clip.skeleton) {
+    throw new TendonError(
+      'clip/skeleton-mismatch',
+      `sampleClip("${clip.name}"): the pose belongs to another skeleton than the clip`,
+    );
+  }
+  sampleTracks(
+    clip,
+    context.cursors,
+    wrapTime(time, clip.duration, mode),
+    pose.translations,
+    pose.rotations,
+    pose.scales,
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The one error type tendon throws, with a machine-readable code.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * What went wrong, as a stable string a caller can switch on. The prefix names the area:
+ * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
+ * skeleton, `clip/…` for animation data, `gltf/…` and `bvh/…` for file import.
+ */
+export type TendonErrorCode =
+  | 'skeleton/empty'
+  | 'skeleton/array-size'
+  | 'skeleton/invalid-name'
+  | 'skeleton/duplicate-name'
+  | 'skeleton/parent-out-of-range'
+  | 'skeleton/cycle'
+  | 'skeleton/not-finite'
+  | 'skeleton/unknown-joint'
+  | 'pose/skeleton-mismatch'
+  | 'pose/buffer-size'
+  | 'pose/joint-out-of-range'
+  | 'skin/joint-out-of-range'
+  | 'skin/array-size'
+  | 'skin/not-finite'
+  | 'clip/invalid-track'
+  | 'clip/times-not-increasing'
+  | 'clip/not-finite'
+  | 'clip/array-size'
+  | 'clip/skeleton-mismatch'
+  | 'animation/invalid-time'
+  | 'animation/context-mismatch'
+  | 'animation/invalid-mask'
+  | 'mixer/invalid-layer'
+  | 'gltf/parse'
+  | 'gltf/invalid'
+  | 'gltf/no-skin'
+  | 'bvh/parse'
+  | 'bvh/frame-count'
+  | 'bvh/missing-values'
+  | 'bvh/not-finite';
+
+/**
+ * Thrown for invalid input: a malformed file, a skeleton with a cycle, a buffer of the wrong size.
+ * The message names the file, joint, track or field at fault; {@link TendonError.code} says which
+ * kind of fault it is. Whatever threw it was left unchanged (no half-built object escapes).
+ */
+export class TendonError extends Error {
+  /** Machine-readable kind of fault. */
+  readonly code: TendonErrorCode;
+
+  /**
+   * @param code - what kind of fault.
+   * @param message - what is wrong and where (file, joint, field).
+   * @param options - the underlying error, when one caused this.
+   */
+  constructor(code: TendonErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TendonError';
+    this.code = code;
+  }
+}
+
+/** `true` when `value` is a {@link TendonError}, optionally of the given code. */
+export function isTendonError(value: unknown, code?: TendonErrorCode): value is TendonError {
+  return value instanceof TendonError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,22 @@
+/**
+ * tendon: skeletal animation and inverse kinematics for TypeScript.
+ *
+ * The main entry point: skeletons, poses, forward kinematics, skinning, clips, sampling, blending,
+ * and the glTF and BVH importers. The flat-array kernels are also available from `tendon/kernel`.
+ *
+ * @packageDocumentation
+ */
+export { Clip, type Interpolation, type RawClip, type RawTrack, type TrackPath } from './animation/clip.js';
+export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
+export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
+export {
+  type GltfImport,
+  type GltfImportOptions,
+  type GltfSkeleton,
+  type GltfSkinnedPrimitive,
+  importGltf,
+} from './io/gltf.js';
+export { createModelBuffer, forwardKinematics, forwardKinematicsSubtree } from './pose/forward-kinematics.js';
+export { Pose } from './pose/pose.js';
+export { Skeleton, type SkeletonDefinition } from './skeleton/skeleton.js';
+export { Skin, type SkinDefinition, type SkinnedVertices, skinMesh } from './skin/skin.js';

@@ -1,0 +1,487 @@
+/**
+ * glTF 2.0 import (`.glb` and `.gltf`) through `@gltf-transform/core`, in Node and the browser.
+ *
+ * @packageDocumentation
+ */
+import {
+  type Accessor,
+  type Animation,
+  type Document,
+  type JSONDocument,
+  Logger,
+  type Node,
+  WebIO,
+} from '@gltf-transform/core';
+import { Clip, type Interpolation, type RawTrack, type TrackPath } from '../animation/clip.js';
+import { TendonError } from '../errors.js';
+import { Skeleton } from '../skeleton/skeleton.js';
+import { Skin, type SkinnedVertices } from '../skin/skin.js';
+
+/** Options of {@link importGltf}. */
+export interface GltfImportOptions {
+  /** A name for error messages and warnings, usually the file name. Default `'gltf'`. */
+  readonly source?: string;
+  /**
+   * External resources of a `.gltf` JSON file (`.bin` buffers, images) by the URI the file gives
+   * them. Embedded `data:` URIs need nothing here; `.glb` files need nothing here.
+   */
+  readonly resources?: Readonly<Record<string, Uint8Array>>;
+}
+
+/** One skeleton of a glTF file, with what is bound to it. */
+export interface GltfSkeleton {
+  /**
+   * The joints of every skin that shares this joint set, plus every ancestor node they need, so that
+   * model space is the glTF scene's space (what the inverse bind matrices expect).
+   */
+  readonly skeleton: Skeleton;
+  /** glTF node index of each joint. */
+  readonly nodes: Int32Array;
+  /** The skins bound to this skeleton (two skins with the same joints share one skeleton). */
+  readonly skins: Skin[];
+  /** Every animation with at least one channel on this skeleton's nodes, as a clip. */
+  readonly clips: Clip[];
+}
+
+/** A skinned mesh primitive: its vertices, ready for {@link skinMesh} or a GPU upload. */
+export interface GltfSkinnedPrimitive extends SkinnedVertices {
+  /** `mesh name[primitive index]`. */
+  readonly name: string;
+  /** The skin the joint indices refer to (palette order). */
+  readonly skin: Skin;
+  /** glTF node index of the node that instantiates the mesh. */
+  readonly node: number;
+  /** `3·v` bind-pose positions. */
+  readonly positions: Float32Array;
+  /** `3·v` normals, when the primitive has them. */
+  readonly normals?: Float32Array;
+  /** Palette indices, `influences` per vertex (all `JOINTS_n` sets, interleaved per vertex). */
+  readonly joints: Uint16Array | Uint32Array;
+  /** Weights as floats, renormalized so each vertex's weights sum to 1. */
+  readonly weights: Float32Array;
+  /** Triangle indices, or `null` for a non-indexed primitive. */
+  readonly indices: Uint32Array | null;
+}
+
+/** What {@link importGltf} returns. */
+export interface GltfImport {
+  /** One entry per distinct skeleton, in the order of the first skin using it. */
+  readonly skeletons: GltfSkeleton[];
+  /** Every skin of the file, in file order (each refers to its skeleton). */
+  readonly skins: Skin[];
+  /** Every skinned mesh primitive. */
+  readonly primitives: GltfSkinnedPrimitive[];
+  /** What was read but not imported (morph weight channels, ...), one sentence each. */
+  readonly warnings: string[];
+}
+
+const GLB_MAGIC = 0x46546c67;
+
+/**
+ * Reads a glTF 2.0 file and builds a {@link Skeleton} for every skin (its joints and the ancestors
+ * they need), its {@link Skin}s with inverse bind matrices (identities when absent), a {@link Clip}
+ * per animation, and the skinned primitives' vertex attributes. Handles several skins per file,
+ * nodes in any order, sparse accessors, normalized integer weights and `data:` URIs.
+ *
+ * `data` is a `.glb` (bytes starting with the `glTF` magic) or the text or bytes of a `.gltf` JSON.
+ *
+ * @throws {@link TendonError} `gltf/parse` (truncated or corrupt bytes, bad JSON, a missing
+ *   resource), `gltf/invalid` (an accessor of the wrong type or size, a joint index outside the
+ *   skin, keys out of order), or `gltf/no-skin` (the file has no skin), naming the source and the
+ *   object at fault.
+ */
+export async function importGltf(
+  data: Uint8Array | ArrayBuffer | string,
+  options: GltfImportOptions = {},
+): Promise<GltfImport> {
+  const source = options.source ?? 'gltf';
+  const document = await readDocument(data, options, source);
+  return buildImport(document, source);
+}
+
+async function readDocument(
+  data: Uint8Array | ArrayBuffer | string,
+  options: GltfImportOptions,
+  source: string,
+): Promise<Document> {
+  const io = new WebIO().setLogger(new Logger(Logger.Verbosity.SILENT));
+  const bytes = typeof data === 'string' ? null : data instanceof Uint8Array ? data : new Uint8Array(data);
+  try {
+    if (bytes !== null && bytes.byteLength >= 4 && readUint32(bytes, 0) === GLB_MAGIC) {
+      checkGlbFraming(bytes, source);
+      return await io.readBinary(bytes);
+    }
+    const text = bytes === null ? (data as string) : new TextDecoder().decode(bytes);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new TendonError(
+        'gltf/parse',
+        `${source}: not a .glb and not valid glTF JSON (${String(error)})`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (typeof json !== 'object' || json === null || !('asset' in json)) {
+      throw new TendonError('gltf/parse', `${source}: the JSON has no "asset" object, so it is not glTF`);
+    }
+    const resources: Record<string, Uint8Array> = { ...(options.resources ?? {}) };
+    const jsonDoc: JSONDocument = {
+      json: json as JSONDocument['json'],
+      resources: resources as JSONDocument['resources'],
+    };
+    return await io.readJSON(jsonDoc);
+  } catch (error) {
+    if (error instanceof TendonError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TendonError('gltf/parse', `${source}: could not read the glTF (${message})`, { cause: error });
+  }
+}
+
+function readUint32(bytes: Uint8Array, offset: number): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(offset, true);
+}
+
+/** Checks the GLB header and chunk lengths against the bytes, so a truncated file says so. */
+function checkGlbFraming(bytes: Uint8Array, source: string): void {
+  if (bytes.byteLength < 20) {
+    throw new TendonError(
+      'gltf/parse',
+      `${source}: the .glb is truncated (${bytes.byteLength} bytes, no chunk)`,
+    );
+  }
+  const declared = readUint32(bytes, 8);
+  if (declared > bytes.byteLength) {
+    throw new TendonError(
+      'gltf/parse',
+      `${source}: the .glb header declares ${declared} bytes but the file has ${bytes.byteLength} (truncated)`,
+    );
+  }
+  let offset = 12;
+  while (offset + 8 <= declared) {
+    const length = readUint32(bytes, offset);
+    if (offset + 8 + length > declared) {
+      throw new TendonError(
+        'gltf/parse',
+        `${source}: a .glb chunk at byte ${offset} declares ${length} bytes, past the end of the file (truncated)`,
+      );
+    }
+    offset += 8 + length;
+  }
+}
+
+function buildImport(document: Document, source: string): GltfImport {
+  const root = document.getRoot();
+  const allNodes = root.listNodes();
+  const nodeIndex = new Map<Node, number>();
+  allNodes.forEach((node, i) => {
+    nodeIndex.set(node, i);
+  });
+  const gltfSkins = root.listSkins();
+  if (gltfSkins.length === 0) {
+    throw new TendonError(
+      'gltf/no-skin',
+      `${source}: the file has no skin; tendon imports skinned characters (a skin lists the joints)`,
+    );
+  }
+  const warnings: string[] = [];
+  const skeletons: GltfSkeleton[] = [];
+  const byJointSet = new Map<string, GltfSkeleton>();
+  const skins: Skin[] = [];
+  const skinOf = new Map<unknown, Skin>();
+  gltfSkins.forEach((gltfSkin, skinIndex) => {
+    const skinName = gltfSkin.getName() || `skin ${skinIndex}`;
+    const joints = gltfSkin.listJoints();
+    if (joints.length === 0) {
+      throw new TendonError('gltf/invalid', `${source}: skin "${skinName}" lists no joints`);
+    }
+    const needed = new Set<Node>();
+    for (const joint of joints) {
+      for (let n: Node | null = joint; n !== null && !needed.has(n); n = n.getParentNode()) needed.add(n);
+    }
+    const key = [...needed]
+      .map((n) => nodeIndex.get(n)!)
+      .sort((a, b) => a - b)
+      .join(',');
+    let entry = byJointSet.get(key);
+    if (entry === undefined) {
+      entry = buildSkeleton(needed, allNodes, nodeIndex, source);
+      byJointSet.set(key, entry);
+      skeletons.push(entry);
+    }
+    const jointIndices = joints.map((joint) => indexOfNode(entry!, nodeIndex.get(joint)!));
+    const ibmAccessor = gltfSkin.getInverseBindMatrices();
+    let ibm: Float64Array | undefined;
+    if (ibmAccessor !== null) {
+      const where = `${source}: skin "${skinName}" inverseBindMatrices`;
+      if (ibmAccessor.getType() !== 'MAT4' || ibmAccessor.getCount() < joints.length) {
+        throw new TendonError(
+          'gltf/invalid',
+          `${where}: expected ${joints.length} MAT4, got ${ibmAccessor.getCount()} ${ibmAccessor.getType()}`,
+        );
+      }
+      ibm = readFloats(ibmAccessor, where).subarray(0, 16 * joints.length);
+    }
+    const skin = wrap(
+      () => new Skin(entry!.skeleton, { joints: jointIndices, inverseBindMatrices: ibm, name: skinName }),
+      source,
+    );
+    entry.skins.push(skin);
+    skins.push(skin);
+    skinOf.set(gltfSkin, skin);
+  });
+  for (const entry of skeletons) {
+    root.listAnimations().forEach((animation, animationIndex) => {
+      const clip = buildClip(animation, animationIndex, entry, nodeIndex, source, warnings);
+      if (clip !== null) entry.clips.push(clip);
+    });
+  }
+  const primitives: GltfSkinnedPrimitive[] = [];
+  for (const node of allNodes) {
+    const mesh = node.getMesh();
+    const gltfSkin = node.getSkin();
+    if (mesh === null || gltfSkin === null) continue;
+    const skin = skinOf.get(gltfSkin)!;
+    mesh.listPrimitives().forEach((primitive, p) => {
+      const name = `${mesh.getName() || `mesh of node ${nodeIndex.get(node)}`}[${p}]`;
+      const built = buildPrimitive(primitive, name, skin, nodeIndex.get(node)!, source);
+      if (built !== null) primitives.push(built);
+      else warnings.push(`${source}: primitive ${name} has no JOINTS_0/WEIGHTS_0 and was not imported`);
+    });
+  }
+  return { skeletons, skins, primitives, warnings };
+}
+
+function buildSkeleton(
+  needed: Set<Node>,
+  allNodes: Node[],
+  nodeIndex: Map<Node, number>,
+  source: string,
+): GltfSkeleton {
+  // Depth-first from the roots in file order: parent-first whatever order the file lists nodes in.
+  const order: Node[] = [];
+  const visit = (node: Node): void => {
+    order.push(node);
+    for (const child of node.listChildren()) if (needed.has(child)) visit(child);
+  };
+  for (const node of allNodes) {
+    const parent = node.getParentNode();
+    if (needed.has(node) && (parent === null || !needed.has(parent))) visit(node);
+  }
+  const position = new Map<Node, number>();
+  order.forEach((node, i) => {
+    position.set(node, i);
+  });
+  const n = order.length;
+  const names: string[] = [];
+  const used = new Set<string>();
+  const parents = new Int32Array(n);
+  const t = new Float64Array(3 * n);
+  const r = new Float64Array(4 * n);
+  const s = new Float64Array(3 * n);
+  const nodes = new Int32Array(n);
+  order.forEach((node, i) => {
+    const index = nodeIndex.get(node)!;
+    nodes[i] = index;
+    let name = node.getName() || `node_${index}`;
+    if (used.has(name)) name = `${name}_${index}`;
+    used.add(name);
+    names.push(name);
+    const parent = node.getParentNode();
+    parents[i] = parent !== null && position.has(parent) ? position.get(parent)! : -1;
+    t.set(node.getTranslation(), 3 * i);
+    r.set(node.getRotation(), 4 * i);
+    s.set(node.getScale(), 3 * i);
+  });
+  const skeleton = wrap(
+    () => Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s }),
+    source,
+  );
+  return { skeleton, nodes, skins: [], clips: [] };
+}
+
+function indexOfNode(entry: GltfSkeleton, node: number): number {
+  return entry.nodes.indexOf(node);
+}
+
+function buildClip(
+  animation: Animation,
+  animationIndex: number,
+  entry: GltfSkeleton,
+  nodeIndex: Map<Node, number>,
+  source: string,
+  warnings: string[],
+): Clip | null {
+  const name = animation.getName() || `animation_${animationIndex}`;
+  const tracks: RawTrack[] = [];
+  let skippedWeights = 0;
+  for (const channel of animation.listChannels()) {
+    const target = channel.getTargetNode();
+    const path = channel.getTargetPath();
+    const sampler = channel.getSampler();
+    if (target === null || sampler === null) continue;
+    const joint = indexOfNode(entry, nodeIndex.get(target)!);
+    if (joint < 0) continue;
+    if (path === 'weights') {
+      skippedWeights++;
+      continue;
+    }
+    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') continue;
+    const where = `${source}: animation "${name}", channel ${entry.skeleton.names[joint]}.${path}`;
+    const input = sampler.getInput();
+    const output = sampler.getOutput();
+    if (input === null || output === null)
+      throw new TendonError('gltf/invalid', `${where}: the sampler has no data`);
+    if (input.getType() !== 'SCALAR') {
+      throw new TendonError('gltf/invalid', `${where}: key times must be SCALAR, not ${input.getType()}`);
+    }
+    const expectedType = path === 'rotation' ? 'VEC4' : 'VEC3';
+    if (output.getType() !== expectedType) {
+      throw new TendonError(
+        'gltf/invalid',
+        `${where}: values must be ${expectedType}, not ${output.getType()}`,
+      );
+    }
+    tracks.push({
+      joint,
+      path: path as TrackPath,
+      interpolation: sampler.getInterpolation() as Interpolation,
+      times: readFloats(input, `${where} times`),
+      values: readFloats(output, `${where} values`),
+    });
+  }
+  if (skippedWeights > 0) {
+    warnings.push(
+      `${source}: animation "${name}": ${skippedWeights} morph-target weights channel(s) not imported`,
+    );
+  }
+  if (tracks.length === 0) return null;
+  return wrap(() => Clip.create(entry.skeleton, { name, tracks }), `${source}: animation "${name}"`);
+}
+
+function buildPrimitive(
+  primitive: ReturnType<NonNullable<ReturnType<Node['getMesh']>>['listPrimitives']>[number],
+  name: string,
+  skin: Skin,
+  node: number,
+  source: string,
+): GltfSkinnedPrimitive | null {
+  const where = `${source}: primitive ${name}`;
+  const position = primitive.getAttribute('POSITION');
+  if (position === null) throw new TendonError('gltf/invalid', `${where} has no POSITION`);
+  const jointSets: Accessor[] = [];
+  const weightSets: Accessor[] = [];
+  for (let k = 0; ; k++) {
+    const j = primitive.getAttribute(`JOINTS_${k}`);
+    const w = primitive.getAttribute(`WEIGHTS_${k}`);
+    if (j === null || w === null) break;
+    jointSets.push(j);
+    weightSets.push(w);
+  }
+  if (jointSets.length === 0) return null;
+  const count = position.getCount();
+  const influences = 4 * jointSets.length;
+  const joints = new Uint32Array(count * influences);
+  const weights = new Float32Array(count * influences);
+  for (let k = 0; k < jointSets.length; k++) {
+    const j = jointSets[k];
+    const w = weightSets[k];
+    if (
+      j.getType() !== 'VEC4' ||
+      w.getType() !== 'VEC4' ||
+      j.getCount() !== count ||
+      w.getCount() !== count
+    ) {
+      throw new TendonError(
+        'gltf/invalid',
+        `${where}: JOINTS_${k}/WEIGHTS_${k} must be VEC4 with one element per vertex (${count})`,
+      );
+    }
+    const jointArray = j.getArray();
+    if (jointArray === null) throw new TendonError('gltf/invalid', `${where}: JOINTS_${k} has no data`);
+    const weightArray = readFloats(w, `${where} WEIGHTS_${k}`);
+    for (let v = 0; v < count; v++) {
+      for (let c = 0; c < 4; c++) {
+        const joint = jointArray[4 * v + c];
+        const weight = weightArray[4 * v + c];
+        if (weight !== 0 && (!Number.isInteger(joint) || joint < 0 || joint >= skin.jointCount)) {
+          throw new TendonError(
+            'gltf/invalid',
+            `${where}: vertex ${v} refers to joint ${joint}, but skin "${skin.name}" has ${skin.jointCount}`,
+          );
+        }
+        if (!(weight >= 0) || !Number.isFinite(weight)) {
+          throw new TendonError(
+            'gltf/invalid',
+            `${where}: vertex ${v} has weight ${weight}; weights are ≥ 0`,
+          );
+        }
+        joints[v * influences + 4 * k + c] = weight === 0 ? 0 : joint;
+        weights[v * influences + 4 * k + c] = weight;
+      }
+    }
+  }
+  for (let v = 0; v < count; v++) {
+    let total = 0;
+    for (let c = 0; c < influences; c++) total += weights[v * influences + c];
+    if (total > 0 && total !== 1) {
+      const inv = 1 / total;
+      for (let c = 0; c < influences; c++) weights[v * influences + c] *= inv;
+    }
+  }
+  const normal = primitive.getAttribute('NORMAL');
+  const indices = primitive.getIndices();
+  const indexArray = indices?.getArray();
+  return {
+    name,
+    skin,
+    node,
+    positions: Float32Array.from(readFloats(position, `${where} POSITION`)),
+    normals: normal === null ? undefined : Float32Array.from(readFloats(normal, `${where} NORMAL`)),
+    joints: skin.jointCount <= 65536 ? Uint16Array.from(joints) : joints,
+    weights,
+    influences,
+    indices: indexArray ? Uint32Array.from(indexArray) : null,
+  };
+}
+
+/** Accessor contents as float64, with normalized integers decoded (glTF §3.11 formulas). */
+function readFloats(accessor: Accessor, where: string): Float64Array {
+  const array = accessor.getArray();
+  if (array === null) throw new TendonError('gltf/invalid', `${where}: the accessor has no data`);
+  const out = new Float64Array(array.length);
+  if (!accessor.getNormalized() || array instanceof Float32Array) {
+    for (let i = 0; i < array.length; i++) out[i] = array[i];
+  } else {
+    const scale =
+      array instanceof Uint8Array
+        ? 1 / 255
+        : array instanceof Uint16Array
+          ? 1 / 65535
+          : array instanceof Int8Array
+            ? 1 / 127
+            : 1 / 32767;
+    const signed = array instanceof Int8Array || array instanceof Int16Array;
+    for (let i = 0; i < array.length; i++)
+      out[i] = signed ? Math.max(array[i] * scale, -1) : array[i] * scale;
+  }
+  for (let i = 0; i < out.length; i++) {
+    if (!Number.isFinite(out[i]))
+      throw new TendonError('gltf/invalid', `${where}: element ${i} is not finite`);
+  }
+  return out;
+}
+
+/** Runs a builder and re-labels its TendonError as invalid glTF, keeping its message and cause. */
+function wrap<T>(build: () => T, where: string): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof TendonError) {
+      throw new TendonError('gltf/invalid', `${where}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}

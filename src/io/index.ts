@@ -1,0 +1,12 @@
+/**
+ * File importers: glTF 2.0 and BVH. Also re-exported from the main entry point.
+ *
+ * @packageDocumentation
+ */
+export {
+  type GltfImport,
+  type GltfImportOptions,
+  type GltfSkeleton,
+  type GltfSkinnedPrimitive,
+  importGltf,
+} from './gltf.js';

@@ -1,0 +1,350 @@
+/**
+ * Quaternions stored `(x, y, z, w)` as four consecutive numbers at an offset in a flat array.
+ *
+ * The identity is `(0, 0, 0, 1)`: use {@link identity} rather than writing the literal, since a
+ * library that orders its constructor `(w, x, y, z)` reads the same four numbers as a half turn.
+ * Every function takes its output first, reads all inputs before writing, and so tolerates `out`
+ * aliasing an input. Nothing here uses trigonometry: results are bit-identical across engines
+ * (ALGORITHMS.md §5).
+ *
+ * @packageDocumentation
+ */
+import type { NumericArray } from './types.js';
+
+/** Writes the identity rotation `(0, 0, 0, 1)`. */
+export function identity(out: NumericArray, o: number): void {
+  out[o] = 0;
+  out[o + 1] = 0;
+  out[o + 2] = 0;
+  out[o + 3] = 1;
+}
+
+/** Writes `(x, y, z, w)`. */
+export function set(out: NumericArray, o: number, x: number, y: number, z: number, w: number): void {
+  out[o] = x;
+  out[o + 1] = y;
+  out[o + 2] = z;
+  out[o + 3] = w;
+}
+
+/** Copies a quaternion. */
+export function copy(out: NumericArray, o: number, a: NumericArray, ao: number): void {
+  const x = a[ao];
+  const y = a[ao + 1];
+  const z = a[ao + 2];
+  const w = a[ao + 3];
+  out[o] = x;
+  out[o + 1] = y;
+  out[o + 2] = z;
+  out[o + 3] = w;
+}
+
+/** Four-component dot product. */
+export function dot(a: NumericArray, ao: number, b: NumericArray, bo: number): number {
+  return a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2] + a[ao + 3] * b[bo + 3];
+}
+
+/**
+ * Hamilton product `out = a · b`: the rotation that applies `b` first, then `a` (as matrices,
+ * `R(a·b) = R(a) R(b)`).
+ */
+export function multiply(
+  out: NumericArray,
+  o: number,
+  a: NumericArray,
+  ao: number,
+  b: NumericArray,
+  bo: number,
+): void {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  out[o] = aw * bx + ax * bw + ay * bz - az * by;
+  out[o + 1] = aw * by - ax * bz + ay * bw + az * bx;
+  out[o + 2] = aw * bz + ax * by - ay * bx + az * bw;
+  out[o + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** Conjugate `(−x, −y, −z, w)`: the inverse of a unit quaternion. */
+export function conjugate(out: NumericArray, o: number, a: NumericArray, ao: number): void {
+  out[o] = -a[ao];
+  out[o + 1] = -a[ao + 1];
+  out[o + 2] = -a[ao + 2];
+  out[o + 3] = a[ao + 3];
+}
+
+/** Inverse of any non-zero quaternion (conjugate over squared length); zero stays zero. */
+export function invert(out: NumericArray, o: number, a: NumericArray, ao: number): void {
+  const x = a[ao];
+  const y = a[ao + 1];
+  const z = a[ao + 2];
+  const w = a[ao + 3];
+  const lenSq = x * x + y * y + z * z + w * w;
+  const inv = lenSq > 0 ? 1 / lenSq : 0;
+  out[o] = -x * inv;
+  out[o + 1] = -y * inv;
+  out[o + 2] = -z * inv;
+  out[o + 3] = w * inv;
+}
+
+/** Scales to unit length. A zero quaternion becomes the identity rather than NaN. */
+export function normalize(out: NumericArray, o: number, a: NumericArray, ao: number): void {
+  const x = a[ao];
+  const y = a[ao + 1];
+  const z = a[ao + 2];
+  const w = a[ao + 3];
+  const lenSq = x * x + y * y + z * z + w * w;
+  if (lenSq > 0) {
+    const inv = 1 / Math.sqrt(lenSq);
+    out[o] = x * inv;
+    out[o + 1] = y * inv;
+    out[o + 2] = z * inv;
+    out[o + 3] = w * inv;
+  } else {
+    out[o] = 0;
+    out[o + 1] = 0;
+    out[o + 2] = 0;
+    out[o + 3] = 1;
+  }
+}
+
+/** Rotates the vector `v` by the unit quaternion `q`: `out = q v q⁻¹`. */
+export function rotateVec3(
+  out: NumericArray,
+  o: number,
+  q: NumericArray,
+  qo: number,
+  v: NumericArray,
+  vo: number,
+): void {
+  const qx = q[qo];
+  const qy = q[qo + 1];
+  const qz = q[qo + 2];
+  const qw = q[qo + 3];
+  const vx = v[vo];
+  const vy = v[vo + 1];
+  const vz = v[vo + 2];
+  // t = 2 (q.xyz × v); v' = v + w t + q.xyz × t: two cross products, no matrix.
+  const tx = 2 * (qy * vz - qz * vy);
+  const ty = 2 * (qz * vx - qx * vz);
+  const tz = 2 * (qx * vy - qy * vx);
+  out[o] = vx + qw * tx + qy * tz - qz * ty;
+  out[o + 1] = vy + qw * ty + qz * tx - qx * tz;
+  out[o + 2] = vz + qw * tz + qx * ty - qy * tx;
+}
+
+/**
+ * `sin(t·θ) / sin θ` for `x = cos θ ∈ [0, 1]`, by the power series in `(x − 1)` of Eberly ("A Fast
+ * and Accurate Algorithm for Computing SLERP", 2011), summed until the terms no longer change the
+ * result. Only `+ − × ÷`: exact to a few ulps (measured ≤ 1e-15 against `Math.sin`) and identical on
+ * every engine. At `x = 1` it is exactly `t`, so equal keys interpolate without a division by zero.
+ * The terms shrink at least as fast as `((1 − x) / 2)^i`: at most ~55 terms at θ = 90°, 3–6 for
+ * the small angles between animation keys.
+ */
+function slerpWeight(t: number, x: number): number {
+  const xm1 = x - 1;
+  const t2 = t * t;
+  let term = t;
+  let sum = t;
+  for (let i = 1; i < 64; i++) {
+    term *= ((t2 - i * i) / (i * (2 * i + 1))) * xm1;
+    sum += term;
+    if (term <= 1e-17 * sum && term >= -1e-17 * sum) break;
+  }
+  return sum;
+}
+
+/**
+ * Spherical linear interpolation along the shorter arc (`b` is negated when `a · b < 0`), with
+ * constant angular velocity: the same curve as three.js's `Quaternion.slerpFlat`. Trig-free (see
+ * the series above). The result is renormalized so that unit inputs give a unit output to 1 ulp.
+ */
+export function slerp(
+  out: NumericArray,
+  o: number,
+  a: NumericArray,
+  ao: number,
+  b: NumericArray,
+  bo: number,
+  t: number,
+): void {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  let bx = b[bo];
+  let by = b[bo + 1];
+  let bz = b[bo + 2];
+  let bw = b[bo + 3];
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) {
+    cos = -cos;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
+  }
+  if (cos > 1) cos = 1;
+  const s0 = slerpWeight(1 - t, cos);
+  const s1 = slerpWeight(t, cos);
+  const x = ax * s0 + bx * s1;
+  const y = ay * s0 + by * s1;
+  const z = az * s0 + bz * s1;
+  const w = aw * s0 + bw * s1;
+  const lenSq = x * x + y * y + z * z + w * w;
+  const inv = lenSq > 0 ? 1 / Math.sqrt(lenSq) : 0;
+  out[o] = x * inv;
+  out[o + 1] = y * inv;
+  out[o + 2] = z * inv;
+  out[o + 3] = w * inv;
+}
+
+/**
+ * Normalized linear interpolation along the shorter arc. Cheaper than {@link slerp} but not
+ * constant-velocity: between keys 30° apart it deviates from slerp by up to ~1e-4 rad.
+ */
+export function nlerp(
+  out: NumericArray,
+  o: number,
+  a: NumericArray,
+  ao: number,
+  b: NumericArray,
+  bo: number,
+  t: number,
+): void {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  const s1 = ax * bx + ay * by + az * bz + aw * bw < 0 ? -t : t;
+  const s0 = 1 - t;
+  const x = ax * s0 + bx * s1;
+  const y = ay * s0 + by * s1;
+  const z = az * s0 + bz * s1;
+  const w = aw * s0 + bw * s1;
+  const lenSq = x * x + y * y + z * z + w * w;
+  const inv = lenSq > 0 ? 1 / Math.sqrt(lenSq) : 0;
+  out[o] = x * inv;
+  out[o + 1] = y * inv;
+  out[o + 2] = z * inv;
+  out[o + 3] = w * inv;
+}
+
+/**
+ * The rotation of the upper 3x3 of a column-major matrix whose columns are orthonormal (a pure
+ * rotation; divide out the scale first). Shepperd's method: branch on the largest diagonal term so
+ * that the square root never sees a small or negative number.
+ */
+export function fromMat4(out: NumericArray, o: number, m: NumericArray, mo: number): void {
+  const m00 = m[mo];
+  const m10 = m[mo + 1];
+  const m20 = m[mo + 2];
+  const m01 = m[mo + 4];
+  const m11 = m[mo + 5];
+  const m21 = m[mo + 6];
+  const m02 = m[mo + 8];
+  const m12 = m[mo + 9];
+  const m22 = m[mo + 10];
+  const trace = m00 + m11 + m22;
+  let x: number;
+  let y: number;
+  let z: number;
+  let w: number;
+  if (trace > 0) {
+    const s = 0.5 / Math.sqrt(trace + 1);
+    w = 0.25 / s;
+    x = (m21 - m12) * s;
+    y = (m02 - m20) * s;
+    z = (m10 - m01) * s;
+  } else if (m00 > m11 && m00 > m22) {
+    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
+    w = (m21 - m12) / s;
+    x = 0.25 * s;
+    y = (m01 + m10) / s;
+    z = (m02 + m20) / s;
+  } else if (m11 > m22) {
+    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
+    w = (m02 - m20) / s;
+    x = (m01 + m10) / s;
+    y = 0.25 * s;
+    z = (m12 + m21) / s;
+  } else {
+    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
+    w = (m10 - m01) / s;
+    x = (m02 + m20) / s;
+    y = (m12 + m21) / s;
+    z = 0.25 * s;
+  }
+  out[o] = x;
+  out[o + 1] = y;
+  out[o + 2] = z;
+  out[o + 3] = w;
+}
+
+/**
+ * The minimal rotation carrying unit vector `u` onto unit vector `v`, by the half-vector formula
+ * `normalize(u × v, 1 + u · v)` (ALGORITHMS.md §2). When the vectors are opposite (`1 + u·v` below
+ * `1e-12`), the answer is a half turn about an axis perpendicular to `u` (built from the coordinate
+ * axis least aligned with `u`), never the identity. Never NaN for unit inputs.
+ */
+export function fromTo(
+  out: NumericArray,
+  o: number,
+  u: NumericArray,
+  uo: number,
+  v: NumericArray,
+  vo: number,
+): void {
+  const ux = u[uo];
+  const uy = u[uo + 1];
+  const uz = u[uo + 2];
+  const vx = v[vo];
+  const vy = v[vo + 1];
+  const vz = v[vo + 2];
+  const w = 1 + ux * vx + uy * vy + uz * vz;
+  if (w < 1e-12) {
+    // Opposite: a half turn about the coordinate axis least aligned with u, made perpendicular.
+    const ax = ux < 0 ? -ux : ux;
+    const ay = uy < 0 ? -uy : uy;
+    const az = uz < 0 ? -uz : uz;
+    let px: number;
+    let py: number;
+    let pz: number;
+    if (ax <= ay && ax <= az) {
+      px = 0;
+      py = -uz;
+      pz = uy;
+    } else if (ay <= az) {
+      px = uz;
+      py = 0;
+      pz = -ux;
+    } else {
+      px = -uy;
+      py = ux;
+      pz = 0;
+    }
+    const inv = 1 / Math.sqrt(px * px + py * py + pz * pz);
+    out[o] = px * inv;
+    out[o + 1] = py * inv;
+    out[o + 2] = pz * inv;
+    out[o + 3] = 0;
+    return;
+  }
+  const x = uy * vz - uz * vy;
+  const y = uz * vx - ux * vz;
+  const z = ux * vy - uy * vx;
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  out[o] = x * inv;
+  out[o + 1] = y * inv;
+  out[o + 2] = z * inv;
+  out[o + 3] = w * inv;
+}

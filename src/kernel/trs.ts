@@ -1,0 +1,128 @@
+/**
+ * Translation–rotation–scale transforms to and from column-major 4x4 matrices.
+ *
+ * A bone's local transform is `T = translate(t) · rotate(q) · scale(s)` (ALGORITHMS.md §1): the
+ * scale is applied first, to the bone's own frame, and has nothing in the matrix's last column.
+ *
+ * @packageDocumentation
+ */
+import * as quat from './quat.js';
+import type { NumericArray } from './types.js';
+
+// Written and read within one call, never across one: safe because kernels do not call back out.
+const scratch = new Float64Array(16);
+
+/**
+ * Composes `translate(t) · rotate(q) · scale(s)` into a column-major matrix; the same matrix as
+ * gl-matrix's `mat4.fromRotationTranslationScale` and three.js's `Matrix4.compose`.
+ */
+export function compose(
+  out: NumericArray,
+  o: number,
+  t: NumericArray,
+  to: number,
+  q: NumericArray,
+  qo: number,
+  s: NumericArray,
+  so: number,
+): void {
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
+  const sx = s[so];
+  const sy = s[so + 1];
+  const sz = s[so + 2];
+  const tx = t[to];
+  const ty = t[to + 1];
+  const tz = t[to + 2];
+  const x2 = x + x;
+  const y2 = y + y;
+  const z2 = z + z;
+  const xx = x * x2;
+  const xy = x * y2;
+  const xz = x * z2;
+  const yy = y * y2;
+  const yz = y * z2;
+  const zz = z * z2;
+  const wx = w * x2;
+  const wy = w * y2;
+  const wz = w * z2;
+  out[o] = (1 - (yy + zz)) * sx;
+  out[o + 1] = (xy + wz) * sx;
+  out[o + 2] = (xz - wy) * sx;
+  out[o + 3] = 0;
+  out[o + 4] = (xy - wz) * sy;
+  out[o + 5] = (1 - (xx + zz)) * sy;
+  out[o + 6] = (yz + wx) * sy;
+  out[o + 7] = 0;
+  out[o + 8] = (xz + wy) * sz;
+  out[o + 9] = (yz - wx) * sz;
+  out[o + 10] = (1 - (xx + yy)) * sz;
+  out[o + 11] = 0;
+  out[o + 12] = tx;
+  out[o + 13] = ty;
+  out[o + 14] = tz;
+  out[o + 15] = 1;
+}
+
+/**
+ * Splits an affine matrix without shear into translation, unit rotation and scale: the inverse of
+ * {@link compose}. A mirrored matrix (negative determinant) gets its X scale negated, as three.js
+ * does, so that the rotation stays proper. Returns `false` when a scale is zero: the rotation is
+ * then undetermined and written as the identity, never NaN.
+ */
+export function decompose(
+  t: NumericArray,
+  to: number,
+  q: NumericArray,
+  qo: number,
+  s: NumericArray,
+  so: number,
+  m: NumericArray,
+  mo: number,
+): boolean {
+  const m00 = m[mo];
+  const m10 = m[mo + 1];
+  const m20 = m[mo + 2];
+  const m01 = m[mo + 4];
+  const m11 = m[mo + 5];
+  const m21 = m[mo + 6];
+  const m02 = m[mo + 8];
+  const m12 = m[mo + 9];
+  const m22 = m[mo + 10];
+  let sx = Math.sqrt(m00 * m00 + m10 * m10 + m20 * m20);
+  const sy = Math.sqrt(m01 * m01 + m11 * m11 + m21 * m21);
+  const sz = Math.sqrt(m02 * m02 + m12 * m12 + m22 * m22);
+  const det = m00 * (m11 * m22 - m21 * m12) - m01 * (m10 * m22 - m20 * m12) + m02 * (m10 * m21 - m20 * m11);
+  if (det < 0) sx = -sx;
+  t[to] = m[mo + 12];
+  t[to + 1] = m[mo + 13];
+  t[to + 2] = m[mo + 14];
+  s[so] = sx;
+  s[so + 1] = sy;
+  s[so + 2] = sz;
+  if (sx === 0 || sy === 0 || sz === 0) {
+    q[qo] = 0;
+    q[qo + 1] = 0;
+    q[qo + 2] = 0;
+    q[qo + 3] = 1;
+    return false;
+  }
+  const ix = 1 / sx;
+  const iy = 1 / sy;
+  const iz = 1 / sz;
+  const r = scratch;
+  r[0] = m00 * ix;
+  r[1] = m10 * ix;
+  r[2] = m20 * ix;
+  r[4] = m01 * iy;
+  r[5] = m11 * iy;
+  r[6] = m21 * iy;
+  r[8] = m02 * iz;
+  r[9] = m12 * iz;
+  r[10] = m22 * iz;
+  quat.fromMat4(q, qo, r, 0);
+  quat.normalize(q, qo, q, qo);
+  return true;
+}

@@ -1,0 +1,69 @@
+/**
+ * Model-space matrices from a pose.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import type { Pose } from './pose.js';
+
+/** A model-space matrix buffer for `skeleton`: 16 numbers per joint, column-major. */
+export function createModelBuffer(skeleton: Skeleton): Float64Array {
+  return new Float64Array(16 * skeleton.jointCount);
+}
+
+/**
+ * Computes the model-space matrix `M_j = M_parent(j) · T_j` of every joint of `pose` into
+ * `modelOut` (16 numbers per joint, column-major; see {@link createModelBuffer}). Allocates nothing.
+ *
+ * @throws {@link TendonError} `pose/buffer-size` when `modelOut` does not hold `16·n` numbers.
+ */
+export function forwardKinematics(pose: Pose, modelOut: Float64Array): void {
+  const skeleton = pose.skeleton;
+  checkBuffer(skeleton, modelOut);
+  localToModel(
+    modelOut,
+    skeleton.parents,
+    pose.translations,
+    pose.rotations,
+    pose.scales,
+    0,
+    skeleton.jointCount,
+  );
+}
+
+/**
+ * Recomputes the model matrices of `joint` and its descendants only, reading the parent of `joint`
+ * from `modelOut` (which must be up to date): the update IK needs after changing one joint.
+ *
+ * @throws {@link TendonError} `pose/buffer-size` or `pose/joint-out-of-range`.
+ */
+export function forwardKinematicsSubtree(pose: Pose, modelOut: Float64Array, joint: number): void {
+  const skeleton = pose.skeleton;
+  checkBuffer(skeleton, modelOut);
+  if (!Number.isInteger(joint) || joint < 0 || joint >= skeleton.jointCount) {
+    throw new TendonError(
+      'pose/joint-out-of-range',
+      `forwardKinematicsSubtree: joint ${joint} is not in 0..${skeleton.jointCount - 1}`,
+    );
+  }
+  localToModel(
+    modelOut,
+    skeleton.parents,
+    pose.translations,
+    pose.rotations,
+    pose.scales,
+    joint,
+    skeleton.subtreeEnds[joint],
+  );
+}
+
+function checkBuffer(skeleton: Skeleton, modelOut: Float64Array): void {
+  if (modelOut.length !== 16 * skeleton.jointCount) {
+    throw new TendonError(
+      'pose/buffer-size',
+      `forwardKinematics: the model buffer holds ${modelOut.length} numbers; expected ${16 * skeleton.jointCount} (16 per joint)`,
+    );
+  }
+}
