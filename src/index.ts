@@ -6,9 +6,14 @@
  *
  * @packageDocumentation
  */
+
+export { makeAdditiveClip } from './animation/additive.js';
 export { Clip, type Interpolation, type RawClip, type RawTrack, type TrackPath } from './animation/clip.js';
+export { createJointMask, type JointMaskOptions } from './animation/joint-mask.js';
+export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js';
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
+export { type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {
   type GltfImport,
   type GltfImportOptions,

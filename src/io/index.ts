@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+export { type BvhImport, type BvhImportOptions, importBvh } from './bvh.js';
 export {
   type GltfImport,
   type GltfImportOptions,

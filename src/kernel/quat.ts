@@ -161,8 +161,10 @@ function slerpWeight(t: number, x: number): number {
 
 /**
  * Spherical linear interpolation along the shorter arc (`b` is negated when `a · b < 0`), with
- * constant angular velocity: the same curve as three.js's `Quaternion.slerpFlat`. Trig-free (see
- * the series above). The result is renormalized so that unit inputs give a unit output to 1 ulp.
+ * constant angular velocity, exact at every angle. Trig-free (see the series above). The result is
+ * renormalized so that unit inputs give a unit output to 1 ulp. (three.js's `Quaternion.slerpFlat`
+ * switches to nlerp when `a · b ≥ 0.9995`, i.e. below ~3.6°, the usual case between keys: the two
+ * then differ by up to ~4e-7.)
  */
 export function slerp(
   out: NumericArray,

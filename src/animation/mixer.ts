@@ -1,0 +1,256 @@
+/**
+ * The animation mixer: several clips, weighted, masked and layered, evaluated into one pose.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { additiveApply, blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
+import { sampleTracks } from '../kernel/keyframes.js';
+import { Pose } from '../pose/pose.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import type { Clip } from './clip.js';
+import { SamplerContext, type WrapMode, wrapTime } from './sampler.js';
+
+/** Options of {@link Mixer.addLayer}. */
+export interface MixerLayerOptions {
+  /** The clip this layer plays (for `additive`, a clip from {@link makeAdditiveClip}). */
+  readonly clip: Clip;
+  /** Blend weight, ≥ 0. Default 1. */
+  readonly weight?: number;
+  /** Per-joint weights (see {@link createJointMask}); `null` for the whole body. Default `null`. */
+  readonly mask?: Float32Array | null;
+  /** Wrap mode. Default `'loop'`. */
+  readonly mode?: WrapMode;
+  /** Add on top of the blended base layers instead of blending with them. Default `false`. */
+  readonly additive?: boolean;
+  /** Start time in seconds. Default 0. */
+  readonly time?: number;
+  /** Playback rate for {@link Mixer.advance}. Default 1. */
+  readonly speed?: number;
+}
+
+/** One clip playing in a {@link Mixer}. Its fields may be changed between frames. */
+export class MixerLayer {
+  /** The clip. */
+  readonly clip: Clip;
+  /** This layer's sampling cursors. */
+  readonly context: SamplerContext;
+  /** Whether the layer adds to the base pose rather than blending into it. */
+  readonly additive: boolean;
+  /** Blend weight, ≥ 0 (for base layers, weights are normalized per joint). */
+  weight: number;
+  /** Per-joint weights, or `null`. */
+  mask: Float32Array | null;
+  /** Wrap mode. */
+  mode: WrapMode;
+  /** Current time in seconds (unwrapped: wrapping happens at sampling). */
+  time: number;
+  /** Playback rate used by {@link Mixer.advance}. */
+  speed: number;
+
+  /** @internal Built by {@link Mixer.addLayer}. */
+  constructor(options: MixerLayerOptions) {
+    this.clip = options.clip;
+    this.context = new SamplerContext(options.clip);
+    this.additive = options.additive ?? false;
+    this.weight = options.weight ?? 1;
+    this.mask = options.mask ?? null;
+    this.mode = options.mode ?? 'loop';
+    this.time = options.time ?? 0;
+    this.speed = options.speed ?? 1;
+  }
+}
+
+/**
+ * Plays any number of clips on one skeleton and evaluates them into a pose, allocation-free:
+ *
+ * 1. Base layers (not additive) with weight > 0 are sampled and blended, each joint normalized by
+ *    the sum of the weights that reach it (`weight · mask[j]`); a joint no layer reaches keeps its
+ *    rest pose. A single full-body layer is sampled straight into the output.
+ * 2. Additive layers are then applied in order on top: `q ← q · Δq^w`, `t += w Δt`, `s ·= Δs^w`
+ *    (linearized), each with its weight and mask.
+ *
+ * One mixer per character; clips are shared between mixers.
+ */
+export class Mixer {
+  /** The skeleton every layer's clip must belong to. */
+  readonly skeleton: Skeleton;
+  /** The layers, in evaluation order. */
+  readonly layers: MixerLayer[] = [];
+  private readonly scratch: Pose;
+  private readonly accT: Float64Array;
+  private readonly accR: Float64Array;
+  private readonly accS: Float64Array;
+  private readonly accW: Float64Array;
+
+  /** A mixer with no layers (evaluates to the rest pose). */
+  constructor(skeleton: Skeleton) {
+    this.skeleton = skeleton;
+    this.scratch = new Pose(skeleton);
+    const n = skeleton.jointCount;
+    this.accT = new Float64Array(3 * n);
+    this.accR = new Float64Array(4 * n);
+    this.accS = new Float64Array(3 * n);
+    this.accW = new Float64Array(n);
+  }
+
+  /**
+   * Adds a layer and returns it (change its `weight`, `time`, `mask` later as needed).
+   *
+   * @throws {@link TendonError} `mixer/invalid-layer` for a clip of another skeleton, a negative or
+   *   non-finite weight, speed or time, or a mask of the wrong length.
+   */
+  addLayer(options: MixerLayerOptions): MixerLayer {
+    const layer = new MixerLayer(options);
+    this.validate(layer);
+    this.layers.push(layer);
+    return layer;
+  }
+
+  /** Removes a layer; returns whether it was there. */
+  removeLayer(layer: MixerLayer): boolean {
+    const i = this.layers.indexOf(layer);
+    if (i < 0) return false;
+    this.layers.splice(i, 1);
+    return true;
+  }
+
+  /**
+   * Moves every layer's time forward by `deltaSeconds · speed`.
+   *
+   * @throws {@link TendonError} `animation/invalid-time` for a non-finite step.
+   */
+  advance(deltaSeconds: number): void {
+    if (!Number.isFinite(deltaSeconds)) {
+      throw new TendonError('animation/invalid-time', `Mixer.advance: step ${deltaSeconds} is not finite`);
+    }
+    for (const layer of this.layers) layer.time += deltaSeconds * layer.speed;
+  }
+
+  /**
+   * Evaluates all layers at their current times into `out`.
+   *
+   * @throws {@link TendonError} `mixer/invalid-layer` when a layer was given an invalid weight,
+   *   time or mask since it was added, `clip/skeleton-mismatch` for a pose of another skeleton.
+   *   `out` is untouched when it throws.
+   */
+  evaluate(out: Pose): void {
+    if (out.skeleton !== this.skeleton) {
+      throw new TendonError(
+        'clip/skeleton-mismatch',
+        'Mixer.evaluate: the output pose belongs to another skeleton',
+      );
+    }
+    let base = 0;
+    let single: MixerLayer | null = null;
+    for (const layer of this.layers) {
+      this.validate(layer);
+      if (!layer.additive && layer.weight > 0) {
+        base++;
+        single = layer;
+      }
+    }
+    const n = this.skeleton.jointCount;
+    if (base === 0) {
+      out.resetToRest();
+    } else if (base === 1 && single!.mask === null) {
+      out.resetToRest();
+      sample(single!, out);
+    } else {
+      blendClear(this.accT, this.accR, this.accS, this.accW, n);
+      for (const layer of this.layers) {
+        if (layer.additive || layer.weight <= 0) continue;
+        this.scratch.resetToRest();
+        sample(layer, this.scratch);
+        const s = this.scratch;
+        blendAccumulate(
+          this.accT,
+          this.accR,
+          this.accS,
+          this.accW,
+          s.translations,
+          s.rotations,
+          s.scales,
+          layer.weight,
+          layer.mask,
+          n,
+        );
+      }
+      const rest = this.skeleton;
+      blendFinish(
+        out.translations,
+        out.rotations,
+        out.scales,
+        this.accT,
+        this.accR,
+        this.accS,
+        this.accW,
+        rest.restTranslations,
+        rest.restRotations,
+        rest.restScales,
+        n,
+      );
+    }
+    for (const layer of this.layers) {
+      if (!layer.additive || layer.weight === 0) continue;
+      const d = this.scratch;
+      d.translations.fill(0);
+      d.scales.fill(1);
+      for (let j = 0; j < n; j++) {
+        d.rotations[4 * j] = 0;
+        d.rotations[4 * j + 1] = 0;
+        d.rotations[4 * j + 2] = 0;
+        d.rotations[4 * j + 3] = 1;
+      }
+      sample(layer, d);
+      additiveApply(
+        out.translations,
+        out.rotations,
+        out.scales,
+        d.translations,
+        d.rotations,
+        d.scales,
+        layer.weight,
+        layer.mask,
+        n,
+      );
+    }
+  }
+
+  private validate(layer: MixerLayer): void {
+    const where = `Mixer layer "${layer.clip.name}"`;
+    if (layer.clip.skeleton !== this.skeleton) {
+      throw new TendonError('mixer/invalid-layer', `${where}: the clip belongs to another skeleton`);
+    }
+    if (!(layer.weight >= 0) || !Number.isFinite(layer.weight)) {
+      throw new TendonError(
+        'mixer/invalid-layer',
+        `${where}: weight ${layer.weight} is not a finite number ≥ 0`,
+      );
+    }
+    if (!Number.isFinite(layer.time) || !Number.isFinite(layer.speed)) {
+      throw new TendonError(
+        'mixer/invalid-layer',
+        `${where}: time ${layer.time} or speed ${layer.speed} is not finite`,
+      );
+    }
+    if (layer.mask !== null && layer.mask.length !== this.skeleton.jointCount) {
+      throw new TendonError(
+        'mixer/invalid-layer',
+        `${where}: the mask has ${layer.mask.length} entries for ${this.skeleton.jointCount} joints`,
+      );
+    }
+  }
+}
+
+function sample(layer: MixerLayer, pose: Pose): void {
+  const clip = layer.clip;
+  sampleTracks(
+    clip,
+    layer.context.cursors,
+    wrapTime(layer.time, clip.duration, layer.mode),
+    pose.translations,
+    pose.rotations,
+    pose.scales,
+  );
+}
