@@ -101,7 +101,9 @@ export async function loadWithThree(bytes: Uint8Array): Promise<ThreeGltf> {
   // tendon normalizes keys on import; the oracle gets the same normalized keys.
   for (const clip of gltf.animations) {
     for (const track of clip.tracks) {
-      if (!(track instanceof QuaternionKeyframeTrack)) continue;
+      // Cubic tracks hold tangents next to the values (3 quaternions per key): leave those alone.
+      if (!(track instanceof QuaternionKeyframeTrack) || track.values.length !== 4 * track.times.length)
+        continue;
       const v = track.values;
       for (let i = 0; i < v.length; i += 4) {
         const inv = 1 / Math.hypot(v[i], v[i + 1], v[i + 2], v[i + 3]);

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { makeAdditiveClip } from '../../src/animation/additive.js';
+import type { Clip } from '../../src/animation/clip.js';
+import { createJointMask } from '../../src/animation/joint-mask.js';
+import { Mixer } from '../../src/animation/mixer.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { TendonError } from '../../src/errors.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { Pose } from '../../src/pose/pose.js';
+import { readAsset } from '../helpers/assets.js';
+
+const robot = (await importGltf(readAsset('gltf', 'RobotExpressive.glb'))).skeletons[0];
+const skeleton = robot.skeleton;
+const clip = (name: string): Clip => robot.clips.find((c) => c.name === name)!;
+
+function sampled(c: Clip, t: number): Pose {
+  const pose = new Pose(skeleton);
+  sampleClip(c, new SamplerContext(c), t, pose);
+  return pose;
+}
+
+function sameRotation(a: Float64Array, b: Float64Array, j: number, tolerance: number): void {
+  const d = Math.abs(
+    a[4 * j] * b[4 * j] +
+      a[4 * j + 1] * b[4 * j + 1] +
+      a[4 * j + 2] * b[4 * j + 2] +
+      a[4 * j + 3] * b[4 * j + 3],
+  );
+  expect(1 - d).toBeLessThan(tolerance);
+}
+
+describe('Mixer', () => {
+  it('with one layer, evaluates exactly what sampleClip gives; with none, the rest pose', () => {
+    const mixer = new Mixer(skeleton);
+    const out = new Pose(skeleton);
+    out.translations.fill(9);
+    mixer.evaluate(out);
+    expect(out.translations).toEqual(skeleton.restTranslations);
+    const layer = mixer.addLayer({ clip: clip('Walking') });
+    mixer.advance(0.3);
+    expect(layer.time).toBeCloseTo(0.3, 15);
+    mixer.evaluate(out);
+    const expected = sampled(clip('Walking'), 0.3);
+    expect(out.rotations).toEqual(expected.rotations);
+    expect(out.translations).toEqual(expected.translations);
+  });
+
+  it('blends two layers by normalized weights, per joint', () => {
+    const mixer = new Mixer(skeleton);
+    const walk = mixer.addLayer({ clip: clip('Walking'), weight: 3, time: 0.2 });
+    mixer.addLayer({ clip: clip('Running'), weight: 1, time: 0.2 });
+    const out = new Pose(skeleton);
+    mixer.evaluate(out);
+    const a = sampled(clip('Walking'), 0.2);
+    const b = sampled(clip('Running'), 0.2);
+    for (let j = 0; j < skeleton.jointCount; j++) {
+      for (let c = 0; c < 3; c++) {
+        expect(out.translations[3 * j + c]).toBeCloseTo(
+          0.75 * a.translations[3 * j + c] + 0.25 * b.translations[3 * j + c],
+          12,
+        );
+      }
+      // The rotation lies between the two, nearer the heavier layer.
+      const qa = a.rotations.subarray(4 * j, 4 * j + 4);
+      const qb = b.rotations.subarray(4 * j, 4 * j + 4);
+      const qo = out.rotations.subarray(4 * j, 4 * j + 4);
+      const dot = (x: Float64Array, y: Float64Array) =>
+        Math.abs(x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3]);
+      expect(dot(qo, qa)).toBeGreaterThanOrEqual(dot(qo, qb) - 1e-12);
+      expect(Math.hypot(...qo)).toBeCloseTo(1, 14);
+    }
+    // Weight 0 drops a layer entirely: back to the single-layer result.
+    walk.weight = 0;
+    mixer.evaluate(out);
+    expect(out.rotations).toEqual(b.rotations);
+  });
+
+  it('restricts a layer to a masked subtree', () => {
+    const mixer = new Mixer(skeleton);
+    mixer.addLayer({ clip: clip('Walking'), time: 0.4 });
+    const upper = createJointMask(skeleton, ['Torso']);
+    mixer.addLayer({ clip: clip('Wave'), time: 0.4, mask: upper, weight: 1e9 });
+    const out = new Pose(skeleton);
+    mixer.evaluate(out);
+    const walk = sampled(clip('Walking'), 0.4);
+    const wave = sampled(clip('Wave'), 0.4);
+    const torso = skeleton.jointIndex('Torso');
+    for (let j = 0; j < skeleton.jointCount; j++) {
+      const inUpper = skeleton.isAncestor(torso, j);
+      expect(upper[j]).toBe(inUpper ? 1 : 0);
+      sameRotation(out.rotations, inUpper ? wave.rotations : walk.rotations, j, 1e-15);
+    }
+  });
+
+  it('adds an additive layer: the clip relative to a reference, put back on that reference, is the clip', () => {
+    const reference = sampled(clip('Idle'), 0);
+    const additive = makeAdditiveClip(clip('Yes'), reference);
+    const mixer = new Mixer(skeleton);
+    mixer.addLayer({ clip: clip('Idle'), time: 0, mode: 'clamp', speed: 0 });
+    const nod = mixer.addLayer({ clip: additive, additive: true, time: 0.7 });
+    const out = new Pose(skeleton);
+    mixer.evaluate(out);
+    const yes = sampled(clip('Yes'), 0.7);
+    const animated = new Set([...clip('Yes').targets]);
+    for (const j of animated) {
+      sameRotation(out.rotations, yes.rotations, j, 1e-14);
+      for (let c = 0; c < 3; c++)
+        expect(out.translations[3 * j + c]).toBeCloseTo(yes.translations[3 * j + c], 12);
+    }
+    // Weight 0 leaves the base pose bit for bit.
+    nod.weight = 0;
+    mixer.evaluate(out);
+    expect(out.rotations).toEqual(reference.rotations);
+  });
+
+  it('rejects invalid layers with typed errors and leaves the output untouched', () => {
+    const mixer = new Mixer(skeleton);
+    const fox = importGltf(readAsset('gltf', 'Fox.glb'));
+    const expectCode = (fn: () => unknown, code: string) => {
+      try {
+        fn();
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(TendonError);
+        expect((error as TendonError).code).toBe(code);
+      }
+    };
+    expectCode(() => mixer.addLayer({ clip: clip('Walking'), weight: -1 }), 'mixer/invalid-layer');
+    expectCode(() => mixer.addLayer({ clip: clip('Walking'), weight: Number.NaN }), 'mixer/invalid-layer');
+    expectCode(
+      () => mixer.addLayer({ clip: clip('Walking'), mask: new Float32Array(3) }),
+      'mixer/invalid-layer',
+    );
+    expectCode(() => mixer.advance(Number.NaN), 'animation/invalid-time');
+    expectCode(() => createJointMask(skeleton, ['NoSuchBone']), 'skeleton/unknown-joint');
+    expectCode(() => createJointMask(skeleton, [999]), 'animation/invalid-mask');
+    const layer = mixer.addLayer({ clip: clip('Walking') });
+    layer.time = Number.POSITIVE_INFINITY;
+    const out = new Pose(skeleton);
+    out.translations.fill(5);
+    expectCode(() => mixer.evaluate(out), 'mixer/invalid-layer');
+    expect(out.translations.every((v) => v === 5)).toBe(true);
+    return fox.then((f) => {
+      expectCode(() => mixer.addLayer({ clip: f.skeletons[0].clips[0] }), 'mixer/invalid-layer');
+    });
+  });
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { TendonError } from '../../src/errors.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
+
+function expectCode(fn: () => unknown, code: string, messagePart: string | RegExp): void {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TendonError);
+    expect((error as TendonError).code).toBe(code);
+    expect((error as TendonError).message).toMatch(messagePart);
+    return;
+  }
+  throw new Error(`expected a TendonError ${code}`);
+}
+
+describe('Skeleton.create', () => {
+  it('keeps a parent-first definition as given, with defaults for the rest pose', () => {
+    const s = Skeleton.create({ names: ['hip', 'knee', 'ankle'], parents: [-1, 0, 1] });
+    expect(s.jointCount).toBe(3);
+    expect([...s.parents]).toEqual([-1, 0, 1]);
+    expect([...s.sourceIndices]).toEqual([0, 1, 2]);
+    expect([...s.restTranslations]).toEqual(new Array(9).fill(0));
+    expect([...s.restRotations]).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+    expect([...s.restScales]).toEqual(new Array(9).fill(1));
+    expect(s.indexOf('knee')).toBe(1);
+    expect(s.indexOf('nope')).toBe(-1);
+    expect(s.jointIndex('ankle')).toBe(2);
+    expect(Object.isFrozen(s.names)).toBe(true);
+  });
+
+  it('reorders a child-before-parent definition depth-first and maps joints back to it', () => {
+    // Definition order: c (child of b), a (root), b (child of a), d (child of a), e (root).
+    const s = Skeleton.create({
+      names: ['c', 'a', 'b', 'd', 'e'],
+      parents: [2, -1, 1, 1, -1],
+      restTranslations: [3, 0, 0, 1, 0, 0, 2, 0, 0, 4, 0, 0, 5, 0, 0],
+    });
+    expect(s.names).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect([...s.parents]).toEqual([-1, 0, 1, 0, -1]);
+    expect([...s.sourceIndices]).toEqual([1, 2, 0, 3, 4]);
+    // Rest values travel with their joints.
+    expect(s.restTranslations[3 * s.jointIndex('c')]).toBe(3);
+    expect(s.restTranslations[3 * s.jointIndex('e')]).toBe(5);
+    for (let j = 0; j < s.jointCount; j++) expect(s.parents[j]).toBeLessThan(j);
+  });
+
+  it('computes subtree ranges that cover every descendant', () => {
+    const s = Skeleton.create({ names: ['r', 'a', 'a1', 'a2', 'b', 'b1'], parents: [-1, 0, 1, 1, 0, 4] });
+    expect([...s.subtreeEnds]).toEqual([6, 4, 3, 4, 6, 6]);
+    for (let j = 0; j < s.jointCount; j++) {
+      for (let k = 0; k < s.jointCount; k++) {
+        if (s.isAncestor(j, k)) expect(k < s.subtreeEnds[j] && k >= j).toBe(true);
+      }
+    }
+  });
+
+  it('normalizes rest rotations', () => {
+    const s = Skeleton.create({ names: ['a'], parents: [-1], restRotations: [0, 0, 2, 0] });
+    expect([...s.restRotations]).toEqual([0, 0, 1, 0]);
+  });
+
+  it('rejects invalid definitions with typed errors naming the joint', () => {
+    expectCode(() => Skeleton.create({ names: [], parents: [] }), 'skeleton/empty', /at least one/);
+    expectCode(
+      () => Skeleton.create({ names: ['a', 'b'], parents: [-1] }),
+      'skeleton/array-size',
+      /2 names but 1/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a'], parents: [-1], restTranslations: [0, 0] }),
+      'skeleton/array-size',
+      /restTranslations/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a'], parents: [-1], restRotations: [0, 0, 0] }),
+      'skeleton/array-size',
+      /restRotations/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a', ''], parents: [-1, 0] }),
+      'skeleton/invalid-name',
+      /joint 1/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a', 'b', 'a'], parents: [-1, 0, 0] }),
+      'skeleton/duplicate-name',
+      /"a"/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a', 'b'], parents: [-1, 5] }),
+      'skeleton/parent-out-of-range',
+      /"b"/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a', 'b'], parents: [-1, 1] }),
+      'skeleton/parent-out-of-range',
+      /"b"/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a', 'b'], parents: [-1, 0.5] }),
+      'skeleton/parent-out-of-range',
+      /"b"/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['root', 'x', 'y', 'z'], parents: [-1, 3, 1, 2] }),
+      'skeleton/cycle',
+      /"x".*"z"|"y".*"x"|"z".*"y"/,
+    );
+    expectCode(() => Skeleton.create({ names: ['a', 'b'], parents: [1, 0] }), 'skeleton/cycle', /cycle/);
+    expectCode(
+      () => Skeleton.create({ names: ['a', 'b'], parents: [-1, 0], restScales: [1, 1, 1, 1, Number.NaN, 1] }),
+      'skeleton/not-finite',
+      /"b".*scale/,
+    );
+    expectCode(
+      () => Skeleton.create({ names: ['a'], parents: [-1], restRotations: [0, 0, 0, 0] }),
+      'skeleton/not-finite',
+      /zero/,
+    );
+    const s = Skeleton.create({ names: ['a'], parents: [-1] });
+    expectCode(() => s.jointIndex('b'), 'skeleton/unknown-joint', /"b"/);
+  });
+});
