@@ -1,0 +1,61 @@
+/**
+ * Runs every ```js block of the README against the sources, so the documentation cannot drift
+ * from the code; a few blocks also have their printed results checked.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const readme = readFileSync(`${root}README.md`, 'utf8');
+const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const dir = `${root}test/.readme/`;
+mkdirSync(dir, { recursive: true });
+
+async function run(index: number): Promise<unknown[][]> {
+  const code = blocks[index]
+    .replaceAll("from 'tendon/kernel'", `from '${root}src/kernel/index.ts'`)
+    .replaceAll("from 'tendon'", `from '${root}src/index.ts'`);
+  const file = `${dir}block-${index}.ts`;
+  writeFileSync(file, code);
+  const logs: unknown[][] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    logs.push(args);
+  });
+  try {
+    await import(/* @vite-ignore */ `${file}?t=${Date.now()}`);
+  } finally {
+    spy.mockRestore();
+  }
+  return logs;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('README', () => {
+  it('has code blocks for the API', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(blocks.map((block, i) => [i, block.split('\n')[0]] as const))('block %i runs (%s)', async (i) => {
+    const logs = await run(i);
+    expect(logs.length).toBeGreaterThan(0);
+    const text = JSON.stringify(logs, (_, v) => (ArrayBuffer.isView(v) ? [...(v as Float64Array)] : v));
+    const block = blocks[i];
+    if (block.includes("console.log('ankle'")) {
+      const ankle = logs[0][1] as Float64Array;
+      expect(ankle[0]).toBeCloseTo(0, 12);
+      expect(ankle[1]).toBeCloseTo(0.55, 12);
+      expect(ankle[2]).toBeCloseTo(-0.42, 12);
+    }
+    if (block.includes('skinMesh(')) {
+      const out = logs[0][0] as Float32Array;
+      expect(out[0]).toBeCloseTo((2 * 0.57) / 1.07, 5);
+      expect(out[1]).toBeCloseTo(0.57 / 1.07, 5);
+    }
+    if (block.includes('wrapTime(2.25')) expect(logs[1][0]).toBe(0.25);
+    if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);
+    if (block.includes("'skeleton/cycle'")) expect(text).toMatch(/cycle/);
+    if (block.includes('tiny.bvh')) expect(text).toMatch(/Spine_End/);
+  });
+});
