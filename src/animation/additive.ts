@@ -5,6 +5,7 @@
  */
 import { TendonError } from '../errors.js';
 import { PATH_ROTATION, PATH_SCALE, PATH_TRANSLATION } from '../kernel/keyframes.js';
+import { conjugate, multiply } from '../kernel/quat.js';
 import type { Pose } from '../pose/pose.js';
 import { Clip, type RawTrack } from './clip.js';
 
@@ -35,20 +36,10 @@ export function makeAdditiveClip(clip: Clip, reference: Pose, name = `${clip.nam
       track.path === 'rotation' ? PATH_ROTATION : track.path === 'scale' ? PATH_SCALE : PATH_TRANSLATION;
     const cubic = track.interpolation === 'CUBICSPLINE';
     if (path === PATH_ROTATION) {
-      const rx = -reference.rotations[4 * joint];
-      const ry = -reference.rotations[4 * joint + 1];
-      const rz = -reference.rotations[4 * joint + 2];
-      const rw = reference.rotations[4 * joint + 3];
-      for (let v = 0; v < values.length; v += 4) {
-        const bx = values[v];
-        const by = values[v + 1];
-        const bz = values[v + 2];
-        const bw = values[v + 3];
-        values[v] = rw * bx + rx * bw + ry * bz - rz * by;
-        values[v + 1] = rw * by - rx * bz + ry * bw + rz * bx;
-        values[v + 2] = rw * bz + rx * by - ry * bx + rz * bw;
-        values[v + 3] = rw * bw - rx * bx - ry * by - rz * bz;
-      }
+      // Tangents of cubic keys transform like values: left-multiplying is linear.
+      const inverse = new Float64Array(4);
+      conjugate(inverse, 0, reference.rotations, 4 * joint);
+      for (let v = 0; v < values.length; v += 4) multiply(values, v, inverse, 0, values, v);
     } else {
       for (let v = 0; v < values.length; v += 3) {
         // Cubic keys hold [in tangent, value, out tangent]: tangents are differences, so only

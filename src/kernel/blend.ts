@@ -7,6 +7,10 @@
  *
  * @packageDocumentation
  */
+import { conjugate, multiply, normalize } from './quat.js';
+
+// Written and read within one call: kernels never call back out, so no call can interleave.
+const scratch = new Float64Array(4);
 
 /** Zeroes an accumulator of `jointCount` joints (`3n`, `4n`, `3n` values and `n` weights). */
 export function blendClear(
@@ -142,19 +146,8 @@ export function additiveDelta(
       const rs = refS[v + c];
       outS[v + c] = rs === 0 ? 1 : s[v + c] / rs;
     }
-    // conj(ref) · q
-    const ax = -refR[q];
-    const ay = -refR[q + 1];
-    const az = -refR[q + 2];
-    const aw = refR[q + 3];
-    const bx = r[q];
-    const by = r[q + 1];
-    const bz = r[q + 2];
-    const bw = r[q + 3];
-    outR[q] = aw * bx + ax * bw + ay * bz - az * by;
-    outR[q + 1] = aw * by - ax * bz + ay * bw + az * bx;
-    outR[q + 2] = aw * bz + ax * by - ay * bx + az * bw;
-    outR[q + 3] = aw * bw - ax * bx - ay * by - az * bz;
+    conjugate(scratch, 0, refR, q);
+    multiply(outR, q, scratch, 0, r, q);
   }
 }
 
@@ -185,29 +178,18 @@ export function additiveApply(
     }
     // nlerp from the identity toward Δq, with Δq taken in the identity's hemisphere (w ≥ 0).
     const sw = deltaR[q + 3] < 0 ? -w : w;
-    let bx = deltaR[q] * sw;
-    let by = deltaR[q + 1] * sw;
-    let bz = deltaR[q + 2] * sw;
-    let bw = 1 - w + deltaR[q + 3] * sw;
+    const bx = deltaR[q] * sw;
+    const by = deltaR[q + 1] * sw;
+    const bz = deltaR[q + 2] * sw;
+    const bw = 1 - w + deltaR[q + 3] * sw;
     const lenSq = bx * bx + by * by + bz * bz + bw * bw;
     if (lenSq === 0) continue;
     const inv = 1 / Math.sqrt(lenSq);
-    bx *= inv;
-    by *= inv;
-    bz *= inv;
-    bw *= inv;
-    const ax = r[q];
-    const ay = r[q + 1];
-    const az = r[q + 2];
-    const aw = r[q + 3];
-    const x = aw * bx + ax * bw + ay * bz - az * by;
-    const y = aw * by - ax * bz + ay * bw + az * bx;
-    const z = aw * bz + ax * by - ay * bx + az * bw;
-    const qw = aw * bw - ax * bx - ay * by - az * bz;
-    const n = 1 / Math.sqrt(x * x + y * y + z * z + qw * qw);
-    r[q] = x * n;
-    r[q + 1] = y * n;
-    r[q + 2] = z * n;
-    r[q + 3] = qw * n;
+    scratch[0] = bx * inv;
+    scratch[1] = by * inv;
+    scratch[2] = bz * inv;
+    scratch[3] = bw * inv;
+    multiply(r, q, r, q, scratch, 0);
+    normalize(r, q, r, q);
   }
 }
