@@ -5,7 +5,7 @@
  */
 import { TendonError } from '../errors.js';
 import { additiveApply, blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
-import { sampleTracks } from '../kernel/keyframes.js';
+import { sampleTracksAt } from '../kernel/keyframes.js';
 import { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Clip } from './clip.js';
@@ -37,16 +37,35 @@ export class MixerLayer {
   readonly context: SamplerContext;
   /** Whether the layer adds to the base pose rather than blending into it. */
   readonly additive: boolean;
-  /** Blend weight, ≥ 0 (for base layers, weights are normalized per joint). */
-  weight: number;
   /** Per-joint weights, or `null`. */
   mask: Float32Array | null;
   /** Wrap mode. */
   mode: WrapMode;
+  // time, weight, speed: a number field that changes every frame can lose V8's in-place double
+  // representation and then allocate on every store; array elements never do.
+  private readonly numbers = new Float64Array(3);
+
   /** Current time in seconds (unwrapped: wrapping happens at sampling). */
-  time: number;
+  get time(): number {
+    return this.numbers[0];
+  }
+  set time(seconds: number) {
+    this.numbers[0] = seconds;
+  }
+  /** Blend weight, ≥ 0 (for base layers, weights are normalized per joint). */
+  get weight(): number {
+    return this.numbers[1];
+  }
+  set weight(weight: number) {
+    this.numbers[1] = weight;
+  }
   /** Playback rate used by {@link Mixer.advance}. */
-  speed: number;
+  get speed(): number {
+    return this.numbers[2];
+  }
+  set speed(rate: number) {
+    this.numbers[2] = rate;
+  }
 
   /** @internal Built by {@link Mixer.addLayer}. */
   constructor(options: MixerLayerOptions) {
@@ -82,6 +101,8 @@ export class Mixer {
   private readonly accR: Float64Array;
   private readonly accS: Float64Array;
   private readonly accW: Float64Array;
+  // The layer weight travels to the blend kernels in an array: a number would be boxed.
+  private readonly weight = new Float64Array(1);
 
   /** A mixer with no layers (evaluates to the rest pose). */
   constructor(skeleton: Skeleton) {
@@ -124,7 +145,8 @@ export class Mixer {
     if (!Number.isFinite(deltaSeconds)) {
       throw new TendonError('animation/invalid-time', `Mixer.advance: step ${deltaSeconds} is not finite`);
     }
-    for (const layer of this.layers) layer.time += deltaSeconds * layer.speed;
+    const layers = this.layers;
+    for (let i = 0; i < layers.length; i++) layers[i].time += deltaSeconds * layers[i].speed;
   }
 
   /**
@@ -143,7 +165,10 @@ export class Mixer {
     }
     let base = 0;
     let single: MixerLayer | null = null;
-    for (const layer of this.layers) {
+    // Indexed loops: a for-of iterator is not always optimized away, and this runs every frame.
+    const layers = this.layers;
+    for (let i = 0; i < layers.length; i++) {
+      const layer = layers[i];
       this.validate(layer);
       if (!layer.additive && layer.weight > 0) {
         base++;
@@ -158,11 +183,13 @@ export class Mixer {
       sample(single!, out);
     } else {
       blendClear(this.accT, this.accR, this.accS, this.accW, n);
-      for (const layer of this.layers) {
+      for (let i = 0; i < layers.length; i++) {
+        const layer = layers[i];
         if (layer.additive || layer.weight <= 0) continue;
         this.scratch.resetToRest();
         sample(layer, this.scratch);
         const s = this.scratch;
+        this.weight[0] = layer.weight;
         blendAccumulate(
           this.accT,
           this.accR,
@@ -171,7 +198,8 @@ export class Mixer {
           s.translations,
           s.rotations,
           s.scales,
-          layer.weight,
+          this.weight,
+          0,
           layer.mask,
           n,
         );
@@ -191,7 +219,8 @@ export class Mixer {
         n,
       );
     }
-    for (const layer of this.layers) {
+    for (let i = 0; i < layers.length; i++) {
+      const layer = layers[i];
       if (!layer.additive || layer.weight === 0) continue;
       const d = this.scratch;
       d.translations.fill(0);
@@ -203,6 +232,7 @@ export class Mixer {
         d.rotations[4 * j + 3] = 1;
       }
       sample(layer, d);
+      this.weight[0] = layer.weight;
       additiveApply(
         out.translations,
         out.rotations,
@@ -210,7 +240,8 @@ export class Mixer {
         d.translations,
         d.rotations,
         d.scales,
-        layer.weight,
+        this.weight,
+        0,
         layer.mask,
         n,
       );
@@ -218,39 +249,29 @@ export class Mixer {
   }
 
   private validate(layer: MixerLayer): void {
-    const where = `Mixer layer "${layer.clip.name}"`;
-    if (layer.clip.skeleton !== this.skeleton) {
-      throw new TendonError('mixer/invalid-layer', `${where}: the clip belongs to another skeleton`);
-    }
+    // Runs every frame: messages are built only on failure (a template string allocates).
+    if (layer.clip.skeleton !== this.skeleton) fail(layer, 'the clip belongs to another skeleton');
     if (!(layer.weight >= 0) || !Number.isFinite(layer.weight)) {
-      throw new TendonError(
-        'mixer/invalid-layer',
-        `${where}: weight ${layer.weight} is not a finite number ≥ 0`,
-      );
+      fail(layer, `weight ${layer.weight} is not a finite number ≥ 0`);
     }
     if (!Number.isFinite(layer.time) || !Number.isFinite(layer.speed)) {
-      throw new TendonError(
-        'mixer/invalid-layer',
-        `${where}: time ${layer.time} or speed ${layer.speed} is not finite`,
-      );
+      fail(layer, `time ${layer.time} or speed ${layer.speed} is not finite`);
     }
     if (layer.mask !== null && layer.mask.length !== this.skeleton.jointCount) {
-      throw new TendonError(
-        'mixer/invalid-layer',
-        `${where}: the mask has ${layer.mask.length} entries for ${this.skeleton.jointCount} joints`,
-      );
+      fail(layer, `the mask has ${layer.mask.length} entries for ${this.skeleton.jointCount} joints`);
     }
   }
 }
 
+function fail(layer: MixerLayer, what: string): never {
+  throw new TendonError('mixer/invalid-layer', `Mixer layer "${layer.clip.name}": ${what}`);
+}
+
+// The wrapped time travels to the sampling kernel in an array: a number would be boxed.
+const timeScratch = new Float64Array(1);
+
 function sample(layer: MixerLayer, pose: Pose): void {
   const clip = layer.clip;
-  sampleTracks(
-    clip,
-    layer.context.cursors,
-    wrapTime(layer.time, clip.duration, layer.mode),
-    pose.translations,
-    pose.rotations,
-    pose.scales,
-  );
+  timeScratch[0] = wrapTime(layer.time, clip.duration, layer.mode);
+  sampleTracksAt(clip, layer.context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
 }

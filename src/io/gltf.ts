@@ -37,7 +37,11 @@ export interface GltfSkeleton {
   readonly skeleton: Skeleton;
   /** glTF node index of each joint. */
   readonly nodes: Int32Array;
-  /** The skins bound to this skeleton (two skins with the same joints share one skeleton). */
+  /**
+   * The distinct skins bound to this skeleton. Skins over the same joints and ancestors share one
+   * skeleton; skins that also have the same joint list and inverse bind matrices are one
+   * {@link Skin} (one palette to compute and upload, however many glTF skins repeat it).
+   */
   readonly skins: Skin[];
   /** Every animation with at least one channel on this skeleton's nodes, as a clip. */
   readonly clips: Clip[];
@@ -67,8 +71,10 @@ export interface GltfSkinnedPrimitive extends SkinnedVertices {
 export interface GltfImport {
   /** One entry per distinct skeleton, in the order of the first skin using it. */
   readonly skeletons: GltfSkeleton[];
-  /** Every skin of the file, in file order (each refers to its skeleton). */
+  /** Every distinct skin, in the order of first use (each refers to its skeleton). */
   readonly skins: Skin[];
+  /** The {@link Skin} of each glTF skin, by its index in the file (repeats where skins repeat). */
+  readonly skinByIndex: Skin[];
   /** Every skinned mesh primitive. */
   readonly primitives: GltfSkinnedPrimitive[];
   /** What was read but not imported (morph weight channels, ...), one sentence each. */
@@ -191,6 +197,7 @@ function buildImport(document: Document, source: string): GltfImport {
   const byJointSet = new Map<string, GltfSkeleton>();
   const skins: Skin[] = [];
   const skinOf = new Map<unknown, Skin>();
+  const skinByIndex: Skin[] = [];
   gltfSkins.forEach((gltfSkin, skinIndex) => {
     const skinName = gltfSkin.getName() || `skin ${skinIndex}`;
     const joints = gltfSkin.listJoints();
@@ -224,12 +231,17 @@ function buildImport(document: Document, source: string): GltfImport {
       }
       ibm = readFloats(ibmAccessor, where).subarray(0, 16 * joints.length);
     }
-    const skin = wrap(
+    const built = wrap(
       () => new Skin(entry!.skeleton, { joints: jointIndices, inverseBindMatrices: ibm, name: skinName }),
       source,
     );
-    entry.skins.push(skin);
-    skins.push(skin);
+    let skin = entry.skins.find((other) => sameBinding(other, built));
+    if (skin === undefined) {
+      skin = built;
+      entry.skins.push(skin);
+      skins.push(skin);
+    }
+    skinByIndex.push(skin);
     skinOf.set(gltfSkin, skin);
   });
   for (const entry of skeletons) {
@@ -251,7 +263,7 @@ function buildImport(document: Document, source: string): GltfImport {
       else warnings.push(`${source}: primitive ${name} has no JOINTS_0/WEIGHTS_0 and was not imported`);
     });
   }
-  return { skeletons, skins, primitives, warnings };
+  return { skeletons, skins, skinByIndex, primitives, warnings };
 }
 
 function buildSkeleton(
@@ -300,6 +312,16 @@ function buildSkeleton(
     source,
   );
   return { skeleton, nodes, skins: [], clips: [] };
+}
+
+/** Same joints and bit-identical inverse bind matrices: the same palette. */
+function sameBinding(a: Skin, b: Skin): boolean {
+  const same = (x: ArrayLike<number>, y: ArrayLike<number>) => {
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    return true;
+  };
+  return same(a.joints, b.joints) && same(a.inverseBindMatrices, b.inverseBindMatrices);
 }
 
 function indexOfNode(entry: GltfSkeleton, node: number): number {

@@ -27,7 +27,9 @@ export function blendClear(
 }
 
 /**
- * Adds one layer with weight `weight · mask[j]` per joint (`mask` may be `null` for all ones).
+ * Adds one layer with weight `weight[weightIndex] · mask[j]` per joint (`mask` may be `null` for
+ * all ones). The weight travels in an array, as in every kernel called per frame: V8 boxes a
+ * double passed to a call it does not inline, which would allocate on every call.
  * Rotations are summed in the hemisphere of what has been accumulated so far (`q` and `−q` are the
  * same rotation, and summing them would cancel), then normalized by {@link blendFinish}: a
  * normalized weighted quaternion average, exact for two layers along the slerp great circle up to
@@ -41,12 +43,14 @@ export function blendAccumulate(
   t: Float64Array,
   r: Float64Array,
   s: Float64Array,
-  weight: number,
+  weight: Float64Array,
+  weightIndex: number,
   mask: Float32Array | Float64Array | null,
   jointCount: number,
 ): void {
+  const layerWeight = weight[weightIndex];
   for (let j = 0; j < jointCount; j++) {
-    const w = mask === null ? weight : weight * mask[j];
+    const w = mask === null ? layerWeight : layerWeight * mask[j];
     if (w <= 0) continue;
     const v = j * 3;
     const q = j * 4;
@@ -152,7 +156,8 @@ export function additiveDelta(
 }
 
 /**
- * Applies an additive layer on top of a pose, in place, with weight `weight · mask[j]`:
+ * Applies an additive layer on top of a pose, in place, with weight `weight[weightIndex] · mask[j]`
+ * (the weight in an array, as for {@link blendAccumulate}):
  * `t += w Δt`, `q ← q · nlerp(identity, Δq, w)`, `s ← s · (1 + w (Δs − 1))`. At `w = 1` the result
  * is exactly `q · Δq`; at `w = 0` the pose is untouched.
  */
@@ -163,12 +168,14 @@ export function additiveApply(
   deltaT: Float64Array,
   deltaR: Float64Array,
   deltaS: Float64Array,
-  weight: number,
+  weight: Float64Array,
+  weightIndex: number,
   mask: Float32Array | Float64Array | null,
   jointCount: number,
 ): void {
+  const layerWeight = weight[weightIndex];
   for (let j = 0; j < jointCount; j++) {
-    const w = mask === null ? weight : weight * mask[j];
+    const w = mask === null ? layerWeight : layerWeight * mask[j];
     if (w === 0) continue;
     const v = j * 3;
     const q = j * 4;

@@ -3,7 +3,11 @@
  *
  * @packageDocumentation
  */
-import { slerp } from './quat.js';
+import { slerpFrom } from './quat.js';
+
+// Holds the time for sampleTracks() and the interpolation factor for slerpFrom(): numbers travel
+// to non-inlined calls in arrays, never as arguments that V8 would box.
+const scratch = new Float64Array(2);
 
 /** Track path: the local translation of a joint (3 values per key). */
 export const PATH_TRANSLATION = 0;
@@ -90,10 +94,8 @@ export function findKey(times: Float64Array, base: number, count: number, t: num
 
 /**
  * Samples every track of `table` at time `t` (seconds, already wrapped or clamped by the caller)
- * into the pose arrays. Before the first key a track holds its first value, after the last its last
- * value. `cursors` (one per track) carries each track's last key interval from call to call; it is
- * read as a hint and updated, never trusted for correctness. Channels without a track are not
- * written. Rotations are renormalized. Allocates nothing.
+ * into the pose arrays: {@link sampleTracksAt} with the time passed as a number, for callers
+ * outside hot loops.
  */
 export function sampleTracks(
   table: TrackTable,
@@ -103,6 +105,28 @@ export function sampleTracks(
   rotations: Float64Array,
   scales: Float64Array,
 ): void {
+  scratch[0] = t;
+  sampleTracksAt(table, cursors, scratch, 0, translations, rotations, scales);
+}
+
+/**
+ * Samples every track of `table` at the time `time[timeOffset]` (seconds, already wrapped or
+ * clamped by the caller) into the pose arrays. Before the first key a track holds its first value,
+ * after its last key its last value. `cursors` (one per track) carries each track's last key
+ * interval from call to call; it is read as a hint and updated, never trusted for correctness.
+ * Channels without a track are not written. Rotations are renormalized. The time travels in an
+ * array because V8 boxes a double passed to a call it does not inline: this allocates nothing.
+ */
+export function sampleTracksAt(
+  table: TrackTable,
+  cursors: Int32Array,
+  time: Float64Array,
+  timeOffset: number,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+): void {
+  const t = time[timeOffset];
   const times = table.times;
   const values = table.values;
   const n = table.trackCount;
@@ -138,7 +162,8 @@ export function sampleTracks(
     const u = (t - t0) / dt;
     if (interp === INTERP_LINEAR) {
       if (stride === 4) {
-        slerp(out, o, values, v0, values, v1, u);
+        scratch[1] = u;
+        slerpFrom(out, o, values, v0, values, v1, scratch, 1);
       } else {
         out[o] = values[v0] + (values[v1] - values[v0]) * u;
         out[o + 1] = values[v0 + 1] + (values[v1 + 1] - values[v0 + 1]) * u;

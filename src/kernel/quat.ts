@@ -138,33 +138,19 @@ export function rotateVec3(
   out[o + 2] = vz + qw * tz + qx * ty - qy * tx;
 }
 
-/**
- * `sin(t·θ) / sin θ` for `x = cos θ ∈ [0, 1]`, by the power series in `(x − 1)` of Eberly ("A Fast
- * and Accurate Algorithm for Computing SLERP", 2011), summed until the terms no longer change the
- * result. Only `+ − × ÷`: exact to a few ulps (measured ≤ 1e-15 against `Math.sin`) and identical on
- * every engine. At `x = 1` it is exactly `t`, so equal keys interpolate without a division by zero.
- * The terms shrink at least as fast as `((1 − x) / 2)^i`: at most ~55 terms at θ = 90°, 3–6 for
- * the small angles between animation keys.
- */
-function slerpWeight(t: number, x: number): number {
-  const xm1 = x - 1;
-  const t2 = t * t;
-  let term = t;
-  let sum = t;
-  for (let i = 1; i < 64; i++) {
-    term *= ((t2 - i * i) / (i * (2 * i + 1))) * xm1;
-    sum += term;
-    if (term <= 1e-17 * sum && term >= -1e-17 * sum) break;
-  }
-  return sum;
-}
+/** `1 / (i (2i + 1))` for the slerp series below, so its loop multiplies instead of dividing. */
+const SERIES = new Float64Array(64);
+for (let i = 1; i < 64; i++) SERIES[i] = 1 / (i * (2 * i + 1));
+
+// Holds t for slerp(), so that it can hand its number to slerpFrom() in an array.
+const slerpScratch = new Float64Array(1);
 
 /**
  * Spherical linear interpolation along the shorter arc (`b` is negated when `a · b < 0`), with
- * constant angular velocity, exact at every angle. Trig-free (see the series above). The result is
- * renormalized so that unit inputs give a unit output to 1 ulp. (three.js's `Quaternion.slerpFlat`
- * switches to nlerp when `a · b ≥ 0.9995`, i.e. below ~3.6°, the usual case between keys: the two
- * then differ by up to ~4e-7.)
+ * constant angular velocity, exact at every angle. Trig-free (see {@link slerpFrom}). The result
+ * is renormalized so that unit inputs give a unit output to 1 ulp. (three.js's
+ * `Quaternion.slerpFlat` switches to nlerp when `a · b ≥ 0.9995`, i.e. below ~3.6°, the usual case
+ * between keys: the two then differ by up to ~4e-7.)
  */
 export function slerp(
   out: NumericArray,
@@ -175,6 +161,32 @@ export function slerp(
   bo: number,
   t: number,
 ): void {
+  slerpScratch[0] = t;
+  slerpFrom(out, o, a, ao, b, bo, slerpScratch, 0);
+}
+
+/**
+ * {@link slerp} with its parameter read from `params[po]`: the form hot paths call, because V8
+ * boxes a double passed to a call it does not inline (16 bytes of garbage per call).
+ *
+ * The weights `sin(tθ)/sin θ` and `sin((1−t)θ)/sin θ` come from the power series in `(x − 1)`,
+ * `x = cos θ`, of Eberly ("A Fast and Accurate Algorithm for Computing SLERP", 2011), summed until
+ * the terms no longer change the sums: only `+ − × ÷`, exact to a few ulps (≤ 1e-15 against
+ * `Math.sin`), identical on every engine. The terms shrink at least as fast as `((1 − x) / 2)^i`:
+ * about 55 at θ = 90° (the worst case after taking the shorter arc), 3–6 between animation keys.
+ * At `x = 1` the weights are exactly `1 − t` and `t`.
+ */
+export function slerpFrom(
+  out: NumericArray,
+  o: number,
+  a: NumericArray,
+  ao: number,
+  b: NumericArray,
+  bo: number,
+  params: Float64Array,
+  po: number,
+): void {
+  const t = params[po];
   const ax = a[ao];
   const ay = a[ao + 1];
   const az = a[ao + 2];
@@ -191,9 +203,38 @@ export function slerp(
     bz = -bz;
     bw = -bw;
   }
-  if (cos > 1) cos = 1;
-  const s0 = slerpWeight(1 - t, cos);
-  const s1 = slerpWeight(t, cos);
+  const xm1 = (cos > 1 ? 1 : cos) - 1;
+  const h = -xm1;
+  // Terms needed: each is below |xm1|/2 times the one before, and the weights are at least t and
+  // 1 − t, so stopping after n terms leaves a relative error under 2 (|xm1|/2)^(n+1) ≤ 5.4e-17.
+  // Thresholds for the common small angles; a running product for the rest.
+  let n: number;
+  if (h <= 6e-6) n = h <= 5.4e-17 ? 0 : h <= 1.039e-8 ? 1 : 2;
+  else if (h <= 9.711e-4) n = h <= 1.441e-4 ? 3 : 4;
+  else if (h <= 1.698e-2) n = h <= 3.464e-3 ? 5 : h <= 8.591e-3 ? 6 : 7;
+  else {
+    const half = h * 0.5;
+    let bound = half * half;
+    n = 1;
+    while (bound > 2.7e-17 && n < 63) {
+      bound *= half;
+      n++;
+    }
+  }
+  // Horner form of t · Σ_i Π_{k≤i} (t² − k²) / (k (2k + 1)) · (x − 1), for both weights at once.
+  const u = 1 - t;
+  const u2 = u * u;
+  const t2 = t * t;
+  let acc0 = 1;
+  let acc1 = 1;
+  for (let i = n; i > 0; i--) {
+    const k = SERIES[i] * xm1;
+    const ii = i * i;
+    acc0 = 1 + k * (u2 - ii) * acc0;
+    acc1 = 1 + k * (t2 - ii) * acc1;
+  }
+  const s0 = u * acc0;
+  const s1 = t * acc1;
   const x = ax * s0 + bx * s1;
   const y = ay * s0 + by * s1;
   const z = az * s0 + bz * s1;

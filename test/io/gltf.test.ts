@@ -149,16 +149,21 @@ describe('importGltf on built files', () => {
   it('imports several skins; skins over the same joints and ancestors share one skeleton', async () => {
     const ours = await importGltf(await buildSyntheticGlb({ secondSkin: true }));
     expect(ours.skins.map((s) => s.name)).toEqual(['arm', 'tip']);
+    expect(ours.skinByIndex).toEqual(ours.skins);
     expect(ours.skeletons).toHaveLength(1);
     expect(ours.skins[1].skeleton).toBe(ours.skeletons[0].skeleton);
     expect([...ours.skins[1].joints]).toEqual([2]);
     expect(ours.primitives.map((p) => p.skin.name)).toEqual(['arm', 'tip']);
   });
 
-  it('gives RobotExpressive one skeleton for its two skins, and reads .gltf with data: URIs', async () => {
+  it('gives RobotExpressive one skeleton and one palette for its two skins, and reads data: URIs', async () => {
     const robot = await importGltf(readAsset('gltf', 'RobotExpressive.glb'));
-    expect(robot.skins).toHaveLength(2);
+    // Hand.L and Hand.R list the same 43 joints with the same inverse bind matrices.
+    expect(robot.skinByIndex).toHaveLength(2);
+    expect(robot.skinByIndex[0]).toBe(robot.skinByIndex[1]);
+    expect(robot.skins).toHaveLength(1);
     expect(robot.skeletons).toHaveLength(1);
+    expect(new Set(robot.primitives.map((p) => p.skin)).size).toBe(1);
     expect(robot.skeletons[0].skeleton.indexOf('PoleTarget.L')).toBeGreaterThan(0);
     const simple = await importGltf(readAsset('gltf', 'SimpleSkin.gltf'));
     expect(simple.skeletons[0].skeleton.jointCount).toBe(2);
