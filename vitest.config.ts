@@ -7,5 +7,6 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
+    reporters: ['default', './scripts/summary-reporter.mjs'],
   },
 });

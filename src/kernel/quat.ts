@@ -72,10 +72,14 @@ export function multiply(
 
 /** Conjugate `(−x, −y, −z, w)`: the inverse of a unit quaternion. */
 export function conjugate(out: NumericArray, o: number, a: NumericArray, ao: number): void {
-  out[o] = -a[ao];
-  out[o + 1] = -a[ao + 1];
-  out[o + 2] = -a[ao + 2];
-  out[o + 3] = a[ao + 3];
+  const x = a[ao];
+  const y = a[ao + 1];
+  const z = a[ao + 2];
+  const w = a[ao + 3];
+  out[o] = -x;
+  out[o + 1] = -y;
+  out[o + 2] = -z;
+  out[o + 3] = w;
 }
 
 /** Inverse of any non-zero quaternion (conjugate over squared length); zero stays zero. */
@@ -248,8 +252,8 @@ export function slerpFrom(
 }
 
 /**
- * Normalized linear interpolation along the shorter arc. Cheaper than {@link slerp} but not
- * constant-velocity: between keys 30° apart it deviates from slerp by up to ~1e-4 rad.
+ * Normalized linear interpolation along the shorter arc. Not constant-velocity: between keys 30°
+ * apart it deviates from slerp by up to 5.8e-4 rad, between RobotExpressive's keys by 4.3e-2 rad.
  */
 export function nlerp(
   out: NumericArray,

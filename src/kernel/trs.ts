@@ -96,9 +96,12 @@ export function decompose(
   const sz = Math.sqrt(m02 * m02 + m12 * m12 + m22 * m22);
   const det = m00 * (m11 * m22 - m21 * m12) - m01 * (m10 * m22 - m20 * m12) + m02 * (m10 * m21 - m20 * m11);
   if (det < 0) sx = -sx;
-  t[to] = m[mo + 12];
-  t[to + 1] = m[mo + 13];
-  t[to + 2] = m[mo + 14];
+  const tx = m[mo + 12];
+  const ty = m[mo + 13];
+  const tz = m[mo + 14];
+  t[to] = tx;
+  t[to + 1] = ty;
+  t[to + 2] = tz;
   s[so] = sx;
   s[so + 1] = sy;
   s[so + 2] = sz;

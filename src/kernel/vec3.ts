@@ -61,9 +61,12 @@ export function sub(
 
 /** `out = a · s`. */
 export function scale(out: NumericArray, o: number, a: NumericArray, ao: number, s: number): void {
-  out[o] = a[ao] * s;
-  out[o + 1] = a[ao + 1] * s;
-  out[o + 2] = a[ao + 2] * s;
+  const x = a[ao] * s;
+  const y = a[ao + 1] * s;
+  const z = a[ao + 2] * s;
+  out[o] = x;
+  out[o + 1] = y;
+  out[o + 2] = z;
 }
 
 /** `out = a + b · s` (a multiply-add, the building block of weighted sums). */
@@ -155,9 +158,12 @@ export function lerp(
   const ax = a[ao];
   const ay = a[ao + 1];
   const az = a[ao + 2];
-  out[o] = ax + (b[bo] - ax) * t;
-  out[o + 1] = ay + (b[bo + 1] - ay) * t;
-  out[o + 2] = az + (b[bo + 2] - az) * t;
+  const x = ax + (b[bo] - ax) * t;
+  const y = ay + (b[bo + 1] - ay) * t;
+  const z = az + (b[bo + 2] - az) * t;
+  out[o] = x;
+  out[o + 1] = y;
+  out[o + 2] = z;
 }
 
 /** Transforms the point `a` by the column-major 4x4 matrix `m` (w = 1, no perspective divide). */
@@ -172,9 +178,12 @@ export function transformPoint(
   const x = a[ao];
   const y = a[ao + 1];
   const z = a[ao + 2];
-  out[o] = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z + m[mo + 12];
-  out[o + 1] = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z + m[mo + 13];
-  out[o + 2] = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z + m[mo + 14];
+  const rx = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z + m[mo + 12];
+  const ry = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z + m[mo + 13];
+  const rz = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z + m[mo + 14];
+  out[o] = rx;
+  out[o + 1] = ry;
+  out[o + 2] = rz;
 }
 
 /** Transforms the direction `a` by the upper 3x3 of the column-major matrix `m` (w = 0). */
@@ -189,7 +198,10 @@ export function transformDirection(
   const x = a[ao];
   const y = a[ao + 1];
   const z = a[ao + 2];
-  out[o] = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z;
-  out[o + 1] = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z;
-  out[o + 2] = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z;
+  const rx = m[mo] * x + m[mo + 4] * y + m[mo + 8] * z;
+  const ry = m[mo + 1] * x + m[mo + 5] * y + m[mo + 9] * z;
+  const rz = m[mo + 2] * x + m[mo + 6] * y + m[mo + 10] * z;
+  out[o] = rx;
+  out[o + 1] = ry;
+  out[o + 2] = rz;
 }

@@ -150,7 +150,7 @@ export async function buildSyntheticGlb(options: SyntheticOptions = {}): Promise
     [0, 0, 0, 1],
     [0, 0, 0.3826834, 0.9238795],
     [0.5, 0, 0, 0.8660254],
-    [0, 0.7071068, 0, 0.7071068],
+    [0, Math.SQRT1_2, 0, Math.SQRT1_2],
   ];
   const translations = [
     [0, 0.4, 0],
