@@ -19,8 +19,9 @@ async function run(index: number): Promise<unknown[][]> {
   const file = `${dir}block-${index}.ts`;
   writeFileSync(file, code);
   const logs: unknown[][] = [];
+  // Typed arrays are copied as they are logged: the block may change them afterwards.
   const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    logs.push(args);
+    logs.push(args.map((a) => (ArrayBuffer.isView(a) ? (a as Float64Array).slice() : a)));
   });
   try {
     await import(/* @vite-ignore */ `${file}?t=${Date.now()}`);
@@ -57,5 +58,13 @@ describe('README', () => {
     if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);
     if (block.includes("'skeleton/cycle'")) expect(text).toMatch(/cycle/);
     if (block.includes('tiny.bvh')) expect(text).toMatch(/Spine_End/);
+    if (block.includes('skinVertices(skinned')) {
+      expect([...(logs[0][0] as Float64Array)]).toEqual([1.5, 0, 0]);
+      expect(logs[0][1]).toBe(0);
+      const t = [...(logs[1][0] as Float64Array)];
+      expect(t[0]).toBeCloseTo(3.5, 12);
+      expect(t[1]).toBeCloseTo(0.5, 12);
+      expect([...(logs[1][1] as Float32Array)]).toEqual([1, 1, 0]);
+    }
   });
 });
