@@ -7,7 +7,8 @@
 /**
  * What went wrong, as a stable string a caller can switch on. The prefix names the area:
  * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
- * skeleton, `clip/…` for animation data, `gltf/…` and `bvh/…` for file import.
+ * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs,
+ * `gltf/…` and `bvh/…` for file import.
  */
 export type TendonErrorCode =
   | 'skeleton/empty'
@@ -33,6 +34,10 @@ export type TendonErrorCode =
   | 'animation/context-mismatch'
   | 'animation/invalid-mask'
   | 'mixer/invalid-layer'
+  | 'ik/invalid-joint'
+  | 'ik/not-a-chain'
+  | 'ik/invalid-target'
+  | 'ik/invalid-option'
   | 'gltf/parse'
   | 'gltf/invalid'
   | 'gltf/no-skin'

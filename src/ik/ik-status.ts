@@ -1,0 +1,50 @@
+/**
+ * What an IK solve reports.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * The outcome of one solve, reused from solve to solve (a solver owns one and returns it, so a
+ * solve allocates nothing). Geometry never throws: an unreachable or degenerate target gives a sane
+ * pose and says so here.
+ */
+export class IkStatus {
+  // Numbers live in an array: a number field rewritten every solve can lose V8's in-place double
+  // representation and allocate on every store.
+  private readonly numbers = new Float64Array(2);
+  /** The end effector is within the solver's tolerance of the target. */
+  reached = false;
+  /** The target is farther than the chain reaches, or closer than it can fold: the chain points at it. */
+  outOfReach = false;
+  /** A joint limit, softening or the weight kept the answer from the unconstrained one. */
+  clamped = false;
+  /** The limb was straight (or the pole on the root–target line) and the bend side came from the hinge. */
+  degenerate = false;
+
+  /** Iterations used (1 for closed-form solvers). */
+  get iterations(): number {
+    return this.numbers[0];
+  }
+  set iterations(count: number) {
+    this.numbers[0] = count;
+  }
+
+  /** Distance from the end effector to the target after the solve, in model-space units. */
+  get error(): number {
+    return this.numbers[1];
+  }
+  set error(distance: number) {
+    this.numbers[1] = distance;
+  }
+
+  /** Clears every flag and number (solvers call it first). */
+  reset(): void {
+    this.reached = false;
+    this.outOfReach = false;
+    this.clamped = false;
+    this.degenerate = false;
+    this.numbers[0] = 0;
+    this.numbers[1] = 0;
+  }
+}
