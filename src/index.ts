@@ -13,6 +13,9 @@ export { createJointMask, type JointMaskOptions } from './animation/joint-mask.j
 export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js';
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
+export type { JointRef } from './ik/chain.js';
+export { IkStatus } from './ik/ik-status.js';
+export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';
 export { type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {
   type GltfImport,
@@ -21,6 +24,7 @@ export {
   type GltfSkinnedPrimitive,
   importGltf,
 } from './io/gltf.js';
+export { cosSinOfAngle } from './math/angle.js';
 export { createModelBuffer, forwardKinematics, forwardKinematicsSubtree } from './pose/forward-kinematics.js';
 export { Pose } from './pose/pose.js';
 export { Skeleton, type SkeletonDefinition } from './skeleton/skeleton.js';

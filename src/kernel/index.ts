@@ -12,5 +12,6 @@ export * as quat from './quat.js';
 export * from './skin-palette.js';
 export * from './skinning.js';
 export * as trs from './trs.js';
+export * from './two-bone.js';
 export type { NumericArray } from './types.js';
 export * as vec3 from './vec3.js';

@@ -341,7 +341,8 @@ export function fromMat4(out: NumericArray, o: number, m: NumericArray, mo: numb
  * The minimal rotation carrying unit vector `u` onto unit vector `v`, by the half-vector formula
  * `normalize(u × v, 1 + u · v)` (ALGORITHMS.md §2). When the vectors are opposite (`1 + u·v` below
  * `1e-12`), the answer is a half turn about an axis perpendicular to `u` (built from the coordinate
- * axis least aligned with `u`), never the identity. Never NaN for unit inputs.
+ * axis least aligned with `u`) followed by the small turn left, never the identity, and as exact
+ * as the half-vector formula elsewhere. Never NaN for unit inputs.
  */
 export function fromTo(
   out: NumericArray,
@@ -380,10 +381,24 @@ export function fromTo(
       pz = 0;
     }
     const inv = 1 / Math.sqrt(px * px + py * py + pz * pz);
-    out[o] = px * inv;
-    out[o + 1] = py * inv;
-    out[o + 2] = pz * inv;
-    out[o + 3] = 0;
+    px *= inv;
+    py *= inv;
+    pz *= inv;
+    // The half turn about p carries u to −u exactly; the small turn left from −u to v is accurate
+    // by the half-vector formula, so nearly opposite vectors are not rounded to opposite ones.
+    const rx = uz * vy - uy * vz; // (−u) × v
+    const ry = ux * vz - uz * vx;
+    const rz = uy * vx - ux * vy;
+    const rw = 1 - (ux * vx + uy * vy + uz * vz);
+    const rinv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+    const qx = rx * rinv;
+    const qy = ry * rinv;
+    const qz = rz * rinv;
+    const qw = rw * rinv;
+    out[o] = qw * px + qy * pz - qz * py;
+    out[o + 1] = qw * py - qx * pz + qz * px;
+    out[o + 2] = qw * pz + qx * py - qy * px;
+    out[o + 3] = 0 - (qx * px + qy * py + qz * pz); // 0 − x, not −x: +0 for an exact half turn
     return;
   }
   const x = uy * vz - uz * vy;

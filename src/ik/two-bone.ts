@@ -1,0 +1,326 @@
+/**
+ * The two-bone IK solver object: set up once per limb, solve every frame.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import { invert } from '../kernel/mat4.js';
+import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from '../kernel/two-bone.js';
+import { cosSinOfAngle } from '../math/angle.js';
+import type { Pose } from '../pose/pose.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkChain, checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
+import { IkStatus } from './ik-status.js';
+
+/** How the middle joint is oriented. */
+export type TwoBoneMode = 'hinge' | 'least-motion';
+
+/** Set-up of a {@link TwoBoneIk}. */
+export interface TwoBoneIkOptions {
+  /** The upper joint (hip, shoulder). */
+  readonly root: JointRef;
+  /** The middle joint (knee, elbow): below `root`, possibly with twist bones between. */
+  readonly middle: JointRef;
+  /** The end joint (ankle, wrist): below `middle`. */
+  readonly end: JointRef;
+  /**
+   * The middle joint's hinge axis in its own rotation frame, the axis a positive bend turns about.
+   * Default: the normal of the bend plane of the rest pose (root → middle × middle → end), so the
+   * limb bends the way its rest pose bends. A rest pose with a straight limb has no bend plane:
+   * give the axis, or the solver runs in least-motion mode.
+   */
+  readonly hingeAxis?: readonly [number, number, number];
+  /**
+   * `'hinge'` (default when a hinge axis is known): the middle joint turns only about its hinge,
+   * so a knee stays on its hinge and never bends backwards. `'least-motion'`: each joint takes the
+   * minimal rotation, which moves the limb least but may bend off the hinge.
+   */
+  readonly mode?: TwoBoneMode;
+  /**
+   * Allowed bend about the hinge, radians, from straight (0) toward the positive bend:
+   * `[min, max]`, e.g. `[0, 2.6]` for a knee. Default: no range beyond "never backwards".
+   */
+  readonly bendRange?: readonly [number, number];
+  /** Softening near full extension: the fraction of the reach over which it eases out, [0, 1). */
+  readonly softness?: number;
+  /** Twist of the bend plane about the root–target axis, radians. Default 0. */
+  readonly twist?: number;
+  /** Blend weight in [0, 1]; 0 leaves the pose untouched bit for bit. Default 1. */
+  readonly weight?: number;
+  /** The target counts as reached within this model-space distance. Default 1e-9 × the limb's length. */
+  readonly tolerance?: number;
+}
+
+/**
+ * Analytic two-bone IK for one limb: closed form, no iteration, no trigonometry, no allocation.
+ *
+ * Create it once per limb; every frame call {@link TwoBoneIk.solve} with the pose, its model
+ * matrices (from forward kinematics, up to date) and a model-space target. The solve writes the
+ * local rotations of the root and middle joints (and of the end joint when an end rotation is
+ * given), recomputes the model matrices of the root's subtree, and returns its {@link IkStatus}.
+ *
+ * Geometry never throws: a target out of reach straightens the limb toward it, one too close folds
+ * it, a target at the root or a straight limb keeps the bend side of the hinge (a leg that
+ * straightens fully and bends again bends the same way). Invalid input (NaN or infinite numbers, a
+ * pose of another skeleton) throws a {@link TendonError} before anything is written.
+ *
+ * The chain's own bones (root, middle, and any between) should have uniform scale; their ancestors
+ * may have any transform, mirrored and non-uniformly scaled included: the solve runs in the root's
+ * parent frame, where the limb is rigid.
+ */
+export class TwoBoneIk {
+  /** The skeleton. */
+  readonly skeleton: Skeleton;
+  /** Joint indices. */
+  readonly root: number;
+  /** Joint index of the middle joint. */
+  readonly middle: number;
+  /** Joint index of the end joint. */
+  readonly end: number;
+  /** The last solve's outcome (the object is reused). */
+  readonly status = new IkStatus();
+  /** The mode in use. */
+  readonly mode: TwoBoneMode;
+  private readonly settings = new Float64Array(TWO_BONE.length);
+  private readonly memory = new Float64Array(TWO_BONE_MEMORY_LENGTH);
+  private readonly result = new Float64Array(TWO_BONE_RESULT.length);
+  private readonly twistRad = new Float64Array(1);
+
+  /**
+   * @throws {@link TendonError} `ik/invalid-joint`, `ik/not-a-chain` or `ik/invalid-option`.
+   */
+  constructor(skeleton: Skeleton, options: TwoBoneIkOptions) {
+    const name = 'TwoBoneIk';
+    this.skeleton = skeleton;
+    this.root = resolveJoint(skeleton, options.root, name, 'root');
+    this.middle = resolveJoint(skeleton, options.middle, name, 'middle');
+    this.end = resolveJoint(skeleton, options.end, name, 'end');
+    checkChain(skeleton, [this.root, this.middle, this.end], name);
+    const s = this.settings;
+    const hinge = options.hingeAxis ?? restHinge(skeleton, this.root, this.middle, this.end);
+    if (hinge !== null) {
+      const [x, y, z] = hinge;
+      const l = Math.sqrt(x * x + y * y + z * z);
+      if (!(l > 0) || !Number.isFinite(l)) {
+        throw new TendonError('ik/invalid-option', `${name}: hingeAxis must be a finite, non-zero vector`);
+      }
+      s.set([x / l, y / l, z / l], TWO_BONE.hinge);
+    }
+    const mode = options.mode ?? (hinge !== null ? 'hinge' : 'least-motion');
+    if (mode !== 'hinge' && mode !== 'least-motion') {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${name}: mode "${String(mode)}" is not 'hinge' or 'least-motion'`,
+      );
+    }
+    if (mode === 'hinge' && hinge === null) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${name}: the rest pose of "${skeleton.names[this.middle]}" is straight, so the hinge axis is unknown; pass hingeAxis`,
+      );
+    }
+    this.mode = mode;
+    s[TWO_BONE.hasHinge] = mode === 'hinge' ? 1 : 0;
+    if (options.bendRange !== undefined) {
+      const [min, max] = options.bendRange;
+      if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max && max - min < 2 * Math.PI)) {
+        throw new TendonError(
+          'ik/invalid-option',
+          `${name}: bendRange [${min}, ${max}] is not a range of radians`,
+        );
+      }
+      if (mode !== 'hinge') {
+        throw new TendonError('ik/invalid-option', `${name}: bendRange needs the hinge mode`);
+      }
+      s.set(cosSinOfAngle(min), TWO_BONE.bendMin);
+      s.set(cosSinOfAngle(max), TWO_BONE.bendMax);
+      s[TWO_BONE.hasBendRange] = 1;
+    }
+    this.softness = options.softness ?? 0;
+    this.twist = options.twist ?? 0;
+    this.weight = options.weight ?? 1;
+    let tolerance = options.tolerance;
+    if (tolerance === undefined) {
+      const rest = restModel(skeleton);
+      tolerance = 1e-9 * (distance(rest, this.root, this.middle) + distance(rest, this.middle, this.end));
+    }
+    if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${name}: tolerance ${tolerance} is not a finite number ≥ 0`,
+      );
+    }
+    s[TWO_BONE.tolerance] = tolerance;
+  }
+
+  /** Blend weight in [0, 1]. */
+  get weight(): number {
+    return this.settings[TWO_BONE.weight];
+  }
+  set weight(weight: number) {
+    if (!(weight >= 0 && weight <= 1)) {
+      throw new TendonError('ik/invalid-option', `TwoBoneIk: weight ${weight} is not in [0, 1]`);
+    }
+    this.settings[TWO_BONE.weight] = weight;
+  }
+
+  /** Softening near full extension, a fraction of the reach in [0, 1). */
+  get softness(): number {
+    return this.settings[TWO_BONE.softness];
+  }
+  set softness(fraction: number) {
+    if (!(fraction >= 0 && fraction < 1)) {
+      throw new TendonError('ik/invalid-option', `TwoBoneIk: softness ${fraction} is not in [0, 1)`);
+    }
+    this.settings[TWO_BONE.softness] = fraction;
+  }
+
+  /**
+   * Twist of the bend plane about the root–target axis, radians. Setting it converts to a cosine
+   * and sine once (not per solve).
+   */
+  get twist(): number {
+    return this.twistRad[0];
+  }
+  set twist(angleRad: number) {
+    if (!Number.isFinite(angleRad)) {
+      throw new TendonError('ik/invalid-option', `TwoBoneIk: twist ${angleRad} is not finite`);
+    }
+    this.twistRad[0] = angleRad;
+    this.settings.set(cosSinOfAngle(angleRad), TWO_BONE.twist);
+  }
+
+  /**
+   * Solves toward `targetModel` (3 numbers, model space). `poleModel` (3 numbers, model space, or
+   * `null`) chooses the plane the middle joint bends in; without one it stays as close as it can
+   * to where it is. `endRotationModel` (a unit quaternion, model space, or `null`) makes the end
+   * bone keep that rotation (a foot flat on a slope, a hand on a rung).
+   *
+   * @throws {@link TendonError} `ik/invalid-target` (non-finite input), `pose/skeleton-mismatch`
+   *   or `pose/buffer-size`, before anything is written.
+   */
+  solve(
+    pose: Pose,
+    model: Float64Array,
+    targetModel: ArrayLike<number>,
+    poleModel: ArrayLike<number> | null = null,
+    endRotationModel: ArrayLike<number> | null = null,
+  ): IkStatus {
+    const name = 'TwoBoneIk.solve';
+    checkPose(this.skeleton, pose, model, name);
+    checkFinite(targetModel, 3, name, 'target');
+    if (poleModel !== null) checkFinite(poleModel, 3, name, 'pole');
+    if (endRotationModel !== null) checkFinite(endRotationModel, 4, name, 'endRotation');
+    const s = this.settings;
+    s[TWO_BONE.target] = targetModel[0];
+    s[TWO_BONE.target + 1] = targetModel[1];
+    s[TWO_BONE.target + 2] = targetModel[2];
+    if (poleModel !== null) {
+      s[TWO_BONE.pole] = poleModel[0];
+      s[TWO_BONE.pole + 1] = poleModel[1];
+      s[TWO_BONE.pole + 2] = poleModel[2];
+      s[TWO_BONE.hasPole] = 1;
+    } else {
+      s[TWO_BONE.hasPole] = 0;
+    }
+    if (endRotationModel !== null) {
+      for (let i = 0; i < 4; i++) s[TWO_BONE.endRotation + i] = endRotationModel[i];
+      s[TWO_BONE.hasEndRotation] = 1;
+    } else {
+      s[TWO_BONE.hasEndRotation] = 0;
+    }
+    const sk = this.skeleton;
+    twoBoneSolve(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      this.root,
+      this.middle,
+      this.end,
+      sk.subtreeEnds[this.root],
+      s,
+      this.memory,
+      this.result,
+    );
+    const r = this.result;
+    const status = this.status;
+    status.reset();
+    status.iterations = 1;
+    status.error = r[TWO_BONE_RESULT.error];
+    status.reached = r[TWO_BONE_RESULT.reached] > 0;
+    status.outOfReach = r[TWO_BONE_RESULT.outOfReach] > 0;
+    status.clamped = r[TWO_BONE_RESULT.clamped] > 0;
+    status.degenerate = r[TWO_BONE_RESULT.degenerate] > 0;
+    return status;
+  }
+}
+
+function restModel(skeleton: Skeleton): Float64Array {
+  const model = new Float64Array(16 * skeleton.jointCount);
+  localToModel(
+    model,
+    skeleton.parents,
+    skeleton.restTranslations,
+    skeleton.restRotations,
+    skeleton.restScales,
+    0,
+    skeleton.jointCount,
+  );
+  return model;
+}
+
+function distance(model: Float64Array, i: number, j: number): number {
+  const dx = model[16 * i + 12] - model[16 * j + 12];
+  const dy = model[16 * i + 13] - model[16 * j + 13];
+  const dz = model[16 * i + 14] - model[16 * j + 14];
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/**
+ * The hinge axis implied by the rest pose, in the middle joint's rotation frame: the normal of the
+ * plane root, middle, end (taken in the root's parent frame, where the limb is rigid). `null` when
+ * the rest limb is straight.
+ */
+function restHinge(
+  skeleton: Skeleton,
+  root: number,
+  middle: number,
+  end: number,
+): [number, number, number] | null {
+  const model = restModel(skeleton);
+  const parent = skeleton.parents[root];
+  const pinv = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  if (parent >= 0 && !invert(pinv, 0, model, 16 * parent)) return null;
+  const point = (j: number): number[] => {
+    const o = 16 * j + 12;
+    return [0, 1, 2].map(
+      (r) => pinv[r] * model[o] + pinv[4 + r] * model[o + 1] + pinv[8 + r] * model[o + 2] + pinv[12 + r],
+    );
+  };
+  const a = point(root);
+  const b = point(middle);
+  const c = point(end);
+  const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const w = [c[0] - b[0], c[1] - b[1], c[2] - b[2]];
+  const n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+  const nl = Math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  const ul = Math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  const wl = Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  // Bent by less than ~0.06°: too straight to define a plane.
+  if (!(nl > 1e-3 * ul * wl)) return null;
+  // Into the middle joint's rotation frame: the columns of P⁻¹ · M_mid, normalized, transposed.
+  const m = 16 * middle;
+  const local = [0, 0, 0];
+  for (let col = 0; col < 3; col++) {
+    const x = model[m + 4 * col];
+    const y = model[m + 4 * col + 1];
+    const z = model[m + 4 * col + 2];
+    const f = [0, 1, 2].map((r) => pinv[r] * x + pinv[4 + r] * y + pinv[8 + r] * z);
+    const fl = Math.sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    local[col] = (f[0] * n[0] + f[1] * n[1] + f[2] * n[2]) / (fl * nl);
+  }
+  return [local[0], local[1], local[2]];
+}

@@ -1,0 +1,522 @@
+/**
+ * Two-bone IK, by properties (fast-check, seeded; 100,000 cases per property in CI, FUZZ_RUNS
+ * under `npm run fuzz`), each also under rotated, translated, scaled, non-uniform and mirrored
+ * parents, plus the named edge cases of ALGORITHMS.md §2.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TendonError } from '../../src/errors.js';
+import { TwoBoneIk, type TwoBoneIkOptions } from '../../src/ik/two-bone.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { invert } from '../../src/kernel/mat4.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { readAsset } from '../helpers/assets.js';
+import { PARENT_CASES, type ParentCase } from './parents.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
+
+const L1 = 0.45;
+const L2 = 0.42;
+
+/** parent (the case's transform) → hip → knee → ankle, knee bent forward at rest (about +X). */
+function leg(parent: ParentCase, twistBone = false): Skeleton {
+  const names = ['parent', 'hip', 'knee', 'ankle'];
+  const parents = [-1, 0, 1, 2];
+  const t = [...parent.translation, 0.1, -0.05, 0, 0, -L1, 0.03, 0, -L2, -0.03];
+  const r = [...parent.rotation, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const s = [...parent.scale, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+  if (twistBone) {
+    // A twist bone halfway down the thigh: the knee hangs below it, not below the hip.
+    names.splice(2, 0, 'thigh-twist');
+    parents.splice(2, 0, 1);
+    parents[3] = 2;
+    parents[4] = 3;
+    t.splice(6, 3, 0, -L1 / 2, 0.015, 0, -L1 / 2, 0.015);
+    r.splice(8, 0, 0, 0.2, 0, Math.sqrt(1 - 0.04));
+    s.splice(6, 0, 1, 1, 1);
+  }
+  return Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s });
+}
+
+interface Rig {
+  readonly skeleton: Skeleton;
+  readonly pose: Pose;
+  readonly model: Float64Array;
+  readonly ik: TwoBoneIk;
+  /** Model space → the root's parent frame, where distances are the limb's own. */
+  readonly toParent: Float64Array;
+  readonly hip: number;
+  readonly knee: number;
+  readonly ankle: number;
+}
+
+function rig(parent: ParentCase, options: Partial<TwoBoneIkOptions> = {}, twistBone = false): Rig {
+  const skeleton = leg(parent, twistBone);
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  forwardKinematics(pose, model);
+  const ik = new TwoBoneIk(skeleton, { root: 'hip', middle: 'knee', end: 'ankle', ...options });
+  const toParent = new Float64Array(16);
+  invert(toParent, 0, model, 0);
+  return { skeleton, pose, model, ik, toParent, hip: ik.root, knee: ik.middle, ankle: ik.end };
+}
+
+/** A joint's position in the root's parent frame. */
+function local(r: Rig, joint: number): [number, number, number] {
+  const m = r.model;
+  const p = r.toParent;
+  const o = 16 * joint + 12;
+  return [0, 1, 2].map((i) => p[i] * m[o] + p[4 + i] * m[o + 1] + p[8 + i] * m[o + 2] + p[12 + i]) as [
+    number,
+    number,
+    number,
+  ];
+}
+
+/** A point given in the root's parent frame, in model space. */
+function toModel(r: Rig, point: readonly number[]): Float64Array {
+  const m = r.model;
+  const out = new Float64Array(3);
+  for (let i = 0; i < 3; i++)
+    out[i] = m[i] * point[0] + m[4 + i] * point[1] + m[8 + i] * point[2] + m[12 + i];
+  return out;
+}
+
+const sub = (a: readonly number[], b: readonly number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const len = (a: readonly number[]) => Math.sqrt(dot(a, a));
+const cross = (a: readonly number[], b: readonly number[]) => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
+
+/** Targets (in the root's parent frame, relative to the hip) from reachable to far beyond. */
+const direction = fc
+  .tuple(
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  )
+  .filter(([x, y, z]) => x * x + y * y + z * z > 1e-6);
+const reachable = fc.tuple(direction, fc.double({ min: Math.abs(L1 - L2), max: L1 + L2, noNaN: true }));
+
+function targetAt(r: Rig, dir: readonly number[], distance: number): Float64Array {
+  const hip = local(r, r.hip);
+  const l = len(dir);
+  return toModel(
+    r,
+    [0, 1, 2].map((i) => hip[i] + (dir[i] / l) * distance),
+  );
+}
+
+function allFinite(r: Rig): boolean {
+  return r.pose.rotations.every(Number.isFinite) && r.model.every(Number.isFinite);
+}
+
+/**
+ * Signed bend of the knee about its hinge, radians. The hinge is the knee's local +X (the rest
+ * pose bends about it), seen in the root's parent frame: it turns with the thigh.
+ */
+function bend(r: Rig): number {
+  const thigh = sub(local(r, r.knee), local(r, r.hip));
+  const shin = sub(local(r, r.ankle), local(r, r.knee));
+  const m = r.model;
+  const p = r.toParent;
+  const o = 16 * r.knee;
+  const hinge = [0, 1, 2].map((i) => p[i] * m[o] + p[4 + i] * m[o + 1] + p[8 + i] * m[o + 2]);
+  return Math.atan2(dot(cross(thigh, shin), hinge) / len(hinge), dot(thigh, shin));
+}
+
+const cases = PARENT_CASES.map(
+  (c, i) => [c.name, c, i === 0 ? PROPERTY_RUNS : Math.ceil(PROPERTY_RUNS / 10)] as const,
+);
+
+describe.each(cases)('two-bone IK under a %s parent', (_, parent, runs) => {
+  it('reaches every reachable target to 1e-9 × the limb length, keeping bone lengths', () => {
+    for (const mode of ['hinge', 'least-motion'] as const) {
+      const r = rig(parent, { mode });
+      fc.assert(
+        fc.property(reachable, ([dir, distance]) => {
+          r.pose.resetToRest();
+          forwardKinematics(r.pose, r.model);
+          // Stay a hair inside the boundaries: exactly on them is its own test below.
+          const d = Math.min(Math.max(distance, Math.abs(L1 - L2) * (1 + 1e-9)), (L1 + L2) * (1 - 1e-9));
+          const target = targetAt(r, dir, d);
+          const status = r.ik.solve(r.pose, r.model, target);
+          const end = local(r, r.ankle);
+          const hip = local(r, r.hip);
+          const unit = dir.map((x) => x / len(dir));
+          const error = len(
+            sub(
+              end,
+              hip.map((h, i) => h + unit[i] * d),
+            ),
+          );
+          expect(error).toBeLessThanOrEqual(1e-9 * (L1 + L2));
+          expect(status.outOfReach).toBe(false);
+          expect(
+            Math.abs(len(sub(local(r, r.knee), local(r, r.hip))) / Math.hypot(0, L1, 0.03) - 1),
+          ).toBeLessThan(1e-9);
+          expect(Math.abs(len(sub(end, local(r, r.knee))) / Math.hypot(0, L2, 0.03) - 1)).toBeLessThan(1e-9);
+        }),
+        { seed: PROPERTY_SEED, numRuns: runs },
+      );
+    }
+  });
+
+  it('straightens toward a target out of reach, and folds toward one too close', () => {
+    const r = rig(parent);
+    const lu = Math.hypot(L1, 0.03);
+    const lw = Math.hypot(L2, 0.03);
+    fc.assert(
+      fc.property(
+        direction,
+        fc.oneof(
+          fc.double({ min: 1.0001, max: 50, noNaN: true }),
+          fc.double({ min: 0, max: 0.9999, noNaN: true }),
+        ),
+        (dir, k) => {
+          r.pose.resetToRest();
+          forwardKinematics(r.pose, r.model);
+          const far = k > 1;
+          const distance = far ? (lu + lw) * k : Math.abs(lu - lw) * k;
+          const status = r.ik.solve(r.pose, r.model, targetAt(r, dir, distance));
+          const reach = sub(local(r, r.ankle), local(r, r.hip));
+          const unit = dir.map((x) => x / len(dir));
+          expect(status.outOfReach).toBe(
+            distance < Math.abs(lu - lw) * (1 - 1e-9) || distance > (lu + lw) * (1 + 1e-9),
+          );
+          expect(allFinite(r)).toBe(true);
+          if (far) {
+            // Straight, along the target direction.
+            expect(len(cross(reach, unit))).toBeLessThan(1e-9);
+            expect(dot(reach, unit)).toBeCloseTo(lu + lw, 9);
+          } else if (distance > 1e-6 * lw) {
+            // (A target closer than that to the root has no well-defined direction.)
+            // Folded: the end as close to the target as the bones allow, on its side.
+            expect(len(reach)).toBeCloseTo(Math.abs(lu - lw), 9);
+            expect(len(cross(reach, unit))).toBeLessThan(1e-9);
+          }
+        },
+      ),
+      { seed: PROPERTY_SEED, numRuns: runs },
+    );
+  });
+
+  it('keeps the knee on its hinge, bending forward, with a pole in the pole plane', () => {
+    const r = rig(parent);
+    fc.assert(
+      fc.property(reachable, direction, ([dir, distance], poleDir) => {
+        r.pose.resetToRest();
+        forwardKinematics(r.pose, r.model);
+        const hip = local(r, r.hip);
+        const pole = toModel(
+          r,
+          [0, 1, 2].map((i) => hip[i] + poleDir[i]),
+        );
+        const d = Math.min(Math.max(distance, 0.05), (L1 + L2) * 0.999);
+        r.ik.solve(r.pose, r.model, targetAt(r, dir, d), pole);
+        // The knee's local rotation differs from rest only by a turn about the hinge (+X here).
+        const q = r.pose.rotations.subarray(4 * r.knee, 4 * r.knee + 4);
+        expect(Math.hypot(q[1], q[2])).toBeLessThan(1e-9);
+        // Forward only: the rest pose bends about +X, and so does every solution (or it is straight).
+        expect(bend(r)).toBeGreaterThan(-1e-9);
+        const knee = sub(local(r, r.knee), hip);
+        const end = sub(local(r, r.ankle), hip);
+        const n = end.map((x) => x / len(end));
+        const kneeSide = sub(
+          knee,
+          n.map((x) => x * dot(knee, n)),
+        );
+        const poleSide = sub(
+          poleDir,
+          n.map((x) => x * dot(poleDir, n)),
+        );
+        if (len(kneeSide) > 1e-6 && len(poleSide) > 1e-6) {
+          // In the plane of hip, target and pole, on the pole's side.
+          expect(len(cross(kneeSide, poleSide)) / (len(kneeSide) * len(poleSide))).toBeLessThan(1e-7);
+          expect(dot(kneeSide, poleSide)).toBeGreaterThan(0);
+        }
+      }),
+      { seed: PROPERTY_SEED, numRuns: runs },
+    );
+  });
+
+  it('never returns NaN, and keeps quaternions unit to 1e-12, for any finite target', () => {
+    const r = rig(parent);
+    fc.assert(
+      fc.property(
+        fc.tuple(
+          fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+          fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+          fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+        ),
+        (t) => {
+          r.ik.solve(r.pose, r.model, t);
+          expect(allFinite(r)).toBe(true);
+          for (const j of [r.hip, r.knee]) {
+            const q = r.pose.rotations.subarray(4 * j, 4 * j + 4);
+            expect(Math.abs(Math.hypot(...q) - 1)).toBeLessThan(1e-12);
+          }
+        },
+      ),
+      { seed: PROPERTY_SEED, numRuns: runs },
+    );
+  });
+});
+
+describe('two-bone IK: named cases', () => {
+  const identity = PARENT_CASES[0];
+
+  it('handles the boundaries without NaN: full reach, |l1 − l2|, target at the root, 180°', () => {
+    const lu = Math.hypot(L1, 0.03);
+    const lw = Math.hypot(L2, 0.03);
+    for (const mode of ['hinge', 'least-motion'] as const) {
+      const r = rig(identity, { mode });
+      for (const [name, distance, dir] of [
+        ['exactly at full reach', lu + lw, [0.3, -1, 0.2]],
+        ['exactly at |l1 − l2|', Math.abs(lu - lw), [0, -1, 0]],
+        ['target at the root', 0, [0, -1, 0]],
+        ['too close, behind the longer bone (180°)', Math.abs(lu - lw) * 0.5, [0, 1, 0]],
+        ['straight down the current line', lu + lw, [0, -1, 0]],
+      ] as const) {
+        r.pose.resetToRest();
+        forwardKinematics(r.pose, r.model);
+        const status = r.ik.solve(r.pose, r.model, targetAt(r, dir, distance));
+        expect(allFinite(r), `${mode}: ${name}`).toBe(true);
+        // Too close: the end stops at the fold distance, as near the target as it can be.
+        const shortfall = Math.max(0, Math.abs(lu - lw) - distance);
+        expect(Math.abs(status.error - shortfall), `${mode}: ${name}`).toBeLessThan(1e-9);
+      }
+    }
+    // Equal lengths, target at the root: reachable (the limb folds onto itself), not a 0/0.
+    const equal = Skeleton.create({
+      names: ['hip', 'knee', 'ankle'],
+      parents: [-1, 0, 1],
+      restTranslations: [0, 1, 0, 0, -0.4, 0.05, 0, -0.4, -0.05],
+    });
+    const pose = new Pose(equal);
+    const model = createModelBuffer(equal);
+    forwardKinematics(pose, model);
+    const ik = new TwoBoneIk(equal, { root: 0, middle: 1, end: 2 });
+    const status = ik.solve(pose, model, [0, 1, 0]);
+    expect(pose.rotations.every(Number.isFinite)).toBe(true);
+    expect(status.error).toBeLessThan(1e-9);
+  });
+
+  it('keeps the bend side when the limb straightens fully and bends again, with small steps', () => {
+    for (const mode of ['hinge', 'least-motion'] as const) {
+      const r = rig(identity, { mode });
+      const side = () => {
+        const hip = local(r, r.hip);
+        const knee = sub(local(r, r.knee), hip);
+        const end = sub(local(r, r.ankle), hip);
+        return dot(cross(end, knee), [1, 0, 0]);
+      };
+      r.ik.solve(r.pose, r.model, targetAt(r, [0, -1, 0.05], (L1 + L2) * 0.5));
+      const restSide = Math.sign(side());
+      let previous = r.pose.rotations.slice();
+      for (let frame = 0; frame <= 400; frame++) {
+        // 0.5 → 1.2 → 0.5 of the reach, straight down: through full extension and back.
+        const k = frame <= 200 ? 0.5 + (0.7 * frame) / 200 : 1.2 - (0.7 * (frame - 200)) / 200;
+        r.ik.solve(r.pose, r.model, targetAt(r, [0, -1, 0.05], (L1 + L2) * k));
+        const s = side();
+        if (Math.abs(s) > 1e-9) expect(Math.sign(s), `${mode} frame ${frame}`).toBe(restSide);
+        let change = 0;
+        for (let i = 0; i < previous.length; i++)
+          change = Math.max(change, Math.abs(r.pose.rotations[i] - previous[i]));
+        // Small target steps give small joint steps (the straight region is the singularity:
+        // the bend goes to 0 there and comes back continuously).
+        expect(change, `${mode} frame ${frame}`).toBeLessThan(0.2);
+        previous = r.pose.rotations.slice();
+      }
+    }
+  });
+
+  it('weight 0 is an exact pass-through; weights between blend the correction', () => {
+    const r = rig(identity);
+    r.ik.weight = 0;
+    r.pose.rotations.set([0.1 / Math.hypot(0.1, 1), 0, 0, 1 / Math.hypot(0.1, 1)], 4 * r.hip);
+    forwardKinematics(r.pose, r.model);
+    const rotations = r.pose.rotations.slice();
+    const model = r.model.slice();
+    r.ik.solve(r.pose, r.model, [0.3, 0.4, 0.5]);
+    expect(r.pose.rotations).toEqual(rotations);
+    expect(r.model).toEqual(model);
+    r.ik.weight = 1;
+    const full = r.ik.solve(r.pose, r.model, [0.3, 0.4, 0.3]).error;
+    expect(full).toBeLessThan(1e-9);
+  });
+
+  it('softens near full extension: smooth, monotone, never snapping straight', () => {
+    const r = rig(identity, { softness: 0.1 });
+    let last = 0;
+    let lastSlope = Number.NaN;
+    for (let i = 0; i <= 1000; i++) {
+      const distance = (L1 + L2) * (0.8 + (0.4 * i) / 1000);
+      r.pose.resetToRest();
+      forwardKinematics(r.pose, r.model);
+      r.ik.solve(r.pose, r.model, targetAt(r, [0, -1, 0.2], distance));
+      const reach = len(sub(local(r, r.ankle), local(r, r.hip)));
+      expect(reach).toBeGreaterThanOrEqual(last - 1e-12);
+      expect(reach).toBeLessThan(Math.hypot(L1, 0.03) + Math.hypot(L2, 0.06));
+      const slope = reach - last;
+      if (i > 1) expect(Math.abs(slope - lastSlope)).toBeLessThan(2e-4); // no kink
+      lastSlope = slope;
+      last = reach;
+    }
+  });
+
+  it('twists the bend plane about the root–target axis', () => {
+    const a = rig(identity);
+    const b = rig(identity, { twist: Math.PI / 2 });
+    const target = targetAt(a, [0.1, -1, 0.3], 0.6);
+    a.ik.solve(a.pose, a.model, target);
+    b.ik.solve(b.pose, b.model, target);
+    const hip = local(a, a.hip);
+    const n = sub(local(a, a.ankle), hip).map((x) => x / 0.6);
+    const side = (r: Rig) => {
+      const k = sub(local(r, r.knee), hip);
+      return sub(
+        k,
+        n.map((x) => x * dot(k, n)),
+      );
+    };
+    const sa = side(a);
+    const sb = side(b);
+    // A quarter turn about n: perpendicular, and n × sa points along sb.
+    expect(Math.abs(dot(sa, sb)) / (len(sa) * len(sb))).toBeLessThan(1e-9);
+    expect(dot(cross(n, sa), sb)).toBeGreaterThan(0);
+  });
+
+  it('matches the end bone to a model-space rotation (a foot flat on a slope)', () => {
+    for (const parent of PARENT_CASES.filter((c) => !['non-uniform', 'mirrored'].includes(c.name))) {
+      const r = rig(parent);
+      const flat = new Float64Array([0.2, 0.1, -0.3, 0.927]);
+      const l = Math.hypot(...flat);
+      for (let i = 0; i < 4; i++) flat[i] /= l;
+      r.ik.solve(r.pose, r.model, targetAt(r, [0.2, -1, 0.1], 0.7), null, flat);
+      // Rotation part of the end's model matrix (scale removed) against the wanted rotation.
+      const m = r.model.subarray(16 * r.ankle, 16 * r.ankle + 16);
+      const sx = Math.hypot(m[0], m[1], m[2]);
+      const [x, y, z, w] = flat;
+      const expected = [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)];
+      for (let i = 0; i < 3; i++) expect(m[i] / sx).toBeCloseTo(expected[i], 9);
+      expect(r.ik.status.error).toBeLessThan(1e-9 * 100);
+    }
+  });
+
+  it('honors a bend range, and says when it acted', () => {
+    const r = rig(identity, { bendRange: [0.3, 1.2] });
+    let clamped = 0;
+    fc.assert(
+      fc.property(reachable, ([dir, distance]) => {
+        r.pose.resetToRest();
+        forwardKinematics(r.pose, r.model);
+        const status = r.ik.solve(r.pose, r.model, targetAt(r, dir, distance));
+        const b = bend(r);
+        expect(b).toBeGreaterThanOrEqual(0.3 - 1e-9);
+        expect(b).toBeLessThanOrEqual(1.2 + 1e-9);
+        if (status.clamped) clamped++;
+        else expect(status.error).toBeLessThan(1e-9);
+      }),
+      { seed: PROPERTY_SEED, numRuns: Math.ceil(PROPERTY_RUNS / 10) },
+    );
+    expect(clamped).toBeGreaterThan(0);
+  });
+
+  it('works with twist bones between the joints', () => {
+    const r = rig(identity, {}, true);
+    fc.assert(
+      fc.property(reachable, ([dir, distance]) => {
+        r.pose.resetToRest();
+        forwardKinematics(r.pose, r.model);
+        const d = Math.min(Math.max(distance, 0.05), (L1 + L2) * 0.99);
+        const status = r.ik.solve(r.pose, r.model, targetAt(r, dir, d));
+        expect(status.error).toBeLessThan(1e-9);
+      }),
+      { seed: PROPERTY_SEED, numRuns: 5000 },
+    );
+  });
+
+  it('solves a RobotExpressive arm and a Fox leg', async () => {
+    for (const [file, joints] of [
+      ['RobotExpressive.glb', ['UpperArm.L', 'LowerArm.L', 'Palm2.L']],
+      ['Fox.glb', ['b_LeftLeg01_015', 'b_LeftLeg02_016', 'b_LeftFoot01_017']],
+    ] as const) {
+      const { skeleton } = (await importGltf(readAsset('gltf', file))).skeletons[0];
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      forwardKinematics(pose, model);
+      const [root, middle, end] = joints.map((n) => skeleton.jointIndex(n));
+      const ik = new TwoBoneIk(skeleton, { root, middle, end, mode: 'least-motion' });
+      const foot = model.slice(16 * end + 12, 16 * end + 15);
+      const hip = model.slice(16 * root + 12, 16 * root + 15);
+      // Lift the foot a fifth of the way to the hip: reachable.
+      const target = foot.map((f, i) => f + (hip[i] - f) * 0.2);
+      const status = ik.solve(pose, model, target);
+      expect(status.error, file).toBeLessThan(1e-7 * Math.hypot(...foot.map((f, i) => f - hip[i])));
+    }
+  });
+
+  it('rejects invalid input with typed errors and leaves the pose untouched', () => {
+    const r = rig(identity);
+    const rotations = r.pose.rotations.slice();
+    const model = r.model.slice();
+    const code = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        expect(error).toBeInstanceOf(TendonError);
+        return (error as TendonError).code;
+      }
+      return 'none';
+    };
+    expect(code(() => r.ik.solve(r.pose, r.model, [Number.NaN, 0, 0]))).toBe('ik/invalid-target');
+    expect(code(() => r.ik.solve(r.pose, r.model, [0, Number.POSITIVE_INFINITY, 0]))).toBe(
+      'ik/invalid-target',
+    );
+    expect(code(() => r.ik.solve(r.pose, r.model, [0, 0, 0], [0, Number.NaN, 0]))).toBe('ik/invalid-target');
+    expect(code(() => r.ik.solve(r.pose, r.model, [0, 0, 0], null, [0, 0, 0]))).toBe('ik/invalid-target');
+    expect(code(() => r.ik.solve(r.pose, new Float64Array(3), [0, 0, 0]))).toBe('pose/buffer-size');
+    expect(r.pose.rotations).toEqual(rotations);
+    expect(r.model).toEqual(model);
+    const s = r.skeleton;
+    expect(code(() => new TwoBoneIk(s, { root: 'ankle', middle: 'knee', end: 'hip' }))).toBe(
+      'ik/not-a-chain',
+    );
+    expect(code(() => new TwoBoneIk(s, { root: 'hip', middle: 'shin', end: 'ankle' }))).toBe(
+      'ik/invalid-joint',
+    );
+    expect(code(() => new TwoBoneIk(s, { root: 0, middle: 9, end: 2 }))).toBe('ik/invalid-joint');
+    expect(
+      code(() => new TwoBoneIk(s, { root: 'hip', middle: 'knee', end: 'ankle', hingeAxis: [0, 0, 0] })),
+    ).toBe('ik/invalid-option');
+    expect(code(() => new TwoBoneIk(s, { root: 'hip', middle: 'knee', end: 'ankle', softness: 1 }))).toBe(
+      'ik/invalid-option',
+    );
+    expect(code(() => (r.ik.weight = 2))).toBe('ik/invalid-option');
+  });
+
+  it('keeps quaternions unit to 1e-12 over 10^6 repeated solves', () => {
+    const r = rig(PARENT_CASES[1]);
+    const target = new Float64Array(3);
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const hip = local(r, r.hip);
+    for (let i = 0; i < 1_000_000; i++) {
+      const p = toModel(r, [hip[0] + random() - 0.5, hip[1] - random() * 0.9, hip[2] + random() - 0.5]);
+      target.set(p);
+      r.ik.solve(r.pose, r.model, target);
+    }
+    for (const j of [r.hip, r.knee]) {
+      const q = r.pose.rotations.subarray(4 * j, 4 * j + 4);
+      expect(Math.abs(Math.hypot(...q) - 1)).toBeLessThan(1e-12);
+    }
+  });
+});
