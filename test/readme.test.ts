@@ -58,6 +58,10 @@ describe('README', () => {
     if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);
     if (block.includes("'skeleton/cycle'")) expect(text).toMatch(/cycle/);
     if (block.includes('tiny.bvh')) expect(text).toMatch(/Spine_End/);
+    if (block.includes('arm.solve(')) {
+      expect(logs[0][1]).toBe(true);
+      expect(logs[0][2] as number).toBeLessThan(1e-7);
+    }
     if (block.includes('skinVertices(skinned')) {
       expect([...(logs[0][0] as Float64Array)]).toEqual([1.5, 0, 0]);
       expect(logs[0][1]).toBe(0);

@@ -48,7 +48,7 @@ export interface TwoBoneIkOptions {
   readonly twist?: number;
   /** Blend weight in [0, 1]; 0 leaves the pose untouched bit for bit. Default 1. */
   readonly weight?: number;
-  /** The target counts as reached within this model-space distance. Default 1e-9 × the limb's length. */
+  /** The target counts as reached within this model-space distance. Default 1e-6 × the limb's length. */
   readonly tolerance?: number;
 }
 
@@ -67,7 +67,8 @@ export interface TwoBoneIkOptions {
  *
  * The chain's own bones (root, middle, and any between) should have uniform scale; their ancestors
  * may have any transform, mirrored and non-uniformly scaled included: the solve runs in the root's
- * parent frame, where the limb is rigid.
+ * parent frame, where the limb is rigid. A chain bone with non-uniform scale is solved to within
+ * that non-uniformity (RobotExpressive's float32 scale noise of 1e-5 leaves errors near 1e-8).
  */
 export class TwoBoneIk {
   /** The skeleton. */
@@ -143,7 +144,7 @@ export class TwoBoneIk {
     let tolerance = options.tolerance;
     if (tolerance === undefined) {
       const rest = restModel(skeleton);
-      tolerance = 1e-9 * (distance(rest, this.root, this.middle) + distance(rest, this.middle, this.end));
+      tolerance = 1e-6 * (distance(rest, this.root, this.middle) + distance(rest, this.middle, this.end));
     }
     if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
       throw new TendonError(
