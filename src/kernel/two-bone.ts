@@ -70,21 +70,32 @@ export const TWO_BONE_MEMORY_LENGTH = 4;
 const S = TWO_BONE;
 const R = TWO_BONE_RESULT;
 
-// Scratch, written and read within one call (kernels never call back out).
+// Scratch, written and read within one call (kernels never call back out). Helpers take offsets
+// into it and never loose numbers: V8 boxes a double passed to (or returned from) a call it does
+// not inline, which would allocate on every solve.
 const pinv = new Float64Array(16);
-const v = new Float64Array(64);
-// Offsets in v.
-const A = 0;
-const B = 3;
-const C = 6;
-const T = 9;
-const P = 12;
-const H = 15;
-const Q_ROOT = 20;
-const Q_MID = 24;
+const v = new Float64Array(96);
+// Vectors (3) and quaternions (4) in v, all in the solve frame unless said otherwise.
+const A = 0; // root position
+const B = 3; // middle position
+const C = 6; // end position
+const T = 9; // target
+const P = 12; // pole (or the current knee)
+const H = 15; // hinge axis
+const Q_ROOT = 20; // root correction (composes on the left of the root's rotation)
+const Q_MID = 24; // middle correction (local frame in hinge mode, solve frame before finish)
 const Q_TMP = 28;
 const Q_TMP2 = 32;
-const FRAME = 36; // 16 numbers: a rotation frame for fromMat4
+const FRAME = 36; // 16: a rotation frame, 3x3 in a 4x4 layout
+const N = 52; // unit root → target direction
+const X = 55; // working vectors
+const Y = 58;
+const Z = 61;
+const HL = 64; // hinge axis in the middle joint's own frame
+const CS = 67; // a cosine and a sine
+const U = 70; // root → middle
+const W = 73; // middle → end
+const LEN = 76; // l1, l2, the distance to reach, the full reach
 
 /**
  * Solves two-bone IK for the joints `root`, `mid`, `end` (each below the previous; twist bones may
@@ -103,6 +114,7 @@ const FRAME = 36; // 16 numbers: a rotation frame for fromMat4
  * inputs: out-of-reach targets straighten (or fold) the limb toward them; a target at the root,
  * a straight limb and a pole on the root–target line fall back to the hinge or to `memory` (the
  * bend-plane normal of the last solve, in the root's parent frame) so the bend side survives.
+ * Allocates nothing.
  */
 export function twoBoneSolve(
   model: Float64Array,
@@ -118,22 +130,25 @@ export function twoBoneSolve(
   memory: Float64Array,
   result: Float64Array,
 ): void {
-  result.fill(0);
-  const weight = settings[S.weight];
+  result[R.error] = 0;
+  result[R.reached] = 0;
+  result[R.outOfReach] = 0;
+  result[R.clamped] = 0;
+  result[R.degenerate] = 0;
   const parent = parents[root];
   // The root's parent frame: P⁻¹ maps model space into it.
   if (parent >= 0) {
     if (!invert(pinv, 0, model, parent * 16)) {
       result[R.degenerate] = 1;
-      result[R.error] = distanceToTarget(model, end, settings);
+      writeError(model, end, settings, result);
       return;
     }
   } else {
-    pinv.fill(0);
-    pinv[0] = pinv[5] = pinv[10] = pinv[15] = 1;
+    // A root joint: the solve frame is model space.
+    for (let i = 0; i < 16; i++) pinv[i] = i % 5 === 0 ? 1 : 0;
   }
-  if (weight <= 0) {
-    result[R.error] = distanceToTarget(model, end, settings);
+  if (settings[S.weight] <= 0) {
+    writeError(model, end, settings, result);
     result[R.clamped] = 1;
     return;
   }
@@ -155,38 +170,30 @@ export function twoBoneSolve(
   const wy = v[C + 1] - v[B + 1];
   const wz = v[C + 2] - v[B + 2];
   const l2 = Math.sqrt(wx * wx + wy * wy + wz * wz);
-  let tx = v[T] - ax;
-  let ty = v[T + 1] - ay;
-  let tz = v[T + 2] - az;
+  const tx = v[T] - ax;
+  const ty = v[T + 1] - ay;
+  const tz = v[T + 2] - az;
   let lat = Math.sqrt(tx * tx + ty * ty + tz * tz);
   const reach = l1 + l2;
   const fold = l1 > l2 ? l1 - l2 : l2 - l1;
   if (reach === 0) {
     result[R.degenerate] = 1;
-    result[R.error] = distanceToTarget(model, end, settings);
+    writeError(model, end, settings, result);
     return;
   }
   // Direction root → target; a target at the root keeps the current root → end direction.
-  let nx: number;
-  let ny: number;
-  let nz: number;
   if (lat > reach * 1e-12) {
-    nx = tx / lat;
-    ny = ty / lat;
-    nz = tz / lat;
+    v[N] = tx / lat;
+    v[N + 1] = ty / lat;
+    v[N + 2] = tz / lat;
   } else {
-    const ex = v[C] - ax;
-    const ey = v[C + 1] - ay;
-    const ez = v[C + 2] - az;
-    const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    if (el > reach * 1e-12) {
-      nx = ex / el;
-      ny = ey / el;
-      nz = ez / el;
-    } else {
-      nx = ux / l1;
-      ny = uy / l1;
-      nz = uz / l1;
+    v[N] = v[C] - ax;
+    v[N + 1] = v[C + 1] - ay;
+    v[N + 2] = v[C + 2] - az;
+    if (!(normalize3(N) > reach * 1e-12)) {
+      v[N] = ux / l1;
+      v[N + 1] = uy / l1;
+      v[N + 2] = uz / l1;
     }
     result[R.degenerate] = 1;
     lat = 0;
@@ -211,213 +218,21 @@ export function twoBoneSolve(
     d = fold;
     result[R.outOfReach] = 1;
   }
-  tx = nx * d;
-  ty = ny * d;
-  tz = nz * d;
-
-  // Corrections, as rotations in the root's parent frame, start at the identity.
   setIdentity(v, Q_ROOT);
   setIdentity(v, Q_MID);
-  const hingeTrue = settings[S.hasHinge] > 0;
-  // Knee position after the middle joint's correction (relative to the root), and end position.
-  let kx = ux;
-  let ky = uy;
-  let kz = uz;
-  let cx = ux + wx;
-  let cy = uy + wy;
-  let cz = uz + wz;
-  if (hingeTrue) {
-    // The hinge in this frame: the middle joint's rotation frame applied to its local axis.
-    frameRotation(model, mid);
-    const hl = S.hinge;
-    rotateByFrame(v, H, settings[hl], settings[hl + 1], settings[hl + 2]);
-    const hx = v[H];
-    const hy = v[H + 1];
-    const hz = v[H + 2];
-    // Turning w = c − b about h by δ: |c(δ) − a|² = |u|² + |w|² + 2 u·w(δ). Solve
-    // cos δ · p + sin δ · q = r for the distance d (all relative to b).
-    const wh = wx * hx + wy * hy + wz * hz;
-    const px = wx - wh * hx;
-    const py = wy - wh * hy;
-    const pz = wz - wh * hz;
-    // h × w⊥
-    const qx = hy * pz - hz * py;
-    const qy = hz * px - hx * pz;
-    const qz = hx * py - hy * px;
-    // With m = a − b = −u: |c − a|² = |w|² + |u|² − 2 w(δ)·m, so w(δ)·m = (|w|² + |u|² − d²)/2.
-    const pm = -(px * ux + py * uy + pz * uz);
-    const qm = -(qx * ux + qy * uy + qz * uz);
-    const rm = (l2 * l2 + l1 * l1 - d * d) / 2 + wh * (hx * ux + hy * uy + hz * uz);
-    const amp = Math.sqrt(pm * pm + qm * qm);
-    if (amp > l1 * l2 * 1e-12) {
-      let cr = rm / amp;
-      if (cr > 1) {
-        if (cr > 1 + 1e-9) result[R.outOfReach] = 1;
-        cr = 1;
-      } else if (cr < -1) {
-        if (cr < -1 - 1e-9) result[R.outOfReach] = 1;
-        cr = -1;
-      }
-      const sr = Math.sqrt(1 - cr * cr);
-      const ca = pm / amp;
-      const sa = qm / amp;
-      // Two turns reach the distance: δ = α ± γ. Take the one that bends the way the hinge
-      // allows (positive bend about h: e1 × w points along h, e1 = the root → knee direction).
-      const cos1 = ca * cr - sa * sr;
-      const sin1 = sa * cr + ca * sr;
-      const cos2 = ca * cr + sa * sr;
-      const sin2 = sa * cr - ca * sr;
-      // Bend measure of each: w(δ) · (h × e1), e1 = u / l1.
-      const bx = (hy * uz - hz * uy) / l1;
-      const by = (hz * ux - hx * uz) / l1;
-      const bz = (hx * uy - hy * ux) / l1;
-      const pb = px * bx + py * by + pz * bz;
-      const qb = qx * bx + qy * by + qz * bz;
-      const bend1 = cos1 * pb + sin1 * qb;
-      const bend2 = cos2 * pb + sin2 * qb;
-      let cosd = bend1 >= bend2 ? cos1 : cos2;
-      let sind = bend1 >= bend2 ? sin1 : sin2;
-      if (settings[S.hasBendRange] > 0) {
-        // Current bend angle β0 of w about h from e1, and the bend after the turn β = β0 + δ.
-        const wp = Math.sqrt(px * px + py * py + pz * pz);
-        if (wp > 0) {
-          const c0 = (px * ux + py * uy + pz * uz) / (wp * l1);
-          const s0 = pb / wp;
-          const cb = c0 * cosd - s0 * sind;
-          const sb = s0 * cosd + c0 * sind;
-          const limited = clampAngle(cb, sb, settings, S.bendMin, S.bendMax);
-          if (limited) {
-            // δ = β_limit − β0.
-            const cl = v[Q_TMP];
-            const sl = v[Q_TMP + 1];
-            cosd = cl * c0 + sl * s0;
-            sind = sl * c0 - cl * s0;
-            result[R.clamped] = 1;
-          }
-        }
-      }
-      // Stored about the local hinge axis: the same turn, in the joint's own frame.
-      axisAngleInto(v, Q_MID, settings[hl], settings[hl + 1], settings[hl + 2], cosd, sind);
-      // The end after the turn: c = u + w(δ).
-      cx = ux + wh * hx + cosd * px + sind * qx;
-      cy = uy + wh * hy + cosd * py + sind * qy;
-      cz = uz + wh * hz + cosd * pz + sind * qz;
-    } else {
-      result[R.degenerate] = 1;
-    }
-  } else {
-    // Least motion: the knee on the circle of solutions, nearest the pole or the current knee.
-    const ct = clamp((l1 * l1 + d * d - l2 * l2) / (2 * l1 * (d > 0 ? d : 1)), -1, 1);
-    const radius = l1 * Math.sqrt(1 - ct * ct);
-    const mx = nx * l1 * ct;
-    const my = ny * l1 * ct;
-    const mz = nz * l1 * ct;
-    let ox = v[P] - ax - mx;
-    let oy = v[P + 1] - ay - my;
-    let oz = v[P + 2] - az - mz;
-    const on = ox * nx + oy * ny + oz * nz;
-    ox -= on * nx;
-    oy -= on * ny;
-    oz -= on * nz;
-    let ol = Math.sqrt(ox * ox + oy * oy + oz * oz);
-    if (!(ol > l1 * 1e-9)) {
-      // Straight limb or pole on the line: the side from memory (last bend normal × n).
-      result[R.degenerate] = 1;
-      sideFromMemory(memory, nx, ny, nz);
-      ox = v[Q_TMP];
-      oy = v[Q_TMP + 1];
-      oz = v[Q_TMP + 2];
-      ol = Math.sqrt(ox * ox + oy * oy + oz * oz);
-    }
-    twistAbout(ox / ol, oy / ol, oz / ol, nx, ny, nz, settings);
-    const kx2 = mx + radius * v[Q_TMP];
-    const ky2 = my + radius * v[Q_TMP + 1];
-    const kz2 = mz + radius * v[Q_TMP + 2];
-    // Root: carry the knee direction onto the new knee direction.
-    fromToInto(v, Q_ROOT, ux / l1, uy / l1, uz / l1, kx2 / l1, ky2 / l1, kz2 / l1, nx, ny, nz);
-    // Middle: after the root's turn, carry its end onto the target.
-    rotateInto(v, Q_TMP2, v, Q_ROOT, wx, wy, wz);
-    const rwx = v[Q_TMP2];
-    const rwy = v[Q_TMP2 + 1];
-    const rwz = v[Q_TMP2 + 2];
-    const ex = tx - kx2;
-    const ey = ty - ky2;
-    const ez = tz - kz2;
-    const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    if (el > 0) {
-      fromToInto(v, Q_MID, rwx / l2, rwy / l2, rwz / l2, ex / el, ey / el, ez / el, nx, ny, nz);
-      // That turn applies after the root's; as a turn of the unchanged pose its axis is
-      // R_root⁻¹ · axis (the angle is the same).
-      v[Q_TMP] = -v[Q_ROOT];
-      v[Q_TMP + 1] = -v[Q_ROOT + 1];
-      v[Q_TMP + 2] = -v[Q_ROOT + 2];
-      v[Q_TMP + 3] = v[Q_ROOT + 3];
-      rotateInto(v, Q_TMP2, v, Q_TMP, v[Q_MID], v[Q_MID + 1], v[Q_MID + 2]);
-      v[Q_MID] = v[Q_TMP2];
-      v[Q_MID + 1] = v[Q_TMP2 + 1];
-      v[Q_MID + 2] = v[Q_TMP2 + 2];
-    }
-    rememberNormal(memory, kx2, ky2, kz2, tx, ty, tz);
-    finish(
-      model,
-      parents,
-      translations,
-      rotations,
-      scales,
-      root,
-      mid,
-      end,
-      subtreeEnd,
-      settings,
-      result,
-      weight,
-      false,
-    );
-    return;
-  }
-  // Hinge-true root: align root → end with root → target, then roll the knee into the plane of
-  // the root, the target and the pole (or the current knee).
-  const cl = Math.sqrt(cx * cx + cy * cy + cz * cz);
-  if (cl > reach * 1e-12) {
-    fromToInto(v, Q_ROOT, cx / cl, cy / cl, cz / cl, nx, ny, nz, v[H], v[H + 1], v[H + 2]);
-  }
-  // The knee after the alignment.
-  rotateInto(v, Q_TMP2, v, Q_ROOT, kx, ky, kz);
-  kx = v[Q_TMP2];
-  ky = v[Q_TMP2 + 1];
-  kz = v[Q_TMP2 + 2];
-  const kn = kx * nx + ky * ny + kz * nz;
-  let kpx = kx - kn * nx;
-  let kpy = ky - kn * ny;
-  let kpz = kz - kn * nz;
-  const kpl = Math.sqrt(kpx * kpx + kpy * kpy + kpz * kpz);
-  let ox = v[P] - ax;
-  let oy = v[P + 1] - ay;
-  let oz = v[P + 2] - az;
-  const on = ox * nx + oy * ny + oz * nz;
-  ox -= on * nx;
-  oy -= on * ny;
-  oz -= on * nz;
-  const ol = Math.sqrt(ox * ox + oy * oy + oz * oz);
-  if (kpl > l1 * 1e-9 && ol > l1 * 1e-9) {
-    twistAbout(ox / ol, oy / ol, oz / ol, nx, ny, nz, settings);
-    kpx /= kpl;
-    kpy /= kpl;
-    kpz /= kpl;
-    // The roll is about n exactly, by the angle from the knee's side to the pole's side: built
-    // from their cosine and sine rather than from their cross product, whose direction would be
-    // poor when the two sides are nearly opposite.
-    const sx = v[Q_TMP];
-    const sy = v[Q_TMP + 1];
-    const sz = v[Q_TMP + 2];
-    const rc = kpx * sx + kpy * sy + kpz * sz;
-    const rs = (kpy * sz - kpz * sy) * nx + (kpz * sx - kpx * sz) * ny + (kpx * sy - kpy * sx) * nz;
-    axisAngleInto(v, Q_TMP2, nx, ny, nz, rc, rs);
-    multiply(v, Q_ROOT, v, Q_TMP2, v, Q_ROOT);
-  } else {
-    // A straight limb has no knee side to roll; the hinge keeps the bend side.
-    result[R.degenerate] = 1;
-  }
+  v[U] = ux;
+  v[U + 1] = uy;
+  v[U + 2] = uz;
+  v[W] = wx;
+  v[W + 1] = wy;
+  v[W + 2] = wz;
+  v[LEN] = l1;
+  v[LEN + 1] = l2;
+  v[LEN + 2] = d;
+  v[LEN + 3] = reach;
+  const hinge = settings[S.hasHinge] > 0;
+  if (hinge) solveHinge(model, mid, settings, result);
+  else solveLeastMotion(settings, memory, result);
   finish(
     model,
     parents,
@@ -430,9 +245,191 @@ export function twoBoneSolve(
     subtreeEnd,
     settings,
     result,
-    weight,
-    true,
+    hinge,
   );
+}
+
+/**
+ * Hinge-true: turn the middle joint about its hinge to make |end − root| the distance to reach
+ * (ALGORITHMS.md §2), on the side the hinge allows and within the bend range; then align
+ * root → end with root → target and roll the knee into the plane of root, target and pole.
+ */
+function solveHinge(model: Float64Array, mid: number, settings: Float64Array, result: Float64Array): void {
+  const ux = v[U];
+  const uy = v[U + 1];
+  const uz = v[U + 2];
+  const wx = v[W];
+  const wy = v[W + 1];
+  const wz = v[W + 2];
+  const l1 = v[LEN];
+  const l2 = v[LEN + 1];
+  const d = v[LEN + 2];
+  const reach = v[LEN + 3];
+  // The hinge in the solve frame: the middle joint's rotation frame applied to its local axis.
+  frameRotation(model, mid);
+  v[HL] = settings[S.hinge];
+  v[HL + 1] = settings[S.hinge + 1];
+  v[HL + 2] = settings[S.hinge + 2];
+  rotateByFrame(H, HL);
+  const hx = v[H];
+  const hy = v[H + 1];
+  const hz = v[H + 2];
+  // Turning w about h by δ: w(δ) = w∥ + cos δ · p + sin δ · q (p = w⊥, q = h × p), and
+  // |u + w(δ)|² = d² gives cos δ · pm + sin δ · qm = rm.
+  const wh = wx * hx + wy * hy + wz * hz;
+  const px = wx - wh * hx;
+  const py = wy - wh * hy;
+  const pz = wz - wh * hz;
+  const qx = hy * pz - hz * py;
+  const qy = hz * px - hx * pz;
+  const qz = hx * py - hy * px;
+  const pm = -(px * ux + py * uy + pz * uz);
+  const qm = -(qx * ux + qy * uy + qz * uz);
+  const rm = (l2 * l2 + l1 * l1 - d * d) / 2 + wh * (hx * ux + hy * uy + hz * uz);
+  const amp = Math.sqrt(pm * pm + qm * qm);
+  // The end relative to the root after the turn (unchanged when the hinge cannot act).
+  v[X] = ux + wx;
+  v[X + 1] = uy + wy;
+  v[X + 2] = uz + wz;
+  if (amp > l1 * l2 * 1e-12) {
+    let cr = rm / amp;
+    if (cr > 1) {
+      if (cr > 1 + 1e-9) result[R.outOfReach] = 1;
+      cr = 1;
+    } else if (cr < -1) {
+      if (cr < -1 - 1e-9) result[R.outOfReach] = 1;
+      cr = -1;
+    }
+    const sr = Math.sqrt(1 - cr * cr);
+    const ca = pm / amp;
+    const sa = qm / amp;
+    // Two turns reach the distance, δ = α ± γ. Take the one that bends the way the hinge allows:
+    // positive bend about h, measured as w(δ) · (h × e1) with e1 = u / l1.
+    const cos1 = ca * cr - sa * sr;
+    const sin1 = sa * cr + ca * sr;
+    const cos2 = ca * cr + sa * sr;
+    const sin2 = sa * cr - ca * sr;
+    const bx = (hy * uz - hz * uy) / l1;
+    const by = (hz * ux - hx * uz) / l1;
+    const bz = (hx * uy - hy * ux) / l1;
+    const pb = px * bx + py * by + pz * bz;
+    const qb = qx * bx + qy * by + qz * bz;
+    const first = cos1 * pb + sin1 * qb >= cos2 * pb + sin2 * qb;
+    let cosd = first ? cos1 : cos2;
+    let sind = first ? sin1 : sin2;
+    if (settings[S.hasBendRange] > 0) {
+      // Current bend β0 of w about h from e1; the bend after the turn is β0 + δ.
+      const wp = Math.sqrt(px * px + py * py + pz * pz);
+      if (wp > 0) {
+        const c0 = (px * ux + py * uy + pz * uz) / (wp * l1);
+        const s0 = pb / wp;
+        v[CS] = c0 * cosd - s0 * sind;
+        v[CS + 1] = s0 * cosd + c0 * sind;
+        if (clampAngle(settings, S.bendMin, S.bendMax)) {
+          // δ = β_limit − β0.
+          const cl = v[CS];
+          const sl = v[CS + 1];
+          cosd = cl * c0 + sl * s0;
+          sind = sl * c0 - cl * s0;
+          result[R.clamped] = 1;
+        }
+      }
+    }
+    // The turn about the local hinge axis: the same turn, in the joint's own frame.
+    v[CS] = cosd;
+    v[CS + 1] = sind;
+    axisAngleInto(v, Q_MID, HL);
+    v[X] = ux + wh * hx + cosd * px + sind * qx;
+    v[X + 1] = uy + wh * hy + cosd * py + sind * qy;
+    v[X + 2] = uz + wh * hz + cosd * pz + sind * qz;
+  } else {
+    result[R.degenerate] = 1;
+  }
+  // Align root → end with root → target (a half turn about the hinge when they are opposite).
+  if (normalize3(X) > reach * 1e-12) fromToInto(v, Q_ROOT, X, N, H);
+  // Roll about n: from the knee's side (after the alignment) to the pole's side.
+  rotateInto(v, X, v, Q_ROOT, U);
+  v[Y] = v[P] - v[A];
+  v[Y + 1] = v[P + 1] - v[A + 1];
+  v[Y + 2] = v[P + 2] - v[A + 2];
+  if (acrossAxis(X) && acrossAxis(Y)) {
+    twistAbout(Y, settings);
+    // By the angle's cosine and sine about n exactly: a cross product's direction would be poor
+    // when the two sides are nearly opposite.
+    const nx = v[N];
+    const ny = v[N + 1];
+    const nz = v[N + 2];
+    const kx = v[X];
+    const ky = v[X + 1];
+    const kz = v[X + 2];
+    const sx = v[Y];
+    const sy = v[Y + 1];
+    const sz = v[Y + 2];
+    v[CS] = kx * sx + ky * sy + kz * sz;
+    v[CS + 1] = (ky * sz - kz * sy) * nx + (kz * sx - kx * sz) * ny + (kx * sy - ky * sx) * nz;
+    axisAngleInto(v, Q_TMP2, N);
+    multiply(v, Q_ROOT, v, Q_TMP2, v, Q_ROOT);
+  } else {
+    // A straight limb has no knee side to roll; the hinge keeps the bend side.
+    result[R.degenerate] = 1;
+  }
+}
+
+/**
+ * Least motion: the knee on the circle of solutions nearest the pole (or the current knee); each
+ * joint takes the minimal rotation that carries its child where it must go.
+ */
+function solveLeastMotion(settings: Float64Array, memory: Float64Array, result: Float64Array): void {
+  const l1 = v[LEN];
+  const l2 = v[LEN + 1];
+  const d = v[LEN + 2];
+  const nx = v[N];
+  const ny = v[N + 1];
+  const nz = v[N + 2];
+  // The law of cosines: the knee's distance along n, and the radius of the circle of solutions.
+  let ct = (l1 * l1 + d * d - l2 * l2) / (2 * l1 * (d > 0 ? d : 1));
+  ct = ct < -1 ? -1 : ct > 1 ? 1 : ct;
+  const radius = l1 * Math.sqrt(1 - ct * ct);
+  const mx = nx * l1 * ct;
+  const my = ny * l1 * ct;
+  const mz = nz * l1 * ct;
+  // The knee's side: the pole, relative to the circle's centre, across n.
+  v[Y] = v[P] - v[A] - mx;
+  v[Y + 1] = v[P + 1] - v[A + 1] - my;
+  v[Y + 2] = v[P + 2] - v[A + 2] - mz;
+  if (acrossAxis(Y)) {
+    rememberSide(memory);
+  } else {
+    // Straight limb or pole on the line: the side the limb bent last time.
+    result[R.degenerate] = 1;
+    sideFromMemory(memory);
+  }
+  twistAbout(Y, settings);
+  // The new knee, relative to the root.
+  v[Z] = mx + radius * v[Y];
+  v[Z + 1] = my + radius * v[Y + 1];
+  v[Z + 2] = mz + radius * v[Y + 2];
+  // Root: carry the knee direction onto the new knee direction.
+  copy3(v, X, v, U);
+  normalize3(X);
+  copy3(v, Y, v, Z);
+  normalize3(Y);
+  fromToInto(v, Q_ROOT, X, Y, N);
+  // Middle: after the root's turn, carry its end onto the target point n · d.
+  rotateInto(v, X, v, Q_ROOT, W);
+  v[Y] = nx * d - v[Z];
+  v[Y + 1] = ny * d - v[Z + 1];
+  v[Y + 2] = nz * d - v[Z + 2];
+  if (normalize3(Y) > 0 && normalize3(X) > 0) {
+    fromToInto(v, Q_MID, X, Y, N);
+    // That turn applies after the root's; as a turn of the unchanged pose its axis is
+    // R_root⁻¹ · axis (the angle is the same).
+    v[Q_TMP] = -v[Q_ROOT];
+    v[Q_TMP + 1] = -v[Q_ROOT + 1];
+    v[Q_TMP + 2] = -v[Q_ROOT + 2];
+    v[Q_TMP + 3] = v[Q_ROOT + 3];
+    rotateInto(v, Q_MID, v, Q_TMP, Q_MID);
+  }
 }
 
 /** Applies the corrections (weighted), matches the end rotation, updates FK, fills the result. */
@@ -448,20 +445,17 @@ function finish(
   subtreeEnd: number,
   settings: Float64Array,
   result: Float64Array,
-  weight: number,
   midInLocalFrame: boolean,
 ): void {
-  if (weight < 1) {
-    scaleRotation(v, Q_ROOT, weight);
-    scaleRotation(v, Q_MID, weight);
+  if (settings[S.weight] < 1) {
+    scaleRotation(v, Q_ROOT, settings);
+    scaleRotation(v, Q_MID, settings);
     result[R.clamped] = 1;
   }
   // Middle joint first, while the frames are those of the unchanged pose.
   if (midInLocalFrame) {
-    // The hinge-true turn is already about the local hinge axis.
     multiply(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
   } else {
-    // A rotation in the root's parent frame (taken before the root turns): into the joint's frame.
     frameRotation(model, mid);
     conjugateIntoLocal(rotations, mid * 4, v, Q_MID);
   }
@@ -471,26 +465,24 @@ function finish(
   normalize(rotations, root * 4, rotations, root * 4);
   localToModel(model, parents, translations, rotations, scales, root, subtreeEnd);
   if (settings[S.hasEndRotation] > 0) {
-    matchEndRotation(model, parents, rotations, end, settings, weight);
-    localToModel(model, parents, translations, rotations, scales, end, end + 1);
-    // The end's descendants follow it.
-    localToModel(model, parents, translations, rotations, scales, end + 1, subtreeEnd);
+    matchEndRotation(model, parents, rotations, end, settings);
+    // The end and whatever hangs below it (the range may hold other joints: harmless).
+    localToModel(model, parents, translations, rotations, scales, end, subtreeEnd);
   }
-  const error = distanceToTarget(model, end, settings);
-  result[R.error] = error;
-  if (error <= settings[S.tolerance]) result[R.reached] = 1;
+  writeError(model, end, settings, result);
+  if (result[R.error] <= settings[S.tolerance]) result[R.reached] = 1;
 }
 
-/** Model-space distance from the end joint to the target. */
-function distanceToTarget(model: Float64Array, end: number, settings: Float64Array): number {
+/** result[error] = model-space distance from the end joint to the target. */
+function writeError(model: Float64Array, end: number, settings: Float64Array, result: Float64Array): void {
   const o = end * 16 + 12;
   const dx = model[o] - settings[S.target];
   const dy = model[o + 1] - settings[S.target + 1];
   const dz = model[o + 2] - settings[S.target + 2];
-  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+  result[R.error] = Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-/** out[o..] = P⁻¹ · point (the root's parent frame). */
+/** out[o..] = P⁻¹ · point (into the root's parent frame). */
 function toFrame(out: Float64Array, o: number, src: Float64Array, so: number): void {
   const x = src[so];
   const y = src[so + 1];
@@ -513,13 +505,47 @@ function setIdentity(out: Float64Array, o: number): void {
   out[o + 3] = 1;
 }
 
-function clamp(x: number, lo: number, hi: number): number {
-  return x < lo ? lo : x > hi ? hi : x;
+/** Normalizes v[o..] in place; returns its length before (0 leaves it zero). */
+function normalize3(o: number): number {
+  const x = v[o];
+  const y = v[o + 1];
+  const z = v[o + 2];
+  const l = Math.sqrt(x * x + y * y + z * z);
+  if (l > 0) {
+    v[o] = x / l;
+    v[o + 1] = y / l;
+    v[o + 2] = z / l;
+  }
+  return l;
+}
+
+/**
+ * v[o..] ← its component across the root → target axis v[N], normalized. Returns false (leaving
+ * it unnormalized) when that component is too short to give a direction: under 1e-9 of the
+ * upper bone's length.
+ */
+function acrossAxis(o: number): boolean {
+  const nx = v[N];
+  const ny = v[N + 1];
+  const nz = v[N + 2];
+  const along = v[o] * nx + v[o + 1] * ny + v[o + 2] * nz;
+  v[o] -= along * nx;
+  v[o + 1] -= along * ny;
+  v[o + 2] -= along * nz;
+  const x = v[o];
+  const y = v[o + 1];
+  const z = v[o + 2];
+  const l = Math.sqrt(x * x + y * y + z * z);
+  if (!(l > v[LEN] * 1e-9)) return false;
+  v[o] = x / l;
+  v[o + 1] = y / l;
+  v[o + 2] = z / l;
+  return true;
 }
 
 /**
  * The rotation part of joint j's frame in the root's parent frame (P⁻¹ · M_j with the columns
- * normalized), into v[FRAME] as a 3x3 in a 4x4 layout. The chain's bones have uniform scale, so
+ * normalized) into v[FRAME] (3x3 in a 4x4 layout). The chain's bones have uniform scale, so
  * normalizing the columns leaves a rotation.
  */
 function frameRotation(model: Float64Array, joint: number): void {
@@ -539,25 +565,23 @@ function frameRotation(model: Float64Array, joint: number): void {
   }
 }
 
-/** v[o..] = (frame rotation) · (x, y, z), normalized. */
-function rotateByFrame(out: Float64Array, o: number, x: number, y: number, z: number): void {
+/** v[o..] = the frame rotation (v[FRAME]) applied to v[io..], normalized. */
+function rotateByFrame(o: number, io: number): void {
+  const x = v[io];
+  const y = v[io + 1];
+  const z = v[io + 2];
   const f = FRAME;
-  const rx = v[f] * x + v[f + 4] * y + v[f + 8] * z;
-  const ry = v[f + 1] * x + v[f + 5] * y + v[f + 9] * z;
-  const rz = v[f + 2] * x + v[f + 6] * y + v[f + 10] * z;
-  const l = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  const inv = l > 0 ? 1 / l : 0;
-  out[o] = rx * inv;
-  out[o + 1] = ry * inv;
-  out[o + 2] = rz * inv;
+  v[o] = v[f] * x + v[f + 4] * y + v[f + 8] * z;
+  v[o + 1] = v[f + 1] * x + v[f + 5] * y + v[f + 9] * z;
+  v[o + 2] = v[f + 2] * x + v[f + 6] * y + v[f + 10] * z;
+  normalize3(o);
 }
 
 /**
  * q ← q · (F⁻¹ · R · F): a rotation R given in the solve frame, applied in the joint's own frame
- * (F = the joint's frame rotation, in v[FRAME]).
+ * (F = the joint's frame rotation, in v[FRAME]): the axis goes through Fᵀ, the angle stays.
  */
 function conjugateIntoLocal(rotations: Float64Array, ro: number, src: Float64Array, so: number): void {
-  // Local axis = F⁻¹ · axis (Fᵀ for a rotation); the angle is unchanged.
   const x = src[so];
   const y = src[so + 1];
   const z = src[so + 2];
@@ -570,23 +594,18 @@ function conjugateIntoLocal(rotations: Float64Array, ro: number, src: Float64Arr
 }
 
 /**
- * out[o..] = the minimal rotation from unit (ax, ay, az) to unit (bx, by, bz); for opposite
- * vectors a half turn about the component of `fallback` perpendicular to a (the hinge or the
- * root–target axis: a turn the limb can make), or about any perpendicular when that vanishes.
+ * out[o..] = the minimal rotation from the unit vector v[ia..] to the unit vector v[ib..]. For
+ * nearly opposite vectors: a half turn about the part of v[ifb..] across v[ia..] (the hinge or
+ * the root–target axis: a turn the limb can make; any perpendicular when that vanishes), then the
+ * small turn left, so that nearly opposite is not rounded to opposite.
  */
-function fromToInto(
-  out: Float64Array,
-  o: number,
-  ax: number,
-  ay: number,
-  az: number,
-  bx: number,
-  by: number,
-  bz: number,
-  fx: number,
-  fy: number,
-  fz: number,
-): void {
+function fromToInto(out: Float64Array, o: number, ia: number, ib: number, ifb: number): void {
+  const ax = v[ia];
+  const ay = v[ia + 1];
+  const az = v[ia + 2];
+  const bx = v[ib];
+  const by = v[ib + 1];
+  const bz = v[ib + 2];
   const w = 1 + ax * bx + ay * by + az * bz;
   if (w > 1e-12) {
     const x = ay * bz - az * by;
@@ -599,13 +618,16 @@ function fromToInto(
     out[o + 3] = w * inv;
     return;
   }
+  const fx = v[ifb];
+  const fy = v[ifb + 1];
+  const fz = v[ifb + 2];
   const fa = fx * ax + fy * ay + fz * az;
   let px = fx - fa * ax;
   let py = fy - fa * ay;
   let pz = fz - fa * az;
   let pl = Math.sqrt(px * px + py * py + pz * pz);
   if (!(pl > 1e-9)) {
-    // Any perpendicular: cross with the coordinate axis least aligned with a.
+    // Any perpendicular: the cross with the coordinate axis least aligned with a.
     const aax = ax < 0 ? -ax : ax;
     const aay = ay < 0 ? -ay : ay;
     const aaz = az < 0 ? -az : az;
@@ -624,18 +646,15 @@ function fromToInto(
     }
     pl = Math.sqrt(px * px + py * py + pz * pz);
   }
-  // A half turn about p carries a to −a exactly; the small remaining turn from −a to b is then
-  // accurate by the half-vector formula. (Treating nearly opposite vectors as exactly opposite
-  // would leave an error of up to √(2·threshold) rad.)
   px /= pl;
   py /= pl;
   pz /= pl;
-  const rx = az * by - ay * bz; // (−a) × b
+  // r = the turn from −a to b (accurate: they are nearly equal), then out = r · (p, 0).
+  const rx = az * by - ay * bz;
   const ry = ax * bz - az * bx;
   const rz = ay * bx - ax * by;
   const rw = 1 - (ax * bx + ay * by + az * bz);
   const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
-  // (r · half turn), r = (rx, ry, rz, rw)·inv, half turn = (p, 0).
   const qx = rx * inv;
   const qy = ry * inv;
   const qz = rz * inv;
@@ -647,20 +666,14 @@ function fromToInto(
 }
 
 /**
- * out[o..] = the turn about the unit axis (ax, ay, az) by the angle whose cosine and sine are
- * proportional to (c, s); the identity when both are 0. Trig-free, and exact at both ends: each
- * half-angle formula √((1 ± cos)/2) is used only where it does not amplify the rounding of the
- * cosine, the other half coming from sin = 2 sin(θ/2) cos(θ/2).
+ * out[o..] = the turn about the unit axis v[iaxis..] by the angle whose cosine and sine are
+ * proportional to v[CS], v[CS + 1]; the identity when both are 0. Each half-angle formula
+ * √((1 ± cos)/2) is used only where it does not amplify the rounding of the cosine; the other
+ * half comes from sin = 2 sin(θ/2) cos(θ/2). Exact at both ends, trig-free.
  */
-function axisAngleInto(
-  out: Float64Array,
-  o: number,
-  ax: number,
-  ay: number,
-  az: number,
-  c: number,
-  s: number,
-): void {
+function axisAngleInto(out: Float64Array, o: number, iaxis: number): void {
+  const c = v[CS];
+  const s = v[CS + 1];
   const r = Math.sqrt(c * c + s * s);
   if (!(r > 0)) {
     setIdentity(out, o);
@@ -678,22 +691,17 @@ function axisAngleInto(
     if (sn < 0) hs = -hs;
     half = sn / (2 * hs);
   }
-  out[o] = ax * hs;
-  out[o + 1] = ay * hs;
-  out[o + 2] = az * hs;
+  out[o] = v[iaxis] * hs;
+  out[o + 1] = v[iaxis + 1] * hs;
+  out[o + 2] = v[iaxis + 2] * hs;
   out[o + 3] = half;
 }
 
-/** out[o..] = q · (x, y, z) with q = src[so..]. */
-function rotateInto(
-  out: Float64Array,
-  o: number,
-  src: Float64Array,
-  so: number,
-  x: number,
-  y: number,
-  z: number,
-): void {
+/** out[o..] = q · v[iv..] with q = src[so..] (reads everything before writing). */
+function rotateInto(out: Float64Array, o: number, src: Float64Array, so: number, iv: number): void {
+  const x = v[iv];
+  const y = v[iv + 1];
+  const z = v[iv + 2];
   const qx = src[so];
   const qy = src[so + 1];
   const qz = src[so + 2];
@@ -706,82 +714,62 @@ function rotateInto(
   out[o + 2] = z + qw * tz + qx * ty - qy * tx;
 }
 
-/**
- * v[Q_TMP..] = the unit direction (x, y, z) (perpendicular to n) turned about n by the
- * configured twist (cos, sin).
- */
-function twistAbout(
-  x: number,
-  y: number,
-  z: number,
-  nx: number,
-  ny: number,
-  nz: number,
-  settings: Float64Array,
-): void {
+/** v[o..] (a unit vector across v[N]) turned about v[N] by the configured twist. */
+function twistAbout(o: number, settings: Float64Array): void {
   const c = settings[S.twist];
   const s = settings[S.twist + 1];
-  // Rodrigues for a vector perpendicular to the axis: x cos + (n × x) sin.
-  v[Q_TMP] = x * c + (ny * z - nz * y) * s;
-  v[Q_TMP + 1] = y * c + (nz * x - nx * z) * s;
-  v[Q_TMP + 2] = z * c + (nx * y - ny * x) * s;
+  const x = v[o];
+  const y = v[o + 1];
+  const z = v[o + 2];
+  const nx = v[N];
+  const ny = v[N + 1];
+  const nz = v[N + 2];
+  // Rodrigues for a vector across the axis: x cos + (n × x) sin.
+  v[o] = x * c + (ny * z - nz * y) * s;
+  v[o + 1] = y * c + (nz * x - nx * z) * s;
+  v[o + 2] = z * c + (nx * y - ny * x) * s;
 }
 
 /**
- * Clamps the angle (c, s) into [min, max] (cos/sin pairs at settings[lo], settings[hi]), the range
- * taken counter-clockwise from min to max. Writes the limit hit to v[Q_TMP], v[Q_TMP + 1] and
- * returns true when it clamped.
+ * Clamps the angle (v[CS], v[CS + 1]) into [min, max] (cos/sin pairs at settings[lo],
+ * settings[hi], the range running counter-clockwise from min to max), writing the nearer limit
+ * back to v[CS] when outside. Returns whether it clamped.
  */
-function clampAngle(c: number, s: number, settings: Float64Array, lo: number, hi: number): boolean {
+function clampAngle(settings: Float64Array, lo: number, hi: number): boolean {
+  const c = v[CS];
+  const s = v[CS + 1];
   const c0 = settings[lo];
   const s0 = settings[lo + 1];
   const c1 = settings[hi];
   const s1 = settings[hi + 1];
-  // Angle from min to the value and from min to max, compared as points on the circle.
+  // Angles from min to the value and from min to max, as points on the circle, in [0, 2π).
   const cv = c * c0 + s * s0;
   const sv = s * c0 - c * s0;
   const cr = c1 * c0 + s1 * s0;
   const sr = s1 * c0 - c1 * s0;
-  if (ccwLessOrEqual(cv, sv, cr, sr)) return false;
-  // Outside: snap to the nearer end.
-  const dMin = 1 - (c * c0 + s * s0);
-  const dMax = 1 - (c * c1 + s * s1);
-  if (dMin <= dMax) {
-    v[Q_TMP] = c0;
-    v[Q_TMP + 1] = s0;
+  const hv = sv >= 0 ? 0 : 1;
+  const hr = sr >= 0 ? 0 : 1;
+  // In the upper half the angle grows as the cosine falls; in the lower half as it rises.
+  const inside = hv !== hr ? hv < hr : hv === 0 ? cv >= cr : cv <= cr;
+  if (inside) return false;
+  if (1 - (c * c0 + s * s0) <= 1 - (c * c1 + s * s1)) {
+    v[CS] = c0;
+    v[CS + 1] = s0;
   } else {
-    v[Q_TMP] = c1;
-    v[Q_TMP + 1] = s1;
+    v[CS] = c1;
+    v[CS + 1] = s1;
   }
   return true;
 }
 
-/** Whether angle a (ca, sa) ≤ angle b (cb, sb), both taken in [0, 2π). */
-function ccwLessOrEqual(ca: number, sa: number, cb: number, sb: number): boolean {
-  const ha = sa >= 0 ? 0 : 1;
-  const hb = sb >= 0 ? 0 : 1;
-  if (ha !== hb) return ha < hb;
-  // Same half: the angle grows as the cosine falls (upper half) or rises (lower half).
-  return ha === 0 ? ca >= cb : ca <= cb;
-}
-
-/** q ← slerp(identity, q, w), in place (shorter arc). */
-function scaleRotation(out: Float64Array, o: number, w: number): void {
-  let x = out[o];
-  let y = out[o + 1];
-  let z = out[o + 2];
-  let qw = out[o + 3];
-  if (qw < 0) {
-    x = -x;
-    y = -y;
-    z = -z;
-    qw = -qw;
-  }
-  // nlerp from the identity; renormalized. Exact at w = 0 and 1 and monotone between.
-  const bx = x * w;
-  const by = y * w;
-  const bz = z * w;
-  const bw = 1 - w + qw * w;
+/** q ← nlerp(identity, q, weight), in place, on the shorter arc: exact at 0 and 1. */
+function scaleRotation(out: Float64Array, o: number, settings: Float64Array): void {
+  const w = settings[S.weight];
+  const sign = out[o + 3] < 0 ? -w : w;
+  const bx = out[o] * sign;
+  const by = out[o + 1] * sign;
+  const bz = out[o + 2] * sign;
+  const bw = 1 - w + out[o + 3] * sign;
   const inv = 1 / Math.sqrt(bx * bx + by * by + bz * bz + bw * bw);
   out[o] = bx * inv;
   out[o + 1] = by * inv;
@@ -789,68 +777,50 @@ function scaleRotation(out: Float64Array, o: number, w: number): void {
   out[o + 3] = bw * inv;
 }
 
-/** Stores the bend-plane normal (knee × target) for the next degenerate solve. */
-function rememberNormal(
-  memory: Float64Array,
-  kx: number,
-  ky: number,
-  kz: number,
-  tx: number,
-  ty: number,
-  tz: number,
-): void {
-  const x = ky * tz - kz * ty;
-  const y = kz * tx - kx * tz;
-  const z = kx * ty - ky * tx;
-  const l = Math.sqrt(x * x + y * y + z * z);
-  if (!(l > 0)) return;
-  memory[0] = x / l;
-  memory[1] = y / l;
-  memory[2] = z / l;
+/** Remembers the bend plane of this solve (normal = n × knee side, side in v[Y]). */
+function rememberSide(memory: Float64Array): void {
+  const nx = v[N];
+  const ny = v[N + 1];
+  const nz = v[N + 2];
+  memory[0] = ny * v[Y + 2] - nz * v[Y + 1];
+  memory[1] = nz * v[Y] - nx * v[Y + 2];
+  memory[2] = nx * v[Y + 1] - ny * v[Y];
   memory[3] = 1;
 }
 
-/** v[Q_TMP..] = a knee direction ⊥ n from the remembered bend normal (or any perpendicular). */
-function sideFromMemory(memory: Float64Array, nx: number, ny: number, nz: number): void {
-  let x: number;
-  let y: number;
-  let z: number;
+/** v[Y..] = the knee side from the remembered bend plane (normal × n), or any perpendicular. */
+function sideFromMemory(memory: Float64Array): void {
+  const nx = v[N];
+  const ny = v[N + 1];
+  const nz = v[N + 2];
   if (memory[3] > 0) {
-    // knee side = n × normal (the normal was knee × target).
-    x = ny * memory[2] - nz * memory[1];
-    y = nz * memory[0] - nx * memory[2];
-    z = nx * memory[1] - ny * memory[0];
+    v[Y] = memory[1] * nz - memory[2] * ny;
+    v[Y + 1] = memory[2] * nx - memory[0] * nz;
+    v[Y + 2] = memory[0] * ny - memory[1] * nx;
+    if (acrossAxis(Y)) return;
+  }
+  const ax = nx < 0 ? -nx : nx;
+  const ay = ny < 0 ? -ny : ny;
+  const az = nz < 0 ? -nz : nz;
+  if (ax <= ay && ax <= az) {
+    v[Y] = 0;
+    v[Y + 1] = -nz;
+    v[Y + 2] = ny;
+  } else if (ay <= az) {
+    v[Y] = nz;
+    v[Y + 1] = 0;
+    v[Y + 2] = -nx;
   } else {
-    x = 0;
-    y = 0;
-    z = 0;
+    v[Y] = -ny;
+    v[Y + 1] = nx;
+    v[Y + 2] = 0;
   }
-  if (!(x * x + y * y + z * z > 1e-18)) {
-    const ax = nx < 0 ? -nx : nx;
-    const ay = ny < 0 ? -ny : ny;
-    const az = nz < 0 ? -nz : nz;
-    if (ax <= ay && ax <= az) {
-      x = 0;
-      y = -nz;
-      z = ny;
-    } else if (ay <= az) {
-      x = nz;
-      y = 0;
-      z = -nx;
-    } else {
-      x = -ny;
-      y = nx;
-      z = 0;
-    }
-  }
-  v[Q_TMP] = x;
-  v[Q_TMP + 1] = y;
-  v[Q_TMP + 2] = z;
+  normalize3(Y);
 }
 
 /**
- * Sets the end's local rotation so its rotation in model space (as seen through the root's parent
- * frame) equals settings[endRotation], blended by the weight.
+ * Sets the end's local rotation so that its rotation, seen through the root's parent frame,
+ * equals settings[endRotation] (also seen through it), blended by the weight.
  */
 function matchEndRotation(
   model: Float64Array,
@@ -858,19 +828,17 @@ function matchEndRotation(
   rotations: Float64Array,
   end: number,
   settings: Float64Array,
-  weight: number,
 ): void {
-  // Target rotation in the solve frame: P⁻¹'s rotation part times the model-space rotation.
   const e = S.endRotation;
   const tx = settings[e];
   const ty = settings[e + 1];
   const tz = settings[e + 2];
   const tw = settings[e + 3];
-  // Columns of the target rotation matrix, brought into the solve frame and normalized.
   const x2 = tx + tx;
   const y2 = ty + ty;
   const z2 = tz + tz;
   const f = FRAME;
+  // Columns of the wanted rotation, brought into the solve frame and normalized.
   for (let c = 0; c < 3; c++) {
     const x = c === 0 ? 1 - ty * y2 - tz * z2 : c === 1 ? tx * y2 - tw * z2 : tx * z2 + tw * y2;
     const y = c === 0 ? tx * y2 + tw * z2 : c === 1 ? 1 - tx * x2 - tz * z2 : ty * z2 - tw * x2;
@@ -884,30 +852,29 @@ function matchEndRotation(
     v[f + 4 * c + 2] = fz / l;
   }
   fromMat4(v, Q_TMP2, v, f);
-  // The end's parent's rotation in the solve frame.
+  // The end's parent's rotation in the solve frame; local = parent⁻¹ · wanted.
   frameRotation(model, parents[end]);
   fromMat4(v, Q_TMP, v, f);
-  // local = parent⁻¹ · target
   v[Q_TMP] = -v[Q_TMP];
   v[Q_TMP + 1] = -v[Q_TMP + 1];
   v[Q_TMP + 2] = -v[Q_TMP + 2];
   multiply(v, Q_TMP, v, Q_TMP, v, Q_TMP2);
   normalize(v, Q_TMP, v, Q_TMP);
-  if (weight < 1) {
-    // Blend from the current local rotation: q ← q · slerp(I, q⁻¹ · target, w).
-    const o = end * 4;
+  const o = end * 4;
+  if (settings[S.weight] < 1) {
+    // From the current local rotation: q ← q · nlerp(I, q⁻¹ · wanted, w).
     v[Q_TMP2] = -rotations[o];
     v[Q_TMP2 + 1] = -rotations[o + 1];
     v[Q_TMP2 + 2] = -rotations[o + 2];
     v[Q_TMP2 + 3] = rotations[o + 3];
     multiply(v, Q_TMP2, v, Q_TMP2, v, Q_TMP);
-    scaleRotation(v, Q_TMP2, weight);
+    scaleRotation(v, Q_TMP2, settings);
     multiply(rotations, o, rotations, o, v, Q_TMP2);
   } else {
-    rotations[end * 4] = v[Q_TMP];
-    rotations[end * 4 + 1] = v[Q_TMP + 1];
-    rotations[end * 4 + 2] = v[Q_TMP + 2];
-    rotations[end * 4 + 3] = v[Q_TMP + 3];
+    rotations[o] = v[Q_TMP];
+    rotations[o + 1] = v[Q_TMP + 1];
+    rotations[o + 2] = v[Q_TMP + 2];
+    rotations[o + 3] = v[Q_TMP + 3];
   }
-  normalize(rotations, end * 4, rotations, end * 4);
+  normalize(rotations, o, rotations, o);
 }
