@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export * from './aim.js';
 export * from './blend.js';
 export * from './keyframes.js';
 export * from './local-to-model.js';

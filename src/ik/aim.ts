@@ -1,0 +1,494 @@
+/**
+ * The points-at (aim) solver: turn one bone so that an axis of it points at a target.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import {
+  AIM_CLAMPED,
+  AIM_CONE,
+  AIM_DEGENERATE,
+  AIM_FORWARD,
+  AIM_HAS_CONE,
+  AIM_HAS_OFFSET,
+  AIM_HAS_TWIST,
+  AIM_HAS_UP,
+  AIM_OFFSET,
+  AIM_PREFER_UP,
+  AIM_REST,
+  AIM_RESULT,
+  AIM_ROTATION,
+  AIM_TARGET,
+  AIM_TWIST_MAX,
+  AIM_TWIST_MIN,
+  AIM_UP_AXIS,
+  AIM_UP_DIRECTION,
+  AIM_WORK_SIZE,
+  aimLocal,
+} from '../kernel/aim.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import * as mat4 from '../kernel/mat4.js';
+import * as quat from '../kernel/quat.js';
+import * as vec3 from '../kernel/vec3.js';
+import { cosSinOfAngle } from '../math/angle.js';
+import type { Pose } from '../pose/pose.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
+import { IkStatus } from './ik-status.js';
+
+const SOLVER = 'AimIk';
+
+/**
+ * How an {@link AimIk} turns its bone. Vectors are in the joint's *rotation frame*: the joint's
+ * local frame before its own scale, where a child at local translation `p` sits at `s ∘ p`
+ * (`s` the joint's scale). Angles are radians, converted to cosines once, when the solver is built.
+ */
+export interface AimIkOptions {
+  /** The bone that turns (index or name). */
+  readonly joint: JointRef;
+  /**
+   * The axis that should point at the target. Default: toward the joint's first child (lowest
+   * index) at its rest translation, times the joint's rest scale. Any length but zero.
+   */
+  readonly forward?: readonly [number, number, number];
+  /**
+   * A local axis to roll toward the up (pole) direction given to each solve; must not be parallel
+   * to `forward`. Without it, an up direction passed to a solve is an error.
+   */
+  readonly up?: readonly [number, number, number];
+  /**
+   * The point the aim starts from (the eyes in a head): the ray from `offset` along `forward` is made
+   * to pass through the target. Exact whenever some turn of the bone does that, which is always the
+   * case when the target is farther from the joint than `|offset|`; otherwise the ray passes as
+   * close to the target as it can and the status says `degenerate`. Rotation frame, like `forward`
+   * (a child's translation times the joint's scale). Default: the origin.
+   */
+  readonly offset?: readonly [number, number, number];
+  /**
+   * Largest angle between the rest forward axis and the solved one (a swing limit), in `[0, π]`.
+   * Default π (no limit).
+   */
+  readonly coneAngle?: number;
+  /** Least twist about the forward axis relative to the rest rotation, in `[−π, π]`. Default −π. */
+  readonly twistMin?: number;
+  /** Greatest twist about the forward axis relative to the rest rotation, in `[−π, π]`. Default π. */
+  readonly twistMax?: number;
+  /** Blend weight in `[0, 1]`: 0 leaves the pose untouched, 1 applies the full turn. Default 1. */
+  readonly weight?: number;
+}
+
+/**
+ * Turns one bone to point an axis at a target (ALGORITHMS.md §3), in the bone's own frame, so
+ * that limits apply in the bone's terms: a swing cone about the rest forward axis and a twist range
+ * about it. Optionally rolls a second axis toward an up (pole) direction.
+ *
+ * Only `+ − × ÷` and `√` per solve: bit-identical results on every engine. No allocation per solve.
+ * A solve throws only on invalid input (leaving the pose untouched); geometry never throws.
+ *
+ * ```ts
+ * const head = new AimIk(skeleton, { joint: 'head', forward: [0, 0, 1], up: [0, 1, 0], coneAngle: 1.2 });
+ * head.solve(pose, model, targetModel, upModel); // pose and model are updated for the head's subtree
+ * ```
+ */
+export class AimIk {
+  /** The skeleton the solver was built for. */
+  readonly skeleton: Skeleton;
+  /** Index of the bone that turns. */
+  readonly joint: number;
+  /** The outcome of the last solve (the same object every time). */
+  readonly status = new IkStatus();
+  // Configuration, inputs, outputs and scratch of the kernel (layout in kernel/aim.ts).
+  private readonly work = new Float64Array(AIM_WORK_SIZE);
+  // Per-solve scratch: the parent's inverse, the target, the current rotation, a correction.
+  private readonly scratch = new Float64Array(48);
+  // weight and the identity quaternion (slerp's start), read by typed-array kernels.
+  private readonly numbers = new Float64Array(5);
+  private readonly flags: number;
+
+  /**
+   * Resolves the joint, validates the options and converts the angles (once).
+   *
+   * @throws {@link TendonError} `ik/invalid-joint` for a joint not in the skeleton,
+   *   `ik/invalid-option` for a zero or non-finite axis, no forward axis (no option and no child
+   *   with a non-zero rest translation), an up axis parallel to forward, an angle out of range or
+   *   `twistMin > twistMax`, or a weight outside `[0, 1]`.
+   */
+  constructor(skeleton: Skeleton, options: AimIkOptions) {
+    this.skeleton = skeleton;
+    const j = resolveJoint(skeleton, options.joint, SOLVER, 'aimed');
+    this.joint = j;
+    const w = this.work;
+    let flags = 0;
+    // Forward: given, or toward the first child's rest translation scaled by the rest scale.
+    if (options.forward !== undefined) {
+      readAxis(w, AIM_FORWARD, options.forward, 'forward');
+    } else {
+      let child = -1;
+      for (let k = j + 1; k < skeleton.jointCount; k++) {
+        if (skeleton.parents[k] === j) {
+          child = k;
+          break;
+        }
+      }
+      if (child < 0) {
+        throw new TendonError(
+          'ik/invalid-option',
+          `${SOLVER}: joint "${skeleton.names[j]}" has no child; give a forward axis`,
+        );
+      }
+      const t = skeleton.restTranslations;
+      const s = skeleton.restScales;
+      readAxis(
+        w,
+        AIM_FORWARD,
+        [t[3 * child] * s[3 * j], t[3 * child + 1] * s[3 * j + 1], t[3 * child + 2] * s[3 * j + 2]],
+        `forward (toward child "${skeleton.names[child]}")`,
+      );
+    }
+    if (options.up !== undefined) {
+      readAxis(w, AIM_UP_AXIS, options.up, 'up');
+      const fx = w[AIM_FORWARD];
+      const fy = w[AIM_FORWARD + 1];
+      const fz = w[AIM_FORWARD + 2];
+      const ux = w[AIM_UP_AXIS];
+      const uy = w[AIM_UP_AXIS + 1];
+      const uz = w[AIM_UP_AXIS + 2];
+      const cx = fy * uz - fz * uy;
+      const cy = fz * ux - fx * uz;
+      const cz = fx * uy - fy * ux;
+      // sin of the angle between the unit axes below 1e-6: too close to parallel to define a roll.
+      if (cx * cx + cy * cy + cz * cz < 1e-12) {
+        throw new TendonError('ik/invalid-option', `${SOLVER}: the up axis is parallel to the forward axis`);
+      }
+      flags |= AIM_HAS_UP | AIM_PREFER_UP;
+    }
+    if (options.offset !== undefined) {
+      const o = options.offset;
+      if (o.length !== 3 || !Number.isFinite(o[0]) || !Number.isFinite(o[1]) || !Number.isFinite(o[2])) {
+        throw new TendonError('ik/invalid-option', `${SOLVER}: offset must be three finite numbers`);
+      }
+      w[AIM_OFFSET] = o[0];
+      w[AIM_OFFSET + 1] = o[1];
+      w[AIM_OFFSET + 2] = o[2];
+      if (o[0] !== 0 || o[1] !== 0 || o[2] !== 0) flags |= AIM_HAS_OFFSET;
+    }
+    const cone = options.coneAngle ?? Math.PI;
+    if (!Number.isFinite(cone) || cone < 0 || cone > Math.PI) {
+      throw new TendonError('ik/invalid-option', `${SOLVER}: coneAngle ${cone} is not in [0, π]`);
+    }
+    if (cone < Math.PI) {
+      const [c, s] = cosSinOfAngle(cone / 2);
+      w[AIM_CONE] = c;
+      w[AIM_CONE + 1] = s;
+      flags |= AIM_HAS_CONE;
+    }
+    const twistMin = options.twistMin ?? -Math.PI;
+    const twistMax = options.twistMax ?? Math.PI;
+    for (const [name, value] of [
+      ['twistMin', twistMin],
+      ['twistMax', twistMax],
+    ] as const) {
+      if (!Number.isFinite(value) || value < -Math.PI || value > Math.PI) {
+        throw new TendonError('ik/invalid-option', `${SOLVER}: ${name} ${value} is not in [−π, π]`);
+      }
+    }
+    if (twistMin > twistMax) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${SOLVER}: twistMin ${twistMin} is greater than twistMax ${twistMax}`,
+      );
+    }
+    if (twistMin > -Math.PI || twistMax < Math.PI) {
+      // Half-angles: the kernel compares the twist quaternion's (cos, sin) of θ/2 with these.
+      const [cmin, smin] = cosSinOfAngle(twistMin / 2);
+      const [cmax, smax] = cosSinOfAngle(twistMax / 2);
+      w[AIM_TWIST_MIN] = cmin;
+      w[AIM_TWIST_MIN + 1] = smin;
+      w[AIM_TWIST_MAX] = cmax;
+      w[AIM_TWIST_MAX + 1] = smax;
+      flags |= AIM_HAS_TWIST;
+    }
+    quat.copy(w, AIM_REST, skeleton.restRotations, 4 * j);
+    this.flags = flags;
+    quat.identity(this.numbers, 1);
+    this.weight = options.weight ?? 1;
+  }
+
+  /**
+   * Blend weight in `[0, 1]`: the solved correction is slerped from the identity by it (0: the
+   * pose is left bit-for-bit untouched).
+   *
+   * @throws {@link TendonError} `ik/invalid-option` when set outside `[0, 1]` or to NaN.
+   */
+  get weight(): number {
+    return this.numbers[0];
+  }
+  set weight(weight: number) {
+    // A number field rewritten every frame can lose V8's in-place double representation and
+    // allocate on every store; an array element never does.
+    if (!(weight >= 0 && weight <= 1)) {
+      throw new TendonError('ik/invalid-option', `${SOLVER}: weight ${weight} is not in [0, 1]`);
+    }
+    this.numbers[0] = weight;
+  }
+
+  /**
+   * Turns the bone so that its forward ray passes through `targetModel`, then rolls its up axis
+   * toward `upModel` when given, within the limits, scaled by the weight; then recomputes the
+   * model matrices of the bone's subtree in `model`.
+   *
+   * `model` must be up to date for the bone's parent (it is read, not recomputed). The correction
+   * applies on the right of the local rotation (`q ← q · R`), which is then renormalized.
+   *
+   * @param pose - the pose to change (only the bone's rotation changes).
+   * @param model - its model matrices (16 per joint); the bone's subtree is rewritten.
+   * @param targetModel - the point to aim at, 3 numbers, model space.
+   * @param upModel - the up (pole) direction, 3 numbers, model space; needs the `up` option.
+   * @returns {@link AimIk.status}: `reached` when the ray meets the target to 1e-9 (relative to
+   *   its distance), `clamped` when a limit or the weight held the bone back, `degenerate` when the
+   *   target is at the aiming point's origin or inside the offset's sphere, or the up direction is
+   *   parallel to the target direction (no roll); `error` is the distance from the target to the
+   *   aim ray, model space.
+   * @throws {@link TendonError} `ik/invalid-target` for fewer than 3 or non-finite numbers in the
+   *   target or up direction, `ik/invalid-option` for an up direction without an `up` axis,
+   *   `pose/skeleton-mismatch` or `pose/buffer-size`; the pose and model are then untouched.
+   */
+  solve(pose: Pose, model: Float64Array, targetModel: Float64Array, upModel?: Float64Array | null): IkStatus {
+    checkPose(this.skeleton, pose, model, SOLVER);
+    checkFinite(targetModel, 3, SOLVER, 'target');
+    this.checkUp(upModel);
+    const s = this.scratch;
+    s[T_TARGET] = targetModel[0];
+    s[T_TARGET + 1] = targetModel[1];
+    s[T_TARGET + 2] = targetModel[2];
+    return this.run(pose, model, upModel ?? null);
+  }
+
+  /**
+   * {@link AimIk.solve} toward another joint's current model-space position, read from `model`
+   * (e.g. a calf toward the other leg's ankle; the two branches' shared ancestors cancel out).
+   *
+   * @throws {@link TendonError} `ik/invalid-joint` when `targetJoint` is not a joint index, or is
+   *   the aimed bone or one of its descendants (it would move with the bone); otherwise as
+   *   {@link AimIk.solve}.
+   */
+  solveTowardJoint(
+    pose: Pose,
+    model: Float64Array,
+    targetJoint: number,
+    upModel?: Float64Array | null,
+  ): IkStatus {
+    checkPose(this.skeleton, pose, model, SOLVER);
+    const k = resolveJoint(this.skeleton, targetJoint, SOLVER, 'target');
+    if (this.skeleton.isAncestor(this.joint, k)) {
+      throw new TendonError(
+        'ik/invalid-joint',
+        `${SOLVER}: target joint "${this.skeleton.names[k]}" moves with "${this.skeleton.names[this.joint]}"`,
+      );
+    }
+    const s = this.scratch;
+    s[T_TARGET] = model[16 * k + 12];
+    s[T_TARGET + 1] = model[16 * k + 13];
+    s[T_TARGET + 2] = model[16 * k + 14];
+    if (
+      !Number.isFinite(s[T_TARGET]) ||
+      !Number.isFinite(s[T_TARGET + 1]) ||
+      !Number.isFinite(s[T_TARGET + 2])
+    ) {
+      throw new TendonError(
+        'ik/invalid-target',
+        `${SOLVER}: the model position of target joint "${this.skeleton.names[k]}" is not finite`,
+      );
+    }
+    this.checkUp(upModel);
+    return this.run(pose, model, upModel ?? null);
+  }
+
+  private checkUp(upModel: Float64Array | null | undefined): void {
+    if (upModel === undefined || upModel === null) return;
+    if ((this.flags & AIM_PREFER_UP) === 0) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${SOLVER}: an up direction was given but the solver has no up axis (option "up")`,
+      );
+    }
+    checkFinite(upModel, 3, SOLVER, 'up direction');
+  }
+
+  /** The solve after validation; the target is in scratch. */
+  private run(pose: Pose, model: Float64Array, upModel: Float64Array | null): IkStatus {
+    const status = this.status;
+    status.reset();
+    status.iterations = 1;
+    const skeleton = this.skeleton;
+    const j = this.joint;
+    const parent = skeleton.parents[j];
+    const s = this.scratch;
+    const w = this.work;
+    const rotations = pose.rotations;
+    let flags = this.flags;
+    let bits = 0;
+    // P⁻¹ (identity for a root), general: parents may be scaled, non-uniformly, or mirrored.
+    let invertible = true;
+    if (parent < 0) mat4.identity(s, T_PINV);
+    else invertible = mat4.invert(s, T_PINV, model, 16 * parent);
+    if (invertible) {
+      // Current rotation, unit (the pose may have drifted), and the target in its frame:
+      // d = conj(q) · (P⁻¹ t − t_j).
+      quat.normalize(w, AIM_ROTATION, rotations, 4 * j);
+      quat.conjugate(s, T_CONJ, w, AIM_ROTATION);
+      vec3.transformPoint(s, T_LOCAL, s, T_PINV, s, T_TARGET);
+      s[T_LOCAL] -= pose.translations[3 * j];
+      s[T_LOCAL + 1] -= pose.translations[3 * j + 1];
+      s[T_LOCAL + 2] -= pose.translations[3 * j + 2];
+      quat.rotateVec3(w, AIM_TARGET, s, T_CONJ, s, T_LOCAL);
+      if (upModel === null) {
+        flags &= ~AIM_HAS_UP;
+      } else {
+        // Directions go through the linear part of P⁻¹ only.
+        s[T_LOCAL] = upModel[0];
+        s[T_LOCAL + 1] = upModel[1];
+        s[T_LOCAL + 2] = upModel[2];
+        vec3.transformDirection(s, T_LOCAL, s, T_PINV, s, T_LOCAL);
+        quat.rotateVec3(w, AIM_UP_DIRECTION, s, T_CONJ, s, T_LOCAL);
+      }
+      bits = aimLocal(w, flags);
+      // Weight 0, or nothing to do (the kernel kept the rotation): the pose stays bit for bit.
+      const weight = this.numbers[0];
+      if (weight > 0 && !sameRotation(w)) this.apply(pose, model);
+    } else {
+      bits = AIM_DEGENERATE;
+    }
+    status.degenerate = (bits & AIM_DEGENERATE) !== 0;
+    this.measure(pose, model, parent);
+    const error = s[T_ERROR];
+    status.error = error;
+    const within = error <= 1e-9 * s[T_DIST] && error < Number.POSITIVE_INFINITY;
+    status.clamped = (bits & AIM_CLAMPED) !== 0 || (this.numbers[0] < 1 && !within);
+    status.reached = within && !status.degenerate && !status.clamped;
+    return status;
+  }
+
+  /** Writes q · slerp(I, C, weight) (or the full result at weight 1) and updates the subtree. */
+  private apply(pose: Pose, model: Float64Array): void {
+    // The weight is read here, not passed: V8 boxes a double passed to a call it does not inline.
+    const weight = this.numbers[0];
+    const j = this.joint;
+    const w = this.work;
+    const s = this.scratch;
+    const skeleton = this.skeleton;
+    if (weight === 1) {
+      quat.normalize(pose.rotations, 4 * j, w, AIM_RESULT);
+    } else {
+      // C = conj(q) · q'; q ← q · slerp(I, C, weight).
+      quat.multiply(s, T_CORR, s, T_CONJ, w, AIM_RESULT);
+      quat.slerpFrom(s, T_CORR, this.numbers, 1, s, T_CORR, this.numbers, 0);
+      quat.multiply(s, T_CORR, w, AIM_ROTATION, s, T_CORR);
+      quat.normalize(pose.rotations, 4 * j, s, T_CORR);
+    }
+    localToModel(
+      model,
+      skeleton.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      j,
+      skeleton.subtreeEnds[j],
+    );
+  }
+
+  /**
+   * Distance from the target to the bone's aim ray in model space, and from the ray's origin (for
+   * the relative `reached` test), into scratch: a returned double would be boxed. Reads the pose as
+   * it now is.
+   */
+  private measure(pose: Pose, model: Float64Array, parent: number): void {
+    const s = this.scratch;
+    const w = this.work;
+    const j = this.joint;
+    if (parent < 0) mat4.identity(s, T_P);
+    else mat4.copy(s, T_P, model, 16 * parent);
+    quat.normalize(s, T_CORR, pose.rotations, 4 * j);
+    // Origin: P · (t_j + q · o); direction: P · (q · f), linear part.
+    quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_OFFSET);
+    s[T_LOCAL] += pose.translations[3 * j];
+    s[T_LOCAL + 1] += pose.translations[3 * j + 1];
+    s[T_LOCAL + 2] += pose.translations[3 * j + 2];
+    vec3.transformPoint(s, T_ORIGIN, s, T_P, s, T_LOCAL);
+    quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
+    vec3.transformDirection(s, T_DIR, s, T_P, s, T_LOCAL);
+    // Scaled by the largest component so that far targets neither overflow nor lose the answer.
+    let vx = s[T_TARGET] - s[T_ORIGIN];
+    let vy = s[T_TARGET + 1] - s[T_ORIGIN + 1];
+    let vz = s[T_TARGET + 2] - s[T_ORIGIN + 2];
+    let m = vx < 0 ? -vx : vx;
+    if ((vy < 0 ? -vy : vy) > m) m = vy < 0 ? -vy : vy;
+    if ((vz < 0 ? -vz : vz) > m) m = vz < 0 ? -vz : vz;
+    if (!(m > 0) || m === Number.POSITIVE_INFINITY) {
+      // At the ray's origin (0), or too far to measure in doubles (∞).
+      s[T_DIST] = m > 0 ? m : 0;
+      s[T_ERROR] = s[T_DIST];
+      return;
+    }
+    vx /= m;
+    vy /= m;
+    vz /= m;
+    s[T_DIST] = m * Math.sqrt(vx * vx + vy * vy + vz * vz);
+    const dx = s[T_DIR];
+    const dy = s[T_DIR + 1];
+    const dz = s[T_DIR + 2];
+    const dd = dx * dx + dy * dy + dz * dz;
+    s[T_ERROR] = s[T_DIST];
+    if (!(dd > 0) || dd === Number.POSITIVE_INFINITY) return;
+    const along = (vx * dx + vy * dy + vz * dz) / dd;
+    if (!(along > 0)) return;
+    const px = vx - along * dx;
+    const py = vy - along * dy;
+    const pz = vz - along * dz;
+    s[T_ERROR] = m * Math.sqrt(px * px + py * py + pz * pz);
+  }
+}
+
+// Scratch slots of AimIk.
+const T_PINV = 0; // 16: P⁻¹
+const T_P = 16; // 16: P (measure)
+const T_TARGET = 32; // 3: target, model space
+const T_LOCAL = 35; // 3: temporary vector
+const T_CONJ = 38; // 4: conj(q)
+const T_CORR = 42; // 4: correction / temporary quaternion
+// The measure's slots reuse P⁻¹'s, which it no longer needs.
+const T_ORIGIN = 0; // 3
+const T_DIR = 3; // 3
+const T_DIST = 6; // 1: distance from the ray's origin to the target
+const T_ERROR = 7; // 1: distance from the ray to the target
+
+/** `true` when the kernel left the rotation as it was (an early degenerate return). */
+function sameRotation(w: Float64Array): boolean {
+  return (
+    w[AIM_RESULT] === w[AIM_ROTATION] &&
+    w[AIM_RESULT + 1] === w[AIM_ROTATION + 1] &&
+    w[AIM_RESULT + 2] === w[AIM_ROTATION + 2] &&
+    w[AIM_RESULT + 3] === w[AIM_ROTATION + 3]
+  );
+}
+
+/** Reads a non-zero finite axis option, normalized, into `w[o…]`. */
+function readAxis(w: Float64Array, o: number, axis: ArrayLike<number>, name: string): void {
+  if (
+    axis.length !== 3 ||
+    !Number.isFinite(axis[0]) ||
+    !Number.isFinite(axis[1]) ||
+    !Number.isFinite(axis[2])
+  ) {
+    throw new TendonError('ik/invalid-option', `${SOLVER}: ${name} must be three finite numbers`);
+  }
+  const m = Math.max(Math.abs(axis[0]), Math.abs(axis[1]), Math.abs(axis[2]));
+  if (m === 0) throw new TendonError('ik/invalid-option', `${SOLVER}: the ${name} axis is zero`);
+  const x = axis[0] / m;
+  const y = axis[1] / m;
+  const z = axis[2] / m;
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z);
+  w[o] = x * inv;
+  w[o + 1] = y * inv;
+  w[o + 2] = z * inv;
+}

@@ -1,0 +1,479 @@
+/**
+ * Points-at (aim) in a bone's own rotation frame (ALGORITHMS.md §3): the minimal rotation that
+ * turns a forward axis toward a target, an optional roll toward an up direction, and swing/twist
+ * limits relative to the rest rotation. Only `+ − × ÷` and `√`: the same inputs give bit-identical
+ * rotations on every engine (ALGORITHMS.md §5).
+ *
+ * "Rotation frame" of a joint with local rotation `q`: the frame in which a vector `v` lands at
+ * `t + q·v` in the parent's frame, i.e. the joint's frame before its own scale. A child at local
+ * translation `p` sits at `s ∘ p` in it. Aiming there is exact in model space for any affine parent
+ * (rotated, scaled, non-uniformly scaled, mirrored): affine maps carry rays to rays and planes to
+ * planes.
+ *
+ * @packageDocumentation
+ */
+import { multiply, normalize, rotateVec3 } from './quat.js';
+import type { NumericArray } from './types.js';
+
+// Layout of the work array read and written by aimLocal(). Numbers travel in this array rather
+// than as arguments: V8 boxes a double passed to a call it does not inline.
+/** Slot of the forward axis (unit, rotation frame), 3 numbers. Configuration. */
+export const AIM_FORWARD = 0;
+/** Slot of the aiming point (rotation frame), 3 numbers. Configuration. */
+export const AIM_OFFSET = 3;
+/** Slot of the up axis (unit, rotation frame), 3 numbers. Configuration. */
+export const AIM_UP_AXIS = 6;
+/** Slot of `[cos(cone/2), sin(cone/2)]`. Configuration. */
+export const AIM_CONE = 9;
+/** Slot of `[cos(twistMin/2), sin(twistMin/2)]`. Configuration. */
+export const AIM_TWIST_MIN = 11;
+/** Slot of `[cos(twistMax/2), sin(twistMax/2)]`. Configuration. */
+export const AIM_TWIST_MAX = 13;
+/** Slot of the rest local rotation (unit quaternion) the limits are measured from. Configuration. */
+export const AIM_REST = 15;
+/** Slot of the current local rotation (unit quaternion). Input. */
+export const AIM_ROTATION = 19;
+/** Slot of the target relative to the joint's origin, in its current rotation frame. Input. */
+export const AIM_TARGET = 23;
+/** Slot of the up direction in the joint's current rotation frame (any length). Input. */
+export const AIM_UP_DIRECTION = 26;
+/** Slot of the solved local rotation (unit quaternion, before any weight). Output. */
+export const AIM_RESULT = 29;
+// Scratch slots 33… used inside aimLocal().
+const A_DIR = 33; // unit aim-point direction in the solved frame
+const D_DIR = 36; // unit target direction
+const CORR = 39; // correction quaternion
+const TMP_Q = 43; // quaternion temporary
+const TMP_V = 47; // vector temporary
+const HINT = 50; // preferred half-turn axis
+/** Length of the work array {@link aimLocal} needs. */
+export const AIM_WORK_SIZE = 56;
+
+/** {@link aimLocal} flag: the work array holds an offset (otherwise the aiming point is the origin). */
+export const AIM_HAS_OFFSET = 1;
+/** {@link aimLocal} flag: roll the up axis toward the up direction. */
+export const AIM_HAS_UP = 2;
+/** {@link aimLocal} flag: limit the swing to the cone. */
+export const AIM_HAS_CONE = 4;
+/** {@link aimLocal} flag: limit the twist to `[twistMin, twistMax]`. */
+export const AIM_HAS_TWIST = 8;
+/** {@link aimLocal} flag: an up axis is configured (preferred axis of a half turn), even when not rolling. */
+export const AIM_PREFER_UP = 16;
+
+/** {@link aimLocal} result bit: the geometry had no unique or exact answer (see there). */
+export const AIM_DEGENERATE = 1;
+/** {@link aimLocal} result bit: a cone or twist limit changed the answer. */
+export const AIM_CLAMPED = 2;
+
+/**
+ * The minimal rotation carrying unit vector `u` onto unit vector `v`, accurate and minimal at every
+ * angle, with a chosen axis for the half turn.
+ *
+ * The half-vector formula `normalize(u × v, 1 + u·v)` loses the axis when `v` is nearly `−u`
+ * (`1 + u·v` cancels). Past 154° this goes through the unit vector `p ⟂ u` in the plane of `u` and
+ * `v` instead: `fromTo(p, v) · fromTo(u, p)`, two well-conditioned turns about the same axis, so
+ * `u` lands on `v` to rounding and the result stays the minimal rotation (its axis ⟂ `u` and `v`)
+ * as the angle approaches 180°: an aimed bone does not pick up a twist as its target passes behind
+ * it. (`quat.fromTo` is as accurate but, below `1 + u·v < 1e-12`, turns about a fixed
+ * coordinate axis first.) When `v` is `−u` to 1e-12 (no plane), the half turn is about `hint` made
+ * perpendicular to `u` (an up axis: turning round keeps the head up), or about the coordinate axis
+ * least aligned with `u` when `hint` is parallel to `u` or zero. Never the identity, never NaN.
+ *
+ * Reads every input before writing, so `out` may alias any of them.
+ */
+export function rotationBetween(
+  out: NumericArray,
+  o: number,
+  u: NumericArray,
+  uo: number,
+  v: NumericArray,
+  vo: number,
+  hint: NumericArray,
+  ho: number,
+): void {
+  const ux = u[uo];
+  const uy = u[uo + 1];
+  const uz = u[uo + 2];
+  const vx = v[vo];
+  const vy = v[vo + 1];
+  const vz = v[vo + 2];
+  const c = ux * vx + uy * vy + uz * vz;
+  if (c > -0.9) {
+    // 1 + c ≥ 0.1: the half-vector formula is accurate to a few ulps.
+    const x = uy * vz - uz * vy;
+    const y = uz * vx - ux * vz;
+    const z = ux * vy - uy * vx;
+    const w = 1 + c;
+    const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    out[o] = x * inv;
+    out[o + 1] = y * inv;
+    out[o + 2] = z * inv;
+    out[o + 3] = w * inv;
+    return;
+  }
+  // p: the part of v perpendicular to u, i.e. the direction from u toward v.
+  let px = vx - c * ux;
+  let py = vy - c * uy;
+  let pz = vz - c * uz;
+  let pl = px * px + py * py + pz * pz;
+  if (pl < 1e-24) {
+    // v is −u to rounding: choose the half-turn axis h ⟂ u, then p = h × u (u turned 90° about h).
+    let hx = hint[ho];
+    let hy = hint[ho + 1];
+    let hz = hint[ho + 2];
+    let hu = hx * ux + hy * uy + hz * uz;
+    hx -= hu * ux;
+    hy -= hu * uy;
+    hz -= hu * uz;
+    const hl = hx * hx + hy * hy + hz * hz;
+    const h0 = hint[ho] * hint[ho] + hint[ho + 1] * hint[ho + 1] + hint[ho + 2] * hint[ho + 2];
+    if (hl === 0 || hl < 1e-12 * h0) {
+      const ax = ux < 0 ? -ux : ux;
+      const ay = uy < 0 ? -uy : uy;
+      const az = uz < 0 ? -uz : uz;
+      hx = ax <= ay && ax <= az ? 1 : 0;
+      hy = hx === 0 && ay <= az ? 1 : 0;
+      hz = hx === 0 && hy === 0 ? 1 : 0;
+      hu = hx * ux + hy * uy + hz * uz;
+      hx -= hu * ux;
+      hy -= hu * uy;
+      hz -= hu * uz;
+    }
+    px = hy * uz - hz * uy;
+    py = hz * ux - hx * uz;
+    pz = hx * uy - hy * ux;
+    pl = px * px + py * py + pz * pz;
+  }
+  const pi = 1 / Math.sqrt(pl);
+  px *= pi;
+  py *= pi;
+  pz *= pi;
+  // First turn u → p (90°), then p → v (the rest, under 90°+): both have 1 + dot ≥ ~1.
+  let x1 = uy * pz - uz * py;
+  let y1 = uz * px - ux * pz;
+  let z1 = ux * py - uy * px;
+  let w1 = 1 + ux * px + uy * py + uz * pz;
+  let inv = 1 / Math.sqrt(x1 * x1 + y1 * y1 + z1 * z1 + w1 * w1);
+  x1 *= inv;
+  y1 *= inv;
+  z1 *= inv;
+  w1 *= inv;
+  let x2 = py * vz - pz * vy;
+  let y2 = pz * vx - px * vz;
+  let z2 = px * vy - py * vx;
+  let w2 = 1 + px * vx + py * vy + pz * vz;
+  inv = 1 / Math.sqrt(x2 * x2 + y2 * y2 + z2 * z2 + w2 * w2);
+  x2 *= inv;
+  y2 *= inv;
+  z2 *= inv;
+  w2 *= inv;
+  // out = q2 · q1 (q1 first).
+  out[o] = w2 * x1 + x2 * w1 + y2 * z1 - z2 * y1;
+  out[o + 1] = w2 * y1 - x2 * z1 + y2 * w1 + z2 * x1;
+  out[o + 2] = w2 * z1 + x2 * y1 - y2 * x1 + z2 * w1;
+  out[o + 3] = w2 * w1 - x2 * x1 - y2 * y1 - z2 * z1;
+}
+
+// The scale of the last vector normalizeInPlace() saw, kept here rather than returned: a double
+// returned from a call that is not inlined is boxed.
+const SCALE = 53;
+
+/**
+ * Normalizes the 3-vector at `w[i]` in place without overflow or underflow (it is divided by its
+ * largest absolute component `m` first, kept in `w[SCALE]`: the original length is
+ * `m · |v / m|`). Returns false, leaving the vector as it is, when it is zero or not finite.
+ */
+function normalizeInPlace(w: Float64Array, i: number): boolean {
+  const x = w[i];
+  const y = w[i + 1];
+  const z = w[i + 2];
+  const ax = x < 0 ? -x : x;
+  const ay = y < 0 ? -y : y;
+  const az = z < 0 ? -z : z;
+  let m = ax > ay ? ax : ay;
+  if (az > m) m = az;
+  w[SCALE] = m;
+  // A NaN component can hide from the comparisons above, so test the sum too.
+  if (!(m > 0 && m < Number.POSITIVE_INFINITY) || Number.isNaN(ax + ay + az)) return false;
+  const sx = x / m;
+  const sy = y / m;
+  const sz = z / m;
+  const inv = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz);
+  w[i] = sx * inv;
+  w[i + 1] = sy * inv;
+  w[i + 2] = sz * inv;
+  return true;
+}
+
+/**
+ * Solves one points-at constraint in a joint's rotation frame, reading and writing the slots of
+ * the work array `w` (`AIM_*` constants; configuration slots are set once, input slots per solve).
+ * Writes the new local rotation to `w[AIM_RESULT…]` and returns {@link AIM_DEGENERATE} and/or
+ * {@link AIM_CLAMPED} bits. Allocates nothing; never throws; never writes NaN.
+ *
+ * 1. Aim: with `f` the forward axis, `o` the offset and `d` the target, find the point `a` on the ray
+ *    `o + λ f` (λ ≥ 0) at distance `|d|` from the joint (the larger root of a quadratic), and the
+ *    minimal rotation `R` carrying `a` onto `d`: then the ray, turned by `R`, passes through `d`.
+ *    When `|d| < |o|` the ray may miss the sphere of radius `|d|`: `a` is then the ray's point
+ *    nearest the origin (the ray passes as close to the target as it can) and the result is
+ *    flagged degenerate. A target at the origin (or non-finite) leaves the rotation unchanged,
+ *    flagged degenerate.
+ * 2. Roll (flag {@link AIM_HAS_UP}): about the target direction `d̂` (which keeps the target on the
+ *    ray), the minimal turn that brings the up axis's projection ⟂ `d̂` onto the up direction's.
+ *    Skipped, flagged degenerate, when either projection is shorter than 1e-9 (parallel to `d̂`).
+ * 3. Limits (flags {@link AIM_HAS_CONE}, {@link AIM_HAS_TWIST}): the rotation relative to rest,
+ *    `Δ = rest⁻¹ · q'`, is split into swing · twist about the forward axis; the swing's half-angle
+ *    is clamped to the cone's, the twist's to the nearer (circularly) of the twist limits, by
+ *    comparing half-angle cosines and sines; the parts are recomposed.
+ */
+export function aimLocal(w: Float64Array, flags: number): number {
+  let result = 0;
+  // The result starts as the current rotation: every early return keeps the pose.
+  w[AIM_RESULT] = w[AIM_ROTATION];
+  w[AIM_RESULT + 1] = w[AIM_ROTATION + 1];
+  w[AIM_RESULT + 2] = w[AIM_ROTATION + 2];
+  w[AIM_RESULT + 3] = w[AIM_ROTATION + 3];
+
+  // 1. Target direction d̂, and its length in units of m (so huge and tiny targets both work).
+  w[D_DIR] = w[AIM_TARGET];
+  w[D_DIR + 1] = w[AIM_TARGET + 1];
+  w[D_DIR + 2] = w[AIM_TARGET + 2];
+  if (!normalizeInPlace(w, D_DIR)) return AIM_DEGENERATE;
+  const m = w[SCALE];
+  const fx = w[AIM_FORWARD];
+  const fy = w[AIM_FORWARD + 1];
+  const fz = w[AIM_FORWARD + 2];
+  if ((flags & AIM_HAS_OFFSET) !== 0) {
+    const tx = w[AIM_TARGET] / m;
+    const ty = w[AIM_TARGET + 1] / m;
+    const tz = w[AIM_TARGET + 2] / m;
+    const dd = tx * tx + ty * ty + tz * tz;
+    const ox = w[AIM_OFFSET] / m;
+    const oy = w[AIM_OFFSET + 1] / m;
+    const oz = w[AIM_OFFSET + 2] / m;
+    const of = ox * fx + oy * fy + oz * fz;
+    const oo = ox * ox + oy * oy + oz * oz;
+    // |o + λ f|² = dd  ⇔  λ² + 2 (o·f) λ + oo − dd = 0.
+    const disc = of * of - oo + dd;
+    let lambda = -1;
+    if (disc >= 0) {
+      const s = Math.sqrt(disc);
+      // Larger root, written to avoid cancellation when o·f > 0.
+      lambda = of > 0 ? (dd - oo) / (of + s) : s - of;
+    }
+    if (lambda >= 0) {
+      w[A_DIR] = ox + lambda * fx;
+      w[A_DIR + 1] = oy + lambda * fy;
+      w[A_DIR + 2] = oz + lambda * fz;
+    } else {
+      // The ray cannot reach the target's sphere: use the ray's point nearest the joint.
+      const back = of < 0 ? of : 0;
+      w[A_DIR] = ox - back * fx;
+      w[A_DIR + 1] = oy - back * fy;
+      w[A_DIR + 2] = oz - back * fz;
+      result |= AIM_DEGENERATE;
+    }
+    if (!normalizeInPlace(w, A_DIR)) return result | AIM_DEGENERATE;
+  } else {
+    w[A_DIR] = fx;
+    w[A_DIR + 1] = fy;
+    w[A_DIR + 2] = fz;
+  }
+  // Preferred half-turn axis for a target straight behind: the up axis when there is one.
+  if ((flags & AIM_PREFER_UP) !== 0) {
+    w[HINT] = w[AIM_UP_AXIS];
+    w[HINT + 1] = w[AIM_UP_AXIS + 1];
+    w[HINT + 2] = w[AIM_UP_AXIS + 2];
+  } else {
+    w[HINT] = 0;
+    w[HINT + 1] = 0;
+    w[HINT + 2] = 0;
+  }
+  rotationBetween(w, CORR, w, A_DIR, w, D_DIR, w, HINT);
+
+  // 2. Roll about d̂.
+  if ((flags & AIM_HAS_UP) !== 0) {
+    if (!roll(w)) result |= AIM_DEGENERATE;
+  }
+
+  // q' = q · C (the correction acts in the joint's own frame).
+  multiply(w, AIM_RESULT, w, AIM_ROTATION, w, CORR);
+  normalize(w, AIM_RESULT, w, AIM_RESULT);
+
+  // 3. Limits relative to rest.
+  if ((flags & (AIM_HAS_CONE | AIM_HAS_TWIST)) !== 0 && limit(w, flags)) result |= AIM_CLAMPED;
+  return result;
+}
+
+/** Composes the roll about d̂ onto CORR; false when the roll is undefined (and skipped). */
+function roll(w: Float64Array): boolean {
+  const dx = w[D_DIR];
+  const dy = w[D_DIR + 1];
+  const dz = w[D_DIR + 2];
+  // The up axis after the aim rotation, projected ⟂ d̂.
+  rotateVec3(w, TMP_V, w, CORR, w, AIM_UP_AXIS);
+  let ax = w[TMP_V];
+  let ay = w[TMP_V + 1];
+  let az = w[TMP_V + 2];
+  let k = ax * dx + ay * dy + az * dz;
+  ax -= k * dx;
+  ay -= k * dy;
+  az -= k * dz;
+  const al = ax * ax + ay * ay + az * az;
+  // The up direction, normalized first (any length), projected ⟂ d̂.
+  w[TMP_V] = w[AIM_UP_DIRECTION];
+  w[TMP_V + 1] = w[AIM_UP_DIRECTION + 1];
+  w[TMP_V + 2] = w[AIM_UP_DIRECTION + 2];
+  if (!normalizeInPlace(w, TMP_V)) return false;
+  let bx = w[TMP_V];
+  let by = w[TMP_V + 1];
+  let bz = w[TMP_V + 2];
+  k = bx * dx + by * dy + bz * dz;
+  bx -= k * dx;
+  by -= k * dy;
+  bz -= k * dz;
+  const bl = bx * bx + by * by + bz * bz;
+  // The up axis is unit and not parallel to forward; its projection is short only when the aim
+  // put it along d̂ (an offset), the up direction's when it is parallel to the target direction.
+  if (al < 1e-18 || bl < 1e-18) return false;
+  const ai = 1 / Math.sqrt(al);
+  const bi = 1 / Math.sqrt(bl);
+  ax *= ai;
+  ay *= ai;
+  az *= ai;
+  bx *= bi;
+  by *= bi;
+  bz *= bi;
+  const c = ax * bx + ay * by + az * bz;
+  const s = (ay * bz - az * by) * dx + (az * bx - ax * bz) * dy + (ax * by - ay * bx) * dz;
+  // Rotation by φ about d̂ (cos φ = c, sin φ = s), as a quaternion proportional to
+  // (d̂ sin φ, 1 + cos φ) or, when that cancels (φ near π), to (d̂ (1 − cos φ), sin φ).
+  let rs: number;
+  let rw: number;
+  if (c >= 0) {
+    rs = s;
+    rw = 1 + c;
+  } else {
+    rs = 1 - c;
+    rw = s;
+  }
+  const inv = 1 / Math.sqrt(rs * rs + rw * rw);
+  w[TMP_Q] = dx * rs * inv;
+  w[TMP_Q + 1] = dy * rs * inv;
+  w[TMP_Q + 2] = dz * rs * inv;
+  w[TMP_Q + 3] = rw * inv;
+  // C ← roll · C (the roll applies after the aim).
+  multiply(w, CORR, w, TMP_Q, w, CORR);
+  return true;
+}
+
+/**
+ * Clamps the swing and twist of `Δ = rest⁻¹ · RESULT` about the forward axis and writes the
+ * limited rotation back to RESULT. Returns whether a limit acted.
+ */
+function limit(w: Float64Array, flags: number): boolean {
+  const fx = w[AIM_FORWARD];
+  const fy = w[AIM_FORWARD + 1];
+  const fz = w[AIM_FORWARD + 2];
+  // Δ = conj(rest) · q'.
+  const rx = -w[AIM_REST];
+  const ry = -w[AIM_REST + 1];
+  const rz = -w[AIM_REST + 2];
+  const rw = w[AIM_REST + 3];
+  const qx = w[AIM_RESULT];
+  const qy = w[AIM_RESULT + 1];
+  const qz = w[AIM_RESULT + 2];
+  const qw = w[AIM_RESULT + 3];
+  const dx = rw * qx + rx * qw + ry * qz - rz * qy;
+  const dy = rw * qy - rx * qz + ry * qw + rz * qx;
+  const dz = rw * qz + rx * qy - ry * qx + rz * qw;
+  const dw = rw * qw - rx * qx - ry * qy - rz * qz;
+  // Twist: the vector part projected on f, with w; τ = (f τs, τw), τw ≥ 0.
+  const p = dx * fx + dy * fy + dz * fz;
+  const tl = p * p + dw * dw;
+  let ts = 0;
+  let tw = 1;
+  if (tl > 1e-30) {
+    const inv = (dw < 0 ? -1 : 1) / Math.sqrt(tl);
+    ts = p * inv;
+    tw = dw * inv;
+  }
+  // Swing = Δ · conj(τ), then made exactly ⟂ f (it is, up to rounding) and w ≥ 0.
+  const cx = -fx * ts;
+  const cy = -fy * ts;
+  const cz = -fz * ts;
+  let sx = dw * cx + dx * tw + dy * cz - dz * cy;
+  let sy = dw * cy - dx * cz + dy * tw + dz * cx;
+  let sz = dw * cz + dx * cy - dy * cx + dz * tw;
+  let sw = dw * tw - dx * cx - dy * cy - dz * cz;
+  const sf = sx * fx + sy * fy + sz * fz;
+  sx -= sf * fx;
+  sy -= sf * fy;
+  sz -= sf * fz;
+  if (sw < 0) {
+    sx = -sx;
+    sy = -sy;
+    sz = -sz;
+    sw = -sw;
+  }
+  let sl = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
+  sx /= sl;
+  sy /= sl;
+  sz /= sl;
+  sw /= sl;
+  let acted = false;
+  if ((flags & AIM_HAS_CONE) !== 0) {
+    const ch = w[AIM_CONE];
+    const sh = w[AIM_CONE + 1];
+    sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
+    // tan(φ/2) > tan(cone/2), without dividing: well conditioned at small and large angles.
+    if (sl * ch > sw * sh) {
+      const k = sh / sl;
+      sx *= k;
+      sy *= k;
+      sz *= k;
+      sw = ch;
+      acted = true;
+    }
+  }
+  if ((flags & AIM_HAS_TWIST) !== 0) {
+    const cmin = w[AIM_TWIST_MIN];
+    const smin = w[AIM_TWIST_MIN + 1];
+    const cmax = w[AIM_TWIST_MAX];
+    const smax = w[AIM_TWIST_MAX + 1];
+    // sin(θ/2 − a) = τs cos a − τw sin a: negative ⇔ θ below the limit a (half-angles in [−π/2, π/2]).
+    const below = ts * cmin - tw * smin < 0;
+    const above = ts * cmax - tw * smax > 0;
+    if (below || above) {
+      // Outside the range: take the limit nearer on the circle (larger |cos of half the difference|).
+      const toMin = tw * cmin + ts * smin;
+      const toMax = tw * cmax + ts * smax;
+      if ((toMin < 0 ? -toMin : toMin) >= (toMax < 0 ? -toMax : toMax)) {
+        tw = cmin;
+        ts = smin;
+      } else {
+        tw = cmax;
+        ts = smax;
+      }
+      acted = true;
+    }
+  }
+  if (!acted) return false;
+  // Δ' = swing · τ, q'' = rest · Δ'.
+  const tx = fx * ts;
+  const ty = fy * ts;
+  const tz = fz * ts;
+  const ex = sw * tx + sx * tw + sy * tz - sz * ty;
+  const ey = sw * ty - sx * tz + sy * tw + sz * tx;
+  const ez = sw * tz + sx * ty - sy * tx + sz * tw;
+  const ew = sw * tw - sx * tx - sy * ty - sz * tz;
+  const bx = -rx;
+  const by = -ry;
+  const bz = -rz;
+  w[AIM_RESULT] = rw * ex + bx * ew + by * ez - bz * ey;
+  w[AIM_RESULT + 1] = rw * ey - bx * ez + by * ew + bz * ex;
+  w[AIM_RESULT + 2] = rw * ez + bx * ey - by * ex + bz * ew;
+  w[AIM_RESULT + 3] = rw * ew - bx * ex - by * ey - bz * ez;
+  normalize(w, AIM_RESULT, w, AIM_RESULT);
+  return true;
+}
