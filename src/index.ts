@@ -13,6 +13,7 @@ export { createJointMask, type JointMaskOptions } from './animation/joint-mask.j
 export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js';
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
+export { AimIk, type AimIkOptions } from './ik/aim.js';
 export type { JointRef } from './ik/chain.js';
 export { IkStatus } from './ik/ik-status.js';
 export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';

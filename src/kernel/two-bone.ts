@@ -190,7 +190,8 @@ export function twoBoneSolve(
     v[N] = v[C] - ax;
     v[N + 1] = v[C + 1] - ay;
     v[N + 2] = v[C + 2] - az;
-    if (!(normalize3(N) > reach * 1e-12)) {
+    v[LEN + 3] = reach;
+    if (!normalize3(N)) {
       v[N] = ux / l1;
       v[N + 1] = uy / l1;
       v[N + 2] = uz / l1;
@@ -346,7 +347,7 @@ function solveHinge(model: Float64Array, mid: number, settings: Float64Array, re
     result[R.degenerate] = 1;
   }
   // Align root → end with root → target (a half turn about the hinge when they are opposite).
-  if (normalize3(X) > reach * 1e-12) fromToInto(v, Q_ROOT, X, N, H);
+  if (normalize3(X)) fromToInto(v, Q_ROOT, X, N, H);
   // Roll about n: from the knee's side (after the alignment) to the pole's side.
   rotateInto(v, X, v, Q_ROOT, U);
   v[Y] = v[P] - v[A];
@@ -420,7 +421,7 @@ function solveLeastMotion(settings: Float64Array, memory: Float64Array, result: 
   v[Y] = nx * d - v[Z];
   v[Y + 1] = ny * d - v[Z + 1];
   v[Y + 2] = nz * d - v[Z + 2];
-  if (normalize3(Y) > 0 && normalize3(X) > 0) {
+  if (normalize3(Y) && normalize3(X)) {
     fromToInto(v, Q_MID, X, Y, N);
     // That turn applies after the root's; as a turn of the unchanged pose its axis is
     // R_root⁻¹ · axis (the angle is the same).
@@ -505,18 +506,21 @@ function setIdentity(out: Float64Array, o: number): void {
   out[o + 3] = 1;
 }
 
-/** Normalizes v[o..] in place; returns its length before (0 leaves it zero). */
-function normalize3(o: number): number {
+/**
+ * Normalizes v[o..] in place when it is longer than 1e-12 of the full reach (v[LEN + 3]); returns
+ * whether it was (a boolean, not the length: a double returned from a call V8 does not inline is
+ * boxed).
+ */
+function normalize3(o: number): boolean {
   const x = v[o];
   const y = v[o + 1];
   const z = v[o + 2];
   const l = Math.sqrt(x * x + y * y + z * z);
-  if (l > 0) {
-    v[o] = x / l;
-    v[o + 1] = y / l;
-    v[o + 2] = z / l;
-  }
-  return l;
+  if (!(l > v[LEN + 3] * 1e-12)) return false;
+  v[o] = x / l;
+  v[o + 1] = y / l;
+  v[o + 2] = z / l;
+  return true;
 }
 
 /**
