@@ -1,0 +1,168 @@
+/**
+ * tendon's side of bench/ik.bench.mjs: one adapter per solver and scenario, or a "not available
+ * yet" entry when dist/index.js does not export the solver (AimIk, FabrikIk and CcdIk are being
+ * written while this bench is).
+ *
+ * An adapter is `{ library, name, run(count), probe(i) }`: `run` does `count` solves cycling
+ * through the targets, each one a reset of the solved joints (rotations and model matrices
+ * copied from rest), the solve, and a read of the end position; `probe` does one solve for target
+ * `i` and returns what the accuracy measures need.
+ */
+import { Matrix4 } from 'three';
+import * as tendon from '../dist/index.js';
+import { CHAIN, HEAD, identityRestLocals, LEG, TARGET_COUNT } from './ik-setup.mjs';
+
+export const unavailable = (library, name, reason) => ({ library, name, unavailable: reason });
+
+function build(rig) {
+  const locals = identityRestLocals(rig);
+  const skeleton = tendon.Skeleton.create({
+    names: rig.names,
+    parents: rig.parents,
+    restTranslations: locals.flatMap((l) => l.position),
+    restRotations: locals.flatMap((l) => l.quaternion),
+  });
+  const pose = new tendon.Pose(skeleton);
+  const model = tendon.createModelBuffer(skeleton);
+  tendon.forwardKinematics(pose, model);
+  return { skeleton, pose, model, restRotations: pose.rotations.slice(), restModel: model.slice() };
+}
+
+/**
+ * The reset every tendon scenario does before a solve: the chain's rotations and the model
+ * matrices of joints `from … to − 1` copied from rest (the cheapest exact reset; three.js gets
+ * the same, quaternions and matrixWorld copied).
+ */
+function resetter({ pose, model, restRotations, restModel }, from, to) {
+  const rotations = pose.rotations;
+  return () => {
+    for (let k = 4 * from; k < 4 * to; k++) rotations[k] = restRotations[k];
+    for (let k = 16 * from; k < 16 * to; k++) model[k] = restModel[k];
+  };
+}
+
+/**
+ * A timed loop around `solveOne(k)` (k the target index), reading the end joint's x into a sink
+ * so the work cannot be optimized away. A closure per adapter keeps each loop monomorphic.
+ */
+function looped(solveOne, model, end) {
+  const sink = new Float64Array(1);
+  const state = new Int32Array(1);
+  const ex = 16 * end + 12;
+  return (count) => {
+    let k = state[0];
+    let acc = 0;
+    for (let n = 0; n < count; n++) {
+      solveOne(k);
+      acc += model[ex];
+      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
+    }
+    state[0] = k;
+    sink[0] += acc;
+  };
+}
+
+const position = (model, j) => [model[16 * j + 12], model[16 * j + 13], model[16 * j + 14]];
+
+// ---------------------------------------------------------------------------------------------
+
+export function tendonLeg(targets, { pole, mode }) {
+  const name = `TwoBoneIk ${mode}${pole ? ' + pole' : ''}`;
+  const rig = build(LEG);
+  const [hip, knee, foot] = LEG.chain;
+  const ik = new tendon.TwoBoneIk(rig.skeleton, { root: hip, middle: knee, end: foot, mode });
+  const reset = resetter(rig, hip, foot + 1);
+  const target = new Float64Array(3);
+  const poleModel = pole ? new Float64Array(LEG.pole) : null;
+  const { pose, model } = rig;
+  const p = targets.positions;
+  const solveOne = (k) => {
+    reset();
+    target[0] = p[3 * k];
+    target[1] = p[3 * k + 1];
+    target[2] = p[3 * k + 2];
+    ik.solve(pose, model, target, poleModel);
+  };
+  return {
+    library: 'tendon',
+    name,
+    run: looped(solveOne, model, foot),
+    rest: {
+      thigh: new Matrix4().fromArray(rig.restModel, 16 * hip),
+      shin: new Matrix4().fromArray(rig.restModel, 16 * knee),
+    },
+    probe(i) {
+      solveOne(i);
+      return {
+        end: position(model, foot),
+        thigh: new Matrix4().fromArray(model, 16 * hip),
+        shin: new Matrix4().fromArray(model, 16 * knee),
+        joints: [position(model, hip), position(model, knee), position(model, foot)],
+      };
+    },
+  };
+}
+
+export function tendonAim(targets, { up }) {
+  const name = up ? 'AimIk + up' : 'AimIk';
+  if (typeof tendon.AimIk !== 'function') return unavailable('tendon', name, 'AimIk not available yet');
+  const rig = build(HEAD);
+  const head = HEAD.joint;
+  const ik = new tendon.AimIk(rig.skeleton, {
+    joint: head,
+    forward: [0, 0, 1],
+    ...(up ? { up: [0, 1, 0] } : {}),
+  });
+  const reset = resetter(rig, head, HEAD.names.length);
+  const target = new Float64Array(3);
+  const upModel = up ? new Float64Array([0, 1, 0]) : null;
+  const { pose, model } = rig;
+  const p = targets.positions;
+  const solveOne = (k) => {
+    reset();
+    target[0] = p[3 * k];
+    target[1] = p[3 * k + 1];
+    target[2] = p[3 * k + 2];
+    ik.solve(pose, model, target, upModel);
+  };
+  return {
+    library: 'tendon',
+    name,
+    // The head's forward (+Z) axis is what is read: its x is model[16·head + 8].
+    run: looped(solveOne, model, head),
+    probe(i) {
+      solveOne(i);
+      const o = 16 * head;
+      return { origin: position(model, head), axis: [model[o + 8], model[o + 9], model[o + 10]] };
+    },
+  };
+}
+
+export function tendonChain(targets, { solver, maxIterations }) {
+  const name = `${solver} (tolerance 1e-4, ≤ ${maxIterations} it.)`;
+  const Solver = { FabrikIk: tendon.FabrikIk, CcdIk: tendon.CcdIk }[solver];
+  if (typeof Solver !== 'function') return unavailable('tendon', name, `${solver} not available yet`);
+  const rig = build(CHAIN);
+  const end = CHAIN.chain.at(-1);
+  const ik = new Solver(rig.skeleton, { joints: CHAIN.chain, tolerance: 1e-4, maxIterations });
+  const reset = resetter(rig, 0, CHAIN.names.length);
+  const target = new Float64Array(3);
+  const { pose, model } = rig;
+  const p = targets.positions;
+  const solveOne = (k) => {
+    reset();
+    target[0] = p[3 * k];
+    target[1] = p[3 * k + 1];
+    target[2] = p[3 * k + 2];
+    ik.solve(pose, model, target);
+  };
+  return {
+    library: 'tendon',
+    name,
+    run: looped(solveOne, model, end),
+    probe(i) {
+      solveOne(i);
+      return { end: position(model, end), iterations: ik.status.iterations };
+    },
+  };
+}

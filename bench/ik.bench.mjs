@@ -1,0 +1,401 @@
+/**
+ * IK solvers, tendon next to its peers, in one process: speed, accuracy and allocation.
+ *
+ * Scenarios (rigs and seeded targets in ik-setup.mjs, the same for every library):
+ *   leg    two-bone hip → knee → foot: tendon TwoBoneIk vs three.js CCDIKSolver, Babylon
+ *          BoneIKController, three-ik FABRIK, closed-chain-ik and a textbook closed form;
+ *   aim    a head looking at points: tendon AimIk vs Babylon BoneLookController and three.js
+ *          Object3D.lookAt;
+ *   chain  10 bones to 1e-4: tendon FabrikIk and CcdIk vs three-ik and three.js CCDIKSolver.
+ * Every solve resets the solved joints to rest, solves, and reads the end joint's position.
+ *
+ * Timing: warm up, then rounds of ~ROUND_TARGET_NS per adapter, the order rotated every round, and
+ * medians (as in frame.bench.mjs: the machine is shared and noisy; interleaving exposes every
+ * library to the same noise). Accuracy: one probe solve per target, outside the timing.
+ * Allocation: heapUsed before and after a run with a young generation big enough that no scavenge
+ * should run in between; GCs are counted, and a run a GC interrupted is repeated with fewer solves.
+ *
+ * Run: node --expose-gc bench/ik.bench.mjs [leg|aim|chain ...] (it re-runs itself with the V8 flags
+ * it needs). Results: a table on stdout and bench/results/ik.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { REVISION } from 'three';
+import {
+  babylonLeg,
+  babylonLook,
+  closedChainLeg,
+  textbookLeg,
+  threeCcd,
+  threeIkFabrik,
+  threeLookAt,
+} from './ik-peers.mjs';
+import {
+  aimError,
+  CHAIN,
+  chainTargets,
+  endAccuracy,
+  HINGE_TOLERANCE_RAD,
+  headTargets,
+  kneeOnHinge,
+  kneeRest,
+  LEG,
+  legTargets,
+  REACH_TOLERANCE,
+  TARGET_COUNT,
+} from './ik-setup.mjs';
+import { tendonAim, tendonChain, tendonLeg } from './ik-tendon.mjs';
+
+const ROUNDS = 9;
+const ROUND_TARGET_NS = 60e6;
+const WARMUP_NS = 250e6;
+/** Solves of an allocation run, at most; fewer for slow adapters, and fewer again after a GC. */
+const ALLOC_SOLVES = [100_000, 10_000, 1_000];
+const ALLOC_MAX_NS = 400e6;
+const V8_FLAGS = ['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256'];
+
+/** The issue's targets, solves per second on one core. */
+const TARGETS = { leg: 7e6, aim: 30e6, chain: 4e5 };
+
+const SCENARIOS = [
+  {
+    id: 'leg',
+    name: 'two-bone leg (solve + apply + partial FK)',
+    targets: legTargets,
+    accuracy: legAccuracy,
+    adapters: (t) => [
+      () => tendonLeg(t, { mode: 'hinge', pole: true }),
+      () => tendonLeg(t, { mode: 'hinge', pole: false }),
+      () => tendonLeg(t, { mode: 'least-motion', pole: true }),
+      () => textbookLeg(t),
+      () => threeCcd('leg', t, 10),
+      () => threeCcd('leg', t, 40),
+      () => babylonLeg(t),
+      () => threeIkFabrik('leg', t, 100),
+      () => closedChainLeg(t, { maxIterations: 100 }),
+    ],
+  },
+  {
+    id: 'aim',
+    name: 'aim: head looks at a point',
+    targets: headTargets,
+    accuracy: aimAccuracy,
+    adapters: (t) => [
+      () => tendonAim(t, { up: false }),
+      () => tendonAim(t, { up: true }),
+      () => babylonLook(t),
+      () => threeLookAt(t),
+    ],
+  },
+  {
+    id: 'chain',
+    name: '10-bone chain to 1e-4',
+    targets: chainTargets,
+    accuracy: chainAccuracy,
+    adapters: (t) => [
+      () => tendonChain(t, { solver: 'FabrikIk', maxIterations: 100 }),
+      () => tendonChain(t, { solver: 'CcdIk', maxIterations: 100 }),
+      () => threeIkFabrik('chain', t, 100),
+      () => threeCcd('chain', t, 10),
+      () => threeCcd('chain', t, 40),
+    ],
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// accuracy
+
+function probeAll(adapter) {
+  return Array.from({ length: TARGET_COUNT }, (_, i) => adapter.probe(i));
+}
+
+function ends(probes) {
+  const out = new Float64Array(3 * TARGET_COUNT);
+  probes.forEach((probe, i) => {
+    out.set(probe.end, 3 * i);
+  });
+  return out;
+}
+
+/** End error, reach, and the share of knees on their hinge bending forward. */
+function legAccuracy(adapter, targets) {
+  const probes = probeAll(adapter);
+  const rest = kneeRest(adapter.rest.thigh, adapter.rest.shin);
+  const onHinge = probes.filter((p) => kneeOnHinge(rest, p.thigh, p.shin, ...p.joints)).length;
+  return {
+    ...endAccuracy(targets, ends(probes), LEG.points[LEG.chain[0]], LEG.reach),
+    hingeShare: onHinge / TARGET_COUNT,
+  };
+}
+
+function aimAccuracy(adapter, targets) {
+  const probes = probeAll(adapter);
+  let sum = 0;
+  let max = 0;
+  let reached = 0;
+  probes.forEach((p, i) => {
+    const e = aimError(p.origin, p.axis, targets.positions.subarray(3 * i, 3 * i + 3));
+    sum += e;
+    max = Math.max(max, e);
+    if (e <= 1e-6) reached++;
+  });
+  return { meanError: sum / TARGET_COUNT, maxError: max, reachedShare: reached / TARGET_COUNT };
+}
+
+function chainAccuracy(adapter, targets) {
+  const probes = probeAll(adapter);
+  const iterations = probes.filter((p) => p.iterations !== undefined).map((p) => p.iterations);
+  return {
+    ...endAccuracy(targets, ends(probes), CHAIN.points[0], CHAIN.reach),
+    meanIterations: iterations.length > 0 ? iterations.reduce((a, b) => a + b, 0) / iterations.length : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// timing
+
+function nsPerSolve(adapter, count) {
+  const start = process.hrtime.bigint();
+  adapter.run(count);
+  return Number(process.hrtime.bigint() - start) / count;
+}
+
+/** Warm up for about WARMUP_NS, then size the rounds from a post-warm-up sample. */
+function warmUp(adapter) {
+  let count = 100;
+  let spent = 0;
+  while (spent < WARMUP_NS) {
+    spent += nsPerSolve(adapter, count) * count;
+    count = Math.min(count * 2, 1_000_000);
+  }
+  const estimate = nsPerSolve(adapter, Math.max(100, Math.round(20e6 / (spent / count))));
+  return Math.max(100, Math.round(ROUND_TARGET_NS / estimate));
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** Rounds with the adapters' order rotated each round, so none always runs right after another. */
+function timeRounds(adapters, counts) {
+  const rounds = adapters.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < adapters.length; k++) {
+      const a = (k + r) % adapters.length;
+      rounds[a].push(nsPerSolve(adapters[a], counts[a]));
+    }
+  }
+  return rounds;
+}
+
+// ---------------------------------------------------------------------------------------------
+// allocation (as in frame.bench.mjs)
+
+const gcEvents = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcEvents.push({ start: entry.startTime, kind: entry.detail?.kind ?? entry.kind });
+  }
+}).observe({ entryTypes: ['gc'] });
+
+const GC_KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+async function measureAllocation(adapter, nsEach) {
+  const fit = Math.max(1000, Math.floor(ALLOC_MAX_NS / nsEach));
+  const plan = ALLOC_SOLVES.filter((n) => n <= fit);
+  if (plan.length === 0) plan.push(1000);
+  let run;
+  const interrupted = [];
+  for (const solves of plan) {
+    run = await allocationRun(adapter, solves);
+    if (run.gcs.length === 0) return { ...run, lowerBound: false, interrupted };
+    interrupted.push(run);
+  }
+  return { ...run, lowerBound: true, interrupted: interrupted.slice(0, -1) };
+}
+
+async function allocationRun(adapter, solves) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const start = performance.now();
+  const before = process.memoryUsage().heapUsed;
+  adapter.run(solves);
+  const after = process.memoryUsage().heapUsed;
+  const end = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const gcs = gcEvents
+    .filter((e) => e.start >= start && e.start <= end)
+    .map((e) => GC_KINDS[e.kind] ?? e.kind);
+  return { solves, bytesPerSolve: (after - before) / solves, gcs };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Builds each adapter; one that throws (a peer that cannot run here) is reported, not fatal. */
+function buildAdapters(factories) {
+  return factories.map((make) => {
+    try {
+      return make();
+    } catch (error) {
+      const name = make.toString().replace(/^\(\) => /, '');
+      return { library: name.split('(')[0], name, unavailable: `threw: ${error.message}` };
+    }
+  });
+}
+
+async function runScenario(scenario) {
+  const targets = scenario.targets();
+  const adapters = buildAdapters(scenario.adapters(targets));
+  const runnable = adapters.filter((a) => a.unavailable === undefined);
+  for (const adapter of runnable) {
+    console.error(`  accuracy: ${adapter.library} ${adapter.name}`);
+    adapter.accuracy = scenario.accuracy(adapter, targets);
+  }
+  const counts = runnable.map((a) => {
+    console.error(`  warm-up: ${a.library} ${a.name}`);
+    return warmUp(a);
+  });
+  const rounds = timeRounds(runnable, counts);
+  const results = [];
+  for (const [i, adapter] of runnable.entries()) {
+    const ns = median(rounds[i]);
+    results.push({
+      library: adapter.library,
+      solver: adapter.name,
+      nsPerSolve: ns,
+      solvesPerSecond: 1e9 / ns,
+      solvesPerRound: counts[i],
+      roundsNsPerSolve: rounds[i],
+      accuracy: adapter.accuracy,
+      allocation: await measureAllocation(adapter, ns),
+    });
+  }
+  for (const adapter of adapters) {
+    if (adapter.unavailable !== undefined) {
+      results.push({ library: adapter.library, solver: adapter.name, unavailable: adapter.unavailable });
+    }
+  }
+  return { id: scenario.id, scenario: scenario.name, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+
+const fmt = {
+  rate: (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e3).toFixed(1)} k`),
+  err: (x) => (x === 0 ? '0' : x.toExponential(1)),
+  pct: (x) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`),
+  bytes: (a) => `${a.bytesPerSolve.toFixed(1)}${a.lowerBound ? ' (≥, GC)' : ''}`,
+};
+
+function printScenario({ id, scenario, results }) {
+  const lead = results.find((r) => r.library === 'tendon' && r.unavailable === undefined);
+  const header = ['library', 'solver', 'solves/s', 'ns/solve', 'tendon ×', 'mean err', 'max err'];
+  if (id === 'aim') header.push('≤ 1e-6 rad');
+  else header.push('≤ 0.1 mm', 'unreach. straight');
+  if (id === 'leg') header.push('knee on hinge');
+  if (id === 'chain') header.push('mean it.');
+  header.push('B/solve');
+  const rows = results.map((r) => {
+    if (r.unavailable !== undefined) return [r.library, r.solver, `skipped: ${r.unavailable}`];
+    const a = r.accuracy;
+    const row = [
+      r.library,
+      r.solver,
+      fmt.rate(r.solvesPerSecond),
+      r.nsPerSolve.toFixed(0),
+      lead === undefined ? '–' : `${(r.nsPerSolve / lead.nsPerSolve).toFixed(1)}×`,
+      fmt.err(a.meanError),
+      fmt.err(a.maxError),
+      fmt.pct(a.reachedShare),
+    ];
+    if (id !== 'aim') row.push(fmt.pct(a.straightShare));
+    if (id === 'leg') row.push(fmt.pct(a.hingeShare));
+    if (id === 'chain') row.push(a.meanIterations === null ? '–' : a.meanIterations.toFixed(1));
+    row.push(fmt.bytes(r.allocation));
+    return row;
+  });
+  // A skipped row is one long cell past the name: it does not size the columns.
+  const measured = rows.filter((row) => row.length > 3);
+  const widths = header.map((h, c) => Math.max(h.length, ...measured.map((row) => row[c].length)));
+  const line = (cells) =>
+    cells.map((cell, c) =>
+      c < 2 || cells.length < 4 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c]),
+    );
+  console.log(`\n## ${scenario}${lead ? ` (tendon × = peer ns / ${lead.solver} ns)` : ''}`);
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+  const target = TARGETS[id];
+  if (lead !== undefined) {
+    const meets = lead.solvesPerSecond >= target;
+    const free = lead.allocation.bytesPerSolve < 1 && !lead.allocation.lowerBound;
+    console.log(
+      `target ≥ ${fmt.rate(target)} solves/s and 0 B/solve: ${lead.solver} ${meets && free ? 'meets it' : 'does NOT meet it'} ` +
+        `(${fmt.rate(lead.solvesPerSecond)}/s, ${lead.allocation.bytesPerSolve.toFixed(1)} B/solve)`,
+    );
+  }
+}
+
+async function main() {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((id) => !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length > 0)
+    throw new Error(`unknown scenario ${unknown}; known: ${SCENARIOS.map((s) => s.id)}`);
+  const scenarios = wanted.length === 0 ? SCENARIOS : SCENARIOS.filter((s) => wanted.includes(s.id));
+  const started = performance.now();
+  const results = [];
+  for (const scenario of scenarios) {
+    console.error(`measuring ${scenario.name} ...`);
+    results.push(await runScenario(scenario));
+  }
+  console.log(
+    `IK bench: ${TARGET_COUNT} seeded targets per scenario, median of ${ROUNDS} rotated rounds of ~${ROUND_TARGET_NS / 1e6} ms; ` +
+      `errors in metres (aim: radians) over reachable targets; knee on hinge: off-axis ≤ ${HINGE_TOLERANCE_RAD} rad and bending forward; ` +
+      `reach tolerance ${REACH_TOLERANCE} m.`,
+  );
+  for (const scenario of results) printScenario(scenario);
+  const out = new URL('./results/ik.json', import.meta.url);
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  const meta = {
+    date: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    three: REVISION,
+    cpu: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    execArgv: process.execArgv,
+    scenarios: scenarios.map((s) => s.id),
+    targetCount: TARGET_COUNT,
+    rounds: ROUNDS,
+    roundTargetNs: ROUND_TARGET_NS,
+    allocationSolves: ALLOC_SOLVES,
+    targets: TARGETS,
+    seconds: (performance.now() - started) / 1000,
+  };
+  writeFileSync(out, `${JSON.stringify({ meta, results }, null, 2)}\n`);
+  console.log(`\nwritten ${fileURLToPath(out)} in ${meta.seconds.toFixed(0)} s`);
+}
+
+// `npm run bench` cannot pass V8 flags beyond --expose-gc: re-run this file with them.
+if (process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) {
+  await main();
+} else {
+  const child = spawnSync(
+    process.execPath,
+    [...V8_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
+  process.exit(child.status ?? 1);
+}
