@@ -17,10 +17,9 @@
  * V8 flags it needs). `node --expose-gc bench/frame.bench.mjs bvh` runs only the named scenarios
  * (robot, bvh, fox). Results: a table on stdout and bench/results/frame.json.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { AnimationClip, AnimationMixer, Group, Matrix4, REVISION, Skeleton as ThreeSkeleton } from 'three';
 import { BVHLoader } from 'three/examples/jsm/loaders/BVHLoader.js';
@@ -35,6 +34,7 @@ import {
   Skin,
   sampleClip,
 } from '../dist/index.js';
+import { measureAllocation, median, runWithV8Flags } from './harness.mjs';
 
 const DT = 1 / 60;
 const FRAME_BUDGET_NS = 1e9 / 60;
@@ -48,7 +48,6 @@ const CHECK_FRAMES = 37;
 const TARGET_RATIO = 10;
 // The young generation must hold 100,000 frames of garbage, should there be any, without a
 // scavenge; min = max so it does not start small and grow (growing needs scavenges).
-const V8_FLAGS = ['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256'];
 
 const SCENARIOS = [
   {
@@ -248,12 +247,6 @@ function framesPerRound(character) {
   return Math.max(1000, Math.round(ROUND_TARGET_NS / estimate));
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 /** Alternating rounds; the order flips every round so that neither side always runs second. */
 function timeRounds(tendon, three) {
   const nTendon = framesPerRound(tendon);
@@ -268,51 +261,9 @@ function timeRounds(tendon, three) {
   return { framesPerRound: { tendon: nTendon, three: nThree }, rounds };
 }
 
-/** GC events, kept with their start time so that a run can count only its own. */
-const gcEvents = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    gcEvents.push({ start: entry.startTime, kind: entry.detail?.kind ?? entry.kind });
-  }
-}).observe({ entryTypes: ['gc'] });
-
-const GC_KINDS = {
-  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
-  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
-  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
-  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
-};
-
-/**
- * Bytes allocated per frame: the heapUsed delta over a run. A GC during the run frees garbage the
- * delta then misses, so a run that saw one is repeated with fewer frames; if the smallest still
- * sees one, the result is a lower bound.
- */
-async function measureAllocation(character) {
-  const interrupted = [];
-  for (const frames of ALLOC_FRAMES) {
-    const run = await allocationRun(character, frames);
-    if (run.gcs.length === 0) return { ...run, lowerBound: false, interrupted };
-    interrupted.push(run);
-  }
-  return { ...interrupted.at(-1), lowerBound: true, interrupted: interrupted.slice(0, -1) };
-}
-
-async function allocationRun(character, frames) {
-  globalThis.gc();
-  // Let the forced GC's own entry arrive before the window opens.
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  const start = performance.now();
-  const before = process.memoryUsage().heapUsed;
-  character.run(frames);
-  const after = process.memoryUsage().heapUsed;
-  const end = performance.now();
-  // GC entries are delivered asynchronously.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const gcs = gcEvents
-    .filter((e) => e.start >= start && e.start <= end)
-    .map((e) => GC_KINDS[e.kind] ?? e.kind);
-  return { frames, bytesPerFrame: (after - before) / frames, gcs };
+/** Bytes allocated per frame (heap growth over ALLOC_FRAMES frames; see harness.mjs). */
+function allocationPerFrame(character) {
+  return measureAllocation((frames) => character.run(frames), ALLOC_FRAMES);
 }
 
 async function runScenario(scenario) {
@@ -341,7 +292,7 @@ async function runScenario(scenario) {
     ratio: threeNs / tendonNs,
     tendonFramesPerSecondPerCore: 1e9 / tendonNs,
     tendonCharactersPer60HzFrame: FRAME_BUDGET_NS / tendonNs,
-    allocation: { tendon: await measureAllocation(tendon), three: await measureAllocation(three) },
+    allocation: { tendon: await allocationPerFrame(tendon), three: await allocationPerFrame(three) },
   };
 }
 
@@ -360,7 +311,7 @@ function printTable(results) {
     'tendon frames/s/core',
     'chars per 16.7 ms',
   ];
-  const bytes = (a) => `${a.bytesPerFrame.toFixed(1)}${a.lowerBound ? ' (≥, GC ran)' : ''}`;
+  const bytes = (a) => `${a.bytesPerCall.toFixed(1)}${a.lowerBound ? ' (≥, GC ran)' : ''}`;
   const rows = results.map((r) => [
     r.scenario,
     String(r.joints),
@@ -382,7 +333,7 @@ function printTable(results) {
   for (const r of results) {
     const gcs = (a) =>
       [...a.interrupted, a]
-        .map((run) => `${run.frames} frames ${run.gcs.length === 0 ? 'no GC' : `${run.gcs.join(', ')} ran`}`)
+        .map((run) => `${run.count} frames ${run.gcs.length === 0 ? 'no GC' : `${run.gcs.join(', ')} ran`}`)
         .join(' → ');
     console.log(
       `${r.scenario}: tracks tendon ${r.tracks.tendon} / three ${r.tracks.three}, skins [${r.skins}], ` +
@@ -396,11 +347,11 @@ function printTable(results) {
   for (const r of results) {
     const fast = r.ratio >= TARGET_RATIO;
     // V8's smallest object is 16 B, so < 1 B/frame is residue of the measurement, not per frame.
-    const free = r.allocation.tendon.bytesPerFrame < 1 && !r.allocation.tendon.lowerBound;
+    const free = r.allocation.tendon.bytesPerCall < 1 && !r.allocation.tendon.lowerBound;
     const verdict = fast && free ? 'meets it' : 'does NOT meet it';
     console.log(
       `  ${r.scenario}: ${verdict} (${r.ratio.toFixed(1)}× ${fast ? '≥' : '<'} ${TARGET_RATIO}×, ` +
-        `${r.allocation.tendon.bytesPerFrame.toFixed(1)} B/frame${free ? ' ≈ 0' : ' ≠ 0'})`,
+        `${r.allocation.tendon.bytesPerCall.toFixed(1)} B/frame${free ? ' ≈ 0' : ' ≠ 0'})`,
     );
   }
 }
@@ -441,16 +392,4 @@ async function main() {
   console.log(`\nwritten ${fileURLToPath(out)}`);
 }
 
-// `npm run bench` cannot pass V8 flags beyond --expose-gc: re-run this file with them.
-if (process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) {
-  await main();
-} else {
-  const child = spawnSync(
-    process.execPath,
-    [...V8_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    {
-      stdio: 'inherit',
-    },
-  );
-  process.exit(child.status ?? 1);
-}
+await runWithV8Flags(import.meta.url, main);

@@ -18,12 +18,12 @@
  * Run: node --expose-gc bench/ik.bench.mjs [leg|aim|chain ...] (it re-runs itself with the V8 flags
  * it needs). Results: a table on stdout and bench/results/ik.json.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { REVISION } from 'three';
+import { measureAllocation, median, runWithV8Flags } from './harness.mjs';
 import {
   babylonLeg,
   babylonLook,
@@ -55,7 +55,6 @@ const WARMUP_NS = 250e6;
 /** Solves of an allocation run, at most; fewer for slow adapters, and fewer again after a GC. */
 const ALLOC_SOLVES = [100_000, 10_000, 1_000];
 const ALLOC_MAX_NS = 400e6;
-const V8_FLAGS = ['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256'];
 
 /** The issue's targets, solves per second on one core. */
 const TARGETS = { leg: 7e6, aim: 30e6, chain: 4e5 };
@@ -175,12 +174,6 @@ function warmUp(adapter) {
   return Math.max(100, Math.round(ROUND_TARGET_NS / estimate));
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 /** Rounds with the adapters' order rotated each round, so none always runs right after another. */
 function timeRounds(adapters, counts) {
   const rounds = adapters.map(() => []);
@@ -193,50 +186,11 @@ function timeRounds(adapters, counts) {
   return rounds;
 }
 
-// ---------------------------------------------------------------------------------------------
-// allocation (as in frame.bench.mjs)
-
-const gcEvents = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    gcEvents.push({ start: entry.startTime, kind: entry.detail?.kind ?? entry.kind });
-  }
-}).observe({ entryTypes: ['gc'] });
-
-const GC_KINDS = {
-  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
-  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
-  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
-  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
-};
-
-async function measureAllocation(adapter, nsEach) {
+/** Bytes per solve, with as many solves as fit in ALLOC_MAX_NS (slow peers get fewer). */
+function allocationPerSolve(adapter, nsEach) {
   const fit = Math.max(1000, Math.floor(ALLOC_MAX_NS / nsEach));
   const plan = ALLOC_SOLVES.filter((n) => n <= fit);
-  if (plan.length === 0) plan.push(1000);
-  let run;
-  const interrupted = [];
-  for (const solves of plan) {
-    run = await allocationRun(adapter, solves);
-    if (run.gcs.length === 0) return { ...run, lowerBound: false, interrupted };
-    interrupted.push(run);
-  }
-  return { ...run, lowerBound: true, interrupted: interrupted.slice(0, -1) };
-}
-
-async function allocationRun(adapter, solves) {
-  globalThis.gc();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  const start = performance.now();
-  const before = process.memoryUsage().heapUsed;
-  adapter.run(solves);
-  const after = process.memoryUsage().heapUsed;
-  const end = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const gcs = gcEvents
-    .filter((e) => e.start >= start && e.start <= end)
-    .map((e) => GC_KINDS[e.kind] ?? e.kind);
-  return { solves, bytesPerSolve: (after - before) / solves, gcs };
+  return measureAllocation((count) => adapter.run(count), plan.length > 0 ? plan : [1000]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,7 +231,7 @@ async function runScenario(scenario) {
       solvesPerRound: counts[i],
       roundsNsPerSolve: rounds[i],
       accuracy: adapter.accuracy,
-      allocation: await measureAllocation(adapter, ns),
+      allocation: await allocationPerSolve(adapter, ns),
     });
   }
   for (const adapter of adapters) {
@@ -295,7 +249,7 @@ const fmt = {
   rate: (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e3).toFixed(1)} k`),
   err: (x) => (x === 0 ? '0' : x.toExponential(1)),
   pct: (x) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`),
-  bytes: (a) => `${a.bytesPerSolve.toFixed(1)}${a.lowerBound ? ' (≥, GC)' : ''}`,
+  bytes: (a) => `${a.bytesPerCall.toFixed(1)}${a.lowerBound ? ' (≥, GC)' : ''}`,
 };
 
 function printScenario({ id, scenario, results }) {
@@ -339,10 +293,10 @@ function printScenario({ id, scenario, results }) {
   const target = TARGETS[id];
   if (lead !== undefined) {
     const meets = lead.solvesPerSecond >= target;
-    const free = lead.allocation.bytesPerSolve < 1 && !lead.allocation.lowerBound;
+    const free = lead.allocation.bytesPerCall < 1 && !lead.allocation.lowerBound;
     console.log(
       `target ≥ ${fmt.rate(target)} solves/s and 0 B/solve: ${lead.solver} ${meets && free ? 'meets it' : 'does NOT meet it'} ` +
-        `(${fmt.rate(lead.solvesPerSecond)}/s, ${lead.allocation.bytesPerSolve.toFixed(1)} B/solve)`,
+        `(${fmt.rate(lead.solvesPerSecond)}/s, ${lead.allocation.bytesPerCall.toFixed(1)} B/solve)`,
     );
   }
 }
@@ -388,14 +342,4 @@ async function main() {
   console.log(`\nwritten ${fileURLToPath(out)} in ${meta.seconds.toFixed(0)} s`);
 }
 
-// `npm run bench` cannot pass V8 flags beyond --expose-gc: re-run this file with them.
-if (process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) {
-  await main();
-} else {
-  const child = spawnSync(
-    process.execPath,
-    [...V8_FLAGS, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    { stdio: 'inherit' },
-  );
-  process.exit(child.status ?? 1);
-}
+await runWithV8Flags(import.meta.url, main);

@@ -1,0 +1,89 @@
+/**
+ * What the benchmarks share: medians, allocation measured as heap growth with GC detection, and
+ * the re-run with the V8 flags that make that measurement possible.
+ */
+import { spawnSync } from 'node:child_process';
+import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The young generation must hold a whole allocation run's garbage, should there be any, without a
+ * scavenge; min = max so that it does not start small and grow (growing needs scavenges).
+ */
+export const V8_FLAGS = ['--expose-gc', '--max-semi-space-size=256', '--min-semi-space-size=256'];
+
+/** Median of a list of numbers. */
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** GC events, kept with their start time so that a run can count only its own. */
+const gcEvents = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcEvents.push({ start: entry.startTime, kind: entry.detail?.kind ?? entry.kind });
+  }
+}).observe({ entryTypes: ['gc'] });
+
+const GC_KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+/**
+ * Bytes allocated per call of `run(count)`'s unit of work: the heapUsed delta over a run. A GC
+ * during the run frees garbage the delta then misses, so a run that saw one is repeated with the
+ * next (smaller) count; if the last still sees one, the result is a lower bound.
+ *
+ * @returns `{ count, bytesPerCall, gcs, lowerBound, interrupted }`
+ */
+export async function measureAllocation(run, counts) {
+  const interrupted = [];
+  let last;
+  for (const count of counts) {
+    last = await allocationRun(run, count);
+    if (last.gcs.length === 0) return { ...last, lowerBound: false, interrupted };
+    interrupted.push(last);
+  }
+  return { ...last, lowerBound: true, interrupted: interrupted.slice(0, -1) };
+}
+
+async function allocationRun(run, count) {
+  globalThis.gc();
+  // Let the forced GC's own entry arrive before the window opens.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const start = performance.now();
+  const before = process.memoryUsage().heapUsed;
+  run(count);
+  const after = process.memoryUsage().heapUsed;
+  const end = performance.now();
+  // GC entries are delivered asynchronously.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const gcs = gcEvents
+    .filter((e) => e.start >= start && e.start <= end)
+    .map((e) => GC_KINDS[e.kind] ?? e.kind);
+  return { count, bytesPerCall: (after - before) / count, gcs };
+}
+
+/**
+ * Runs `main` when this process has the V8 flags; otherwise re-runs the calling file with them
+ * (`npm run bench` cannot pass flags beyond --expose-gc) and exits with its status.
+ */
+export async function runWithV8Flags(moduleUrl, main) {
+  if (process.execArgv.some((arg) => arg.startsWith('--max-semi-space-size'))) {
+    await main();
+    return;
+  }
+  const child = spawnSync(
+    process.execPath,
+    [...V8_FLAGS, fileURLToPath(moduleUrl), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+    },
+  );
+  process.exit(child.status ?? 1);
+}
