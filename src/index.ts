@@ -15,7 +15,9 @@ export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
 export type { JointRef } from './ik/chain.js';
+export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';
+export type { JointLimit } from './ik/joint-limits.js';
 export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';
 export { type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {

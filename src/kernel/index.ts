@@ -6,6 +6,8 @@
  */
 export * from './aim.js';
 export * from './blend.js';
+export * from './fabrik.js';
+export * from './joint-limits.js';
 export * from './keyframes.js';
 export * from './local-to-model.js';
 export * as mat4 from './mat4.js';

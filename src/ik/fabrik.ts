@@ -1,0 +1,377 @@
+/**
+ * FABRIK: forward-and-backward-reaching IK over a chain of any length (ALGORITHMS.md §4).
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { fabrikBackward, fabrikStraight, fabrikUnfold } from '../kernel/fabrik.js';
+import { aimJoint, clampRotation, LIMIT_STRIDE } from '../kernel/joint-limits.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import * as mat4 from '../kernel/mat4.js';
+import * as quat from '../kernel/quat.js';
+import * as trs from '../kernel/trs.js';
+import * as vec3 from '../kernel/vec3.js';
+import type { Pose } from '../pose/pose.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkChain, checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
+import { IkStatus } from './ik-status.js';
+import { compileJointLimits, type JointLimit } from './joint-limits.js';
+
+/** Options of {@link FabrikIk}. */
+export interface FabrikIkOptions {
+  /**
+   * The chain, root to tip, by index or name: each joint a strict descendant of the one before
+   * (twist bones and other joints may sit between; the solver never rotates them). The last joint is
+   * the end effector, placed on the target; its own rotation is left as it is. At least two joints.
+   */
+  readonly joints: readonly JointRef[];
+  /** Distance from the end effector to the target that counts as reached, model units. Default `1e-4`. */
+  readonly tolerance?: number;
+  /** Cap on backward/forward iterations, an integer ≥ 0. Default `32`. */
+  readonly maxIterations?: number;
+  /** One limit (or `null`) per entry of `joints`, relative to each joint's rest rotation. Default none. */
+  readonly limits?: readonly (JointLimit | null)[];
+}
+
+/**
+ * A chain's validated set-up, shared by {@link FabrikIk} and `CcdIk`.
+ *
+ * @internal
+ */
+export interface ChainSetup {
+  /** Chain joint indices, root to tip. */
+  readonly joints: Int32Array;
+  /** Segment `i`'s in-between joints are `between[betweenStart[i] … betweenStart[i + 1] − 1]`, top-down. */
+  readonly betweenStart: Int32Array;
+  /** Joints between consecutive chain joints, parent before child. */
+  readonly between: Int32Array;
+  /** Compiled limit records, one per chain joint. */
+  readonly limits: Float64Array;
+  /** Whether any joint has a limit. */
+  readonly limited: boolean;
+  readonly tolerance: number;
+  readonly maxIterations: number;
+}
+
+/**
+ * Validates a solver's options and resolves its chain (configuration time only).
+ *
+ * @throws {@link TendonError} `ik/invalid-option`, `ik/invalid-joint` or `ik/not-a-chain`.
+ * @internal
+ */
+export function setupChain(
+  skeleton: Skeleton,
+  options: FabrikIkOptions,
+  solver: string,
+  defaultIterations: number,
+): ChainSetup {
+  if (typeof options !== 'object' || options === null) {
+    throw new TendonError('ik/invalid-option', `${solver}: options must be an object`);
+  }
+  const refs = options.joints;
+  if (!Array.isArray(refs)) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${solver}: joints must be an array of joint names or indices`,
+    );
+  }
+  if (refs.length < 2) {
+    throw new TendonError(
+      'ik/not-a-chain',
+      `${solver}: a chain needs at least two joints (a root and an end effector), got ${refs.length}`,
+    );
+  }
+  const list = refs.map((ref, i) =>
+    resolveJoint(skeleton, ref, solver, i === 0 ? 'root' : i === refs.length - 1 ? 'end' : `chain[${i}]`),
+  );
+  checkChain(skeleton, list, solver);
+  const tolerance = options.tolerance ?? 1e-4;
+  if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${solver}: tolerance ${tolerance} is not a finite number ≥ 0`,
+    );
+  }
+  const maxIterations = options.maxIterations ?? defaultIterations;
+  if (!Number.isInteger(maxIterations) || maxIterations < 0) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${solver}: maxIterations ${maxIterations} is not an integer ≥ 0`,
+    );
+  }
+  const joints = Int32Array.from(list);
+  const betweenStart = new Int32Array(joints.length);
+  const between: number[] = [];
+  for (let i = 0; i + 1 < joints.length; i++) {
+    betweenStart[i] = between.length;
+    const path: number[] = [];
+    for (let j = skeleton.parents[joints[i + 1]]; j !== joints[i]; j = skeleton.parents[j]) path.push(j);
+    for (let k = path.length - 1; k >= 0; k--) between.push(path[k]);
+  }
+  betweenStart[joints.length - 1] = between.length;
+  const { records, any } = compileJointLimits(skeleton, joints, options.limits, solver);
+  return {
+    joints,
+    betweenStart,
+    between: Int32Array.from(between),
+    limits: records,
+    limited: any,
+    tolerance,
+    maxIterations,
+  };
+}
+
+/**
+ * FABRIK on a chain of joints, writing local rotations.
+ *
+ * How a solve works (ALGORITHMS.md §4):
+ * 1. The chain's joint positions are computed in the frame of the root's parent, `P = M_parent(root)`
+ *    (inverted with the general 4x4 inverse), from the pose's local transforms. The chain is rigid in
+ *    that frame whatever `P` is (rotated, scaled by 0.01, non-uniformly scaled, mirrored), so segment
+ *    lengths are constants there. The chain's own bones (and the joints between them) are assumed
+ *    to have uniform scale, as real rigs do; with non-uniform scale inside the chain, segment
+ *    lengths change with rotation and the result is approximate.
+ * 2. Out of reach (farther than the chain's length): the chain is laid straight toward the target
+ *    and `status.outOfReach` is set. Otherwise backward and forward passes run until the end is
+ *    within `tolerance` of the target (measured in model space) or `maxIterations` is hit. A
+ *    chain lying on the line through its root and the target (straight, or folded onto it, which
+ *    the passes themselves tend to do) is bent slightly sideways before the next pass, always the
+ *    same way, since the passes would otherwise never leave that line.
+ * 3. The forward pass is where positions become rotations, root to tip, as a chain of points-at
+ *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
+ *    (built from the parent frame that already carries the corrections of its ancestors), and the
+ *    minimal rotation (a hinge: the rotation about its axis) from where the child sits to there is
+ *    composed on the right of the joint's rotation at the start of the solve, which keeps its twist.
+ *    The joint's limit is enforced right there, in its own frame, and the child's point is then
+ *    recomputed from the result: the passes always see limited, rigid positions, and the solved
+ *    positions ({@link FabrikIk.solvedPositions}) are exactly the forward kinematics of the
+ *    rotations written. (Limits are not applied in the backward pass: a joint's frame depends on
+ *    its ancestors, which only the forward pass has placed.)
+ * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
+ *    model matrices of the root's subtree are recomputed.
+ *
+ * Geometry never throws: a target on the root, a straight chain, zero-length bones or a target
+ * behind the chain give a finite pose and a status that says what happened. A solve allocates
+ * nothing and uses no trigonometry: the same inputs give bit-identical poses on every engine.
+ */
+export class FabrikIk {
+  /** The skeleton the chain belongs to. */
+  readonly skeleton: Skeleton;
+  /** The chain's joint indices, root to tip. */
+  readonly joints: Int32Array;
+  /** The tolerance in model units. */
+  readonly tolerance: number;
+  /** The iteration cap. */
+  readonly maxIterations: number;
+  /** The outcome of the last solve (the same object every time). */
+  readonly status = new IkStatus();
+  /**
+   * The chain's joint positions the last solve arrived at, in model space (`3` numbers per chain
+   * joint, root to tip): the forward kinematics of the rotations it wrote, up to rounding.
+   */
+  readonly solvedPositions: Float64Array;
+
+  private readonly setup: ChainSetup;
+  // Per chain joint, in the frame of the root's parent.
+  private readonly positions: Float64Array;
+  private readonly lengths: Float64Array;
+  private readonly t: Float64Array;
+  private readonly s: Float64Array;
+  private readonly qBase: Float64Array;
+  private readonly q: Float64Array;
+  /** Composite transform of the joints between chain joint i and i + 1 (identity if none). */
+  private readonly between: Float64Array;
+  /** Child offset of chain joint i in its rotation frame. */
+  private readonly offsets: Float64Array;
+  /** Parent frame of chain joint i (in the root's parent's frame). */
+  private readonly frames: Float64Array;
+  private readonly parentModel = new Float64Array(16);
+  private readonly parentInverse = new Float64Array(16);
+  private readonly matrix = new Float64Array(16);
+  private readonly inverse = new Float64Array(16);
+  private readonly targetLocal = new Float64Array(3);
+  private readonly vector = new Float64Array(8);
+  private readonly aimScratch = new Float64Array(12);
+  private readonly numbers = new Float64Array(1);
+
+  /**
+   * @throws {@link TendonError} `ik/invalid-joint` for an unknown joint, `ik/not-a-chain` when a
+   *   joint is not below the one before it (or there are fewer than two), `ik/invalid-option` for a
+   *   bad tolerance, iteration cap or limit.
+   */
+  constructor(skeleton: Skeleton, options: FabrikIkOptions) {
+    this.skeleton = skeleton;
+    this.setup = setupChain(skeleton, options, 'FabrikIk', 32);
+    this.joints = this.setup.joints;
+    this.tolerance = this.setup.tolerance;
+    this.maxIterations = this.setup.maxIterations;
+    const m = this.joints.length;
+    this.solvedPositions = new Float64Array(3 * m);
+    this.positions = new Float64Array(3 * m);
+    this.lengths = new Float64Array(m - 1);
+    this.t = new Float64Array(3 * m);
+    this.s = new Float64Array(3 * m);
+    this.qBase = new Float64Array(4 * m);
+    this.q = new Float64Array(4 * m);
+    this.between = new Float64Array(16 * (m - 1));
+    this.offsets = new Float64Array(3 * (m - 1));
+    this.frames = new Float64Array(16 * m);
+  }
+
+  /**
+   * Moves the chain's end effector toward `targetModel` (3 numbers, model space) by rewriting the
+   * local rotations of the chain's joints (except the end effector's) in `pose`, then updates
+   * `model` for the root's subtree. `model` must hold the pose's model matrices, at least for the
+   * root's ancestors (the solver reads the root's parent from it). Returns {@link FabrikIk.status}.
+   *
+   * @throws {@link TendonError} `ik/invalid-target` for a target that is not three finite numbers,
+   *   `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or buffer of another skeleton; the
+   *   pose and the buffer are then untouched.
+   */
+  solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
+    checkPose(this.skeleton, pose, model, 'FabrikIk');
+    checkFinite(targetModel, 3, 'FabrikIk', 'targetModel');
+    const status = this.status;
+    status.reset();
+    const { joints, limits, limited, betweenStart, between } = this.setup;
+    const skeleton = this.skeleton;
+    const parents = skeleton.parents;
+    const m = joints.length;
+    const root = joints[0];
+    const end = joints[m - 1];
+    const P = this.parentModel;
+    const rootParent = parents[root];
+    if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
+    else mat4.identity(P, 0);
+    if (!mat4.invert(this.parentInverse, 0, P, 0)) {
+      // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose as is.
+      status.degenerate = true;
+      status.error = vec3.distance(model, 16 * end + 12, targetModel, 0);
+      status.reached = status.error <= this.tolerance;
+      return status;
+    }
+    const tau = this.targetLocal;
+    vec3.transformPoint(tau, 0, this.parentInverse, 0, targetModel, 0);
+
+    // Load the chain from the pose; limited joints start from their limited rotation.
+    const { t, s, qBase } = this;
+    let clamped = false;
+    for (let i = 0; i < m; i++) {
+      const j = joints[i];
+      vec3.copy(t, 3 * i, pose.translations, 3 * j);
+      vec3.copy(s, 3 * i, pose.scales, 3 * j);
+      quat.normalize(qBase, 4 * i, pose.rotations, 4 * j);
+      if (limited && clampRotation(qBase, 4 * i, limits, LIMIT_STRIDE * i)) clamped = true;
+    }
+    const K = this.between;
+    const offsets = this.offsets;
+    for (let i = 0; i + 1 < m; i++) {
+      const ko = 16 * i;
+      mat4.identity(K, ko);
+      for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) {
+        const j = between[b];
+        trs.compose(this.matrix, 0, pose.translations, 3 * j, pose.rotations, 4 * j, pose.scales, 3 * j);
+        mat4.multiplyAffine(K, ko, K, ko, this.matrix, 0);
+      }
+      // The child's offset in joint i's rotation frame: S_i · (K_i · t_{i+1}).
+      vec3.transformPoint(offsets, 3 * i, K, ko, t, 3 * (i + 1));
+      offsets[3 * i] *= s[3 * i];
+      offsets[3 * i + 1] *= s[3 * i + 1];
+      offsets[3 * i + 2] *= s[3 * i + 2];
+    }
+
+    // Where the chain is now, its lengths and reach.
+    this.forwardPass(false);
+    const pos = this.positions;
+    const lengths = this.lengths;
+    let reach = 0;
+    let longest = 0;
+    for (let i = 0; i + 1 < m; i++) {
+      const d = vec3.distance(pos, 3 * i, pos, 3 * i + 3);
+      lengths[i] = d;
+      reach += d;
+      if (d > longest) longest = d;
+    }
+    const dist = vec3.distance(pos, 0, tau, 0);
+    // Farther than the chain reaches, or closer than it can fold (one bone longer than the rest).
+    status.outOfReach = dist > reach || dist < 2 * longest - reach;
+
+    let iterations = 0;
+    if (dist >= reach) {
+      fabrikStraight(pos, lengths, m, tau, 0);
+      clamped = this.forwardPass(true) || clamped;
+      iterations = 1;
+    } else if (this.modelError(targetModel) > this.tolerance) {
+      this.numbers[0] = 0.05 * reach;
+      let passClamped = false;
+      while (iterations < this.maxIterations) {
+        // A folded chain collapses onto the root–target line within a pass or two and then stays
+        // there (the line is an attracting fixed point of the passes): check before every pass.
+        fabrikUnfold(pos, m, tau, 0, this.numbers, 0, this.inverse);
+        fabrikBackward(pos, lengths, m, tau, 0);
+        passClamped = this.forwardPass(true);
+        iterations++;
+        if (this.modelError(targetModel) <= this.tolerance) break;
+      }
+      clamped = passClamped || clamped;
+    }
+
+    // Write the rotations (the end effector keeps its own, within its limit) and update the model.
+    const rotations = pose.rotations;
+    const q = this.q;
+    for (let i = 0; i + 1 < m; i++) quat.copy(rotations, 4 * joints[i], q, 4 * i);
+    if (limited) {
+      quat.normalize(rotations, 4 * end, rotations, 4 * end);
+      if (clampRotation(rotations, 4 * end, limits, LIMIT_STRIDE * (m - 1))) clamped = true;
+    }
+    localToModel(model, parents, pose.translations, rotations, pose.scales, root, skeleton.subtreeEnds[root]);
+    for (let i = 0; i < m; i++) vec3.transformPoint(this.solvedPositions, 3 * i, P, 0, pos, 3 * i);
+    status.iterations = iterations;
+    status.clamped = clamped;
+    status.error = vec3.distance(model, 16 * end + 12, targetModel, 0);
+    status.reached = status.error <= this.tolerance;
+    return status;
+  }
+
+  /**
+   * Forward kinematics of the chain in the root's parent's frame, root to tip. With `aim`, each
+   * joint first turns (from its start-of-solve rotation) to point at its child's point from the
+   * backward pass, within its limit; the child's point is then recomputed. Returns whether a limit
+   * acted.
+   */
+  private forwardPass(aim: boolean): boolean {
+    const { joints, limits } = this.setup;
+    const m = joints.length;
+    const { positions: pos, t, s, qBase, q, frames: A, matrix: L, inverse, vector: v } = this;
+    let clamped = false;
+    mat4.identity(A, 0);
+    for (let i = 0; i < m; i++) {
+      const ao = 16 * i;
+      vec3.transformPoint(pos, 3 * i, A, ao, t, 3 * i);
+      if (i === m - 1) break;
+      quat.copy(q, 4 * i, qBase, 4 * i);
+      if (aim && mat4.invert(inverse, 0, A, ao)) {
+        // The child's solved point, relative to the joint, in the joint's rotation frame (at its
+        // start-of-solve rotation): R(q)⁻¹ (A⁻¹ p − t).
+        vec3.transformPoint(v, 0, inverse, 0, pos, 3 * i + 3);
+        vec3.sub(v, 0, v, 0, t, 3 * i);
+        quat.conjugate(v, 4, qBase, 4 * i);
+        quat.rotateVec3(v, 0, v, 4, v, 0);
+        if (aimJoint(q, 4 * i, this.offsets, 3 * i, v, 0, limits, LIMIT_STRIDE * i, this.aimScratch)) {
+          clamped = true;
+        }
+      }
+      trs.compose(L, 0, t, 3 * i, q, 4 * i, s, 3 * i);
+      mat4.multiplyAffine(L, 0, A, ao, L, 0);
+      mat4.multiplyAffine(A, ao + 16, L, 0, this.between, ao);
+    }
+    return clamped;
+  }
+
+  /** Model-space distance from the end's point in `positions` to the target. */
+  private modelError(targetModel: Float64Array): number {
+    const v = this.vector;
+    vec3.transformPoint(v, 0, this.parentModel, 0, this.positions, 3 * (this.joints.length - 1));
+    return vec3.distance(v, 0, targetModel, 0);
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * FABRIK's positional passes (ALGORITHMS.md §4) over a chain of points in one frame.
+ *
+ * `positions` holds `3·count` numbers (joint 0 is the root), `lengths` the `count − 1` segment
+ * lengths. Nothing here allocates or uses trigonometry. The rotational half of FABRIK (turning the
+ * points into local rotations, with joint limits) is in `src/ik/fabrik.ts`, built on
+ * `aimJoint` from `./joint-limits.js`.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * Backward pass: puts the last point on `target[to…]`, then each point on the line from its
+ * (already moved) successor toward its old place, at the segment's length. A point that the
+ * successor landed on exactly (no direction to keep) keeps the direction its segment had before
+ * the pass; a zero-length segment collapses the two points.
+ */
+export function fabrikBackward(
+  positions: Float64Array,
+  lengths: Float64Array,
+  count: number,
+  target: Float64Array,
+  to: number,
+): void {
+  const last = 3 * (count - 1);
+  // Old position of the successor, for the degenerate direction.
+  let oldX = positions[last];
+  let oldY = positions[last + 1];
+  let oldZ = positions[last + 2];
+  positions[last] = target[to];
+  positions[last + 1] = target[to + 1];
+  positions[last + 2] = target[to + 2];
+  for (let i = count - 2; i >= 0; i--) {
+    const o = 3 * i;
+    const n = o + 3;
+    const px = positions[o];
+    const py = positions[o + 1];
+    const pz = positions[o + 2];
+    const nx = positions[n];
+    const ny = positions[n + 1];
+    const nz = positions[n + 2];
+    let dx = px - nx;
+    let dy = py - ny;
+    let dz = pz - nz;
+    let lenSq = dx * dx + dy * dy + dz * dz;
+    if (!(lenSq > 0)) {
+      dx = px - oldX;
+      dy = py - oldY;
+      dz = pz - oldZ;
+      lenSq = dx * dx + dy * dy + dz * dz;
+    }
+    const k = lenSq > 0 ? lengths[i] / Math.sqrt(lenSq) : 0;
+    oldX = px;
+    oldY = py;
+    oldZ = pz;
+    positions[o] = nx + dx * k;
+    positions[o + 1] = ny + dy * k;
+    positions[o + 2] = nz + dz * k;
+  }
+}
+
+/**
+ * Lays the chain straight from its root (point 0, unchanged) toward `target[to…]`: the answer for a
+ * target out of reach. When the target sits on the root, the chain keeps the direction from the
+ * root to its current end (or, if that is zero too, stays as it is).
+ */
+export function fabrikStraight(
+  positions: Float64Array,
+  lengths: Float64Array,
+  count: number,
+  target: Float64Array,
+  to: number,
+): void {
+  const rx = positions[0];
+  const ry = positions[1];
+  const rz = positions[2];
+  let dx = target[to] - rx;
+  let dy = target[to + 1] - ry;
+  let dz = target[to + 2] - rz;
+  let lenSq = dx * dx + dy * dy + dz * dz;
+  if (!(lenSq > 0)) {
+    const last = 3 * (count - 1);
+    dx = positions[last] - rx;
+    dy = positions[last + 1] - ry;
+    dz = positions[last + 2] - rz;
+    lenSq = dx * dx + dy * dy + dz * dz;
+    if (!(lenSq > 0)) return;
+  }
+  const inv = 1 / Math.sqrt(lenSq);
+  dx *= inv;
+  dy *= inv;
+  dz *= inv;
+  let reach = 0;
+  for (let i = 1; i < count; i++) {
+    reach += lengths[i - 1];
+    positions[3 * i] = rx + dx * reach;
+    positions[3 * i + 1] = ry + dy * reach;
+    positions[3 * i + 2] = rz + dz * reach;
+  }
+}
+
+/**
+ * Whether the target and every point lie on one line through the root (within 1e-3 rad): a
+ * straight chain aimed at, or directly away from, its target, or a target on the root of a straight
+ * chain. Iterative solvers make no progress there (the line is a fixed point of FABRIK's passes,
+ * and CCD's joint→end and joint→target vectors are parallel), and leaving a line 1e-3 rad away takes
+ * too many iterations to be of use. When so, writes a unit vector perpendicular to the line to
+ * `out[o…]` (from the coordinate axis least aligned with it: the same input always gives the same
+ * side) and returns `true`. Needs at least three points.
+ */
+export function chainOnLine(
+  positions: Float64Array,
+  count: number,
+  target: Float64Array,
+  to: number,
+  out: Float64Array,
+  o: number,
+): boolean {
+  if (count < 3) return false;
+  const rx = positions[0];
+  const ry = positions[1];
+  const rz = positions[2];
+  // The line: toward whichever of the target and the points is farthest from the root.
+  let lx = target[to] - rx;
+  let ly = target[to + 1] - ry;
+  let lz = target[to + 2] - rz;
+  let lLenSq = lx * lx + ly * ly + lz * lz;
+  for (let i = 1; i < count; i++) {
+    const px = positions[3 * i] - rx;
+    const py = positions[3 * i + 1] - ry;
+    const pz = positions[3 * i + 2] - rz;
+    const pLenSq = px * px + py * py + pz * pz;
+    if (pLenSq > lLenSq) {
+      lx = px;
+      ly = py;
+      lz = pz;
+      lLenSq = pLenSq;
+    }
+  }
+  if (!(lLenSq > 0)) return false;
+  for (let i = 1; i <= count; i++) {
+    // The points 1 … count − 1, then the target.
+    const src = i < count ? positions : target;
+    const so = i < count ? 3 * i : to;
+    const px = src[so] - rx;
+    const py = src[so + 1] - ry;
+    const pz = src[so + 2] - rz;
+    const cx = py * lz - pz * ly;
+    const cy = pz * lx - px * lz;
+    const cz = px * ly - py * lx;
+    // |p × l|² ≤ 1e-6 |p|² |l|²: within 1e-3 rad of the line.
+    if (cx * cx + cy * cy + cz * cz > 1e-6 * (px * px + py * py + pz * pz) * lLenSq) return false;
+  }
+  const ax = lx < 0 ? -lx : lx;
+  const ay = ly < 0 ? -ly : ly;
+  const az = lz < 0 ? -lz : lz;
+  let sx: number;
+  let sy: number;
+  let sz: number;
+  if (ax <= ay && ax <= az) {
+    sx = 0;
+    sy = -lz;
+    sz = ly;
+  } else if (ay <= az) {
+    sx = lz;
+    sy = 0;
+    sz = -lx;
+  } else {
+    sx = -ly;
+    sy = lx;
+    sz = 0;
+  }
+  const k = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz);
+  out[o] = sx * k;
+  out[o + 1] = sy * k;
+  out[o + 2] = sz * k;
+  return true;
+}
+
+/**
+ * When {@link chainOnLine} holds, moves the inner points sideways by `offset[oo]` (a length) so that
+ * the next backward pass bends the chain, and returns `true`. The points only steer the next pass:
+ * the segment lengths are not read from them. `scratch` needs 3 numbers.
+ */
+export function fabrikUnfold(
+  positions: Float64Array,
+  count: number,
+  target: Float64Array,
+  to: number,
+  offset: Float64Array,
+  oo: number,
+  scratch: Float64Array,
+): boolean {
+  if (!chainOnLine(positions, count, target, to, scratch, 0)) return false;
+  const k = offset[oo];
+  for (let i = 1; i < count - 1; i++) {
+    positions[3 * i] += scratch[0] * k;
+    positions[3 * i + 1] += scratch[1] * k;
+    positions[3 * i + 2] += scratch[2] * k;
+  }
+  return true;
+}

@@ -1,0 +1,399 @@
+/**
+ * Joint-limit enforcement on local rotations, trig-free (ALGORITHMS.md §5).
+ *
+ * A limit is a fixed-size record of numbers in a `Float64Array` (see {@link LIMIT_STRIDE} and the
+ * `LIMIT_*` offsets), built once at configuration time by `src/ik/joint-limits.ts`: every angle is
+ * already turned into the cosine and sine of its half, so enforcement needs only `+ − × ÷ √`. A
+ * limit is relative to the joint's rest local rotation `q₀` and lives in the joint's own frame: the
+ * local rotation is written `q = q₀ · d` and the limit constrains `d` (a correction composed on the
+ * right, like every IK correction in tendon).
+ *
+ * @packageDocumentation
+ */
+
+/** Numbers per limit record. */
+export const LIMIT_STRIDE = 16;
+/** Record offset of the kind: {@link LIMIT_NONE}, {@link LIMIT_HINGE} or {@link LIMIT_CONE}. */
+export const LIMIT_KIND = 0;
+/** Record offset of the unit axis (3 numbers): the hinge axis, or the cone's axis, joint-local. */
+export const LIMIT_AXIS = 1;
+/**
+ * Record offset of the twist range (4 numbers): `cos(min/2), sin(min/2), cos(max/2), sin(max/2)`.
+ * A hinge's angle is its twist; `[−π, π]` (`sin` −1 and 1) means unlimited.
+ */
+export const LIMIT_TWIST = 4;
+/** Record offset of `cos(angle/2), sin(angle/2)` of a cone's half-opening (2 numbers). */
+export const LIMIT_CONE = 8;
+/** Record offset of the joint's rest local rotation `q₀` (4 numbers). */
+export const LIMIT_REST = 10;
+
+/** Kind code: no limit. */
+export const LIMIT_NONE = 0;
+/** Kind code: rotation only about the axis, its angle within the twist range. */
+export const LIMIT_HINGE = 1;
+/** Kind code: swing of the axis within the cone, twist about it within the twist range. */
+export const LIMIT_CONE_KIND = 2;
+
+/**
+ * Below this squared length a swing's vector part counts as zero: a rotation that is on its hinge up
+ * to rounding (~1e-12 rad) is not reported as clamped.
+ */
+const SWING_EPS_SQ = 1e-24;
+
+/**
+ * Enforces the limit record `limits[lo…]` on the local rotation `q[qo…]` in place and returns
+ * whether the limit acted (it changed the rotation by more than rounding).
+ *
+ * Swing–twist decomposition of `d = q₀⁻¹ q` about the limit's axis `a`: the twist is the
+ * normalized projection of `d` onto `a` (`(a (d·a), d_w)`), the swing `d · twist⁻¹` (so
+ * `d = swing · twist`). With both in the hemisphere `w ≥ 0`, a half-angle `φ ∈ [−π/2, π/2]` has
+ * `w = cos φ ≥ 0`; a half-angle is compared with a bound `φ₀` through the sign of
+ * `sin(φ − φ₀) = sin φ cos φ₀ − cos φ sin φ₀` (well conditioned at every angle, where comparing
+ * cosines alone would lose half the digits near 0), and a clamped part is rebuilt from the stored
+ * half-angle cosine and sine. A hinge drops the swing. The result is renormalized.
+ */
+export function clampRotation(q: Float64Array, qo: number, limits: Float64Array, lo: number): boolean {
+  const kind = limits[lo + LIMIT_KIND];
+  if (kind === LIMIT_NONE) return false;
+  const ax = limits[lo + LIMIT_AXIS];
+  const ay = limits[lo + LIMIT_AXIS + 1];
+  const az = limits[lo + LIMIT_AXIS + 2];
+  const rx = limits[lo + LIMIT_REST];
+  const ry = limits[lo + LIMIT_REST + 1];
+  const rz = limits[lo + LIMIT_REST + 2];
+  const rw = limits[lo + LIMIT_REST + 3];
+  const qx = q[qo];
+  const qy = q[qo + 1];
+  const qz = q[qo + 2];
+  const qw = q[qo + 3];
+  // d = conj(q₀) · q
+  let dx = rw * qx - rx * qw - ry * qz + rz * qy;
+  let dy = rw * qy + rx * qz - ry * qw - rz * qx;
+  let dz = rw * qz - rx * qy + ry * qx - rz * qw;
+  let dw = rw * qw + rx * qx + ry * qy + rz * qz;
+  if (dw < 0) {
+    dx = -dx;
+    dy = -dy;
+    dz = -dz;
+    dw = -dw;
+  }
+  // Twist: projection onto the axis. Zero when d is a half turn about an axis perpendicular to a:
+  // its twist is then the identity.
+  const proj = dx * ax + dy * ay + dz * az;
+  let tLen = Math.sqrt(proj * proj + dw * dw);
+  let ts: number; // sin of the twist's half-angle (signed, along a)
+  let tc: number; // cos of the twist's half-angle, ≥ 0
+  if (tLen > 0) {
+    ts = proj / tLen;
+    tc = dw / tLen;
+  } else {
+    ts = 0;
+    tc = 1;
+    tLen = 0;
+  }
+  // Swing = d · conj(twist), twist = (a ts, tc).
+  let sx = dx * tc - dw * ax * ts - (dy * az - dz * ay) * ts;
+  let sy = dy * tc - dw * ay * ts - (dz * ax - dx * az) * ts;
+  let sz = dz * tc - dw * az * ts - (dx * ay - dy * ax) * ts;
+  let sw = dw * tc + proj * ts;
+  let changed = false;
+  // Twist range. For half-angles φ, φ₀ in [−π/2, π/2], φ < φ₀ exactly when sin(φ − φ₀) < 0, i.e.
+  // sin φ cos φ₀ − cos φ sin φ₀ < 0: a comparison that stays well conditioned at every angle
+  // (comparing sines alone loses half the digits near ±π, cosines alone near 0).
+  const cMin = limits[lo + LIMIT_TWIST];
+  const sMin = limits[lo + LIMIT_TWIST + 1];
+  const cMax = limits[lo + LIMIT_TWIST + 2];
+  const sMax = limits[lo + LIMIT_TWIST + 3];
+  if (ts * cMin - tc * sMin < 0) {
+    tc = cMin;
+    ts = sMin;
+    changed = true;
+  } else if (ts * cMax - tc * sMax > 0) {
+    tc = cMax;
+    ts = sMax;
+    changed = true;
+  }
+  if (kind === LIMIT_HINGE) {
+    if (sx * sx + sy * sy + sz * sz > SWING_EPS_SQ) changed = true;
+    sx = 0;
+    sy = 0;
+    sz = 0;
+    sw = 1;
+  } else {
+    if (sw < 0) {
+      sx = -sx;
+      sy = -sy;
+      sz = -sz;
+      sw = -sw;
+    }
+    // The swing's half-angle ψ = atan2(|v|, w) exceeds the cone's ψ₀ exactly when
+    // |v| cos ψ₀ − w sin ψ₀ > 0 (the same well-conditioned test as above).
+    const coneCos = limits[lo + LIMIT_CONE];
+    const coneSin = limits[lo + LIMIT_CONE + 1];
+    const vLenSq = sx * sx + sy * sy + sz * sz;
+    if (vLenSq > 0) {
+      const vLen = Math.sqrt(vLenSq);
+      if (vLen * coneCos - sw * coneSin > 0) {
+        // Keep the swing's axis, set its half-angle to the cone's.
+        const k = coneSin / vLen;
+        sx *= k;
+        sy *= k;
+        sz *= k;
+        sw = coneCos;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return false;
+  // d' = swing · twist
+  const tx = ax * ts;
+  const ty = ay * ts;
+  const tz = az * ts;
+  const nx = sw * tx + sx * tc + sy * tz - sz * ty;
+  const ny = sw * ty - sx * tz + sy * tc + sz * tx;
+  const nz = sw * tz + sx * ty - sy * tx + sz * tc;
+  const nw = sw * tc - sx * tx - sy * ty - sz * tz;
+  // q = q₀ · d'
+  let ox = rw * nx + rx * nw + ry * nz - rz * ny;
+  let oy = rw * ny - rx * nz + ry * nw + rz * nx;
+  let oz = rw * nz + rx * ny - ry * nx + rz * nw;
+  let ow = rw * nw - rx * nx - ry * ny - rz * nz;
+  const lenSq = ox * ox + oy * oy + oz * oz + ow * ow;
+  const inv = 1 / Math.sqrt(lenSq);
+  ox *= inv;
+  oy *= inv;
+  oz *= inv;
+  ow *= inv;
+  // Keep the caller's hemisphere: q and −q are the same rotation, but a pose that flips sign from
+  // frame to frame blends badly.
+  if (ox * qx + oy * qy + oz * qz + ow * qw < 0) {
+    ox = -ox;
+    oy = -oy;
+    oz = -oz;
+    ow = -ow;
+  }
+  q[qo] = ox;
+  q[qo + 1] = oy;
+  q[qo + 2] = oz;
+  q[qo + 3] = ow;
+  return true;
+}
+
+/**
+ * Writes the rotation about the unit axis `axis[ao…]` that turns the component of `u` perpendicular
+ * to the axis onto that of `v` (a hinge's best answer to "point u at v"), by the half-vector
+ * formula (no trigonometry; see `writeFromTo` for its accurate form near opposite vectors), with a
+ * half turn about the axis (not an arbitrary one) when the projections are opposite. The identity when either projection vanishes (no direction to turn
+ * toward).
+ */
+export function hingeFromTo(
+  out: Float64Array,
+  o: number,
+  axis: Float64Array,
+  ao: number,
+  u: Float64Array,
+  uo: number,
+  v: Float64Array,
+  vo: number,
+): void {
+  const ax = axis[ao];
+  const ay = axis[ao + 1];
+  const az = axis[ao + 2];
+  const ud = u[uo] * ax + u[uo + 1] * ay + u[uo + 2] * az;
+  const ux = u[uo] - ax * ud;
+  const uy = u[uo + 1] - ay * ud;
+  const uz = u[uo + 2] - az * ud;
+  const vd = v[vo] * ax + v[vo + 1] * ay + v[vo + 2] * az;
+  const vx = v[vo] - ax * vd;
+  const vy = v[vo + 1] - ay * vd;
+  const vz = v[vo + 2] - az * vd;
+  const uLenSq = ux * ux + uy * uy + uz * uz;
+  const vLenSq = vx * vx + vy * vy + vz * vz;
+  // A projection this short (against the vector it came from) has no direction worth following;
+  // the bound also keeps the squares away from subnormals, where 1/√ overflows.
+  const uFullSq = u[uo] * u[uo] + u[uo + 1] * u[uo + 1] + u[uo + 2] * u[uo + 2];
+  const vFullSq = v[vo] * v[vo] + v[vo + 1] * v[vo + 1] + v[vo + 2] * v[vo + 2];
+  if (!(uLenSq > 1e-24 * uFullSq && vLenSq > 1e-24 * vFullSq && uLenSq > 1e-300 && vLenSq > 1e-300)) {
+    out[o] = 0;
+    out[o + 1] = 0;
+    out[o + 2] = 0;
+    out[o + 3] = 1;
+    return;
+  }
+  const iu = 1 / Math.sqrt(uLenSq);
+  const iv = 1 / Math.sqrt(vLenSq);
+  const nux = ux * iu;
+  const nuy = uy * iu;
+  const nuz = uz * iu;
+  const nvx = vx * iv;
+  const nvy = vy * iv;
+  const nvz = vz * iv;
+  const c = nux * nvx + nuy * nvy + nuz * nvz;
+  // û × v̂ is along the axis (both vectors are perpendicular to it): its signed length.
+  const s = ax * (nuy * nvz - nuz * nvy) + ay * (nuz * nvx - nux * nvz) + az * (nux * nvy - nuy * nvx);
+  const args = fromToArgs;
+  args[0] = ax * s;
+  args[1] = ay * s;
+  args[2] = az * s;
+  args[3] = s * s;
+  args[4] = c;
+  args[5] = ax;
+  args[6] = ay;
+  args[7] = az;
+  writeFromTo(out, o);
+}
+
+// The numbers writeFromTo() reads, in an array rather than as arguments (V8 boxes a double passed to
+// a call it does not inline). Written and read within one call, never across one.
+const fromToArgs = new Float64Array(8);
+
+/**
+ * Writes the minimal rotation between unit vectors with cross product `(x, y, z)` (squared length
+ * `crossSq`) and dot product `c`, falling back to a half turn about `(px, py, pz)` (a unit vector
+ * perpendicular to the first) when the cross product vanishes and the vectors are opposite. The
+ * eight numbers are read from `fromToArgs` in that order.
+ *
+ * The half-vector form `(u × v, 1 + c)` cancels catastrophically near `c = −1`: `1 + c` is then pure
+ * rounding, and with `u × v` tiny the rotation can come out as the identity instead of a half turn.
+ * There it uses the same quaternion scaled by `1 − c`: `((1 − c)(u × v), |u × v|²)`, since
+ * `(1 − c)(1 + c) = |u × v|²` for unit vectors; both parts are then accurate to the last digits.
+ */
+function writeFromTo(out: Float64Array, o: number): void {
+  const args = fromToArgs;
+  const x = args[0];
+  const y = args[1];
+  const z = args[2];
+  const crossSq = args[3];
+  const c = args[4];
+  let qx: number;
+  let qy: number;
+  let qz: number;
+  let qw: number;
+  if (c >= 0) {
+    qx = x;
+    qy = y;
+    qz = z;
+    qw = 1 + c;
+  } else if (crossSq > 1e-200) {
+    // (Below that the vectors are opposite to 1e-100 rad and squaring would reach subnormals.)
+    const k = 1 - c;
+    qx = x * k;
+    qy = y * k;
+    qz = z * k;
+    qw = crossSq;
+  } else {
+    out[o] = args[5];
+    out[o + 1] = args[6];
+    out[o + 2] = args[7];
+    out[o + 3] = 0;
+    return;
+  }
+  const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+  out[o] = qx * inv;
+  out[o + 1] = qy * inv;
+  out[o + 2] = qz * inv;
+  out[o + 3] = qw * inv;
+}
+
+/**
+ * Turns the local rotation `q[qo…]` so that the joint-frame vector `u` points along `v`, then
+ * enforces the limit; returns whether the limit acted. Both vectors are in the joint's rotation
+ * frame (after its scale, before its rotation: `R(q) · u` is where `u` sits in the parent's
+ * frame), so the correction `R` composes on the right, `q ← q · R`, as ALGORITHMS.md §3 does.
+ * Unlimited and cone joints take the minimal rotation (half-vector formula, in a form that stays
+ * accurate for nearly opposite vectors; keeps the bone's twist),
+ * hinge joints the rotation about their axis ({@link hingeFromTo}), which keeps a joint that is on
+ * its hinge on it. A zero `u` or `v` leaves `q` unturned. `scratch` needs 12 numbers.
+ */
+export function aimJoint(
+  q: Float64Array,
+  qo: number,
+  u: Float64Array,
+  uo: number,
+  v: Float64Array,
+  vo: number,
+  limits: Float64Array,
+  lo: number,
+  scratch: Float64Array,
+): boolean {
+  const kind = limits[lo + LIMIT_KIND];
+  if (kind === LIMIT_HINGE) {
+    hingeFromTo(scratch, 0, limits, lo + LIMIT_AXIS, u, uo, v, vo);
+  } else {
+    const ux = u[uo];
+    const uy = u[uo + 1];
+    const uz = u[uo + 2];
+    const vx = v[vo];
+    const vy = v[vo + 1];
+    const vz = v[vo + 2];
+    const uLenSq = ux * ux + uy * uy + uz * uz;
+    const vLenSq = vx * vx + vy * vy + vz * vz;
+    if (!(uLenSq > 1e-300 && vLenSq > 1e-300)) {
+      return kind === LIMIT_NONE ? false : clampRotation(q, qo, limits, lo);
+    }
+    const iu = 1 / Math.sqrt(uLenSq);
+    const iv = 1 / Math.sqrt(vLenSq);
+    const nux = ux * iu;
+    const nuy = uy * iu;
+    const nuz = uz * iu;
+    const nvx = vx * iv;
+    const nvy = vy * iv;
+    const nvz = vz * iv;
+    const c = nux * nvx + nuy * nvy + nuz * nvz;
+    const x = nuy * nvz - nuz * nvy;
+    const y = nuz * nvx - nux * nvz;
+    const z = nux * nvy - nuy * nvx;
+    const crossSq = x * x + y * y + z * z;
+    // For exactly opposite vectors: a half turn about the coordinate axis least aligned with u,
+    // made perpendicular (as quat.fromTo does).
+    const aax = nux < 0 ? -nux : nux;
+    const aay = nuy < 0 ? -nuy : nuy;
+    const aaz = nuz < 0 ? -nuz : nuz;
+    let px: number;
+    let py: number;
+    let pz: number;
+    if (aax <= aay && aax <= aaz) {
+      px = 0;
+      py = -nuz;
+      pz = nuy;
+    } else if (aay <= aaz) {
+      px = nuz;
+      py = 0;
+      pz = -nux;
+    } else {
+      px = -nuy;
+      py = nux;
+      pz = 0;
+    }
+    const ip = 1 / Math.sqrt(px * px + py * py + pz * pz);
+    const args = fromToArgs;
+    args[0] = x;
+    args[1] = y;
+    args[2] = z;
+    args[3] = crossSq;
+    args[4] = c;
+    args[5] = px * ip;
+    args[6] = py * ip;
+    args[7] = pz * ip;
+    writeFromTo(scratch, 0);
+  }
+  // q ← q · R, renormalized so that repeated solves do not drift.
+  const qx = q[qo];
+  const qy = q[qo + 1];
+  const qz = q[qo + 2];
+  const qw = q[qo + 3];
+  const bx = scratch[0];
+  const by = scratch[1];
+  const bz = scratch[2];
+  const bw = scratch[3];
+  const x = qw * bx + qx * bw + qy * bz - qz * by;
+  const y = qw * by - qx * bz + qy * bw + qz * bx;
+  const z = qw * bz + qx * by - qy * bx + qz * bw;
+  const w = qw * bw - qx * bx - qy * by - qz * bz;
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  q[qo] = x * inv;
+  q[qo + 1] = y * inv;
+  q[qo + 2] = z * inv;
+  q[qo + 3] = w * inv;
+  return kind === LIMIT_NONE ? false : clampRotation(q, qo, limits, lo);
+}
