@@ -161,6 +161,7 @@ export class FabrikIk {
   readonly joints: Int32Array;
   /** The tolerance in model units. */
   readonly tolerance: number;
+  private readonly toleranceSq: number;
   /** The iteration cap. */
   readonly maxIterations: number;
   /** The outcome of the last solve (the same object every time). */
@@ -204,6 +205,7 @@ export class FabrikIk {
     this.setup = setupChain(skeleton, options, 'FabrikIk', 32);
     this.joints = this.setup.joints;
     this.tolerance = this.setup.tolerance;
+    this.toleranceSq = this.tolerance * this.tolerance;
     this.maxIterations = this.setup.maxIterations;
     const m = this.joints.length;
     this.solvedPositions = new Float64Array(3 * m);
@@ -246,7 +248,7 @@ export class FabrikIk {
     if (!mat4.invert(this.parentInverse, 0, P, 0)) {
       // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose as is.
       status.degenerate = true;
-      status.error = vec3.distance(model, 16 * end + 12, targetModel, 0);
+      this.writeError(model, end, targetModel);
       status.reached = status.error <= this.tolerance;
       return status;
     }
@@ -286,13 +288,21 @@ export class FabrikIk {
     const lengths = this.lengths;
     let reach = 0;
     let longest = 0;
+    // Distances computed in place: vec3.distance returns a double, boxed whenever V8 does not inline
+    // it (its budget runs out in a method this size), which would allocate on every solve.
     for (let i = 0; i + 1 < m; i++) {
-      const d = vec3.distance(pos, 3 * i, pos, 3 * i + 3);
+      const dx = pos[3 * i + 3] - pos[3 * i];
+      const dy = pos[3 * i + 4] - pos[3 * i + 1];
+      const dz = pos[3 * i + 5] - pos[3 * i + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       lengths[i] = d;
       reach += d;
       if (d > longest) longest = d;
     }
-    const dist = vec3.distance(pos, 0, tau, 0);
+    const tx = tau[0] - pos[0];
+    const ty = tau[1] - pos[1];
+    const tz = tau[2] - pos[2];
+    const dist = Math.sqrt(tx * tx + ty * ty + tz * tz);
     // Farther than the chain reaches, or closer than it can fold (one bone longer than the rest).
     status.outOfReach = dist > reach || dist < 2 * longest - reach;
 
@@ -301,7 +311,7 @@ export class FabrikIk {
       fabrikStraight(pos, lengths, m, tau, 0);
       clamped = this.forwardPass(true) || clamped;
       iterations = 1;
-    } else if (this.modelError(targetModel) > this.tolerance) {
+    } else if (!this.withinTolerance(targetModel)) {
       this.numbers[0] = 0.05 * reach;
       let passClamped = false;
       while (iterations < this.maxIterations) {
@@ -311,7 +321,7 @@ export class FabrikIk {
         fabrikBackward(pos, lengths, m, tau, 0);
         passClamped = this.forwardPass(true);
         iterations++;
-        if (this.modelError(targetModel) <= this.tolerance) break;
+        if (this.withinTolerance(targetModel)) break;
       }
       clamped = passClamped || clamped;
     }
@@ -328,7 +338,7 @@ export class FabrikIk {
     for (let i = 0; i < m; i++) vec3.transformPoint(this.solvedPositions, 3 * i, P, 0, pos, 3 * i);
     status.iterations = iterations;
     status.clamped = clamped;
-    status.error = vec3.distance(model, 16 * end + 12, targetModel, 0);
+    this.writeError(model, end, targetModel);
     status.reached = status.error <= this.tolerance;
     return status;
   }
@@ -368,10 +378,24 @@ export class FabrikIk {
     return clamped;
   }
 
-  /** Model-space distance from the end's point in `positions` to the target. */
-  private modelError(targetModel: Float64Array): number {
+  /** status.error = the model-space distance from the end joint to the target (no double returned). */
+  private writeError(model: Float64Array, end: number, targetModel: Float64Array): void {
+    const o = 16 * end + 12;
+    const dx = model[o] - targetModel[0];
+    const dy = model[o + 1] - targetModel[1];
+    const dz = model[o + 2] - targetModel[2];
+    this.status.error = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  }
+
+  /**
+   * Whether the end's point in `positions` is within the tolerance of the target, in model space.
+   * A boolean, not the distance: a double returned from a call V8 does not inline is boxed, and
+   * this runs every iteration.
+   */
+  private withinTolerance(targetModel: Float64Array): boolean {
     const v = this.vector;
     vec3.transformPoint(v, 0, this.parentModel, 0, this.positions, 3 * (this.joints.length - 1));
-    return vec3.distance(v, 0, targetModel, 0);
+    vec3.sub(v, 0, v, 0, targetModel, 0);
+    return vec3.lengthSq(v, 0) <= this.toleranceSq;
   }
 }
