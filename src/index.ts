@@ -28,7 +28,12 @@ export {
   importGltf,
 } from './io/gltf.js';
 export { cosSinOfAngle } from './math/angle.js';
-export { createModelBuffer, forwardKinematics, forwardKinematicsSubtree } from './pose/forward-kinematics.js';
+export {
+  createModelBuffer,
+  forwardKinematics,
+  forwardKinematicsSubtree,
+  restModelMatrices,
+} from './pose/forward-kinematics.js';
 export { Pose } from './pose/pose.js';
 export { Skeleton, type SkeletonDefinition } from './skeleton/skeleton.js';
 export { Skin, type SkinDefinition, type SkinnedVertices, skinMesh } from './skin/skin.js';

@@ -15,9 +15,9 @@ import {
   LIMIT_STRIDE,
   LIMIT_TWIST,
 } from '../kernel/joint-limits.js';
-import { localToModel } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
 import { cosSinOfAngle } from '../math/angle.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 
 /**
@@ -102,7 +102,7 @@ export function compileJointLimits(
       records[lo + LIMIT_CONE + 1] = s;
       axis = limit.axis;
       if (axis === undefined) {
-        rest ??= restModel(skeleton);
+        rest ??= restModelMatrices(skeleton);
         axis = defaultAxis(skeleton, rest, joints, i, where);
       }
       twistMin = limit.twistMin;
@@ -144,20 +144,6 @@ export function compileJointLimits(
     any = true;
   }
   return { records, any };
-}
-
-function restModel(skeleton: Skeleton): Float64Array {
-  const model = new Float64Array(16 * skeleton.jointCount);
-  localToModel(
-    model,
-    skeleton.parents,
-    skeleton.restTranslations,
-    skeleton.restRotations,
-    skeleton.restScales,
-    0,
-    skeleton.jointCount,
-  );
-  return model;
 }
 
 /**

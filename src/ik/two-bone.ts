@@ -4,10 +4,10 @@
  * @packageDocumentation
  */
 import { TendonError } from '../errors.js';
-import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from '../kernel/two-bone.js';
 import { cosSinOfAngle } from '../math/angle.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkChain, checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
@@ -143,7 +143,7 @@ export class TwoBoneIk {
     this.weight = options.weight ?? 1;
     let tolerance = options.tolerance;
     if (tolerance === undefined) {
-      const rest = restModel(skeleton);
+      const rest = restModelMatrices(skeleton);
       tolerance = 1e-6 * (distance(rest, this.root, this.middle) + distance(rest, this.middle, this.end));
     }
     if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
@@ -259,20 +259,6 @@ export class TwoBoneIk {
   }
 }
 
-function restModel(skeleton: Skeleton): Float64Array {
-  const model = new Float64Array(16 * skeleton.jointCount);
-  localToModel(
-    model,
-    skeleton.parents,
-    skeleton.restTranslations,
-    skeleton.restRotations,
-    skeleton.restScales,
-    0,
-    skeleton.jointCount,
-  );
-  return model;
-}
-
 function distance(model: Float64Array, i: number, j: number): number {
   const dx = model[16 * i + 12] - model[16 * j + 12];
   const dy = model[16 * i + 13] - model[16 * j + 13];
@@ -291,7 +277,7 @@ function restHinge(
   middle: number,
   end: number,
 ): [number, number, number] | null {
-  const model = restModel(skeleton);
+  const model = restModelMatrices(skeleton);
   const parent = skeleton.parents[root];
   const pinv = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
   if (parent >= 0 && !invert(pinv, 0, model, 16 * parent)) return null;

@@ -265,7 +265,6 @@ function solveHinge(model: Float64Array, mid: number, settings: Float64Array, re
   const l1 = v[LEN];
   const l2 = v[LEN + 1];
   const d = v[LEN + 2];
-  const reach = v[LEN + 3];
   // The hinge in the solve frame: the middle joint's rotation frame applied to its local axis.
   frameRotation(model, mid);
   v[HL] = settings[S.hinge];

@@ -59,6 +59,24 @@ export function forwardKinematicsSubtree(pose: Pose, modelOut: Float64Array, joi
   );
 }
 
+/**
+ * The model-space matrices of the skeleton's rest pose, in a new buffer: what solvers read their
+ * rest geometry from (bone lengths, a limb's bend plane, a joint's rest direction) at set-up.
+ */
+export function restModelMatrices(skeleton: Skeleton): Float64Array {
+  const model = createModelBuffer(skeleton);
+  localToModel(
+    model,
+    skeleton.parents,
+    skeleton.restTranslations,
+    skeleton.restRotations,
+    skeleton.restScales,
+    0,
+    skeleton.jointCount,
+  );
+  return model;
+}
+
 function checkBuffer(skeleton: Skeleton, modelOut: Float64Array): void {
   if (modelOut.length !== 16 * skeleton.jointCount) {
     throw new TendonError(
