@@ -12,8 +12,7 @@
  *
  * @packageDocumentation
  */
-import { multiply, normalize, rotateVec3 } from './quat.js';
-import type { NumericArray } from './types.js';
+import { multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 
 // Layout of the work array read and written by aimLocal(). Numbers travel in this array rather
 // than as arguments: V8 boxes a double passed to a call it does not inline.
@@ -64,115 +63,6 @@ export const AIM_PREFER_UP = 16;
 export const AIM_DEGENERATE = 1;
 /** {@link aimLocal} result bit: a cone or twist limit changed the answer. */
 export const AIM_CLAMPED = 2;
-
-/**
- * The minimal rotation carrying unit vector `u` onto unit vector `v`, accurate and minimal at every
- * angle, with a chosen axis for the half turn.
- *
- * The half-vector formula `normalize(u × v, 1 + u·v)` loses the axis when `v` is nearly `−u`
- * (`1 + u·v` cancels). Past 154° this goes through the unit vector `p ⟂ u` in the plane of `u` and
- * `v` instead: `fromTo(p, v) · fromTo(u, p)`, two well-conditioned turns about the same axis, so
- * `u` lands on `v` to rounding and the result stays the minimal rotation (its axis ⟂ `u` and `v`)
- * as the angle approaches 180°: an aimed bone does not pick up a twist as its target passes behind
- * it. (`quat.fromTo` is as accurate but, below `1 + u·v < 1e-12`, turns about a fixed
- * coordinate axis first.) When `v` is `−u` to 1e-12 (no plane), the half turn is about `hint` made
- * perpendicular to `u` (an up axis: turning round keeps the head up), or about the coordinate axis
- * least aligned with `u` when `hint` is parallel to `u` or zero. Never the identity, never NaN.
- *
- * Reads every input before writing, so `out` may alias any of them.
- */
-export function rotationBetween(
-  out: NumericArray,
-  o: number,
-  u: NumericArray,
-  uo: number,
-  v: NumericArray,
-  vo: number,
-  hint: NumericArray,
-  ho: number,
-): void {
-  const ux = u[uo];
-  const uy = u[uo + 1];
-  const uz = u[uo + 2];
-  const vx = v[vo];
-  const vy = v[vo + 1];
-  const vz = v[vo + 2];
-  const c = ux * vx + uy * vy + uz * vz;
-  if (c > -0.9) {
-    // 1 + c ≥ 0.1: the half-vector formula is accurate to a few ulps.
-    const x = uy * vz - uz * vy;
-    const y = uz * vx - ux * vz;
-    const z = ux * vy - uy * vx;
-    const w = 1 + c;
-    const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    out[o] = x * inv;
-    out[o + 1] = y * inv;
-    out[o + 2] = z * inv;
-    out[o + 3] = w * inv;
-    return;
-  }
-  // p: the part of v perpendicular to u, i.e. the direction from u toward v.
-  let px = vx - c * ux;
-  let py = vy - c * uy;
-  let pz = vz - c * uz;
-  let pl = px * px + py * py + pz * pz;
-  if (pl < 1e-24) {
-    // v is −u to rounding: choose the half-turn axis h ⟂ u, then p = h × u (u turned 90° about h).
-    let hx = hint[ho];
-    let hy = hint[ho + 1];
-    let hz = hint[ho + 2];
-    let hu = hx * ux + hy * uy + hz * uz;
-    hx -= hu * ux;
-    hy -= hu * uy;
-    hz -= hu * uz;
-    const hl = hx * hx + hy * hy + hz * hz;
-    const h0 = hint[ho] * hint[ho] + hint[ho + 1] * hint[ho + 1] + hint[ho + 2] * hint[ho + 2];
-    if (hl === 0 || hl < 1e-12 * h0) {
-      const ax = ux < 0 ? -ux : ux;
-      const ay = uy < 0 ? -uy : uy;
-      const az = uz < 0 ? -uz : uz;
-      hx = ax <= ay && ax <= az ? 1 : 0;
-      hy = hx === 0 && ay <= az ? 1 : 0;
-      hz = hx === 0 && hy === 0 ? 1 : 0;
-      hu = hx * ux + hy * uy + hz * uz;
-      hx -= hu * ux;
-      hy -= hu * uy;
-      hz -= hu * uz;
-    }
-    px = hy * uz - hz * uy;
-    py = hz * ux - hx * uz;
-    pz = hx * uy - hy * ux;
-    pl = px * px + py * py + pz * pz;
-  }
-  const pi = 1 / Math.sqrt(pl);
-  px *= pi;
-  py *= pi;
-  pz *= pi;
-  // First turn u → p (90°), then p → v (the rest, under 90°+): both have 1 + dot ≥ ~1.
-  let x1 = uy * pz - uz * py;
-  let y1 = uz * px - ux * pz;
-  let z1 = ux * py - uy * px;
-  let w1 = 1 + ux * px + uy * py + uz * pz;
-  let inv = 1 / Math.sqrt(x1 * x1 + y1 * y1 + z1 * z1 + w1 * w1);
-  x1 *= inv;
-  y1 *= inv;
-  z1 *= inv;
-  w1 *= inv;
-  let x2 = py * vz - pz * vy;
-  let y2 = pz * vx - px * vz;
-  let z2 = px * vy - py * vx;
-  let w2 = 1 + px * vx + py * vy + pz * vz;
-  inv = 1 / Math.sqrt(x2 * x2 + y2 * y2 + z2 * z2 + w2 * w2);
-  x2 *= inv;
-  y2 *= inv;
-  z2 *= inv;
-  w2 *= inv;
-  // out = q2 · q1 (q1 first).
-  out[o] = w2 * x1 + x2 * w1 + y2 * z1 - z2 * y1;
-  out[o + 1] = w2 * y1 - x2 * z1 + y2 * w1 + z2 * x1;
-  out[o + 2] = w2 * z1 + x2 * y1 - y2 * x1 + z2 * w1;
-  out[o + 3] = w2 * w1 - x2 * x1 - y2 * y1 - z2 * z1;
-}
 
 // The scale of the last vector normalizeInPlace() saw, kept here rather than returned: a double
 // returned from a call that is not inlined is boxed.

@@ -10,7 +10,7 @@
 
 import { localToModel } from './local-to-model.js';
 import { invert } from './mat4.js';
-import { fromMat4, multiply, normalize } from './quat.js';
+import { fromMat4, multiply, normalize, rotationBetween } from './quat.js';
 
 /** Layout of the `settings` array of {@link twoBoneSolve} (indices). */
 export const TWO_BONE = {
@@ -597,75 +597,12 @@ function conjugateIntoLocal(rotations: Float64Array, ro: number, src: Float64Arr
 }
 
 /**
- * out[o..] = the minimal rotation from the unit vector v[ia..] to the unit vector v[ib..]. For
- * nearly opposite vectors: a half turn about the part of v[ifb..] across v[ia..] (the hinge or
- * the root–target axis: a turn the limb can make; any perpendicular when that vanishes), then the
- * small turn left, so that nearly opposite is not rounded to opposite.
+ * out[o..] = the minimal rotation from the unit vector v[ia..] to the unit vector v[ib..]; when
+ * they are opposite, a half turn about v[ifb..] made perpendicular (the hinge or the root–target
+ * axis: a turn the limb can make).
  */
 function fromToInto(out: Float64Array, o: number, ia: number, ib: number, ifb: number): void {
-  const ax = v[ia];
-  const ay = v[ia + 1];
-  const az = v[ia + 2];
-  const bx = v[ib];
-  const by = v[ib + 1];
-  const bz = v[ib + 2];
-  const w = 1 + ax * bx + ay * by + az * bz;
-  if (w > 1e-12) {
-    const x = ay * bz - az * by;
-    const y = az * bx - ax * bz;
-    const z = ax * by - ay * bx;
-    const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    out[o] = x * inv;
-    out[o + 1] = y * inv;
-    out[o + 2] = z * inv;
-    out[o + 3] = w * inv;
-    return;
-  }
-  const fx = v[ifb];
-  const fy = v[ifb + 1];
-  const fz = v[ifb + 2];
-  const fa = fx * ax + fy * ay + fz * az;
-  let px = fx - fa * ax;
-  let py = fy - fa * ay;
-  let pz = fz - fa * az;
-  let pl = Math.sqrt(px * px + py * py + pz * pz);
-  if (!(pl > 1e-9)) {
-    // Any perpendicular: the cross with the coordinate axis least aligned with a.
-    const aax = ax < 0 ? -ax : ax;
-    const aay = ay < 0 ? -ay : ay;
-    const aaz = az < 0 ? -az : az;
-    if (aax <= aay && aax <= aaz) {
-      px = 0;
-      py = -az;
-      pz = ay;
-    } else if (aay <= aaz) {
-      px = az;
-      py = 0;
-      pz = -ax;
-    } else {
-      px = -ay;
-      py = ax;
-      pz = 0;
-    }
-    pl = Math.sqrt(px * px + py * py + pz * pz);
-  }
-  px /= pl;
-  py /= pl;
-  pz /= pl;
-  // r = the turn from −a to b (accurate: they are nearly equal), then out = r · (p, 0).
-  const rx = az * by - ay * bz;
-  const ry = ax * bz - az * bx;
-  const rz = ay * bx - ax * by;
-  const rw = 1 - (ax * bx + ay * by + az * bz);
-  const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
-  const qx = rx * inv;
-  const qy = ry * inv;
-  const qz = rz * inv;
-  const qw = rw * inv;
-  out[o] = qw * px + qy * pz - qz * py;
-  out[o + 1] = qw * py - qx * pz + qz * px;
-  out[o + 2] = qw * pz + qx * py - qy * px;
-  out[o + 3] = 0 - (qx * px + qy * py + qz * pz); // +0 for an exact half turn
+  rotationBetween(out, o, v, ia, v, ib, v, ifb);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The aim kernel: rotationBetween at every angle (against quat.fromTo where that is accurate, and
+ * The aim kernel and quat.rotationBetween (which it uses) at every angle (against quat.fromTo where that is accurate, and
  * near and at opposite vectors where it is not), aliasing, and aimLocal's degenerate inputs.
  */
 import fc from 'fast-check';
@@ -12,9 +12,9 @@ import {
   AIM_TARGET,
   AIM_WORK_SIZE,
   aimLocal,
-  rotationBetween,
 } from '../../src/kernel/aim.js';
 import * as quat from '../../src/kernel/quat.js';
+import { rotationBetween } from '../../src/kernel/quat.js';
 import { arbUnitVec3, RUNS } from './helpers.js';
 
 type V3 = [number, number, number];
