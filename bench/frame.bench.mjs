@@ -18,10 +18,8 @@
  * (robot, bvh, fox). Results: a table on stdout and bench/results/frame.json.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { AnimationClip, AnimationMixer, Group, Matrix4, REVISION, Skeleton as ThreeSkeleton } from 'three';
+import { AnimationClip, AnimationMixer, Group, Matrix4, Skeleton as ThreeSkeleton } from 'three';
 import { BVHLoader } from 'three/examples/jsm/loaders/BVHLoader.js';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import {
@@ -34,7 +32,7 @@ import {
   Skin,
   sampleClip,
 } from '../dist/index.js';
-import { measureAllocation, median, runWithV8Flags } from './harness.mjs';
+import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 
 const DT = 1 / 60;
 const FRAME_BUDGET_NS = 1e9 / 60;
@@ -374,13 +372,7 @@ async function main() {
   const out = new URL('./results/frame.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    v8: process.versions.v8,
-    three: REVISION,
-    cpu: os.cpus()[0]?.model,
-    cores: os.cpus().length,
-    execArgv: process.execArgv,
+    ...environment(),
     scenarios: scenarios.map((s) => s.id),
     dtSeconds: DT,
     warmupFrames: WARMUP_FRAMES,

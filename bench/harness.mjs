@@ -3,8 +3,10 @@
  * the re-run with the V8 flags that make that measurement possible.
  */
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { REVISION } from 'three';
 
 /**
  * The young generation must hold a whole allocation run's garbage, should there be any, without a
@@ -86,4 +88,17 @@ export async function runWithV8Flags(moduleUrl, main) {
     },
   );
   process.exit(child.status ?? 1);
+}
+
+/** Where a result was measured, for the JSON beside it: the machine, the engines, the flags. */
+export function environment() {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    three: REVISION,
+    cpu: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    execArgv: process.execArgv,
+  };
 }

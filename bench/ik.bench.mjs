@@ -19,11 +19,9 @@
  * it needs). Results: a table on stdout and bench/results/ik.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { REVISION } from 'three';
-import { measureAllocation, median, runWithV8Flags } from './harness.mjs';
+import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 import {
   babylonLeg,
   babylonLook,
@@ -323,13 +321,7 @@ async function main() {
   const out = new URL('./results/ik.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    v8: process.versions.v8,
-    three: REVISION,
-    cpu: os.cpus()[0]?.model,
-    cores: os.cpus().length,
-    execArgv: process.execArgv,
+    ...environment(),
     scenarios: scenarios.map((s) => s.id),
     targetCount: TARGET_COUNT,
     rounds: ROUNDS,
