@@ -4,7 +4,14 @@
  * @packageDocumentation
  */
 import { TendonError } from '../errors.js';
-import { fabrikBackward, fabrikStraight, fabrikUnfold } from '../kernel/fabrik.js';
+import {
+  fabrikBackward,
+  fabrikStraight,
+  fabrikUnfold,
+  NEAR_LINE,
+  ON_LINE,
+  SLOW_GAIN,
+} from '../kernel/fabrik.js';
 import { aimJoint, clampRotation, LIMIT_STRIDE } from '../kernel/joint-limits.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
@@ -135,8 +142,11 @@ export function setupChain(
  *    and `status.outOfReach` is set. Otherwise backward and forward passes run until the end is
  *    within `tolerance` of the target (measured in model space) or `maxIterations` is hit. A
  *    chain lying on the line through its root and the target (straight, or folded onto it, which
- *    the passes themselves tend to do) is bent slightly sideways before the next pass, always the
- *    same way, since the passes would otherwise never leave that line.
+ *    the passes themselves tend to do) is bent sideways by 5% of its length before the next pass,
+ *    always the same way, since the passes would otherwise never leave that line; so is a chain
+ *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
+ *    crawling toward a target it would reach only after thousands of passes (unless the target is
+ *    too close to reach: the chain folded on the line is then the answer).
  * 3. The forward pass is where positions become rotations, root to tip, as a chain of points-at
  *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
  *    (built from the parent frame that already carries the corrections of its ancestors), and the
@@ -193,7 +203,8 @@ export class FabrikIk {
   private readonly targetLocal = new Float64Array(3);
   private readonly vector = new Float64Array(8);
   private readonly aimScratch = new Float64Array(12);
-  private readonly numbers = new Float64Array(1);
+  /** The unfolding offset, the last pass's squared error, this pass's. */
+  private readonly numbers = new Float64Array(3);
 
   /**
    * @throws {@link TendonError} `ik/invalid-joint` for an unknown joint, `ik/not-a-chain` when a
@@ -312,16 +323,33 @@ export class FabrikIk {
       clamped = this.forwardPass(true) || clamped;
       iterations = 1;
     } else if (!this.withinTolerance(targetModel)) {
-      this.numbers[0] = 0.05 * reach;
+      const numbers = this.numbers;
+      numbers[0] = 0.05 * reach;
+      numbers[1] = Number.POSITIVE_INFINITY;
+      let slow = false;
       let passClamped = false;
       while (iterations < this.maxIterations) {
         // A folded chain collapses onto the root–target line within a pass or two and then stays
-        // there (the line is an attracting fixed point of the passes): check before every pass.
-        fabrikUnfold(pos, m, tau, 0, this.numbers, 0, this.inverse);
+        // there (the line is an attracting fixed point of the passes): check before every pass,
+        // and with a wider margin once the passes slow down near it (unless the target is too
+        // close, when the chain folded on the line is the answer).
+        fabrikUnfold(
+          pos,
+          m,
+          tau,
+          0,
+          numbers,
+          0,
+          this.inverse,
+          slow && !status.outOfReach ? NEAR_LINE : ON_LINE,
+        );
         fabrikBackward(pos, lengths, m, tau, 0);
         passClamped = this.forwardPass(true);
         iterations++;
         if (this.withinTolerance(targetModel)) break;
+        // numbers[2] is the squared error withinTolerance found; compared squared, (1 − g)² ≈ 1 − 2g.
+        slow = !(numbers[2] < numbers[1] * (1 - 2 * SLOW_GAIN));
+        numbers[1] = numbers[2];
       }
       clamped = passClamped || clamped;
     }
@@ -388,7 +416,8 @@ export class FabrikIk {
   }
 
   /**
-   * Whether the end's point in `positions` is within the tolerance of the target, in model space.
+   * Whether the end's point in `positions` is within the tolerance of the target, in model space;
+   * the squared distance goes to `numbers[2]`.
    * A boolean, not the distance: a double returned from a call V8 does not inline is boxed, and
    * this runs every iteration.
    */
@@ -396,6 +425,8 @@ export class FabrikIk {
     const v = this.vector;
     vec3.transformPoint(v, 0, this.parentModel, 0, this.positions, 3 * (this.joints.length - 1));
     vec3.sub(v, 0, v, 0, targetModel, 0);
-    return vec3.lengthSq(v, 0) <= this.toleranceSq;
+    const errorSq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    this.numbers[2] = errorSq;
+    return errorSq <= this.toleranceSq;
   }
 }

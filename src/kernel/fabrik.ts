@@ -100,7 +100,25 @@ export function fabrikStraight(
 }
 
 /**
- * Whether the target and every point lie on one line through the root (within 1e-3 rad): a
+ * {@link chainOnLine}'s `sinSq` for a chain on the line: within 1e-3 rad, where no pass or sweep
+ * leaves it in useful time.
+ */
+export const ON_LINE = 1e-6;
+
+/**
+ * {@link chainOnLine}'s `sinSq` for a chain near the line (0.05 rad), checked once passes or sweeps
+ * have slowed down (see {@link SLOW_GAIN}): they are closing in on the line, where they stall, or
+ * crawling along it toward a target they reach only after thousands more.
+ */
+export const NEAR_LINE = 2.5e-3;
+
+/** An iteration that shrinks the error by less than this share of it is slow. */
+export const SLOW_GAIN = 1e-2;
+
+/**
+ * Whether the target and every point lie on one line through the root, none farther from it than
+ * `sinθ·|l|` where `|l|` is the distance from the root of the farthest of them and `sinSq` is
+ * `sin²θ` (1e-6: θ = 1e-3 rad): a
  * straight chain aimed at, or directly away from, its target, or a target on the root of a straight
  * chain. Iterative solvers make no progress there (the line is a fixed point of FABRIK's passes,
  * and CCD's joint→end and joint→target vectors are parallel), and leaving a line 1e-3 rad away takes
@@ -115,6 +133,7 @@ export function chainOnLine(
   to: number,
   out: Float64Array,
   o: number,
+  sinSq: number,
 ): boolean {
   if (count < 3) return false;
   const rx = positions[0];
@@ -148,8 +167,9 @@ export function chainOnLine(
     const cx = py * lz - pz * ly;
     const cy = pz * lx - px * lz;
     const cz = px * ly - py * lx;
-    // |p × l|² ≤ 1e-6 |p|² |l|²: within 1e-3 rad of the line.
-    if (cx * cx + cy * cy + cz * cz > 1e-6 * (px * px + py * py + pz * pz) * lLenSq) return false;
+    // |p × l|² ≤ sin²θ |l|⁴: no farther from the line than sinθ·|l| (an angle of θ seen from the root
+    // at |l|); points near the root are not held to an angle they cannot define.
+    if (cx * cx + cy * cy + cz * cz > sinSq * lLenSq * lLenSq) return false;
   }
   const ax = lx < 0 ? -lx : lx;
   const ay = ly < 0 ? -ly : ly;
@@ -178,7 +198,7 @@ export function chainOnLine(
 }
 
 /**
- * When {@link chainOnLine} holds, moves the inner points sideways by `offset[oo]` (a length) so that
+ * When {@link chainOnLine} holds (with `sinSq`), moves the inner points sideways by `offset[oo]` (a length) so that
  * the next backward pass bends the chain, and returns `true`. The points only steer the next pass:
  * the segment lengths are not read from them. `scratch` needs 3 numbers.
  */
@@ -190,8 +210,9 @@ export function fabrikUnfold(
   offset: Float64Array,
   oo: number,
   scratch: Float64Array,
+  sinSq: number,
 ): boolean {
-  if (!chainOnLine(positions, count, target, to, scratch, 0)) return false;
+  if (!chainOnLine(positions, count, target, to, scratch, 0, sinSq)) return false;
   const k = offset[oo];
   for (let i = 1; i < count - 1; i++) {
     positions[3 * i] += scratch[0] * k;
