@@ -1,7 +1,5 @@
 /**
- * tendon's side of bench/ik.bench.mjs: one adapter per solver and scenario, or a "not available
- * yet" entry when dist/index.js does not export the solver (AimIk, FabrikIk and CcdIk are being
- * written while this bench is).
+ * tendon's side of bench/ik.bench.mjs: one adapter per solver and scenario.
  *
  * An adapter is `{ library, name, run(count), probe(i) }`: `run` does `count` solves cycling
  * through the targets, each one a reset of the solved joints (rotations and model matrices
@@ -11,8 +9,6 @@
 import { Matrix4 } from 'three';
 import * as tendon from '../dist/index.js';
 import { CHAIN, HEAD, identityRestLocals, LEG, TARGET_COUNT } from './ik-setup.mjs';
-
-export const unavailable = (library, name, reason) => ({ library, name, unavailable: reason });
 
 function build(rig) {
   const locals = identityRestLocals(rig);
@@ -105,7 +101,6 @@ export function tendonLeg(targets, { pole, mode }) {
 
 export function tendonAim(targets, { up }) {
   const name = up ? 'AimIk + up' : 'AimIk';
-  if (typeof tendon.AimIk !== 'function') return unavailable('tendon', name, 'AimIk not available yet');
   const rig = build(HEAD);
   const head = HEAD.joint;
   const ik = new tendon.AimIk(rig.skeleton, {
@@ -141,7 +136,6 @@ export function tendonAim(targets, { up }) {
 export function tendonChain(targets, { solver, maxIterations }) {
   const name = `${solver} (tolerance 1e-4, ≤ ${maxIterations} it.)`;
   const Solver = { FabrikIk: tendon.FabrikIk, CcdIk: tendon.CcdIk }[solver];
-  if (typeof Solver !== 'function') return unavailable('tendon', name, `${solver} not available yet`);
   const rig = build(CHAIN);
   const end = CHAIN.chain.at(-1);
   const ik = new Solver(rig.skeleton, { joints: CHAIN.chain, tolerance: 1e-4, maxIterations });

@@ -14,6 +14,7 @@ export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js'
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
+export { CcdIk, type CcdIkOptions } from './ik/ccd.js';
 export type { JointRef } from './ik/chain.js';
 export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';

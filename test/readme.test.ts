@@ -62,6 +62,11 @@ describe('README', () => {
       expect(logs[0][1]).toBe(true);
       expect(logs[0][2] as number).toBeLessThan(1e-7);
     }
+    if (block.includes('reach.solve(')) {
+      expect(logs[0][0]).toBe(true);
+      expect(logs[0][1] as number).toBeGreaterThan(1);
+      expect(logs[0][2] as number).toBeLessThanOrEqual(1e-4);
+    }
     if (block.includes('spine.solve(')) {
       expect(logs[0][0]).toBe(true);
       expect(logs[0][2] as number).toBeLessThanOrEqual(1e-4);

@@ -1,9 +1,13 @@
 /**
- * The workload of the cross-engine determinism test: seeded two-bone solves, trig-free slerp
- * sampling and forward kinematics, with every resulting number written out as its IEEE-754 bits.
+ * The workload of the cross-engine determinism test: seeded two-bone, aim, FABRIK and CCD solves
+ * (with joint limits), trig-free slerp sampling and forward kinematics, with every resulting number written out as its IEEE-754 bits.
  * It is bundled and run both in V8 (Node) and in QuickJS; the two strings must be equal.
  */
 import { Clip } from '../../src/animation/clip.js';
+import { AimIk } from '../../src/ik/aim.js';
+import { CcdIk } from '../../src/ik/ccd.js';
+import { FabrikIk } from '../../src/ik/fabrik.js';
+import type { JointLimit } from '../../src/ik/joint-limits.js';
 import { TwoBoneIk } from '../../src/ik/two-bone.js';
 import { sampleTracks } from '../../src/kernel/keyframes.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
@@ -57,6 +61,42 @@ export function run(solves: number): string {
     (i % 2 === 0 ? hinge : least).solve(pose, model, target, i % 3 === 0 ? pole : null);
     bits(pose.rotations, out);
     bits(model, out);
+  }
+  // A five-joint chain below a rotated, scaled base. Limit angles whose half-angles are 0, ±π/2
+  // or π: their cosines and sines are exact on every engine, so configuration cannot differ either.
+  const chain = Skeleton.create({
+    names: ['base', 'c0', 'c1', 'c2', 'c3', 'c4', 'tip'],
+    parents: [-1, 0, 1, 2, 3, 4, 5],
+    restTranslations: [0, 1, 0, 0.1, 0.2, 0, 0, 0.5, 0, 0, 0.4, 0, 0, 0.3, 0, 0, 0.2, 0, 0, 0.1, 0],
+    restRotations: [
+      0.1, 0.2, 0, 0.9746794344808963, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1,
+    ],
+    restScales: [0.7, 0.7, 0.7, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+  });
+  const limits: (JointLimit | null)[] = [
+    null,
+    { kind: 'hinge', axis: [1, 0, 0], min: 0, max: Math.PI },
+    { kind: 'cone', angle: Math.PI, twistMin: -Math.PI, twistMax: 0 },
+    null,
+    null,
+  ];
+  const joints = ['c0', 'c1', 'c2', 'c3', 'c4'];
+  const fabrik = new FabrikIk(chain, { joints, limits, maxIterations: 30 });
+  const ccd = new CcdIk(chain, { joints, limits, maxIterations: 30 });
+  const aim = new AimIk(chain, { joint: 'c3', up: [0, 0, 1] });
+  const chainPose = new Pose(chain);
+  const chainModel = createModelBuffer(chain);
+  const up = new Float64Array([0, 0, 1]);
+  for (let i = 0; i < solves / 3; i++) {
+    chainPose.resetToRest();
+    forwardKinematics(chainPose, chainModel);
+    target[0] = next() - 0.5;
+    target[1] = next() * 1.5 + 0.5;
+    target[2] = next() - 0.5;
+    (i % 2 === 0 ? fabrik : ccd).solve(chainPose, chainModel, target);
+    aim.solve(chainPose, chainModel, target, up);
+    bits(chainPose.rotations, out);
+    bits(chainModel, out);
   }
   const clip = Clip.create(skeleton, {
     tracks: [

@@ -1,0 +1,362 @@
+/**
+ * CCD: cyclic coordinate descent IK over a chain of any length.
+ *
+ * @packageDocumentation
+ */
+import { ccdStep } from '../kernel/ccd.js';
+import { chainOnLine, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/fabrik.js';
+import { clampRotation, LIMIT_STRIDE } from '../kernel/joint-limits.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import * as mat4 from '../kernel/mat4.js';
+import * as quat from '../kernel/quat.js';
+import * as vec3 from '../kernel/vec3.js';
+import type { Pose } from '../pose/pose.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkFinite, checkPose, type JointRef } from './chain.js';
+import { type ChainSetup, setupChain } from './fabrik.js';
+import { IkStatus } from './ik-status.js';
+import type { JointLimit } from './joint-limits.js';
+
+/** Options of {@link CcdIk}. */
+export interface CcdIkOptions {
+  /**
+   * The chain, root to tip, by index or name: each joint a strict descendant of the one before
+   * (joints between them are never rotated). The last joint is the end effector, placed on the
+   * target; its own rotation is left as it is. At least two joints.
+   */
+  readonly joints: readonly JointRef[];
+  /** Distance from the end effector to the target that counts as reached, model units. Default `1e-4`. */
+  readonly tolerance?: number;
+  /** Cap on sweeps over the chain, an integer ≥ 0. Default `64`. */
+  readonly maxIterations?: number;
+  /** One limit (or `null`) per entry of `joints`, relative to each joint's rest rotation. Default none. */
+  readonly limits?: readonly (JointLimit | null)[];
+}
+
+/**
+ * Cyclic coordinate descent on a chain of joints, writing local rotations.
+ *
+ * Each sweep visits the joints from the end effector's parent joint back to the root. At each, the
+ * joint→end and joint→target vectors are taken into the joint's own frame (through the inverse of
+ * its model matrix, so any parent transform works, scaled, non-uniform or mirrored), the minimal
+ * rotation between them (for a hinge, the rotation about its axis) is composed on the right of the
+ * joint's local rotation, and the joint's limit is enforced there. Sweeps repeat until the end is
+ * within `tolerance` of the target (model space) or `maxIterations` sweeps have run. Limited joints
+ * are first brought within their limits.
+ *
+ * The error never grows. Distances are measured in the frame of the root's parent, where the chain
+ * is rigid (its own joints' scales uniform, as in real rigs); there an unlimited step puts the end on
+ * the ray from the joint to the target at its old distance from the joint, which is the closest
+ * point it can reach by turning that joint, so the step never moves it away from the target. A limit
+ * clamp can, and so can rounding: a step after which the end is farther from the target (in that
+ * frame) than before it is undone. So the end–target distance in the root's parent's frame after a
+ * solve (after each sweep, in fact) is at most the distance once the start pose is clamped into
+ * its limits. Model-space distances are that times the parent's scale; under a non-uniformly scaled
+ * parent they need not shrink monotonically.
+ *
+ * On the line through the root and the target every joint→end vector is parallel to its
+ * joint→target vector and a sweep does nothing; and sweeps from many starting poses close in on
+ * such a line ever more slowly, with the end short of or past the target and no single joint's turn
+ * bringing it closer (a fixed point of CCD that is no answer). So before a sweep, when the chain
+ * lies on the line (within 1e-3 rad), or near it (0.05 rad) after a sweep that shrank the error by
+ * less than 1%, folded back on itself or past the target, one joint is turned toward a point beside
+ * the end, always the same side, 5% of the chain's length away: first the end's grandparent joint,
+ * then, for each further kick, the next one along, cycling through the chain. (Not for a target
+ * too close to reach, whose answer is the chain folded on the line, nor for a straight chain short
+ * of the target, which is creeping toward full extension; one-bone chains need no kick.) The
+ * rotations from before the first kick are saved: the kicks are kept once the sweeps after them
+ * bring the end closer than it was then, and put back if the sweeps run out first.
+ *
+ * CCD reaches any reachable target without limits, but slowly near full extension, and with tight
+ * limits it may stall short of a reachable target: `status.reached` says which. Unlike
+ * {@link FabrikIk} it favours turning the joints near the end. Geometry never throws; a solve
+ * allocates nothing and uses no trigonometry.
+ */
+export class CcdIk {
+  /** The skeleton the chain belongs to. */
+  readonly skeleton: Skeleton;
+  /** The chain's joint indices, root to tip. */
+  readonly joints: Int32Array;
+  /** The tolerance in model units. */
+  readonly tolerance: number;
+  /** The sweep cap. */
+  readonly maxIterations: number;
+  /** The outcome of the last solve (the same object every time). */
+  readonly status = new IkStatus();
+
+  private readonly setup: ChainSetup;
+  /** The joints from the root to the end (chain joints and those between them), parent first. */
+  private readonly path: Int32Array;
+  /** Where chain joint `i` is in {@link CcdIk.path}. */
+  private readonly pathStart: Int32Array;
+  private readonly parentModel = new Float64Array(16);
+  private readonly parentInverse = new Float64Array(16);
+  /** The target in the root's parent's frame (0…2) and the end there (3…5). */
+  private readonly points = new Float64Array(6);
+  /** Chain joint positions (model space) and, after them, the sideways kick's target. */
+  private readonly line: Float64Array;
+  /** The chain's rotations before a kick, 4 per chain joint. */
+  private readonly saved: Float64Array;
+  /** A joint's rotation before its step. */
+  private readonly before = new Float64Array(4);
+  private readonly scratch = new Float64Array(24);
+
+  /**
+   * @throws {@link TendonError} `ik/invalid-joint` for an unknown joint, `ik/not-a-chain` when a
+   *   joint is not below the one before it (or there are fewer than two), `ik/invalid-option` for a
+   *   bad tolerance, iteration cap or limit.
+   */
+  constructor(skeleton: Skeleton, options: CcdIkOptions) {
+    this.skeleton = skeleton;
+    this.setup = setupChain(skeleton, options, 'CcdIk', 64);
+    this.joints = this.setup.joints;
+    this.tolerance = this.setup.tolerance;
+    this.maxIterations = this.setup.maxIterations;
+    const m = this.joints.length;
+    this.line = new Float64Array(3 * m + 6);
+    this.saved = new Float64Array(4 * m);
+    const { joints, between, betweenStart } = this.setup;
+    const path: number[] = [];
+    this.pathStart = new Int32Array(m);
+    for (let i = 0; i < m; i++) {
+      this.pathStart[i] = path.length;
+      path.push(joints[i]);
+      if (i + 1 < m) for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) path.push(between[b]);
+    }
+    this.path = Int32Array.from(path);
+  }
+
+  /**
+   * Moves the chain's end effector toward `targetModel` (3 numbers, model space) by rewriting the
+   * local rotations of the chain's joints (except the end effector's) in `pose`, and updates `model`
+   * for the root's subtree. `model` must hold the pose's model matrices, at least for the root's
+   * ancestors (the root's subtree is recomputed before the first step). Returns
+   * {@link CcdIk.status}.
+   *
+   * @throws {@link TendonError} `ik/invalid-target` for a target that is not three finite numbers,
+   *   `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or buffer of another skeleton; the
+   *   pose and the buffer are then untouched.
+   */
+  solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
+    checkPose(this.skeleton, pose, model, 'CcdIk');
+    checkFinite(targetModel, 3, 'CcdIk', 'targetModel');
+    const status = this.status;
+    status.reset();
+    const { joints, limits, limited } = this.setup;
+    const skeleton = this.skeleton;
+    const parents = skeleton.parents;
+    const subtreeEnds = skeleton.subtreeEnds;
+    const { translations, rotations, scales } = pose;
+    const m = joints.length;
+    const root = joints[0];
+    const end = joints[m - 1];
+    const endOffset = 16 * end + 12;
+    let clamped = false;
+    if (limited) {
+      for (let i = 0; i < m; i++) {
+        if (clampRotation(rotations, 4 * joints[i], limits, LIMIT_STRIDE * i)) clamped = true;
+      }
+    }
+    localToModel(model, parents, translations, rotations, scales, root, subtreeEnds[root]);
+
+    // Reach, measured in the root's parent's frame where the chain is rigid.
+    const P = this.parentModel;
+    const Pinv = this.parentInverse;
+    const pts = this.points;
+    const rootParent = parents[root];
+    if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
+    else mat4.identity(P, 0);
+    if (!mat4.invert(Pinv, 0, P, 0)) {
+      // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose clamped.
+      status.degenerate = true;
+      status.clamped = clamped;
+      status.error = vec3.distance(model, endOffset, targetModel, 0);
+      status.reached = status.error <= this.tolerance;
+      return status;
+    }
+    let reach = 0;
+    let longest = 0;
+    vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * root + 12);
+    for (let i = 1; i < m; i++) {
+      vec3.transformPoint(pts, 3, Pinv, 0, model, 16 * joints[i] + 12);
+      const d = vec3.distance(pts, 0, pts, 3);
+      reach += d;
+      if (d > longest) longest = d;
+      vec3.copy(pts, 0, pts, 3);
+    }
+    vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * root + 12);
+    vec3.transformPoint(pts, 3, Pinv, 0, targetModel, 0);
+    const dist = vec3.distance(pts, 0, pts, 3);
+    const tooClose = dist < 2 * longest - reach;
+    status.outOfReach = dist > reach || tooClose;
+    // From here on: the target in the parent's frame at pts[0…2].
+    vec3.copy(pts, 0, pts, 3);
+
+    if (dist > reach) {
+      // Out of reach: the answer is the chain straight toward the target. Turn each joint, root to
+      // tip, so that the next chain joint points at the target (within its limit): one pass lays
+      // the chain straight, where sweeps from a chain folded along the line would stay folded.
+      for (let i = 0; i + 1 < m; i++) {
+        const j = joints[i];
+        const next = 16 * joints[i + 1] + 12;
+        // biome-ignore format: one call
+        if (ccdStep(model, 16 * j, model, next, targetModel, 0, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * i, this.scratch)) {
+          clamped = true;
+        }
+        this.update(pose, model, i);
+      }
+    }
+    let error = vec3.distance(model, endOffset, targetModel, 0);
+    let local = this.localError(model);
+    let iterations = 0;
+    // Kicks on trial since the error was trialStart: kept once the end gets closer than that.
+    let trial = false;
+    let trialStart = 0;
+    let stalled = false;
+    // The last sweep gained less than SLOW_GAIN of the error: the chain is settling on a fixed point.
+    let slow = false;
+    let kicks = 0;
+    const line = this.line;
+    const kick = 3 * m;
+    const saved = this.saved;
+    while (error > this.tolerance && iterations < this.maxIterations) {
+      let kicked = false;
+      if (m > 2) {
+        let span = 0;
+        // Whether a bone points away from the target (the chain folds back on itself).
+        let folded = false;
+        const tx = targetModel[0] - model[16 * root + 12];
+        const ty = targetModel[1] - model[16 * root + 13];
+        const tz = targetModel[2] - model[16 * root + 14];
+        for (let i = 0; i < m; i++) {
+          vec3.copy(line, 3 * i, model, 16 * joints[i] + 12);
+          if (i === 0) continue;
+          const bx = line[3 * i] - line[3 * i - 3];
+          const by = line[3 * i + 1] - line[3 * i - 2];
+          const bz = line[3 * i + 2] - line[3 * i - 1];
+          span += Math.sqrt(bx * bx + by * by + bz * bz);
+          if (bx * tx + by * ty + bz * tz < 0) folded = true;
+        }
+        const ex = line[3 * m - 3] - line[0];
+        const ey = line[3 * m - 2] - line[1];
+        const ez = line[3 * m - 1] - line[2];
+        // A straight chain short of the target is creeping toward full extension, the answer there;
+        // a kick would only cost sweeps. Folded, or past the target, it is stuck.
+        const stuck = folded || ex * ex + ey * ey + ez * ez > tx * tx + ty * ty + tz * tz;
+        // On the line a sweep does nothing; near it, sweeps that have slowed down are closing in on
+        // a fixed point there (every joint, the end and the target in a line) that is no answer,
+        // unless the target is too close: then the chain folded on the line is the answer.
+        if (
+          chainOnLine(
+            line,
+            m,
+            targetModel,
+            0,
+            line,
+            kick + 3,
+            slow && stuck && !tooClose ? NEAR_LINE : ON_LINE,
+          )
+        ) {
+          // Turn the end's grandparent joint toward a point beside the end (a fixed side, 5% of the
+          // chain's length away, or the error if that is less): that takes the end's parent off
+          // the line too, so the sweeps can bend the chain.
+          if (!trial) {
+            for (let i = 0; i < m; i++) quat.copy(saved, 4 * i, rotations, 4 * joints[i]);
+            trial = true;
+            trialStart = local;
+          }
+          const shift = 0.05 * span;
+          vec3.scaleAndAdd(line, kick, model, endOffset, line, kick + 3, shift);
+          const k = (m - 3 + kicks) % (m - 1);
+          kicks++;
+          const j = joints[k];
+          // biome-ignore format: one call
+          if (ccdStep(model, 16 * j, model, endOffset, line, kick, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * k, this.scratch)) {
+            clamped = true;
+          }
+          this.update(pose, model, k);
+          kicked = true;
+        }
+      }
+      // A sweep that changed nothing, off the line: a fixed point.
+      if (stalled && !kicked) break;
+      const previous = local;
+      if (this.sweep(pose, model, targetModel)) clamped = true;
+      local = this.localError(model);
+      iterations++;
+      stalled = false;
+      if (trial) {
+        if (local < trialStart) trial = false;
+      } else if (!(local < previous)) {
+        stalled = true;
+      }
+      slow = !(local < previous - SLOW_GAIN * previous);
+      error = vec3.distance(model, endOffset, targetModel, 0);
+    }
+    // A kick still on trial when the sweeps ran out is kept only if it has already paid off.
+    if (trial && !(local < trialStart)) this.restore(pose, model);
+    // The sweeps kept only the path to the end current: now the whole subtree.
+    localToModel(model, parents, translations, rotations, scales, root, subtreeEnds[root]);
+    status.iterations = iterations;
+    status.clamped = clamped;
+    status.error = vec3.distance(model, endOffset, targetModel, 0);
+    status.reached = status.error <= this.tolerance;
+    return status;
+  }
+
+  /**
+   * One sweep, end to root: each joint's step, undone when it leaves the end farther from the target
+   * in the root's parent's frame. Returns whether a limit acted.
+   */
+  private sweep(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
+    const { joints, limits } = this.setup;
+    const { rotations, scales } = pose;
+    const m = joints.length;
+    const endOffset = 16 * joints[m - 1] + 12;
+    const before = this.before;
+    let clamped = false;
+    let local = this.localError(model);
+    for (let i = m - 2; i >= 0; i--) {
+      const j = joints[i];
+      quat.copy(before, 0, rotations, 4 * j);
+      // biome-ignore format: one call
+      if (ccdStep(model, 16 * j, model, endOffset, targetModel, 0, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * i, this.scratch)) {
+        clamped = true;
+      }
+      this.update(pose, model, i);
+      const next = this.localError(model);
+      if (next > local) {
+        quat.copy(rotations, 4 * j, before, 0);
+        this.update(pose, model, i);
+      } else {
+        local = next;
+      }
+    }
+    return clamped;
+  }
+
+  /** Puts back the rotations saved before a kick and recomputes the path. */
+  private restore(pose: Pose, model: Float64Array): void {
+    const joints = this.joints;
+    for (let i = 0; i < joints.length; i++) quat.copy(pose.rotations, 4 * joints[i], this.saved, 4 * i);
+    this.update(pose, model, 0);
+  }
+
+  /** Recomputes the model matrices from chain joint `i` down the path to the end (not side branches). */
+  private update(pose: Pose, model: Float64Array, i: number): void {
+    const path = this.path;
+    const parents = this.skeleton.parents;
+    const { translations, rotations, scales } = pose;
+    for (let p = this.pathStart[i]; p < path.length; p++) {
+      const j = path[p];
+      localToModel(model, parents, translations, rotations, scales, j, j + 1);
+    }
+  }
+
+  /** End–target distance in the root's parent's frame (the target there is `points[0…2]`). */
+  private localError(model: Float64Array): number {
+    const pts = this.points;
+    vec3.transformPoint(pts, 3, this.parentInverse, 0, model, 16 * this.joints[this.joints.length - 1] + 12);
+    return vec3.distance(pts, 3, pts, 0);
+  }
+}

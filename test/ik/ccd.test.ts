@@ -1,0 +1,585 @@
+/**
+ * CcdIk: convergence without limits, error never growing with limits, limits honoured, rigid bones,
+ * unit quaternions, degenerate geometry, every parent case, a 10-bone chain against FABRIK, a real
+ * asset, invalid input, and no trigonometry while solving.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isTendonError, type TendonErrorCode } from '../../src/errors.js';
+import { CcdIk, type CcdIkOptions } from '../../src/ik/ccd.js';
+import { FabrikIk } from '../../src/ik/fabrik.js';
+import type { JointLimit } from '../../src/ik/joint-limits.js';
+import { importGltf } from '../../src/io/gltf.js';
+import * as mat4 from '../../src/kernel/mat4.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { readAsset } from '../helpers/assets.js';
+import { PARENT_CASES, type ParentCase } from './parents.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
+
+const RUNS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
+const CASE_RUNS = { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) };
+
+interface Rig {
+  readonly skeleton: Skeleton;
+  readonly pose: Pose;
+  readonly model: Float64Array;
+  readonly chain: number[];
+  readonly parentCase: ParentCase;
+}
+
+/** A chain of `bones` bones along +Y at rest below a joint "parent" with the parent case's transform. */
+function buildRig(bones: number, parentCase: ParentCase = PARENT_CASES[0]): Rig {
+  const names = ['parent'];
+  const parents = [-1];
+  const t = [...parentCase.translation];
+  const r = [...parentCase.rotation];
+  const s = [...parentCase.scale];
+  const chain: number[] = [];
+  for (let i = 0; i <= bones; i++) {
+    chain.push(names.length);
+    parents.push(names.length - 1);
+    names.push(`j${i}`);
+    t.push(...(i === 0 ? [0.3, 0.5, -0.2] : [0, 1, 0]));
+    r.push(0, 0, 0, 1);
+    s.push(1, 1, 1);
+  }
+  // A child of the end, so that the end's subtree has something in it (and a cone on the end has a
+  // default axis).
+  names.push('leaf');
+  parents.push(chain[chain.length - 1]);
+  t.push(0, 0.25, 0);
+  r.push(0, 0, 0, 1);
+  s.push(1, 1, 1);
+  const skeleton = Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s });
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  forwardKinematics(pose, model);
+  return { skeleton, pose, model, chain, parentCase };
+}
+
+type Quat = [number, number, number, number];
+type Vec = [number, number, number];
+
+function setChain(rig: Rig, lengths: readonly number[], rotations: readonly Quat[]): void {
+  const { pose, chain } = rig;
+  for (let i = 0; i < chain.length; i++) {
+    const j = chain[i];
+    if (i > 0) pose.translations[3 * j + 1] = lengths[i - 1];
+    const [x, y, z, w] = rotations[i];
+    const n = Math.hypot(x, y, z, w);
+    if (n < 1e-6) pose.rotations.set([0, 0, 0, 1], 4 * j);
+    else pose.rotations.set([x / n, y / n, z / n, w / n], 4 * j);
+  }
+  forwardKinematics(pose, rig.model);
+}
+
+function dist(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
+  return Math.hypot(a[ao] - b[bo], a[ao + 1] - b[bo + 1], a[ao + 2] - b[bo + 2]);
+}
+
+function chainInParent(rig: Rig): Vec[] {
+  const inv = new Float64Array(16);
+  mat4.invert(inv, 0, rig.model, 0);
+  const m = rig.model;
+  return rig.chain.map((j) => {
+    const o = 16 * j + 12;
+    const out: Vec = [0, 0, 0];
+    for (let r = 0; r < 3; r++)
+      out[r] = inv[r] * m[o] + inv[4 + r] * m[o + 1] + inv[8 + r] * m[o + 2] + inv[12 + r];
+    return out;
+  });
+}
+
+/** End–target distance in the frame of the chain's parent (where CCD's error never grows). */
+function errorInParent(rig: Rig, target: Float64Array): number {
+  const inv = new Float64Array(16);
+  mat4.invert(inv, 0, rig.model, 0);
+  const points = chainInParent(rig);
+  const end = points[points.length - 1];
+  const t = [0, 1, 2].map(
+    (r) => inv[r] * target[0] + inv[4 + r] * target[1] + inv[8 + r] * target[2] + inv[12 + r],
+  );
+  return dist(end, 0, t, 0);
+}
+
+function segmentLengths(points: Vec[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + 1 < points.length; i++) out.push(dist(points[i], 0, points[i + 1], 0));
+  return out;
+}
+
+function targetAt(rig: Rig, dir: Vec, distance: number): Float64Array {
+  let [x, y, z] = dir;
+  const n = Math.hypot(x, y, z);
+  if (n < 1e-9) [x, y, z] = [1, 0, 0];
+  else [x, y, z] = [x / n, y / n, z / n];
+  const j = rig.chain[0];
+  const p = [0, 1, 2].map((a) => rig.pose.translations[3 * j + a]);
+  const local = [p[0] + x * distance, p[1] + y * distance, p[2] + z * distance];
+  const m = rig.model;
+  const out = new Float64Array(3);
+  for (let r = 0; r < 3; r++)
+    out[r] = m[r] * local[0] + m[4 + r] * local[1] + m[8 + r] * local[2] + m[12 + r];
+  return out;
+}
+
+function reachOf(lengths: readonly number[]): { reach: number; inner: number } {
+  const reach = lengths.reduce((a, b) => a + b, 0);
+  return { reach, inner: Math.max(0, 2 * Math.max(...lengths) - reach) };
+}
+
+// The helpers below make one expect() call each: per-element expects dominated a case's cost.
+function expectAllFinite(values: ArrayLike<number>): void {
+  let bad = -1;
+  for (let i = 0; i < values.length && bad < 0; i++) if (!Number.isFinite(values[i])) bad = i;
+  expect(bad).toBe(-1);
+}
+
+function checkUnit(rig: Rig): void {
+  let worst = 0;
+  for (const j of rig.chain) {
+    const q = rig.pose.rotations;
+    const o = 4 * j;
+    worst = Math.max(worst, Math.abs(Math.hypot(q[o], q[o + 1], q[o + 2], q[o + 3]) - 1));
+  }
+  expect(worst).toBeLessThanOrEqual(1e-12);
+}
+
+function checkModelIsFk(rig: Rig): void {
+  const fresh = createModelBuffer(rig.skeleton);
+  forwardKinematics(rig.pose, fresh);
+  let bad = -1;
+  for (let i = 0; i < fresh.length && bad < 0; i++) {
+    if (!(Math.abs(fresh[i] - rig.model[i]) <= 1e-12 * (1 + Math.abs(fresh[i])))) bad = i;
+  }
+  expect(bad).toBe(-1);
+}
+
+const unit = fc.double({ min: -1, max: 1, noNaN: true });
+const quatArb = fc.tuple(unit, unit, unit, unit) as fc.Arbitrary<Quat>;
+const vecArb = fc.tuple(unit, unit, unit) as fc.Arbitrary<Vec>;
+
+function chainArb(bones: number, minLength = 0.5, maxLength = 1.5) {
+  return fc.record({
+    lengths: fc.array(fc.double({ min: minLength, max: maxLength, noNaN: true }), {
+      minLength: bones,
+      maxLength: bones,
+    }),
+    rotations: fc.array(quatArb, { minLength: bones + 1, maxLength: bones + 1 }),
+    dir: vecArb,
+    fraction: fc.double({ min: 0, max: 1, noNaN: true }),
+  });
+}
+
+function reachableProperty(
+  rig: Rig,
+  solver: CcdIk,
+  bones: number,
+  runs: { seed: number; numRuns: number },
+): void {
+  fc.assert(
+    fc.property(chainArb(bones), ({ lengths, rotations, dir, fraction }) => {
+      setChain(rig, lengths, rotations);
+      const before = segmentLengths(chainInParent(rig));
+      const { reach, inner } = reachOf(lengths);
+      const lo = inner + 0.1 * reach;
+      const target = targetAt(rig, dir, lo + (0.9 * reach - lo) * fraction);
+      const status = solver.solve(rig.pose, rig.model, target);
+      expect(status.reached).toBe(true);
+      expect(status.outOfReach).toBe(false);
+      expect(status.error).toBeLessThanOrEqual(solver.tolerance);
+      checkModelIsFk(rig);
+      checkUnit(rig);
+      const after = segmentLengths(chainInParent(rig));
+      for (let i = 0; i < bones; i++)
+        expect(Math.abs(after[i] - before[i])).toBeLessThanOrEqual(1e-9 * before[i]);
+    }),
+    runs,
+  );
+}
+
+describe('CcdIk: reachable targets, no limits', () => {
+  it('reaches every reachable target within its iteration cap; bones rigid; quaternions unit', () => {
+    const rig = buildRig(3);
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 });
+    reachableProperty(rig, solver, 3, RUNS);
+  });
+
+  for (const parentCase of PARENT_CASES) {
+    it(`${parentCase.name}: reaches, bones rigid in the parent's frame`, () => {
+      const rig = buildRig(3, parentCase);
+      const scale = Math.min(...parentCase.scale.map(Math.abs));
+      const solver = new CcdIk(rig.skeleton, {
+        joints: rig.chain,
+        tolerance: 1e-6 * scale,
+        maxIterations: 20000,
+      });
+      reachableProperty(rig, solver, 3, CASE_RUNS);
+    });
+  }
+});
+
+describe('CcdIk: out of reach and degenerate geometry', () => {
+  it('out of reach: points the chain at the target, says so', () => {
+    const rig = buildRig(3);
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 500 });
+    fc.assert(
+      fc.property(chainArb(3), fc.double({ min: 1.01, max: 100, noNaN: true }), (c, factor) => {
+        setChain(rig, c.lengths, c.rotations);
+        const { reach } = reachOf(c.lengths);
+        const target = targetAt(rig, c.dir, reach * factor);
+        const status = solver.solve(rig.pose, rig.model, target);
+        expect(status.outOfReach).toBe(true);
+        expect(status.reached).toBe(false);
+        // CCD straightens toward the target; nearly straight after its sweeps.
+        expect(status.error).toBeLessThanOrEqual(reach * (factor - 1) + 5e-2 * reach);
+        checkUnit(rig);
+      }),
+      CASE_RUNS,
+    );
+  });
+
+  const rig = buildRig(3);
+  const straight: Quat[] = [
+    [0, 0, 0, 1],
+    [0, 0, 0, 1],
+    [0, 0, 0, 1],
+    [0, 0, 0, 1],
+  ];
+  const cases: [string, Vec, number][] = [
+    ['target at the root', [0, 1, 0], 0],
+    ['straight chain, target on its line within reach', [0, 1, 0], 1.5],
+    ['straight chain, target exactly at full reach', [0, 1, 0], 3],
+    ['straight chain, target behind the chain (180°)', [0, -1, 0], 2],
+    ['straight chain, target sideways at full reach', [1, 0, 0], 3],
+  ];
+  for (const [name, dir, distance] of cases) {
+    it(name, () => {
+      setChain(rig, [1, 1, 1], straight);
+      const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 500 });
+      const status = solver.solve(rig.pose, rig.model, targetAt(rig, dir, distance));
+      expectAllFinite(rig.pose.rotations);
+      expectAllFinite(rig.model);
+      expect(Number.isFinite(status.error)).toBe(true);
+      if (distance < 3) expect(status.reached).toBe(true);
+      // Exactly at full reach CCD only creeps toward straight.
+      else expect(status.error).toBeLessThanOrEqual(1e-2);
+      checkModelIsFk(rig);
+      checkUnit(rig);
+    });
+  }
+
+  it('zero-length bones and any finite target: finite pose', () => {
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 8 });
+    fc.assert(
+      fc.property(
+        chainArb(3, 0, 2),
+        fc.tuple(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), unit, unit),
+        (c, [x, y, z]) => {
+          setChain(rig, c.lengths, c.rotations);
+          const status = solver.solve(rig.pose, rig.model, new Float64Array([x, y, z]));
+          expectAllFinite(rig.pose.rotations);
+          expectAllFinite(rig.model);
+          expect(Number.isFinite(status.error)).toBe(true);
+          checkUnit(rig);
+        },
+      ),
+      CASE_RUNS,
+    );
+  });
+});
+
+/** Swing and twist angles of a relative rotation about an axis (trigonometric reference). */
+function swingTwist(d: Quat, a: Vec): [number, number, number] {
+  let [x, y, z, w] = d;
+  if (w < 0) [x, y, z, w] = [-x, -y, -z, -w];
+  const p = x * a[0] + y * a[1] + z * a[2];
+  const tn = Math.hypot(p, w);
+  const [ts, tc] = tn > 0 ? [p / tn, w / tn] : [0, 1];
+  const [bx, by, bz, bw] = [-a[0] * ts, -a[1] * ts, -a[2] * ts, tc];
+  const sx = w * bx + x * bw + y * bz - z * by;
+  const sy = w * by - x * bz + y * bw + z * bx;
+  const sz = w * bz + x * by - y * bx + z * bw;
+  const sw = w * bw - x * bx - y * by - z * bz;
+  return [2 * Math.atan2(Math.hypot(sx, sy, sz), Math.abs(sw)), 2 * Math.atan2(ts, tc), tn];
+}
+
+/** Whether `angle` or a turn either side of it lies in [min − eps, max + eps]: −π is the twist π. */
+function wrapInto(angle: number, min: number, max: number, eps: number): boolean {
+  return [angle, angle - 2 * Math.PI, angle + 2 * Math.PI].some((a) => a >= min - eps && a <= max + eps);
+}
+
+const angleArb = fc.double({ min: 0, max: Math.PI, noNaN: true });
+const limitArb: fc.Arbitrary<JointLimit | null> = fc.oneof(
+  fc.constant(null),
+  fc
+    .record({ axis: vecArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
+    .filter(({ axis }) => Math.hypot(...axis) > 0.1)
+    .map(({ axis, a, b }) => ({ kind: 'hinge' as const, axis, min: a, max: Math.min(Math.PI, a + b) })),
+  fc
+    .record({ angle: angleArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
+    .map(({ angle, a, b }) => ({
+      kind: 'cone' as const,
+      angle,
+      twistMin: a,
+      twistMax: Math.min(Math.PI, a + b),
+    })),
+);
+
+describe('CcdIk: joint limits', () => {
+  for (const parentCase of [PARENT_CASES[0], PARENT_CASES[3], PARENT_CASES[5], PARENT_CASES[6]]) {
+    it(`${parentCase.name}: limits hold to 1e-9; the error never grows past where the limits put the chain`, () => {
+      const rig = buildRig(3, parentCase);
+      fc.assert(
+        fc.property(
+          chainArb(3),
+          fc.array(limitArb, { minLength: 4, maxLength: 4 }),
+          fc.double({ min: 0, max: 2, noNaN: true }),
+          (c, limits, factor) => {
+            setChain(rig, c.lengths, c.rotations);
+            const target = targetAt(rig, c.dir, reachOf(c.lengths).reach * factor);
+            // The error after limiting the start pose (no sweeps) bounds every later one.
+            const start = new CcdIk(rig.skeleton, { joints: rig.chain, limits, maxIterations: 0 });
+            // Measured in the parent's frame: under a non-uniformly scaled parent the model-space
+            // error need not shrink monotonically (see CcdIk).
+            const startPose = rig.pose.clone();
+            const startModel = rig.model.slice();
+            start.solve(startPose, startModel, target);
+            const limitedStart = errorInParent({ ...rig, pose: startPose, model: startModel }, target);
+            const solver = new CcdIk(rig.skeleton, { joints: rig.chain, limits, maxIterations: 16 });
+            const status = solver.solve(rig.pose, rig.model, target);
+            expectAllFinite(rig.pose.rotations);
+            expectAllFinite(rig.model);
+            checkUnit(rig);
+            checkModelIsFk(rig);
+            expect(status.reached).toBe(status.error <= solver.tolerance);
+            expect(errorInParent(rig, target)).toBeLessThanOrEqual(limitedStart * (1 + 1e-12) + 1e-12);
+            for (let i = 0; i < 4; i++) {
+              const limit = limits[i];
+              if (!limit) continue;
+              const j = rig.chain[i];
+              const d = Array.from(rig.pose.rotations.subarray(4 * j, 4 * j + 4)) as Quat; // rest is identity
+              const axis = (limit.axis ?? [0, 1, 0]) as Vec;
+              const n = Math.hypot(...axis);
+              const [swing, twist, tn] = swingTwist(d, [axis[0] / n, axis[1] / n, axis[2] / n]);
+              const twistEps = 1e-9;
+              if (limit.kind === 'hinge') {
+                expect(swing).toBeLessThanOrEqual(1e-9);
+                expect(wrapInto(twist, limit.min ?? -Math.PI, limit.max ?? Math.PI, 1e-9)).toBe(true);
+              } else {
+                expect(swing).toBeLessThanOrEqual(limit.angle + 1e-9);
+                // Near a half-turn swing (tn → 0) the twist is ill-conditioned (rounding / tn):
+                // checked only away from that singularity.
+                if (tn < 1e-3) continue;
+                expect(wrapInto(twist, limit.twistMin ?? -Math.PI, limit.twistMax ?? Math.PI, twistEps)).toBe(
+                  true,
+                );
+              }
+            }
+          },
+        ),
+        CASE_RUNS,
+      );
+    });
+  }
+
+  it('the error decreases sweep by sweep without limits (never grows)', () => {
+    const rig = buildRig(4);
+    const solvers = [1, 2, 4, 8].map(
+      (n) => new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: n, tolerance: 0 }),
+    );
+    fc.assert(
+      fc.property(chainArb(4), fc.double({ min: 0, max: 1.5, noNaN: true }), (c, factor) => {
+        setChain(rig, c.lengths, c.rotations);
+        const target = targetAt(rig, c.dir, reachOf(c.lengths).reach * factor);
+        let previous = Number.POSITIVE_INFINITY;
+        for (const solver of solvers) {
+          const error = solver.solve(rig.pose.clone(), rig.model.slice(), target).error;
+          expect(error).toBeLessThanOrEqual(previous + 1e-12);
+          previous = error;
+        }
+      }),
+      CASE_RUNS,
+    );
+  });
+});
+
+describe('CcdIk and FabrikIk on a 10-bone chain', () => {
+  it('both reach every reachable target within tolerance, without limits', () => {
+    const rig = buildRig(10);
+    const ccd = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 });
+    const fabrik = new FabrikIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 });
+    fc.assert(
+      fc.property(chainArb(10), ({ lengths, rotations, dir, fraction }) => {
+        setChain(rig, lengths, rotations);
+        const { reach, inner } = reachOf(lengths);
+        const lo = inner + 0.1 * reach;
+        const target = targetAt(rig, dir, lo + (0.9 * reach - lo) * fraction);
+        const pose = rig.pose.clone();
+        const model = rig.model.slice();
+        const a = ccd.solve(rig.pose, rig.model, target);
+        expect(a.reached).toBe(true);
+        const b = fabrik.solve(pose, model, target);
+        expect(b.reached).toBe(true);
+      }),
+      { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) },
+    );
+  });
+});
+
+describe('CcdIk: a real asset', () => {
+  it("moves Fox's right leg and tail onto reachable targets", async () => {
+    const imported = await importGltf(readAsset('gltf', 'Fox.glb'), { source: 'Fox.glb' });
+    const { skeleton } = imported.skeletons[0];
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    for (const joints of [
+      ['b_RightLeg01_019', 'b_RightLeg02_020', 'b_RightFoot01_021', 'b_RightFoot02_022'],
+      ['b_Tail01_012', 'b_Tail02_013', 'b_Tail03_014'],
+    ]) {
+      pose.resetToRest();
+      forwardKinematics(pose, model);
+      const solver = new CcdIk(skeleton, { joints, tolerance: 1e-3, maxIterations: 500 });
+      const root = solver.joints[0];
+      const end = solver.joints[solver.joints.length - 1];
+      const span = dist(model, 16 * root + 12, model, 16 * end + 12);
+      const target = new Float64Array(3);
+      for (let a = 0; a < 3; a++)
+        target[a] = model[16 * end + 12 + a] + (model[16 * root + 12 + a] - model[16 * end + 12 + a]) / 3;
+      target[0] += span * 0.2;
+      const status = solver.solve(pose, model, target);
+      expect(status.reached).toBe(true);
+      const fresh = createModelBuffer(skeleton);
+      forwardKinematics(pose, fresh);
+      expect(dist(fresh, 16 * end + 12, target, 0)).toBeLessThanOrEqual(1e-3);
+    }
+  });
+});
+
+describe('CcdIk: repeated solves', () => {
+  it('quaternions stay unit to 1e-12 after 10^6 solves', () => {
+    const rig = buildRig(2);
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 1 });
+    const targets = [
+      targetAt(rig, [1, 0.5, 0], 1.2),
+      targetAt(rig, [-0.2, 1, 0.7], 1.7),
+      targetAt(rig, [0, 0, 1], 3),
+    ];
+    for (let k = 0; k < 1_000_000; k++) solver.solve(rig.pose, rig.model, targets[k % 3]);
+    checkUnit(rig);
+    expectAllFinite(rig.model);
+  });
+});
+
+function expectCode(fn: () => unknown, code: TendonErrorCode): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(isTendonError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
+}
+
+describe('CcdIk: invalid input', () => {
+  const rig = buildRig(3);
+
+  it.each([
+    ['NaN', [Number.NaN, 0, 0]],
+    ['Infinity', [0, Number.POSITIVE_INFINITY, 0]],
+    ['too short', [1]],
+  ])('ik/invalid-target for a %s target, pose and model untouched bit for bit', (_name, target) => {
+    setChain(
+      rig,
+      [1, 1, 1],
+      [
+        [0.1, 0, 0, 1],
+        [0, 0.2, 0, 1],
+        [0, 0, 0.3, 1],
+        [0, 0, 0, 1],
+      ],
+    );
+    // A limit the pose violates: validation must still come before any clamping.
+    const solver = new CcdIk(rig.skeleton, {
+      joints: rig.chain,
+      limits: [{ kind: 'cone', angle: 0.01 }, null, null, null],
+    });
+    const rotations = rig.pose.rotations.slice();
+    const model = rig.model.slice();
+    expectCode(() => solver.solve(rig.pose, rig.model, new Float64Array(target)), 'ik/invalid-target');
+    expect(new Uint8Array(rig.pose.rotations.buffer)).toEqual(new Uint8Array(rotations.buffer));
+    expect(new Uint8Array(rig.model.buffer)).toEqual(new Uint8Array(model.buffer));
+  });
+
+  it.each<[string, CcdIkOptions, TendonErrorCode]>([
+    ['unknown joint', { joints: ['j0', 'nope'] }, 'ik/invalid-joint'],
+    ['index out of range', { joints: [1, 42] }, 'ik/invalid-joint'],
+    ['not a chain', { joints: ['j3', 'j1'] }, 'ik/not-a-chain'],
+    ['one joint', { joints: ['j1'] }, 'ik/not-a-chain'],
+    ['bad tolerance', { joints: ['j0', 'j3'], tolerance: Number.POSITIVE_INFINITY }, 'ik/invalid-option'],
+    ['bad maxIterations', { joints: ['j0', 'j3'], maxIterations: Number.NaN }, 'ik/invalid-option'],
+    [
+      'bad limit',
+      { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: Number.NaN }, null] },
+      'ik/invalid-option',
+    ],
+  ])('%s', (_name, options, code) => {
+    expectCode(() => new CcdIk(rig.skeleton, options), code);
+  });
+
+  it('pose of another skeleton, wrong model buffer size', () => {
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain });
+    const other = buildRig(3);
+    expectCode(() => solver.solve(other.pose, other.model, new Float64Array(3)), 'pose/skeleton-mismatch');
+    expectCode(() => solver.solve(rig.pose, new Float64Array(3), new Float64Array(3)), 'pose/buffer-size');
+  });
+});
+
+describe('CcdIk: determinism', () => {
+  it('uses no Math trigonometry, exp, log, pow or hypot while solving', () => {
+    const rig = buildRig(4);
+    const limits: JointLimit[] = [
+      { kind: 'cone', angle: 1, twistMin: -0.5, twistMax: 0.5 },
+      { kind: 'hinge', axis: [1, 0, 0], min: -1, max: 1 },
+      { kind: 'cone', axis: [0, 1, 0], angle: 0.7 },
+      { kind: 'hinge', axis: [0, 0, 1], min: 0, max: 2 },
+      { kind: 'cone', axis: [0, 1, 0], angle: 0.3 },
+    ];
+    const limited = new CcdIk(rig.skeleton, { joints: rig.chain, limits });
+    const free = new CcdIk(rig.skeleton, { joints: rig.chain });
+    const names = [
+      'sin',
+      'cos',
+      'tan',
+      'asin',
+      'acos',
+      'atan',
+      'atan2',
+      'exp',
+      'log',
+      'pow',
+      'hypot',
+    ] as const;
+    const math = Math as unknown as Record<string, unknown>;
+    const saved = names.map((n) => math[n]);
+    const targets = [targetAt(rig, [1, 1, 0], 2), targetAt(rig, [0, -1, 0], 3), targetAt(rig, [1, 0, 1], 9)];
+    for (const n of names) {
+      math[n] = () => {
+        throw new Error(`Math.${n} called during a solve`);
+      };
+    }
+    try {
+      for (const t of targets) {
+        limited.solve(rig.pose, rig.model, t);
+        free.solve(rig.pose, rig.model, t);
+      }
+    } finally {
+      names.forEach((n, i) => {
+        math[n] = saved[i];
+      });
+    }
+    expectAllFinite(rig.pose.rotations);
+  });
+});
