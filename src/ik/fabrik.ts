@@ -6,6 +6,7 @@
 import { TendonError } from '../errors.js';
 import {
   fabrikBackward,
+  fabrikForward,
   fabrikStraight,
   fabrikUnfold,
   NEAR_LINE,
@@ -147,7 +148,9 @@ export function setupChain(
  *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
  *    too close to reach: the chain folded on the line is then the answer).
- * 3. The forward pass is where positions become rotations, root to tip, as a chain of points-at
+ * 3. Without limits, the passes are FABRIK's positional ones, and a last forward pass turns the
+ *    points into rotations; with limits, every forward pass does. That forward pass is where
+ *    positions become rotations, root to tip, as a chain of points-at
  *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
  *    (built from the parent frame that already carries the corrections of its ancestors), and the
  *    minimal rotation (a hinge: the rotation about its axis) from where the child sits to there is
@@ -331,26 +334,23 @@ export class FabrikIk {
       while (iterations < this.maxIterations) {
         // A folded chain collapses onto the root–target line within a pass or two and then stays
         // there (the line is an attracting fixed point of the passes): check before every pass,
-        // and with a wider margin once the passes slow down near it (unless the target is too
-        // close, when the chain folded on the line is the answer).
-        fabrikUnfold(
-          pos,
-          m,
-          tau,
-          0,
-          numbers,
-          0,
-          this.inverse,
-          slow && !status.outOfReach ? NEAR_LINE : ON_LINE,
-        );
+        // and with a wider margin once the passes slow down near it. Not for a target too close to
+        // reach: the chain folded on the line is then the answer.
+        const sinSq = slow ? NEAR_LINE : ON_LINE;
+        if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq);
         fabrikBackward(pos, lengths, m, tau, 0);
-        passClamped = this.forwardPass(true);
+        // Without limits the forward pass is positional (the root is its translation, `t[0…2]`),
+        // and the rotations are read off the points once, after the loop; with limits the
+        // rotations are built in every pass, since the limits act in each joint's frame.
+        if (limited) passClamped = this.forwardPass(true);
+        else fabrikForward(pos, lengths, m, t, 0);
         iterations++;
         if (this.withinTolerance(targetModel)) break;
         // numbers[2] is the squared error withinTolerance found; compared squared, (1 − g)² ≈ 1 − 2g.
         slow = !(numbers[2] < numbers[1] * (1 - 2 * SLOW_GAIN));
         numbers[1] = numbers[2];
       }
+      if (!limited) passClamped = this.forwardPass(true);
       clamped = passClamped || clamped;
     }
 

@@ -2,9 +2,9 @@
  * FABRIK's positional passes (ALGORITHMS.md §4) over a chain of points in one frame.
  *
  * `positions` holds `3·count` numbers (joint 0 is the root), `lengths` the `count − 1` segment
- * lengths. Nothing here allocates or uses trigonometry. The rotational half of FABRIK (turning the
- * points into local rotations, with joint limits) is in `src/ik/fabrik.ts`, built on
- * `aimJoint` from `./joint-limits.js`.
+ * lengths. Nothing here allocates or uses trigonometry. The rotational forward pass (turning the
+ * points into local rotations, with joint limits enforced inside it) is in `src/ik/fabrik.ts`,
+ * built on `aimJoint` from `./joint-limits.js`.
  *
  * @packageDocumentation
  */
@@ -56,6 +56,56 @@ export function fabrikBackward(
     positions[o] = nx + dx * k;
     positions[o + 1] = ny + dy * k;
     positions[o + 2] = nz + dz * k;
+  }
+}
+
+/**
+ * Forward pass: puts the first point back on `root[ro…]`, then each point on the line from its
+ * (already moved) predecessor toward where the backward pass left it, at the segment's length. A
+ * point its predecessor landed on exactly keeps the direction its segment had before the pass. With
+ * no joint limits this is all of FABRIK's forward pass; the rotations are read off the points once,
+ * at the end of a solve.
+ */
+export function fabrikForward(
+  positions: Float64Array,
+  lengths: Float64Array,
+  count: number,
+  root: Float64Array,
+  ro: number,
+): void {
+  // Old position of the predecessor, for the degenerate direction.
+  let oldX = positions[0];
+  let oldY = positions[1];
+  let oldZ = positions[2];
+  positions[0] = root[ro];
+  positions[1] = root[ro + 1];
+  positions[2] = root[ro + 2];
+  for (let i = 1; i < count; i++) {
+    const o = 3 * i;
+    const p = o - 3;
+    const px = positions[o];
+    const py = positions[o + 1];
+    const pz = positions[o + 2];
+    const bx = positions[p];
+    const by = positions[p + 1];
+    const bz = positions[p + 2];
+    let dx = px - bx;
+    let dy = py - by;
+    let dz = pz - bz;
+    let lenSq = dx * dx + dy * dy + dz * dz;
+    if (!(lenSq > 0)) {
+      dx = px - oldX;
+      dy = py - oldY;
+      dz = pz - oldZ;
+      lenSq = dx * dx + dy * dy + dz * dz;
+    }
+    const k = lenSq > 0 ? lengths[i - 1] / Math.sqrt(lenSq) : 0;
+    oldX = px;
+    oldY = py;
+    oldZ = pz;
+    positions[o] = bx + dx * k;
+    positions[o + 1] = by + dy * k;
+    positions[o + 2] = bz + dz * k;
   }
 }
 
