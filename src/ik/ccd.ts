@@ -41,17 +41,21 @@ export interface CcdIkOptions {
  * its model matrix, so any parent transform works, scaled, non-uniform or mirrored), the minimal
  * rotation between them (for a hinge, the rotation about its axis) is composed on the right of the
  * joint's local rotation, and the joint's limit is enforced there. Sweeps repeat until the end is
- * within `tolerance` of the target (model space) or `maxIterations` sweeps have run. Limited joints
- * are first brought within their limits.
+ * within `tolerance` of the target (model space) or `maxIterations` sweeps have run, or a sweep
+ * changes nothing. Limited joints are first brought within their limits. A target out of reach
+ * gets one pass first, root to tip, turning each joint so that the next one points at the target:
+ * the chain straight toward it.
  *
  * The error never grows. Distances are measured in the frame of the root's parent, where the chain
  * is rigid (its own joints' scales uniform, as in real rigs); there an unlimited step puts the end on
  * the ray from the joint to the target at its old distance from the joint, which is the closest
  * point it can reach by turning that joint, so the step never moves it away from the target. A limit
  * clamp can, and so can rounding: a step after which the end is farther from the target (in that
- * frame) than before it is undone. So the end–target distance in the root's parent's frame after a
- * solve (after each sweep, in fact) is at most the distance once the start pose is clamped into
- * its limits. Model-space distances are that times the parent's scale; under a non-uniformly scaled
+ * frame) than before it is undone, and so is a straightening pass for a target out of reach
+ * (below) that limits leave worse than the start. So the end–target distance in the root's
+ * parent's frame after a solve is at most the distance once the start pose is clamped into its
+ * limits (sweeps after a kick, below, may pass through larger errors on the way; a kick that has
+ * not paid off when the sweeps run out is undone). Model-space distances are that times the parent's scale; under a non-uniformly scaled
  * parent they need not shrink monotonically.
  *
  * On the line through the root and the target every joint→end vector is parallel to its
@@ -62,8 +66,11 @@ export interface CcdIkOptions {
  * less than 1%, folded back on itself or past the target, one joint is turned toward a point beside
  * the end, always the same side, 5% of the chain's length away: first the end's grandparent joint,
  * then, for each further kick, the next one along, cycling through the chain. (Not for a target
- * too close to reach, whose answer is the chain folded on the line, nor for a straight chain short
- * of the target, which is creeping toward full extension; one-bone chains need no kick.) The
+ * too far to reach, whose answer is the chain straight toward it, nor for a straight chain short
+ * of the target, which is creeping toward full extension; one-bone chains need no kick. A target
+ * too close to reach is answered by the chain folded on the line, the end at the fold's radius from
+ * the root: the sweeps stop there; CCD creeps toward that fold, and may end short of it within
+ * the cap, or settle on a looser fold when the target is near the root.) The
  * rotations from before the first kick are saved: the kicks are kept once the sweeps after them
  * bring the end closer than it was then, and put back if the sweeps run out first.
  *
@@ -99,6 +106,10 @@ export class CcdIk {
   private readonly saved: Float64Array;
   /** A joint's rotation before its step. */
   private readonly before = new Float64Array(4);
+  /** The end during a sweep (0…2) and where a step would take it (3…5). */
+  private readonly endPoint = new Float64Array(6);
+  /** Distances, written rather than returned (see {@link CcdIk.measure}). */
+  private readonly numbers = new Float64Array(2);
   private readonly scratch = new Float64Array(24);
 
   /**
@@ -170,7 +181,8 @@ export class CcdIk {
       // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose clamped.
       status.degenerate = true;
       status.clamped = clamped;
-      status.error = vec3.distance(model, endOffset, targetModel, 0);
+      this.modelError(model, targetModel);
+      status.error = this.numbers[1];
       status.reached = status.error <= this.tolerance;
       return status;
     }
@@ -179,23 +191,35 @@ export class CcdIk {
     vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * root + 12);
     for (let i = 1; i < m; i++) {
       vec3.transformPoint(pts, 3, Pinv, 0, model, 16 * joints[i] + 12);
-      const d = vec3.distance(pts, 0, pts, 3);
+      const dx = pts[3] - pts[0];
+      const dy = pts[4] - pts[1];
+      const dz = pts[5] - pts[2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       reach += d;
       if (d > longest) longest = d;
       vec3.copy(pts, 0, pts, 3);
     }
     vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * root + 12);
     vec3.transformPoint(pts, 3, Pinv, 0, targetModel, 0);
-    const dist = vec3.distance(pts, 0, pts, 3);
-    const tooClose = dist < 2 * longest - reach;
-    status.outOfReach = dist > reach || tooClose;
+    const tx = pts[3] - pts[0];
+    const ty = pts[4] - pts[1];
+    const tz = pts[5] - pts[2];
+    const dist = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    status.outOfReach = dist > reach || dist < 2 * longest - reach;
+    // Too close, the nearest the end can come (in this frame) is the fold's radius: there, stop.
+    const floor = dist < 2 * longest - reach ? 2 * longest - reach - dist + 1e-12 * reach : -1;
     // From here on: the target in the parent's frame at pts[0…2].
     vec3.copy(pts, 0, pts, 3);
 
+    const numbers = this.numbers;
     if (dist > reach) {
       // Out of reach: the answer is the chain straight toward the target. Turn each joint, root to
       // tip, so that the next chain joint points at the target (within its limit): one pass lays
       // the chain straight, where sweeps from a chain folded along the line would stay folded.
+      // Limits can leave that worse than the start: then the pass is undone.
+      this.measure(model, endOffset);
+      const start = numbers[0];
+      for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
       for (let i = 0; i + 1 < m; i++) {
         const j = joints[i];
         const next = 16 * joints[i + 1] + 12;
@@ -205,9 +229,13 @@ export class CcdIk {
         }
         this.update(pose, model, i);
       }
+      this.measure(model, endOffset);
+      if (numbers[0] > start) this.restore(pose, model);
     }
-    let error = vec3.distance(model, endOffset, targetModel, 0);
-    let local = this.localError(model);
+    this.modelError(model, targetModel);
+    let error = numbers[1];
+    this.measure(model, endOffset);
+    let local = numbers[0];
     let iterations = 0;
     // Kicks on trial since the error was trialStart: kept once the end gets closer than that.
     let trial = false;
@@ -219,9 +247,11 @@ export class CcdIk {
     const line = this.line;
     const kick = 3 * m;
     const saved = this.saved;
-    while (error > this.tolerance && iterations < this.maxIterations) {
+    while (error > this.tolerance && iterations < this.maxIterations && local > floor) {
       let kicked = false;
-      if (m > 2) {
+      // Too far, the straight chain is the answer; too close, the chain folded on the line is,
+      // but a chain folded on it the wrong way is a fixed point like those within reach.
+      if (m > 2 && !(dist > reach)) {
         let span = 0;
         // Whether a bone points away from the target (the chain folds back on itself).
         let folded = false;
@@ -244,29 +274,21 @@ export class CcdIk {
         // a kick would only cost sweeps. Folded, or past the target, it is stuck.
         const stuck = folded || ex * ex + ey * ey + ez * ez > tx * tx + ty * ty + tz * tz;
         // On the line a sweep does nothing; near it, sweeps that have slowed down are closing in on
-        // a fixed point there (every joint, the end and the target in a line) that is no answer,
-        // unless the target is too close: then the chain folded on the line is the answer.
-        if (
-          chainOnLine(
-            line,
-            m,
-            targetModel,
-            0,
-            line,
-            kick + 3,
-            slow && stuck && !tooClose ? NEAR_LINE : ON_LINE,
-          )
-        ) {
-          // Turn the end's grandparent joint toward a point beside the end (a fixed side, 5% of the
-          // chain's length away, or the error if that is less): that takes the end's parent off
-          // the line too, so the sweeps can bend the chain.
+        // a fixed point there (every joint, the end and the target in a line) that is no answer.
+        if (chainOnLine(line, m, targetModel, 0, line, kick + 3, slow && stuck ? NEAR_LINE : ON_LINE)) {
+          // Turn one joint (the end's grandparent first, then the next one along, cycling) toward a
+          // point beside the end, a fixed side, 5% of the chain's length away: that takes the chain
+          // off the line, and the sweeps can bend it from there.
           if (!trial) {
             for (let i = 0; i < m; i++) quat.copy(saved, 4 * i, rotations, 4 * joints[i]);
             trial = true;
             trialStart = local;
           }
+          // In place, not vec3.scaleAndAdd: a double passed to a call V8 does not inline is boxed.
           const shift = 0.05 * span;
-          vec3.scaleAndAdd(line, kick, model, endOffset, line, kick + 3, shift);
+          line[kick] = model[endOffset] + line[kick + 3] * shift;
+          line[kick + 1] = model[endOffset + 1] + line[kick + 4] * shift;
+          line[kick + 2] = model[endOffset + 2] + line[kick + 5] * shift;
           const k = (m - 3 + kicks) % (m - 1);
           kicks++;
           const j = joints[k];
@@ -282,16 +304,18 @@ export class CcdIk {
       if (stalled && !kicked) break;
       const previous = local;
       if (this.sweep(pose, model, targetModel)) clamped = true;
-      local = this.localError(model);
+      local = numbers[0];
       iterations++;
       stalled = false;
       if (trial) {
         if (local < trialStart) trial = false;
-      } else if (!(local < previous)) {
+      } else if (!(local < previous - 1e-12 * previous)) {
+        // No gain but rounding's: a fixed point (the kicks above take over if it is on the line).
         stalled = true;
       }
       slow = !(local < previous - SLOW_GAIN * previous);
-      error = vec3.distance(model, endOffset, targetModel, 0);
+      this.modelError(model, targetModel);
+      error = numbers[1];
     }
     // A kick still on trial when the sweeps ran out is kept only if it has already paid off.
     if (trial && !(local < trialStart)) this.restore(pose, model);
@@ -299,39 +323,68 @@ export class CcdIk {
     localToModel(model, parents, translations, rotations, scales, root, subtreeEnds[root]);
     status.iterations = iterations;
     status.clamped = clamped;
-    status.error = vec3.distance(model, endOffset, targetModel, 0);
+    this.modelError(model, targetModel);
+    status.error = numbers[1];
     status.reached = status.error <= this.tolerance;
     return status;
   }
 
   /**
    * One sweep, end to root: each joint's step, undone when it leaves the end farther from the target
-   * in the root's parent's frame. Returns whether a limit acted.
+   * in the root's parent's frame. Returns whether a limit acted; `numbers[0]` is the error after it.
+   *
+   * The model matrices along the path are current on entry and on return. In between only the end
+   * is tracked: turning joint `j` moves the end rigidly about it, to `M_parent · (t + R(q′) · e)`,
+   * where `e` is the end in the joint's rotation frame (which {@link ccdStep} leaves in
+   * `scratch[16…18]`). The matrices of `j` and below go stale, but the steps that follow, at its
+   * ancestors, never read them: a sweep costs one path update, not one per joint.
    */
   private sweep(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
     const { joints, limits } = this.setup;
-    const { rotations, scales } = pose;
+    const { translations, rotations, scales } = pose;
+    const parents = this.skeleton.parents;
     const m = joints.length;
-    const endOffset = 16 * joints[m - 1] + 12;
+    const e = this.endPoint;
+    const sc = this.scratch;
     const before = this.before;
+    const numbers = this.numbers;
+    vec3.copy(e, 0, model, 16 * joints[m - 1] + 12);
+    this.measure(e, 0);
+    let local = numbers[0];
     let clamped = false;
-    let local = this.localError(model);
     for (let i = m - 2; i >= 0; i--) {
       const j = joints[i];
-      quat.copy(before, 0, rotations, 4 * j);
+      const qo = 4 * j;
+      quat.copy(before, 0, rotations, qo);
       // biome-ignore format: one call
-      if (ccdStep(model, 16 * j, model, endOffset, targetModel, 0, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * i, this.scratch)) {
+      if (ccdStep(model, 16 * j, e, 0, targetModel, 0, rotations, qo, scales, 3 * j, limits, LIMIT_STRIDE * i, sc)) {
         clamped = true;
       }
-      this.update(pose, model, i);
-      const next = this.localError(model);
-      if (next > local) {
-        quat.copy(rotations, 4 * j, before, 0);
-        this.update(pose, model, i);
+      if (
+        rotations[qo] === before[0] &&
+        rotations[qo + 1] === before[1] &&
+        rotations[qo + 2] === before[2] &&
+        rotations[qo + 3] === before[3]
+      ) {
+        continue; // unturned (or a singular frame): the end stays
+      }
+      // The end after the turn, at e[3…5].
+      quat.rotateVec3(e, 3, rotations, qo, sc, 16);
+      e[3] += translations[3 * j];
+      e[4] += translations[3 * j + 1];
+      e[5] += translations[3 * j + 2];
+      const parent = parents[j];
+      if (parent >= 0) vec3.transformPoint(e, 3, model, 16 * parent, e, 3);
+      this.measure(e, 3);
+      if (numbers[0] > local) {
+        quat.copy(rotations, qo, before, 0);
       } else {
-        local = next;
+        local = numbers[0];
+        vec3.copy(e, 0, e, 3);
       }
     }
+    this.update(pose, model, 0);
+    numbers[0] = local;
     return clamped;
   }
 
@@ -353,10 +406,26 @@ export class CcdIk {
     }
   }
 
-  /** End–target distance in the root's parent's frame (the target there is `points[0…2]`). */
-  private localError(model: Float64Array): number {
+  /**
+   * `numbers[0]` = the distance from the model-space point `p[o…]` to the target, in the root's
+   * parent's frame (the target there is `points[0…2]`). Written, not returned: a double returned
+   * from a call V8 does not inline is boxed, and this runs at every step.
+   */
+  private measure(p: Float64Array, o: number): void {
     const pts = this.points;
-    vec3.transformPoint(pts, 3, this.parentInverse, 0, model, 16 * this.joints[this.joints.length - 1] + 12);
-    return vec3.distance(pts, 3, pts, 0);
+    vec3.transformPoint(pts, 3, this.parentInverse, 0, p, o);
+    const dx = pts[3] - pts[0];
+    const dy = pts[4] - pts[1];
+    const dz = pts[5] - pts[2];
+    this.numbers[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  }
+
+  /** `numbers[1]` = the model-space distance from the end joint to the target. */
+  private modelError(model: Float64Array, targetModel: Float64Array): void {
+    const o = 16 * this.joints[this.joints.length - 1] + 12;
+    const dx = model[o] - targetModel[0];
+    const dy = model[o + 1] - targetModel[1];
+    const dz = model[o + 2] - targetModel[2];
+    this.numbers[1] = Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
 }
