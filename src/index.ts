@@ -16,6 +16,7 @@ export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
 export { CcdIk, type CcdIkOptions } from './ik/ccd.js';
 export type { JointRef } from './ik/chain.js';
+export type { ChainIkOptions } from './ik/chain-setup.js';
 export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';
 export type { JointLimit } from './ik/joint-limits.js';

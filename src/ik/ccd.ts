@@ -12,26 +12,12 @@ import * as quat from '../kernel/quat.js';
 import * as vec3 from '../kernel/vec3.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkFinite, checkPose, type JointRef } from './chain.js';
-import { type ChainSetup, setupChain } from './fabrik.js';
+import { checkFinite, checkPose } from './chain.js';
+import { type ChainIkOptions, type ChainSetup, setupChain } from './chain-setup.js';
 import { IkStatus } from './ik-status.js';
-import type { JointLimit } from './joint-limits.js';
 
-/** Options of {@link CcdIk}. */
-export interface CcdIkOptions {
-  /**
-   * The chain, root to tip, by index or name: each joint a strict descendant of the one before
-   * (joints between them are never rotated). The last joint is the end effector, placed on the
-   * target; its own rotation is left as it is. At least two joints.
-   */
-  readonly joints: readonly JointRef[];
-  /** Distance from the end effector to the target that counts as reached, model units. Default `1e-4`. */
-  readonly tolerance?: number;
-  /** Cap on sweeps over the chain, an integer ≥ 0. Default `64`. */
-  readonly maxIterations?: number;
-  /** One limit (or `null`) per entry of `joints`, relative to each joint's rest rotation. Default none. */
-  readonly limits?: readonly (JointLimit | null)[];
-}
+/** Options of {@link CcdIk}: those of every chain solver. `maxIterations` caps the sweeps (default `64`). */
+export type CcdIkOptions = ChainIkOptions;
 
 /**
  * Cyclic coordinate descent on a chain of joints, writing local rotations.

@@ -21,113 +21,15 @@ import * as trs from '../kernel/trs.js';
 import * as vec3 from '../kernel/vec3.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkChain, checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
+import { checkFinite, checkPose } from './chain.js';
+import { type ChainIkOptions, type ChainSetup, setupChain } from './chain-setup.js';
 import { IkStatus } from './ik-status.js';
-import { compileJointLimits, type JointLimit } from './joint-limits.js';
-
-/** Options of {@link FabrikIk}. */
-export interface FabrikIkOptions {
-  /**
-   * The chain, root to tip, by index or name: each joint a strict descendant of the one before
-   * (twist bones and other joints may sit between; the solver never rotates them). The last joint is
-   * the end effector, placed on the target; its own rotation is left as it is. At least two joints.
-   */
-  readonly joints: readonly JointRef[];
-  /** Distance from the end effector to the target that counts as reached, model units. Default `1e-4`. */
-  readonly tolerance?: number;
-  /** Cap on backward/forward iterations, an integer ≥ 0. Default `32`. */
-  readonly maxIterations?: number;
-  /** One limit (or `null`) per entry of `joints`, relative to each joint's rest rotation. Default none. */
-  readonly limits?: readonly (JointLimit | null)[];
-}
 
 /**
- * A chain's validated set-up, shared by {@link FabrikIk} and `CcdIk`.
- *
- * @internal
+ * Options of {@link FabrikIk}: those of every chain solver. `maxIterations` caps the
+ * backward/forward iterations (default `32`).
  */
-export interface ChainSetup {
-  /** Chain joint indices, root to tip. */
-  readonly joints: Int32Array;
-  /** Segment `i`'s in-between joints are `between[betweenStart[i] … betweenStart[i + 1] − 1]`, top-down. */
-  readonly betweenStart: Int32Array;
-  /** Joints between consecutive chain joints, parent before child. */
-  readonly between: Int32Array;
-  /** Compiled limit records, one per chain joint. */
-  readonly limits: Float64Array;
-  /** Whether any joint has a limit. */
-  readonly limited: boolean;
-  readonly tolerance: number;
-  readonly maxIterations: number;
-}
-
-/**
- * Validates a solver's options and resolves its chain (configuration time only).
- *
- * @throws {@link TendonError} `ik/invalid-option`, `ik/invalid-joint` or `ik/not-a-chain`.
- * @internal
- */
-export function setupChain(
-  skeleton: Skeleton,
-  options: FabrikIkOptions,
-  solver: string,
-  defaultIterations: number,
-): ChainSetup {
-  if (typeof options !== 'object' || options === null) {
-    throw new TendonError('ik/invalid-option', `${solver}: options must be an object`);
-  }
-  const refs = options.joints;
-  if (!Array.isArray(refs)) {
-    throw new TendonError(
-      'ik/invalid-option',
-      `${solver}: joints must be an array of joint names or indices`,
-    );
-  }
-  if (refs.length < 2) {
-    throw new TendonError(
-      'ik/not-a-chain',
-      `${solver}: a chain needs at least two joints (a root and an end effector), got ${refs.length}`,
-    );
-  }
-  const list = refs.map((ref, i) =>
-    resolveJoint(skeleton, ref, solver, i === 0 ? 'root' : i === refs.length - 1 ? 'end' : `chain[${i}]`),
-  );
-  checkChain(skeleton, list, solver);
-  const tolerance = options.tolerance ?? 1e-4;
-  if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
-    throw new TendonError(
-      'ik/invalid-option',
-      `${solver}: tolerance ${tolerance} is not a finite number ≥ 0`,
-    );
-  }
-  const maxIterations = options.maxIterations ?? defaultIterations;
-  if (!Number.isInteger(maxIterations) || maxIterations < 0) {
-    throw new TendonError(
-      'ik/invalid-option',
-      `${solver}: maxIterations ${maxIterations} is not an integer ≥ 0`,
-    );
-  }
-  const joints = Int32Array.from(list);
-  const betweenStart = new Int32Array(joints.length);
-  const between: number[] = [];
-  for (let i = 0; i + 1 < joints.length; i++) {
-    betweenStart[i] = between.length;
-    const path: number[] = [];
-    for (let j = skeleton.parents[joints[i + 1]]; j !== joints[i]; j = skeleton.parents[j]) path.push(j);
-    for (let k = path.length - 1; k >= 0; k--) between.push(path[k]);
-  }
-  betweenStart[joints.length - 1] = between.length;
-  const { records, any } = compileJointLimits(skeleton, joints, options.limits, solver);
-  return {
-    joints,
-    betweenStart,
-    between: Int32Array.from(between),
-    limits: records,
-    limited: any,
-    tolerance,
-    maxIterations,
-  };
-}
+export type FabrikIkOptions = ChainIkOptions;
 
 /**
  * FABRIK on a chain of joints, writing local rotations.

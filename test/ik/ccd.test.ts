@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isTendonError, type TendonErrorCode } from '../../src/errors.js';
+import type { TendonErrorCode } from '../../src/errors.js';
 import { CcdIk, type CcdIkOptions } from '../../src/ik/ccd.js';
 import { FabrikIk } from '../../src/ik/fabrik.js';
 import { compileJointLimits, type JointLimit } from '../../src/ik/joint-limits.js';
@@ -14,84 +14,31 @@ import { clampRotation, LIMIT_STRIDE } from '../../src/kernel/joint-limits.js';
 import * as mat4 from '../../src/kernel/mat4.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { readAsset } from '../helpers/assets.js';
-import { PARENT_CASES, type ParentCase } from './parents.js';
+import {
+  buildRig,
+  chainArb,
+  chainInParent,
+  checkUnit,
+  dist,
+  expectAllFinite,
+  expectCode,
+  type Quat,
+  type ChainRig as Rig,
+  reachOf,
+  segmentLengths,
+  setChain,
+  targetAt,
+  unit,
+  type Vec,
+  vecArb,
+} from './chain-rig.js';
+import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
+import { withoutTrigonometry } from './without-trigonometry.js';
 
 const RUNS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
 const CASE_RUNS = { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) };
-
-interface Rig {
-  readonly skeleton: Skeleton;
-  readonly pose: Pose;
-  readonly model: Float64Array;
-  readonly chain: number[];
-  readonly parentCase: ParentCase;
-}
-
-/** A chain of `bones` bones along +Y at rest below a joint "parent" with the parent case's transform. */
-function buildRig(bones: number, parentCase: ParentCase = PARENT_CASES[0]): Rig {
-  const names = ['parent'];
-  const parents = [-1];
-  const t = [...parentCase.translation];
-  const r = [...parentCase.rotation];
-  const s = [...parentCase.scale];
-  const chain: number[] = [];
-  for (let i = 0; i <= bones; i++) {
-    chain.push(names.length);
-    parents.push(names.length - 1);
-    names.push(`j${i}`);
-    t.push(...(i === 0 ? [0.3, 0.5, -0.2] : [0, 1, 0]));
-    r.push(0, 0, 0, 1);
-    s.push(1, 1, 1);
-  }
-  // A child of the end, so that the end's subtree has something in it (and a cone on the end has a
-  // default axis).
-  names.push('leaf');
-  parents.push(chain[chain.length - 1]);
-  t.push(0, 0.25, 0);
-  r.push(0, 0, 0, 1);
-  s.push(1, 1, 1);
-  const skeleton = Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s });
-  const pose = new Pose(skeleton);
-  const model = createModelBuffer(skeleton);
-  forwardKinematics(pose, model);
-  return { skeleton, pose, model, chain, parentCase };
-}
-
-type Quat = [number, number, number, number];
-type Vec = [number, number, number];
-
-function setChain(rig: Rig, lengths: readonly number[], rotations: readonly Quat[]): void {
-  const { pose, chain } = rig;
-  for (let i = 0; i < chain.length; i++) {
-    const j = chain[i];
-    if (i > 0) pose.translations[3 * j + 1] = lengths[i - 1];
-    const [x, y, z, w] = rotations[i];
-    const n = Math.hypot(x, y, z, w);
-    if (n < 1e-6) pose.rotations.set([0, 0, 0, 1], 4 * j);
-    else pose.rotations.set([x / n, y / n, z / n, w / n], 4 * j);
-  }
-  forwardKinematics(pose, rig.model);
-}
-
-function dist(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
-  return Math.hypot(a[ao] - b[bo], a[ao + 1] - b[bo + 1], a[ao + 2] - b[bo + 2]);
-}
-
-function chainInParent(rig: Rig): Vec[] {
-  const inv = new Float64Array(16);
-  mat4.invert(inv, 0, rig.model, 0);
-  const m = rig.model;
-  return rig.chain.map((j) => {
-    const o = 16 * j + 12;
-    const out: Vec = [0, 0, 0];
-    for (let r = 0; r < 3; r++)
-      out[r] = inv[r] * m[o] + inv[4 + r] * m[o + 1] + inv[8 + r] * m[o + 2] + inv[12 + r];
-    return out;
-  });
-}
 
 /** End–target distance in the frame of the chain's parent (where CCD's error never grows). */
 function errorInParent(rig: Rig, target: Float64Array): number {
@@ -105,49 +52,6 @@ function errorInParent(rig: Rig, target: Float64Array): number {
   return dist(end, 0, t, 0);
 }
 
-function segmentLengths(points: Vec[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i + 1 < points.length; i++) out.push(dist(points[i], 0, points[i + 1], 0));
-  return out;
-}
-
-function targetAt(rig: Rig, dir: Vec, distance: number): Float64Array {
-  let [x, y, z] = dir;
-  const n = Math.hypot(x, y, z);
-  if (n < 1e-9) [x, y, z] = [1, 0, 0];
-  else [x, y, z] = [x / n, y / n, z / n];
-  const j = rig.chain[0];
-  const p = [0, 1, 2].map((a) => rig.pose.translations[3 * j + a]);
-  const local = [p[0] + x * distance, p[1] + y * distance, p[2] + z * distance];
-  const m = rig.model;
-  const out = new Float64Array(3);
-  for (let r = 0; r < 3; r++)
-    out[r] = m[r] * local[0] + m[4 + r] * local[1] + m[8 + r] * local[2] + m[12 + r];
-  return out;
-}
-
-function reachOf(lengths: readonly number[]): { reach: number; inner: number } {
-  const reach = lengths.reduce((a, b) => a + b, 0);
-  return { reach, inner: Math.max(0, 2 * Math.max(...lengths) - reach) };
-}
-
-// The helpers below make one expect() call each: per-element expects dominated a case's cost.
-function expectAllFinite(values: ArrayLike<number>): void {
-  let bad = -1;
-  for (let i = 0; i < values.length && bad < 0; i++) if (!Number.isFinite(values[i])) bad = i;
-  expect(bad).toBe(-1);
-}
-
-function checkUnit(rig: Rig): void {
-  let worst = 0;
-  for (const j of rig.chain) {
-    const q = rig.pose.rotations;
-    const o = 4 * j;
-    worst = Math.max(worst, Math.abs(Math.hypot(q[o], q[o + 1], q[o + 2], q[o + 3]) - 1));
-  }
-  expect(worst).toBeLessThanOrEqual(1e-12);
-}
-
 function checkModelIsFk(rig: Rig): void {
   const fresh = createModelBuffer(rig.skeleton);
   forwardKinematics(rig.pose, fresh);
@@ -158,22 +62,6 @@ function checkModelIsFk(rig: Rig): void {
   expect(bad).toBe(-1);
 }
 
-const unit = fc.double({ min: -1, max: 1, noNaN: true });
-const quatArb = fc.tuple(unit, unit, unit, unit) as fc.Arbitrary<Quat>;
-const vecArb = fc.tuple(unit, unit, unit) as fc.Arbitrary<Vec>;
-
-function chainArb(bones: number, minLength = 0.5, maxLength = 1.5) {
-  return fc.record({
-    lengths: fc.array(fc.double({ min: minLength, max: maxLength, noNaN: true }), {
-      minLength: bones,
-      maxLength: bones,
-    }),
-    rotations: fc.array(quatArb, { minLength: bones + 1, maxLength: bones + 1 }),
-    dir: vecArb,
-    fraction: fc.double({ min: 0, max: 1, noNaN: true }),
-  });
-}
-
 function reachableProperty(
   rig: Rig,
   solver: CcdIk,
@@ -181,7 +69,7 @@ function reachableProperty(
   runs: { seed: number; numRuns: number },
 ): void {
   fc.assert(
-    fc.property(chainArb(bones), ({ lengths, rotations, dir, fraction }) => {
+    fc.property(chainArb(bones, 0.5, 1.5), ({ lengths, rotations, dir, fraction }) => {
       setChain(rig, lengths, rotations);
       const before = segmentLengths(chainInParent(rig));
       const { reach, inner } = reachOf(lengths);
@@ -227,7 +115,7 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
     const rig = buildRig(3);
     const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 500 });
     fc.assert(
-      fc.property(chainArb(3), fc.double({ min: 1.01, max: 100, noNaN: true }), (c, factor) => {
+      fc.property(chainArb(3, 0.5, 1.5), fc.double({ min: 1.01, max: 100, noNaN: true }), (c, factor) => {
         setChain(rig, c.lengths, c.rotations);
         const { reach } = reachOf(c.lengths);
         const target = targetAt(rig, c.dir, reach * factor);
@@ -248,7 +136,7 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
     const rig = buildRig(3);
     const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 50 });
     fc.assert(
-      fc.property(chainArb(3), fc.double({ min: 0, max: 0.95, noNaN: true }), (c, fraction) => {
+      fc.property(chainArb(3, 0.5, 1.5), fc.double({ min: 0, max: 0.95, noNaN: true }), (c, fraction) => {
         const lengths = [3, c.lengths[1], c.lengths[2]];
         setChain(rig, lengths, c.rotations);
         const { inner } = reachOf(lengths);
@@ -298,7 +186,7 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
     const rig = buildRig(1);
     const solver = new CcdIk(rig.skeleton, { joints: rig.chain });
     fc.assert(
-      fc.property(chainArb(1), fc.double({ min: 0.1, max: 3, noNaN: true }), (c, factor) => {
+      fc.property(chainArb(1, 0.5, 1.5), fc.double({ min: 0.1, max: 3, noNaN: true }), (c, factor) => {
         setChain(rig, c.lengths, c.rotations);
         const length = c.lengths[0];
         const status = solver.solve(rig.pose, rig.model, targetAt(rig, c.dir, length * factor));
@@ -405,7 +293,7 @@ describe('CcdIk: joint limits', () => {
       const rig = buildRig(3, parentCase);
       fc.assert(
         fc.property(
-          chainArb(3),
+          chainArb(3, 0.5, 1.5),
           fc.array(limitArb, { minLength: 4, maxLength: 4 }),
           fc.double({ min: 0, max: 2, noNaN: true }),
           (c, limits, factor) => {
@@ -467,7 +355,7 @@ describe('CcdIk: joint limits', () => {
       (n) => new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: n, tolerance: 0 }),
     );
     fc.assert(
-      fc.property(chainArb(4), fc.double({ min: 0, max: 1.5, noNaN: true }), (c, factor) => {
+      fc.property(chainArb(4, 0.5, 1.5), fc.double({ min: 0, max: 1.5, noNaN: true }), (c, factor) => {
         setChain(rig, c.lengths, c.rotations);
         const target = targetAt(rig, c.dir, reachOf(c.lengths).reach * factor);
         let previous = Number.POSITIVE_INFINITY;
@@ -488,7 +376,7 @@ describe('CcdIk and FabrikIk on a 10-bone chain', () => {
     const ccd = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 });
     const fabrik = new FabrikIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 });
     fc.assert(
-      fc.property(chainArb(10), ({ lengths, rotations, dir, fraction }) => {
+      fc.property(chainArb(10, 0.5, 1.5), ({ lengths, rotations, dir, fraction }) => {
         setChain(rig, lengths, rotations);
         const { reach, inner } = reachOf(lengths);
         const lo = inner + 0.1 * reach;
@@ -548,16 +436,6 @@ describe('CcdIk: repeated solves', () => {
     expectAllFinite(rig.model);
   });
 });
-
-function expectCode(fn: () => unknown, code: TendonErrorCode): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(isTendonError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
-}
 
 describe('CcdIk: invalid input', () => {
   const rig = buildRig(3);
@@ -625,37 +503,13 @@ describe('CcdIk: determinism', () => {
     ];
     const limited = new CcdIk(rig.skeleton, { joints: rig.chain, limits });
     const free = new CcdIk(rig.skeleton, { joints: rig.chain });
-    const names = [
-      'sin',
-      'cos',
-      'tan',
-      'asin',
-      'acos',
-      'atan',
-      'atan2',
-      'exp',
-      'log',
-      'pow',
-      'hypot',
-    ] as const;
-    const math = Math as unknown as Record<string, unknown>;
-    const saved = names.map((n) => math[n]);
     const targets = [targetAt(rig, [1, 1, 0], 2), targetAt(rig, [0, -1, 0], 3), targetAt(rig, [1, 0, 1], 9)];
-    for (const n of names) {
-      math[n] = () => {
-        throw new Error(`Math.${n} called during a solve`);
-      };
-    }
-    try {
+    withoutTrigonometry(() => {
       for (const t of targets) {
         limited.solve(rig.pose, rig.model, t);
         free.solve(rig.pose, rig.model, t);
       }
-    } finally {
-      names.forEach((n, i) => {
-        math[n] = saved[i];
-      });
-    }
+    });
     expectAllFinite(rig.pose.rotations);
   });
 });

@@ -12,26 +12,7 @@ import { TwoBoneIk } from '../../src/ik/two-bone.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
-
-const BANNED = ['sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'exp', 'log', 'pow', 'hypot'] as const;
-
-/** Runs `body` with the banned Math functions throwing, restoring them afterwards. */
-function withoutTrigonometry(body: () => void): void {
-  const math = Math as unknown as Record<string, unknown>;
-  const saved = BANNED.map((name) => math[name]);
-  for (const name of BANNED) {
-    math[name] = () => {
-      throw new Error(`Math.${name} called in a solver path`);
-    };
-  }
-  try {
-    body();
-  } finally {
-    BANNED.forEach((name, i) => {
-      math[name] = saved[i];
-    });
-  }
-}
+import { withoutTrigonometry } from './without-trigonometry.js';
 
 describe('determinism', () => {
   it('solves without any of Math.sin, cos, tan, asin, acos, atan, atan2, exp, log, pow, hypot', () => {

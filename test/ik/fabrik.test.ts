@@ -5,165 +5,39 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isTendonError, type TendonErrorCode } from '../../src/errors.js';
+import type { TendonErrorCode } from '../../src/errors.js';
 import { FabrikIk, type FabrikIkOptions } from '../../src/ik/fabrik.js';
 import type { JointLimit } from '../../src/ik/joint-limits.js';
 import { importGltf } from '../../src/io/gltf.js';
-import * as mat4 from '../../src/kernel/mat4.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { readAsset } from '../helpers/assets.js';
-import { PARENT_CASES, type ParentCase } from './parents.js';
+import {
+  buildRig,
+  chainArb,
+  chainInParent,
+  checkUnit,
+  dist,
+  expectAllFinite,
+  expectCode,
+  minScaleOf,
+  type Quat,
+  type ChainRig as Rig,
+  reachOf,
+  scaleOf,
+  segmentLengths,
+  setChain,
+  targetAt,
+  unit,
+  type Vec,
+  vecArb,
+} from './chain-rig.js';
+import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
+import { withoutTrigonometry } from './without-trigonometry.js';
 
 const RUNS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
 const CASE_RUNS = { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) };
-/** A chain of `bones` bones (`bones + 1` joints, all along +Y at rest) below a joint "parent". */
-interface Rig {
-  readonly skeleton: Skeleton;
-  readonly pose: Pose;
-  readonly model: Float64Array;
-  /** Chain joint indices, root to tip. */
-  readonly chain: number[];
-  /** The twist joint between chain joints 1 and 2, or −1. */
-  readonly twist: number;
-  readonly parentCase: ParentCase;
-}
-
-function buildRig(bones: number, parentCase: ParentCase = PARENT_CASES[0], withTwist = false): Rig {
-  const names = ['parent'];
-  const parents = [-1];
-  const t = [...parentCase.translation];
-  const r = [...parentCase.rotation];
-  const s = [...parentCase.scale];
-  const chain: number[] = [];
-  let twist = -1;
-  for (let i = 0; i <= bones; i++) {
-    if (withTwist && i === 2) {
-      twist = names.length;
-      names.push('twist');
-      parents.push(names.length - 2);
-      t.push(0, 0.5, 0);
-      r.push(0, 0, 0, 1);
-      s.push(1, 1, 1);
-    }
-    chain.push(names.length);
-    parents.push(names.length - 1);
-    names.push(`j${i}`);
-    t.push(...(i === 0 ? [0.3, 0.5, -0.2] : withTwist && i === 2 ? [0, 0.5, 0] : [0, 1, 0]));
-    r.push(0, 0, 0, 1);
-    s.push(1, 1, 1);
-  }
-  // A child of the end, so that the end's subtree has something in it.
-  names.push('leaf');
-  parents.push(chain[chain.length - 1]);
-  t.push(0, 0.25, 0);
-  r.push(0, 0, 0, 1);
-  s.push(1, 1, 1);
-  const skeleton = Skeleton.create({
-    names,
-    parents,
-    restTranslations: t,
-    restRotations: r,
-    restScales: s,
-  });
-  const pose = new Pose(skeleton);
-  const model = createModelBuffer(skeleton);
-  forwardKinematics(pose, model);
-  return { skeleton, pose, model, chain, twist, parentCase };
-}
-
-type Quat = [number, number, number, number];
-type Vec = [number, number, number];
-
-/** Sets the chain's bone lengths and local rotations (normalized; zero becomes identity). */
-function setChain(rig: Rig, lengths: readonly number[], rotations: readonly Quat[]): void {
-  const { pose, chain, twist } = rig;
-  for (let i = 0; i < chain.length; i++) {
-    const j = chain[i];
-    if (i > 0) {
-      const len = lengths[i - 1];
-      if (twist >= 0 && i === 2) {
-        pose.translations[3 * twist + 1] = len / 2;
-        pose.translations[3 * j + 1] = len / 2;
-      } else pose.translations[3 * j + 1] = len;
-    }
-    const [x, y, z, w] = rotations[i];
-    const n = Math.hypot(x, y, z, w);
-    if (n < 1e-6) pose.rotations.set([0, 0, 0, 1], 4 * j);
-    else pose.rotations.set([x / n, y / n, z / n, w / n], 4 * j);
-  }
-  forwardKinematics(pose, rig.model);
-}
-
-/** Model-space point of a point given in the parent joint's frame. */
-function parentToModel(rig: Rig, p: Vec): Float64Array {
-  const m = rig.model;
-  const out = new Float64Array(3);
-  for (let r = 0; r < 3; r++) out[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
-  return out;
-}
-
-/** Chain joint positions in the parent joint's frame (where the chain is rigid). */
-function chainInParent(rig: Rig): Vec[] {
-  const inv = new Float64Array(16);
-  mat4.invert(inv, 0, rig.model, 0);
-  return rig.chain.map((j) => {
-    const o = 16 * j + 12;
-    const m = rig.model;
-    const out: Vec = [0, 0, 0];
-    for (let r = 0; r < 3; r++)
-      out[r] = inv[r] * m[o] + inv[4 + r] * m[o + 1] + inv[8 + r] * m[o + 2] + inv[12 + r];
-    return out;
-  });
-}
-
-function dist(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
-  return Math.hypot(a[ao] - b[bo], a[ao + 1] - b[bo + 1], a[ao + 2] - b[bo + 2]);
-}
-
-function segmentLengths(points: Vec[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i + 1 < points.length; i++) out.push(dist(points[i], 0, points[i + 1], 0));
-  return out;
-}
-
-/** Largest scale factor of the parent case (how model units relate to chain units). */
-function scaleOf(pc: ParentCase): number {
-  return Math.max(...pc.scale.map(Math.abs));
-}
-
-function minScaleOf(pc: ParentCase): number {
-  return Math.min(...pc.scale.map(Math.abs));
-}
-
-/** A target at `distance` from the chain's root along `dir`, in the parent's frame. */
-function targetAt(rig: Rig, dir: Vec, distance: number): Float64Array {
-  let [x, y, z] = dir;
-  const n = Math.hypot(x, y, z);
-  if (n < 1e-9) [x, y, z] = [1, 0, 0];
-  else [x, y, z] = [x / n, y / n, z / n];
-  const root = rig.pose.translations.subarray(3 * rig.chain[0], 3 * rig.chain[0] + 3);
-  return parentToModel(rig, [root[0] + x * distance, root[1] + y * distance, root[2] + z * distance]);
-}
-
-// The helpers below make one expect() call each: per-element expects dominated a case's cost.
-function expectAllFinite(values: ArrayLike<number>): void {
-  let bad = -1;
-  for (let i = 0; i < values.length && bad < 0; i++) if (!Number.isFinite(values[i])) bad = i;
-  expect(bad).toBe(-1);
-}
-
-function checkUnit(rig: Rig): void {
-  let worst = 0;
-  for (const j of rig.chain) {
-    const q = rig.pose.rotations.subarray(4 * j, 4 * j + 4);
-    worst = Math.max(worst, Math.abs(Math.hypot(q[0], q[1], q[2], q[3]) - 1));
-  }
-  expect(worst).toBeLessThanOrEqual(1e-12);
-}
-
 /** The model buffer is the forward kinematics of the pose, and the solver's points agree with it. */
 function checkFk(rig: Rig, solver: FabrikIk, scale: number): void {
   const fresh = createModelBuffer(rig.skeleton);
@@ -178,29 +52,6 @@ function checkFk(rig: Rig, solver: FabrikIk, scale: number): void {
     worst = Math.max(worst, dist(fresh, 16 * rig.chain[i] + 12, solver.solvedPositions, 3 * i));
   }
   expect(worst).toBeLessThanOrEqual(1e-9 * scale);
-}
-
-const unit = fc.double({ min: -1, max: 1, noNaN: true });
-const quatArb = fc.tuple(unit, unit, unit, unit) as fc.Arbitrary<Quat>;
-const vecArb = fc.tuple(unit, unit, unit) as fc.Arbitrary<Vec>;
-
-function chainArb(bones: number, minLength = 0.2, maxLength = 2) {
-  return fc.record({
-    lengths: fc.array(fc.double({ min: minLength, max: maxLength, noNaN: true }), {
-      minLength: bones,
-      maxLength: bones,
-    }),
-    rotations: fc.array(quatArb, { minLength: bones + 1, maxLength: bones + 1 }),
-    dir: vecArb,
-    fraction: fc.double({ min: 0, max: 1, noNaN: true }),
-  });
-}
-
-/** Reach of a chain and the nearest distance it can fold to. */
-function reachOf(lengths: readonly number[]): { reach: number; inner: number } {
-  const reach = lengths.reduce((a, b) => a + b, 0);
-  const longest = Math.max(...lengths);
-  return { reach, inner: Math.max(0, 2 * longest - reach) };
 }
 
 /** Runs a reachable-target property: solve, then the checks every solve must pass. */
@@ -291,7 +142,7 @@ describe('FabrikIk: out of reach', () => {
     const rig = buildRig(4);
     const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
     fc.assert(
-      fc.property(chainArb(4), fc.double({ min: 1.001, max: 100, noNaN: true }), (c, factor) => {
+      fc.property(chainArb(4, 0.2, 2), fc.double({ min: 1.001, max: 100, noNaN: true }), (c, factor) => {
         setChain(rig, c.lengths, c.rotations);
         const before = segmentLengths(chainInParent(rig));
         const { reach } = reachOf(c.lengths);
@@ -436,7 +287,7 @@ describe('FabrikIk: under every parent case', () => {
       const rig = buildRig(3, parentCase);
       const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
       fc.assert(
-        fc.property(chainArb(3), fc.double({ min: 1.01, max: 10, noNaN: true }), (c, factor) => {
+        fc.property(chainArb(3, 0.2, 2), fc.double({ min: 1.01, max: 10, noNaN: true }), (c, factor) => {
           setChain(rig, c.lengths, c.rotations);
           const { reach } = reachOf(c.lengths);
           const status = solver.solve(rig.pose, rig.model, targetAt(rig, c.dir, reach * factor));
@@ -532,7 +383,7 @@ describe('FabrikIk: joint limits', () => {
       const rig = buildRig(3, parentCase);
       fc.assert(
         fc.property(
-          chainArb(3),
+          chainArb(3, 0.2, 2),
           fc.array(limitArb, { minLength: 4, maxLength: 4 }),
           fc.double({ min: 0, max: 2, noNaN: true }),
           (c, limits, factor) => {
@@ -661,16 +512,6 @@ describe('FabrikIk: a real asset', () => {
   });
 });
 
-function expectCode(fn: () => unknown, code: TendonErrorCode): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(isTendonError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
-}
-
 describe('FabrikIk: invalid input', () => {
   const rig = buildRig(3);
   const ok: FabrikIkOptions = { joints: rig.chain };
@@ -784,37 +625,13 @@ describe('FabrikIk: determinism', () => {
     ];
     const limited = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
     const free = new FabrikIk(rig.skeleton, { joints: rig.chain });
-    const names = [
-      'sin',
-      'cos',
-      'tan',
-      'asin',
-      'acos',
-      'atan',
-      'atan2',
-      'exp',
-      'log',
-      'pow',
-      'hypot',
-    ] as const;
-    const math = Math as unknown as Record<string, unknown>;
-    const saved = names.map((n) => math[n]);
     const targets = [targetAt(rig, [1, 1, 0], 2), targetAt(rig, [0, -1, 0], 3), targetAt(rig, [1, 0, 1], 9)];
-    for (const n of names) {
-      math[n] = () => {
-        throw new Error(`Math.${n} called during a solve`);
-      };
-    }
-    try {
+    withoutTrigonometry(() => {
       for (const t of targets) {
         limited.solve(rig.pose, rig.model, t);
         free.solve(rig.pose, rig.model, t);
       }
-    } finally {
-      names.forEach((n, i) => {
-        math[n] = saved[i];
-      });
-    }
+    });
     expectAllFinite(rig.pose.rotations);
   });
 });
