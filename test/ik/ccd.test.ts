@@ -5,10 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TendonErrorCode } from '../../src/errors.js';
-import { CcdIk, type CcdIkOptions } from '../../src/ik/ccd.js';
+import { CcdIk } from '../../src/ik/ccd.js';
 import { FabrikIk } from '../../src/ik/fabrik.js';
-import { compileJointLimits, type JointLimit } from '../../src/ik/joint-limits.js';
+import { compileJointLimits } from '../../src/ik/joint-limits.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { clampRotation, LIMIT_STRIDE } from '../../src/kernel/joint-limits.js';
 import * as mat4 from '../../src/kernel/mat4.js';
@@ -22,7 +21,7 @@ import {
   checkUnit,
   dist,
   expectAllFinite,
-  expectCode,
+  limitArb,
   type Quat,
   type ChainRig as Rig,
   reachOf,
@@ -31,11 +30,10 @@ import {
   targetAt,
   unit,
   type Vec,
-  vecArb,
 } from './chain-rig.js';
+import { chainSolverContract } from './chain-solver-contract.js';
 import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
-import { withoutTrigonometry } from './without-trigonometry.js';
 
 const RUNS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
 const CASE_RUNS = { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) };
@@ -275,23 +273,6 @@ function wrapInto(angle: number, min: number, max: number, eps: number): boolean
   return [angle, angle - 2 * Math.PI, angle + 2 * Math.PI].some((a) => a >= min - eps && a <= max + eps);
 }
 
-const angleArb = fc.double({ min: 0, max: Math.PI, noNaN: true });
-const limitArb: fc.Arbitrary<JointLimit | null> = fc.oneof(
-  fc.constant(null),
-  fc
-    .record({ axis: vecArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
-    .filter(({ axis }) => Math.hypot(...axis) > 0.1)
-    .map(({ axis, a, b }) => ({ kind: 'hinge' as const, axis, min: a, max: Math.min(Math.PI, a + b) })),
-  fc
-    .record({ angle: angleArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
-    .map(({ angle, a, b }) => ({
-      kind: 'cone' as const,
-      angle,
-      twistMin: a,
-      twistMax: Math.min(Math.PI, a + b),
-    })),
-);
-
 describe('CcdIk: joint limits', () => {
   for (const parentCase of PARENT_CASES) {
     it(`${parentCase.name}: limits hold to 1e-9; the error never grows past where the limits put the chain`, () => {
@@ -442,79 +423,4 @@ describe('CcdIk: repeated solves', () => {
   });
 });
 
-describe('CcdIk: invalid input', () => {
-  const rig = buildRig(3);
-
-  it.each([
-    ['NaN', [Number.NaN, 0, 0]],
-    ['Infinity', [0, Number.POSITIVE_INFINITY, 0]],
-    ['too short', [1]],
-  ])('ik/invalid-target for a %s target, pose and model untouched bit for bit', (_name, target) => {
-    setChain(
-      rig,
-      [1, 1, 1],
-      [
-        [0.1, 0, 0, 1],
-        [0, 0.2, 0, 1],
-        [0, 0, 0.3, 1],
-        [0, 0, 0, 1],
-      ],
-    );
-    // A limit the pose violates: validation must still come before any clamping.
-    const solver = new CcdIk(rig.skeleton, {
-      joints: rig.chain,
-      limits: [{ kind: 'cone', angle: 0.01 }, null, null, null],
-    });
-    const rotations = rig.pose.rotations.slice();
-    const model = rig.model.slice();
-    expectCode(() => solver.solve(rig.pose, rig.model, new Float64Array(target)), 'ik/invalid-target');
-    expect(new Uint8Array(rig.pose.rotations.buffer)).toEqual(new Uint8Array(rotations.buffer));
-    expect(new Uint8Array(rig.model.buffer)).toEqual(new Uint8Array(model.buffer));
-  });
-
-  it.each<[string, CcdIkOptions, TendonErrorCode]>([
-    ['unknown joint', { joints: ['j0', 'nope'] }, 'ik/invalid-joint'],
-    ['index out of range', { joints: [1, 42] }, 'ik/invalid-joint'],
-    ['not a chain', { joints: ['j3', 'j1'] }, 'ik/not-a-chain'],
-    ['one joint', { joints: ['j1'] }, 'ik/not-a-chain'],
-    ['bad tolerance', { joints: ['j0', 'j3'], tolerance: Number.POSITIVE_INFINITY }, 'ik/invalid-option'],
-    ['bad maxIterations', { joints: ['j0', 'j3'], maxIterations: Number.NaN }, 'ik/invalid-option'],
-    [
-      'bad limit',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: Number.NaN }, null] },
-      'ik/invalid-option',
-    ],
-  ])('%s', (_name, options, code) => {
-    expectCode(() => new CcdIk(rig.skeleton, options), code);
-  });
-
-  it('pose of another skeleton, wrong model buffer size', () => {
-    const solver = new CcdIk(rig.skeleton, { joints: rig.chain });
-    const other = buildRig(3);
-    expectCode(() => solver.solve(other.pose, other.model, new Float64Array(3)), 'pose/skeleton-mismatch');
-    expectCode(() => solver.solve(rig.pose, new Float64Array(3), new Float64Array(3)), 'pose/buffer-size');
-  });
-});
-
-describe('CcdIk: determinism', () => {
-  it('uses no Math trigonometry, exp, log, pow or hypot while solving', () => {
-    const rig = buildRig(4);
-    const limits: JointLimit[] = [
-      { kind: 'cone', angle: 1, twistMin: -0.5, twistMax: 0.5 },
-      { kind: 'hinge', axis: [1, 0, 0], min: -1, max: 1 },
-      { kind: 'cone', axis: [0, 1, 0], angle: 0.7 },
-      { kind: 'hinge', axis: [0, 0, 1], min: 0, max: 2 },
-      { kind: 'cone', axis: [0, 1, 0], angle: 0.3 },
-    ];
-    const limited = new CcdIk(rig.skeleton, { joints: rig.chain, limits });
-    const free = new CcdIk(rig.skeleton, { joints: rig.chain });
-    const targets = [targetAt(rig, [1, 1, 0], 2), targetAt(rig, [0, -1, 0], 3), targetAt(rig, [1, 0, 1], 9)];
-    withoutTrigonometry(() => {
-      for (const t of targets) {
-        limited.solve(rig.pose, rig.model, t);
-        free.solve(rig.pose, rig.model, t);
-      }
-    });
-    expectAllFinite(rig.pose.rotations);
-  });
-});
+chainSolverContract('CcdIk', (skeleton, options) => new CcdIk(skeleton, options));

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { isTendonError, type TendonErrorCode } from '../../src/errors.js';
+import type { JointLimit } from '../../src/ik/joint-limits.js';
 import * as mat4 from '../../src/kernel/mat4.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
@@ -196,3 +197,22 @@ export function expectCode(fn: () => unknown, code: TendonErrorCode): void {
   }
   expect(isTendonError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
 }
+
+/** An angle in [0, π]. */
+export const angleArb = fc.double({ min: 0, max: Math.PI, noNaN: true });
+/** No limit, a hinge about a random axis with a random range, or a cone with a twist range. */
+export const limitArb: fc.Arbitrary<JointLimit | null> = fc.oneof(
+  fc.constant(null),
+  fc
+    .record({ axis: vecArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
+    .filter(({ axis }) => Math.hypot(...axis) > 0.1)
+    .map(({ axis, a, b }) => ({ kind: 'hinge' as const, axis, min: a, max: Math.min(Math.PI, a + b) })),
+  fc
+    .record({ angle: angleArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
+    .map(({ angle, a, b }) => ({
+      kind: 'cone' as const,
+      angle,
+      twistMin: a,
+      twistMax: Math.min(Math.PI, a + b),
+    })),
+);

@@ -5,8 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TendonErrorCode } from '../../src/errors.js';
-import { FabrikIk, type FabrikIkOptions } from '../../src/ik/fabrik.js';
+import { FabrikIk } from '../../src/ik/fabrik.js';
 import type { JointLimit } from '../../src/ik/joint-limits.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
@@ -19,7 +18,7 @@ import {
   checkUnit,
   dist,
   expectAllFinite,
-  expectCode,
+  limitArb,
   minScaleOf,
   type Quat,
   type ChainRig as Rig,
@@ -30,11 +29,10 @@ import {
   targetAt,
   unit,
   type Vec,
-  vecArb,
 } from './chain-rig.js';
+import { chainSolverContract } from './chain-solver-contract.js';
 import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
-import { withoutTrigonometry } from './without-trigonometry.js';
 
 const RUNS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
 const CASE_RUNS = { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) };
@@ -360,23 +358,6 @@ function expectAngleIn(angle: number, min: number, max: number, eps: number): vo
   expect(inside, `angle ${angle} in [${min}, ${max}] ± ${eps}`).toBe(true);
 }
 
-const angleArb = fc.double({ min: 0, max: Math.PI, noNaN: true });
-const limitArb: fc.Arbitrary<JointLimit | null> = fc.oneof(
-  fc.constant(null),
-  fc
-    .record({ axis: vecArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
-    .filter(({ axis }) => Math.hypot(...axis) > 0.1)
-    .map(({ axis, a, b }) => ({ kind: 'hinge' as const, axis, min: a, max: Math.min(Math.PI, a + b) })),
-  fc
-    .record({ angle: angleArb, a: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), b: angleArb })
-    .map(({ angle, a, b }) => ({
-      kind: 'cone' as const,
-      angle,
-      twistMin: a,
-      twistMax: Math.min(Math.PI, a + b),
-    })),
-);
-
 describe('FabrikIk: joint limits', () => {
   for (const parentCase of [PARENT_CASES[0], PARENT_CASES[5], PARENT_CASES[6]]) {
     it(`${parentCase.name}: limits hold to 1e-9 for any target; no NaN`, () => {
@@ -512,126 +493,4 @@ describe('FabrikIk: a real asset', () => {
   });
 });
 
-describe('FabrikIk: invalid input', () => {
-  const rig = buildRig(3);
-  const ok: FabrikIkOptions = { joints: rig.chain };
-
-  it.each([
-    ['NaN', [Number.NaN, 0, 0]],
-    ['Infinity', [0, Number.POSITIVE_INFINITY, 0]],
-    ['-Infinity', [0, 0, Number.NEGATIVE_INFINITY]],
-    ['too short', [1, 2]],
-  ])('ik/invalid-target for a %s target, pose and model untouched bit for bit', (_name, target) => {
-    setChain(
-      rig,
-      [1, 1, 1],
-      [
-        [0.1, 0, 0, 1],
-        [0, 0.2, 0, 1],
-        [0, 0, 0.3, 1],
-        [0, 0, 0, 1],
-      ],
-    );
-    const solver = new FabrikIk(rig.skeleton, ok);
-    const rotations = rig.pose.rotations.slice();
-    const model = rig.model.slice();
-    expectCode(() => solver.solve(rig.pose, rig.model, new Float64Array(target)), 'ik/invalid-target');
-    expect(new Uint8Array(rig.pose.rotations.buffer)).toEqual(new Uint8Array(rotations.buffer));
-    expect(new Uint8Array(rig.model.buffer)).toEqual(new Uint8Array(model.buffer));
-  });
-
-  it('pose of another skeleton, wrong model buffer size', () => {
-    const solver = new FabrikIk(rig.skeleton, ok);
-    const other = buildRig(3);
-    expectCode(() => solver.solve(other.pose, other.model, new Float64Array(3)), 'pose/skeleton-mismatch');
-    expectCode(() => solver.solve(rig.pose, new Float64Array(16), new Float64Array(3)), 'pose/buffer-size');
-  });
-
-  it.each<[string, FabrikIkOptions, TendonErrorCode]>([
-    ['unknown joint name', { joints: ['j0', 'nope'] }, 'ik/invalid-joint'],
-    ['joint index out of range', { joints: [1, 99] }, 'ik/invalid-joint'],
-    ['negative index', { joints: [-1, 2] }, 'ik/invalid-joint'],
-    ['fractional index', { joints: [1, 2.5] }, 'ik/invalid-joint'],
-    ['reversed chain', { joints: ['j2', 'j0'] }, 'ik/not-a-chain'],
-    ['repeated joint', { joints: ['j0', 'j0'] }, 'ik/not-a-chain'],
-    ['sibling branch', { joints: ['j2', 'leaf', 'j3'] }, 'ik/not-a-chain'],
-    ['one joint', { joints: ['j0'] }, 'ik/not-a-chain'],
-    ['no joints', { joints: [] }, 'ik/not-a-chain'],
-    ['joints not an array', { joints: 'j0' as unknown as string[] }, 'ik/invalid-option'],
-    ['negative tolerance', { joints: ['j0', 'j3'], tolerance: -1 }, 'ik/invalid-option'],
-    ['NaN tolerance', { joints: ['j0', 'j3'], tolerance: Number.NaN }, 'ik/invalid-option'],
-    ['fractional maxIterations', { joints: ['j0', 'j3'], maxIterations: 1.5 }, 'ik/invalid-option'],
-    ['negative maxIterations', { joints: ['j0', 'j3'], maxIterations: -1 }, 'ik/invalid-option'],
-    ['limits of the wrong length', { joints: ['j0', 'j3'], limits: [null] }, 'ik/invalid-option'],
-    [
-      'unknown limit kind',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'ball' } as unknown as JointLimit, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'zero hinge axis',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [0, 0, 0] }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'NaN hinge axis',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [Number.NaN, 1, 0] }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'hinge min above max',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [1, 0, 0], min: 1, max: 0 }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'hinge range beyond π',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [1, 0, 0], max: 4 }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'negative cone',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: -0.1 }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'cone wider than π',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: 4 }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'cone twist min above max',
-      { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: 1, twistMin: 1, twistMax: -1 }, null] },
-      'ik/invalid-option',
-    ],
-    [
-      'cone without axis on a joint with no child offset',
-      { joints: ['j0', 'leaf'], limits: [null, { kind: 'cone', angle: 1 }] },
-      'ik/invalid-option',
-    ],
-  ])('%s', (_name, options, code) => {
-    expectCode(() => new FabrikIk(rig.skeleton, options), code);
-  });
-});
-
-describe('FabrikIk: determinism', () => {
-  it('uses no Math trigonometry, exp, log, pow or hypot while solving', () => {
-    const rig = buildRig(4);
-    const limits: JointLimit[] = [
-      { kind: 'cone', angle: 1, twistMin: -0.5, twistMax: 0.5 },
-      { kind: 'hinge', axis: [1, 0, 0], min: -1, max: 1 },
-      { kind: 'cone', axis: [0, 1, 0], angle: 0.7 },
-      { kind: 'hinge', axis: [0, 0, 1], min: 0, max: 2 },
-      { kind: 'cone', axis: [0, 1, 0], angle: 0.3 },
-    ];
-    const limited = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
-    const free = new FabrikIk(rig.skeleton, { joints: rig.chain });
-    const targets = [targetAt(rig, [1, 1, 0], 2), targetAt(rig, [0, -1, 0], 3), targetAt(rig, [1, 0, 1], 9)];
-    withoutTrigonometry(() => {
-      for (const t of targets) {
-        limited.solve(rig.pose, rig.model, t);
-        free.solve(rig.pose, rig.model, t);
-      }
-    });
-    expectAllFinite(rig.pose.rotations);
-  });
-});
+chainSolverContract('FabrikIk', (skeleton, options) => new FabrikIk(skeleton, options));

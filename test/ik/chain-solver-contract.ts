@@ -1,0 +1,155 @@
+/**
+ * The contract every chain solver (FABRIK, CCD) keeps, as one suite each test file registers:
+ * invalid input is a typed error that leaves the pose and model untouched bit for bit (even when the
+ * pose violates a limit: validation comes before any clamping), every malformed option is refused at
+ * construction, and no solve calls Math's transcendental functions.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TendonErrorCode } from '../../src/errors.js';
+import type { ChainIkOptions } from '../../src/ik/chain-setup.js';
+import type { IkStatus } from '../../src/ik/ik-status.js';
+import type { JointLimit } from '../../src/ik/joint-limits.js';
+import type { Pose } from '../../src/pose/pose.js';
+import type { Skeleton } from '../../src/skeleton/skeleton.js';
+import { buildRig, expectAllFinite, expectCode, setChain, targetAt } from './chain-rig.js';
+import { withoutTrigonometry } from './without-trigonometry.js';
+
+/** A chain solver as the suite sees it. */
+export interface ChainSolver {
+  solve(pose: Pose, model: Float64Array, target: Float64Array): IkStatus;
+}
+
+/** Registers the contract's tests for the solver `create` builds, under `name`. */
+export function chainSolverContract(
+  name: string,
+  create: (skeleton: Skeleton, options: ChainIkOptions) => ChainSolver,
+): void {
+  describe(`${name}: invalid input`, () => {
+    const rig = buildRig(3);
+
+    it.each([
+      ['NaN', [Number.NaN, 0, 0]],
+      ['Infinity', [0, Number.POSITIVE_INFINITY, 0]],
+      ['-Infinity', [0, 0, Number.NEGATIVE_INFINITY]],
+      ['too short', [1, 2]],
+    ])('ik/invalid-target for a %s target, pose and model untouched bit for bit', (_name, target) => {
+      setChain(
+        rig,
+        [1, 1, 1],
+        [
+          [0.1, 0, 0, 1],
+          [0, 0.2, 0, 1],
+          [0, 0, 0.3, 1],
+          [0, 0, 0, 1],
+        ],
+      );
+      for (const limits of [undefined, [{ kind: 'cone', angle: 0.01 } as const, null, null, null]]) {
+        const solver = create(rig.skeleton, { joints: rig.chain, limits });
+        const rotations = rig.pose.rotations.slice();
+        const model = rig.model.slice();
+        expectCode(() => solver.solve(rig.pose, rig.model, new Float64Array(target)), 'ik/invalid-target');
+        expect(new Uint8Array(rig.pose.rotations.buffer)).toEqual(new Uint8Array(rotations.buffer));
+        expect(new Uint8Array(rig.model.buffer)).toEqual(new Uint8Array(model.buffer));
+      }
+    });
+
+    it('pose of another skeleton, wrong model buffer size', () => {
+      const solver = create(rig.skeleton, { joints: rig.chain });
+      const other = buildRig(3);
+      expectCode(() => solver.solve(other.pose, other.model, new Float64Array(3)), 'pose/skeleton-mismatch');
+      expectCode(() => solver.solve(rig.pose, new Float64Array(16), new Float64Array(3)), 'pose/buffer-size');
+    });
+
+    it.each<[string, ChainIkOptions, TendonErrorCode]>([
+      ['unknown joint name', { joints: ['j0', 'nope'] }, 'ik/invalid-joint'],
+      ['joint index out of range', { joints: [1, 99] }, 'ik/invalid-joint'],
+      ['negative index', { joints: [-1, 2] }, 'ik/invalid-joint'],
+      ['fractional index', { joints: [1, 2.5] }, 'ik/invalid-joint'],
+      ['reversed chain', { joints: ['j2', 'j0'] }, 'ik/not-a-chain'],
+      ['repeated joint', { joints: ['j0', 'j0'] }, 'ik/not-a-chain'],
+      ['sibling branch', { joints: ['j2', 'leaf', 'j3'] }, 'ik/not-a-chain'],
+      ['one joint', { joints: ['j0'] }, 'ik/not-a-chain'],
+      ['no joints', { joints: [] }, 'ik/not-a-chain'],
+      ['joints not an array', { joints: 'j0' as unknown as string[] }, 'ik/invalid-option'],
+      ['negative tolerance', { joints: ['j0', 'j3'], tolerance: -1 }, 'ik/invalid-option'],
+      ['NaN tolerance', { joints: ['j0', 'j3'], tolerance: Number.NaN }, 'ik/invalid-option'],
+      ['fractional maxIterations', { joints: ['j0', 'j3'], maxIterations: 1.5 }, 'ik/invalid-option'],
+      ['negative maxIterations', { joints: ['j0', 'j3'], maxIterations: -1 }, 'ik/invalid-option'],
+      ['limits of the wrong length', { joints: ['j0', 'j3'], limits: [null] }, 'ik/invalid-option'],
+      [
+        'unknown limit kind',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'ball' } as unknown as JointLimit, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'zero hinge axis',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [0, 0, 0] }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'NaN hinge axis',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [Number.NaN, 1, 0] }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'hinge min above max',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [1, 0, 0], min: 1, max: 0 }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'hinge range beyond π',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'hinge', axis: [1, 0, 0], max: 4 }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'negative cone',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: -0.1 }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'cone wider than π',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: 4 }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'cone twist min above max',
+        { joints: ['j0', 'j3'], limits: [{ kind: 'cone', angle: 1, twistMin: 1, twistMax: -1 }, null] },
+        'ik/invalid-option',
+      ],
+      [
+        'cone without axis on a joint with no child offset',
+        { joints: ['j0', 'leaf'], limits: [null, { kind: 'cone', angle: 1 }] },
+        'ik/invalid-option',
+      ],
+    ])('%s', (_name, options, code) => {
+      expectCode(() => create(rig.skeleton, options), code);
+    });
+  });
+
+  describe(`${name}: determinism`, () => {
+    it('uses no Math trigonometry, exp, log, pow or hypot while solving', () => {
+      const rig = buildRig(4);
+      const limits: JointLimit[] = [
+        { kind: 'cone', angle: 1, twistMin: -0.5, twistMax: 0.5 },
+        { kind: 'hinge', axis: [1, 0, 0], min: -1, max: 1 },
+        { kind: 'cone', axis: [0, 1, 0], angle: 0.7 },
+        { kind: 'hinge', axis: [0, 0, 1], min: 0, max: 2 },
+        { kind: 'cone', axis: [0, 1, 0], angle: 0.3 },
+      ];
+      const limited = create(rig.skeleton, { joints: rig.chain, limits });
+      const free = create(rig.skeleton, { joints: rig.chain });
+      const targets = [
+        targetAt(rig, [1, 1, 0], 2),
+        targetAt(rig, [0, -1, 0], 3),
+        targetAt(rig, [1, 0, 1], 9),
+      ];
+      withoutTrigonometry(() => {
+        for (const t of targets) {
+          limited.solve(rig.pose, rig.model, t);
+          free.solve(rig.pose, rig.model, t);
+        }
+      });
+      expectAllFinite(rig.pose.rotations);
+    });
+  });
+}
