@@ -12,24 +12,39 @@
  *
  * @packageDocumentation
  */
+import {
+  clampRotation,
+  LIMIT_AXIS,
+  LIMIT_CONE,
+  LIMIT_REST,
+  LIMIT_STRIDE,
+  LIMIT_TWIST,
+} from './joint-limits.js';
 import { multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 
 // Layout of the work array read and written by aimLocal(). Numbers travel in this array rather
 // than as arguments: V8 boxes a double passed to a call it does not inline.
-/** Slot of the forward axis (unit, rotation frame), 3 numbers. Configuration. */
-export const AIM_FORWARD = 0;
+/**
+ * Slot of a joint-limit record ({@link LIMIT_STRIDE} numbers, `./joint-limits.ts`) with the forward
+ * axis as its axis: the cone and twist limits are enforced by {@link clampRotation}. Configuration:
+ * its kind is `LIMIT_CONE_KIND` when a limit is set, and an absent cone or twist range is
+ * stored as the full one (cone π, twist [−π, π]).
+ */
+export const AIM_LIMIT = 56;
+/** Slot of the forward axis (unit, rotation frame), 3 numbers: the limit record's axis. Configuration. */
+export const AIM_FORWARD = AIM_LIMIT + LIMIT_AXIS;
 /** Slot of the aiming point (rotation frame), 3 numbers. Configuration. */
 export const AIM_OFFSET = 3;
 /** Slot of the up axis (unit, rotation frame), 3 numbers. Configuration. */
 export const AIM_UP_AXIS = 6;
-/** Slot of `[cos(cone/2), sin(cone/2)]`. Configuration. */
-export const AIM_CONE = 9;
-/** Slot of `[cos(twistMin/2), sin(twistMin/2)]`. Configuration. */
-export const AIM_TWIST_MIN = 11;
-/** Slot of `[cos(twistMax/2), sin(twistMax/2)]`. Configuration. */
-export const AIM_TWIST_MAX = 13;
+/** Slot of `[cos(cone/2), sin(cone/2)]` in the limit record. Configuration. */
+export const AIM_CONE = AIM_LIMIT + LIMIT_CONE;
+/** Slot of `[cos(twistMin/2), sin(twistMin/2)]` in the limit record. Configuration. */
+export const AIM_TWIST_MIN = AIM_LIMIT + LIMIT_TWIST;
+/** Slot of `[cos(twistMax/2), sin(twistMax/2)]` in the limit record. Configuration. */
+export const AIM_TWIST_MAX = AIM_LIMIT + LIMIT_TWIST + 2;
 /** Slot of the rest local rotation (unit quaternion) the limits are measured from. Configuration. */
-export const AIM_REST = 15;
+export const AIM_REST = AIM_LIMIT + LIMIT_REST;
 /** Slot of the current local rotation (unit quaternion). Input. */
 export const AIM_ROTATION = 19;
 /** Slot of the target relative to the joint's origin, in its current rotation frame. Input. */
@@ -46,7 +61,7 @@ const TMP_Q = 43; // quaternion temporary
 const TMP_V = 47; // vector temporary
 const HINT = 50; // preferred half-turn axis
 /** Length of the work array {@link aimLocal} needs. */
-export const AIM_WORK_SIZE = 56;
+export const AIM_WORK_SIZE = AIM_LIMIT + LIMIT_STRIDE;
 
 /** {@link aimLocal} flag: the work array holds an offset (otherwise the aiming point is the origin). */
 export const AIM_HAS_OFFSET = 1;
@@ -114,7 +129,8 @@ function normalizeInPlace(w: Float64Array, i: number): boolean {
  * 3. Limits (flags {@link AIM_HAS_CONE}, {@link AIM_HAS_TWIST}): the rotation relative to rest,
  *    `Δ = rest⁻¹ · q'`, is split into swing · twist about the forward axis; the swing's half-angle
  *    is clamped to the cone's, the twist's to the nearer (circularly) of the twist limits, by
- *    comparing half-angle cosines and sines; the parts are recomposed.
+ *    comparing half-angle cosines and sines; the parts are recomposed. This is the chain solvers'
+ *    joint-limit clamp ({@link clampRotation}) on the record at {@link AIM_LIMIT}.
  */
 export function aimLocal(w: Float64Array, flags: number): number {
   let result = 0;
@@ -191,7 +207,9 @@ export function aimLocal(w: Float64Array, flags: number): number {
   normalize(w, AIM_RESULT, w, AIM_RESULT);
 
   // 3. Limits relative to rest.
-  if ((flags & (AIM_HAS_CONE | AIM_HAS_TWIST)) !== 0 && limit(w, flags)) result |= AIM_CLAMPED;
+  if ((flags & (AIM_HAS_CONE | AIM_HAS_TWIST)) !== 0 && clampRotation(w, AIM_RESULT, w, AIM_LIMIT)) {
+    result |= AIM_CLAMPED;
+  }
   return result;
 }
 
@@ -254,116 +272,5 @@ function roll(w: Float64Array): boolean {
   w[TMP_Q + 3] = rw * inv;
   // C ← roll · C (the roll applies after the aim).
   multiply(w, CORR, w, TMP_Q, w, CORR);
-  return true;
-}
-
-/**
- * Clamps the swing and twist of `Δ = rest⁻¹ · RESULT` about the forward axis and writes the
- * limited rotation back to RESULT. Returns whether a limit acted.
- */
-function limit(w: Float64Array, flags: number): boolean {
-  const fx = w[AIM_FORWARD];
-  const fy = w[AIM_FORWARD + 1];
-  const fz = w[AIM_FORWARD + 2];
-  // Δ = conj(rest) · q'.
-  const rx = -w[AIM_REST];
-  const ry = -w[AIM_REST + 1];
-  const rz = -w[AIM_REST + 2];
-  const rw = w[AIM_REST + 3];
-  const qx = w[AIM_RESULT];
-  const qy = w[AIM_RESULT + 1];
-  const qz = w[AIM_RESULT + 2];
-  const qw = w[AIM_RESULT + 3];
-  const dx = rw * qx + rx * qw + ry * qz - rz * qy;
-  const dy = rw * qy - rx * qz + ry * qw + rz * qx;
-  const dz = rw * qz + rx * qy - ry * qx + rz * qw;
-  const dw = rw * qw - rx * qx - ry * qy - rz * qz;
-  // Twist: the vector part projected on f, with w; τ = (f τs, τw), τw ≥ 0.
-  const p = dx * fx + dy * fy + dz * fz;
-  const tl = p * p + dw * dw;
-  let ts = 0;
-  let tw = 1;
-  if (tl > 1e-30) {
-    const inv = (dw < 0 ? -1 : 1) / Math.sqrt(tl);
-    ts = p * inv;
-    tw = dw * inv;
-  }
-  // Swing = Δ · conj(τ), then made exactly ⟂ f (it is, up to rounding) and w ≥ 0.
-  const cx = -fx * ts;
-  const cy = -fy * ts;
-  const cz = -fz * ts;
-  let sx = dw * cx + dx * tw + dy * cz - dz * cy;
-  let sy = dw * cy - dx * cz + dy * tw + dz * cx;
-  let sz = dw * cz + dx * cy - dy * cx + dz * tw;
-  let sw = dw * tw - dx * cx - dy * cy - dz * cz;
-  const sf = sx * fx + sy * fy + sz * fz;
-  sx -= sf * fx;
-  sy -= sf * fy;
-  sz -= sf * fz;
-  if (sw < 0) {
-    sx = -sx;
-    sy = -sy;
-    sz = -sz;
-    sw = -sw;
-  }
-  let sl = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
-  sx /= sl;
-  sy /= sl;
-  sz /= sl;
-  sw /= sl;
-  let acted = false;
-  if ((flags & AIM_HAS_CONE) !== 0) {
-    const ch = w[AIM_CONE];
-    const sh = w[AIM_CONE + 1];
-    sl = Math.sqrt(sx * sx + sy * sy + sz * sz);
-    // tan(φ/2) > tan(cone/2), without dividing: well conditioned at small and large angles.
-    if (sl * ch > sw * sh) {
-      const k = sh / sl;
-      sx *= k;
-      sy *= k;
-      sz *= k;
-      sw = ch;
-      acted = true;
-    }
-  }
-  if ((flags & AIM_HAS_TWIST) !== 0) {
-    const cmin = w[AIM_TWIST_MIN];
-    const smin = w[AIM_TWIST_MIN + 1];
-    const cmax = w[AIM_TWIST_MAX];
-    const smax = w[AIM_TWIST_MAX + 1];
-    // sin(θ/2 − a) = τs cos a − τw sin a: negative ⇔ θ below the limit a (half-angles in [−π/2, π/2]).
-    const below = ts * cmin - tw * smin < 0;
-    const above = ts * cmax - tw * smax > 0;
-    if (below || above) {
-      // Outside the range: take the limit nearer on the circle (larger |cos of half the difference|).
-      const toMin = tw * cmin + ts * smin;
-      const toMax = tw * cmax + ts * smax;
-      if ((toMin < 0 ? -toMin : toMin) >= (toMax < 0 ? -toMax : toMax)) {
-        tw = cmin;
-        ts = smin;
-      } else {
-        tw = cmax;
-        ts = smax;
-      }
-      acted = true;
-    }
-  }
-  if (!acted) return false;
-  // Δ' = swing · τ, q'' = rest · Δ'.
-  const tx = fx * ts;
-  const ty = fy * ts;
-  const tz = fz * ts;
-  const ex = sw * tx + sx * tw + sy * tz - sz * ty;
-  const ey = sw * ty - sx * tz + sy * tw + sz * tx;
-  const ez = sw * tz + sx * ty - sy * tx + sz * tw;
-  const ew = sw * tw - sx * tx - sy * ty - sz * tz;
-  const bx = -rx;
-  const by = -ry;
-  const bz = -rz;
-  w[AIM_RESULT] = rw * ex + bx * ew + by * ez - bz * ey;
-  w[AIM_RESULT + 1] = rw * ey - bx * ez + by * ew + bz * ex;
-  w[AIM_RESULT + 2] = rw * ez + bx * ey - by * ex + bz * ew;
-  w[AIM_RESULT + 3] = rw * ew - bx * ex - by * ey - bz * ez;
-  normalize(w, AIM_RESULT, w, AIM_RESULT);
   return true;
 }

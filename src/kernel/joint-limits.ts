@@ -50,7 +50,9 @@ const SWING_EPS_SQ = 1e-24;
  * `w = cos φ ≥ 0`; a half-angle is compared with a bound `φ₀` through the sign of
  * `sin(φ − φ₀) = sin φ cos φ₀ − cos φ sin φ₀` (well conditioned at every angle, where comparing
  * cosines alone would lose half the digits near 0), and a clamped part is rebuilt from the stored
- * half-angle cosine and sine. A hinge drops the swing. The result is renormalized.
+ * half-angle cosine and sine. A twist outside its range goes to the bound nearer on the circle
+ * (twists are angles mod 2π: past −π a twist is near +π). A hinge drops the swing. The result is
+ * renormalized, in the hemisphere of the input.
  */
 export function clampRotation(q: Float64Array, qo: number, limits: Float64Array, lo: number): boolean {
   const kind = limits[lo + LIMIT_KIND];
@@ -104,13 +106,22 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
   const sMin = limits[lo + LIMIT_TWIST + 1];
   const cMax = limits[lo + LIMIT_TWIST + 2];
   const sMax = limits[lo + LIMIT_TWIST + 3];
-  if (ts * cMin - tc * sMin < 0) {
-    tc = cMin;
-    ts = sMin;
-    changed = true;
-  } else if (ts * cMax - tc * sMax > 0) {
-    tc = cMax;
-    ts = sMax;
+  const below = ts * cMin - tc * sMin < 0;
+  if (below || ts * cMax - tc * sMax > 0) {
+    // Outside the range: snap to the bound nearer on the circle (the larger |cos| of half the
+    // difference), so a twist crossing ±π from one side of a range does not jump to its far end.
+    // A tie goes to the bound crossed, which keeps the clamp idempotent under rounding.
+    let toMin = tc * cMin + ts * sMin;
+    let toMax = tc * cMax + ts * sMax;
+    toMin = toMin < 0 ? -toMin : toMin;
+    toMax = toMax < 0 ? -toMax : toMax;
+    if (below ? toMin >= toMax : toMin > toMax) {
+      tc = cMin;
+      ts = sMin;
+    } else {
+      tc = cMax;
+      ts = sMax;
+    }
     changed = true;
   }
   if (kind === LIMIT_HINGE) {

@@ -98,6 +98,18 @@ const rangeArb = fc
   )
   .map(([a, b]): [number, number] => [a, Math.min(Math.PI, a + b)]);
 
+/** An angle difference brought into (−π, π]. */
+function circular(a: number): number {
+  const r = ((((a + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI;
+  return r === -Math.PI ? Math.PI : r;
+}
+
+/** `angle` if within `range`, else the bound nearer to it on the circle. */
+function nearestInRange(angle: number, range: [number, number]): number {
+  if (angle >= range[0] && angle <= range[1]) return angle;
+  return Math.abs(circular(angle - range[0])) <= Math.abs(circular(angle - range[1])) ? range[0] : range[1];
+}
+
 describe('clampRotation', () => {
   it('hinge: the result turns only about the axis, its angle clamped to the range (atan2 reference)', () => {
     const q = new Float64Array(4);
@@ -114,16 +126,17 @@ describe('clampRotation', () => {
         const onRange = (t: number) => t >= range[0] - 1e-9 && t <= range[1] + 1e-9;
         // ±π are one rotation.
         expect(onRange(twist) || (Math.abs(twist) > Math.PI - 1e-9 && onRange(-twist))).toBe(true);
-        // The reference: the input's twist, clamped to the range.
+        // The reference: the input's twist, or outside the range the bound nearer on the circle.
         const d0 = mul(conj(rest), input);
         const [, inputTwist] = swingTwist(d0, axis);
-        const expected = Math.min(range[1], Math.max(range[0], inputTwist));
+        const expected = nearestInRange(inputTwist, range);
         // The input's twist is ill-conditioned when its swing nears a half turn (its projection
         // onto the axis, tn, nears 0): allow for rounding relative to tn.
         const tn = Math.hypot(d0[0] * axis[0] + d0[1] * axis[1] + d0[2] * axis[2], d0[3]);
         const tolerance = 1e-7 + 1e-14 / tn;
-        if (Math.abs(inputTwist) > Math.PI - 1e-6) {
-          // A half turn is as far from both ends, or nearly: either bound is a right answer.
+        const around = (t: number) => Math.abs(circular(inputTwist - t));
+        if (Math.abs(inputTwist) > Math.PI - 1e-6 || Math.abs(around(range[0]) - around(range[1])) < 1e-6) {
+          // A half turn, or a twist as far from both ends (nearly): either bound is a right answer.
           const toMin = rotationDistance(d, axisAngle(axis, range[0]));
           const toMax = rotationDistance(d, axisAngle(axis, range[1]));
           expect(Math.min(toMin, toMax, rotationDistance(d, axisAngle(axis, expected)))).toBeLessThanOrEqual(
