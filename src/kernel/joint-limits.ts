@@ -10,6 +10,7 @@
  *
  * @packageDocumentation
  */
+import { fromAxisCosSin, rotationBetween } from './quat.js';
 
 /** Numbers per limit record. */
 export const LIMIT_STRIDE = 16;
@@ -192,10 +193,10 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
 
 /**
  * Writes the rotation about the unit axis `axis[ao…]` that turns the component of `u` perpendicular
- * to the axis onto that of `v` (a hinge's best answer to "point u at v"), by the half-vector
- * formula (no trigonometry; see `writeFromTo` for its accurate form near opposite vectors), with a
- * half turn about the axis (not an arbitrary one) when the projections are opposite. The identity when either projection vanishes (no direction to turn
- * toward).
+ * to the axis onto that of `v` (a hinge's best answer to "point u at v"), from the cosine and sine
+ * of the angle between the two projections ({@link fromAxisCosSin}, accurate at every angle), a
+ * half turn about the axis (not an arbitrary one) when they are opposite. The identity when either projection
+ * vanishes (no direction to turn toward).
  */
 export function hingeFromTo(
   out: Float64Array,
@@ -239,80 +240,25 @@ export function hingeFromTo(
   const nvx = vx * iv;
   const nvy = vy * iv;
   const nvz = vz * iv;
-  const c = nux * nvx + nuy * nvy + nuz * nvz;
+  const f = fromTo;
+  f[0] = nux * nvx + nuy * nvy + nuz * nvz;
   // û × v̂ is along the axis (both vectors are perpendicular to it): its signed length.
-  const s = ax * (nuy * nvz - nuz * nvy) + ay * (nuz * nvx - nux * nvz) + az * (nux * nvy - nuy * nvx);
-  const args = fromToArgs;
-  args[0] = ax * s;
-  args[1] = ay * s;
-  args[2] = az * s;
-  args[3] = s * s;
-  args[4] = c;
-  args[5] = ax;
-  args[6] = ay;
-  args[7] = az;
-  writeFromTo(out, o);
+  f[1] = ax * (nuy * nvz - nuz * nvy) + ay * (nuz * nvx - nux * nvz) + az * (nux * nvy - nuy * nvx);
+  // Built about the axis itself, so the result turns about nothing else.
+  fromAxisCosSin(out, o, axis, ao, f, 0);
 }
 
-// The numbers writeFromTo() reads, in an array rather than as arguments (V8 boxes a double passed to
-// a call it does not inline). Written and read within one call, never across one.
-const fromToArgs = new Float64Array(8);
-
-/**
- * Writes the minimal rotation between unit vectors with cross product `(x, y, z)` (squared length
- * `crossSq`) and dot product `c`, falling back to a half turn about `(px, py, pz)` (a unit vector
- * perpendicular to the first) when the cross product vanishes and the vectors are opposite. The
- * eight numbers are read from `fromToArgs` in that order.
- *
- * The half-vector form `(u × v, 1 + c)` cancels catastrophically near `c = −1`: `1 + c` is then pure
- * rounding, and with `u × v` tiny the rotation can come out as the identity instead of a half turn.
- * There it uses the same quaternion scaled by `1 − c`: `((1 − c)(u × v), |u × v|²)`, since
- * `(1 − c)(1 + c) = |u × v|²` for unit vectors; both parts are then accurate to the last digits.
- */
-function writeFromTo(out: Float64Array, o: number): void {
-  const args = fromToArgs;
-  const x = args[0];
-  const y = args[1];
-  const z = args[2];
-  const crossSq = args[3];
-  const c = args[4];
-  let qx: number;
-  let qy: number;
-  let qz: number;
-  let qw: number;
-  if (c >= 0) {
-    qx = x;
-    qy = y;
-    qz = z;
-    qw = 1 + c;
-  } else if (crossSq > 1e-200) {
-    // (Below that the vectors are opposite to 1e-100 rad and squaring would reach subnormals.)
-    const k = 1 - c;
-    qx = x * k;
-    qy = y * k;
-    qz = z * k;
-    qw = crossSq;
-  } else {
-    out[o] = args[5];
-    out[o + 1] = args[6];
-    out[o + 2] = args[7];
-    out[o + 3] = 0;
-    return;
-  }
-  const inv = 1 / Math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
-  out[o] = qx * inv;
-  out[o + 1] = qy * inv;
-  out[o + 2] = qz * inv;
-  out[o + 3] = qw * inv;
-}
+// The numbers handed to fromAxisCosSin() and rotationBetween(), in an array: V8 boxes doubles passed
+// to a call it does not inline. Written and read within one call, never across one.
+const fromTo = new Float64Array(9);
 
 /**
  * Turns the local rotation `q[qo…]` so that the joint-frame vector `u` points along `v`, then
  * enforces the limit; returns whether the limit acted. Both vectors are in the joint's rotation
  * frame (after its scale, before its rotation: `R(q) · u` is where `u` sits in the parent's
  * frame), so the correction `R` composes on the right, `q ← q · R`, as ALGORITHMS.md §3 does.
- * Unlimited and cone joints take the minimal rotation (half-vector formula, in a form that stays
- * accurate for nearly opposite vectors; keeps the bone's twist),
+ * Unlimited and cone joints take the minimal rotation ({@link rotationBetween}: accurate at every
+ * angle, a half turn about a fixed perpendicular for opposite vectors; keeps the bone's twist),
  * hinge joints the rotation about their axis ({@link hingeFromTo}), which keeps a joint that is on
  * its hinge on it. A zero `u` or `v` leaves `q` unturned. `scratch` needs 12 numbers.
  */
@@ -350,43 +296,19 @@ export function aimJoint(
     const nvx = vx * iv;
     const nvy = vy * iv;
     const nvz = vz * iv;
-    const c = nux * nvx + nuy * nvy + nuz * nvz;
-    const x = nuy * nvz - nuz * nvy;
-    const y = nuz * nvx - nux * nvz;
-    const z = nux * nvy - nuy * nvx;
-    const crossSq = x * x + y * y + z * z;
-    // For exactly opposite vectors: a half turn about the coordinate axis least aligned with u,
-    // made perpendicular (as quat.fromTo does).
-    const aax = nux < 0 ? -nux : nux;
-    const aay = nuy < 0 ? -nuy : nuy;
-    const aaz = nuz < 0 ? -nuz : nuz;
-    let px: number;
-    let py: number;
-    let pz: number;
-    if (aax <= aay && aax <= aaz) {
-      px = 0;
-      py = -nuz;
-      pz = nuy;
-    } else if (aay <= aaz) {
-      px = nuz;
-      py = 0;
-      pz = -nux;
-    } else {
-      px = -nuy;
-      py = nux;
-      pz = 0;
-    }
-    const ip = 1 / Math.sqrt(px * px + py * py + pz * pz);
-    const args = fromToArgs;
-    args[0] = x;
-    args[1] = y;
-    args[2] = z;
-    args[3] = crossSq;
-    args[4] = c;
-    args[5] = px * ip;
-    args[6] = py * ip;
-    args[7] = pz * ip;
-    writeFromTo(scratch, 0);
+    const f = fromTo;
+    f[0] = nux;
+    f[1] = nuy;
+    f[2] = nuz;
+    f[3] = nvx;
+    f[4] = nvy;
+    f[5] = nvz;
+    // No preferred half-turn axis: rotationBetween then takes the coordinate axis least aligned
+    // with u, made perpendicular.
+    f[6] = 0;
+    f[7] = 0;
+    f[8] = 0;
+    rotationBetween(scratch, 0, f, 0, f, 3, f, 6);
   }
   // q ← q · R, renormalized so that repeated solves do not drift.
   const qx = q[qo];

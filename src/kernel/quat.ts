@@ -412,6 +412,54 @@ export function fromTo(
 }
 
 /**
+ * The rotation about the unit axis `axis[ao…]` by the angle θ whose cosine and sine, times any common
+ * positive factor, are `cs[co]` and `cs[co + 1]`: no trigonometry, and accurate at every angle (the
+ * half-angle comes from `(1 + cos θ)/2` below 90° and from `(1 − cos θ)/2` above, where the other would
+ * cancel). A half turn for θ = π; the identity when both numbers are 0. The vector part is the axis
+ * scaled, so the rotation is about exactly that axis.
+ *
+ * Reads every input before writing, so `out` may alias any of them.
+ */
+export function fromAxisCosSin(
+  out: NumericArray,
+  o: number,
+  axis: NumericArray,
+  ao: number,
+  cs: NumericArray,
+  co: number,
+): void {
+  const c = cs[co];
+  const s = cs[co + 1];
+  const ax = axis[ao];
+  const ay = axis[ao + 1];
+  const az = axis[ao + 2];
+  const r = Math.sqrt(c * c + s * s);
+  if (!(r > 0)) {
+    out[o] = 0;
+    out[o + 1] = 0;
+    out[o + 2] = 0;
+    out[o + 3] = 1;
+    return;
+  }
+  const cn = c / r;
+  const sn = s / r;
+  let half: number;
+  let hs: number;
+  if (cn >= 0) {
+    half = Math.sqrt((1 + cn) / 2);
+    hs = sn / (2 * half);
+  } else {
+    hs = Math.sqrt((1 - cn) / 2);
+    if (sn < 0) hs = -hs;
+    half = sn / (2 * hs);
+  }
+  out[o] = ax * hs;
+  out[o + 1] = ay * hs;
+  out[o + 2] = az * hs;
+  out[o + 3] = half;
+}
+
+/**
  * The minimal rotation carrying unit vector `u` onto unit vector `v`, accurate and minimal at every
  * angle, with a chosen axis for the half turn.
  *

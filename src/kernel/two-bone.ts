@@ -10,7 +10,7 @@
 
 import { localToModel } from './local-to-model.js';
 import { invert } from './mat4.js';
-import { fromMat4, multiply, normalize, rotationBetween } from './quat.js';
+import { fromAxisCosSin, fromMat4, multiply, normalize, rotationBetween } from './quat.js';
 
 /** Layout of the `settings` array of {@link twoBoneSolve} (indices). */
 export const TWO_BONE = {
@@ -605,36 +605,9 @@ function fromToInto(out: Float64Array, o: number, ia: number, ib: number, ifb: n
   rotationBetween(out, o, v, ia, v, ib, v, ifb);
 }
 
-/**
- * out[o..] = the turn about the unit axis v[iaxis..] by the angle whose cosine and sine are
- * proportional to v[CS], v[CS + 1]; the identity when both are 0. Each half-angle formula
- * √((1 ± cos)/2) is used only where it does not amplify the rounding of the cosine; the other
- * half comes from sin = 2 sin(θ/2) cos(θ/2). Exact at both ends, trig-free.
- */
+/** out[o..] = the turn about the unit axis v[iaxis..] by the angle whose cosine and sine are ∝ v[CS…]. */
 function axisAngleInto(out: Float64Array, o: number, iaxis: number): void {
-  const c = v[CS];
-  const s = v[CS + 1];
-  const r = Math.sqrt(c * c + s * s);
-  if (!(r > 0)) {
-    setIdentity(out, o);
-    return;
-  }
-  const cn = c / r;
-  const sn = s / r;
-  let half: number;
-  let hs: number;
-  if (cn >= 0) {
-    half = Math.sqrt((1 + cn) / 2);
-    hs = sn / (2 * half);
-  } else {
-    hs = Math.sqrt((1 - cn) / 2);
-    if (sn < 0) hs = -hs;
-    half = sn / (2 * hs);
-  }
-  out[o] = v[iaxis] * hs;
-  out[o + 1] = v[iaxis + 1] * hs;
-  out[o + 2] = v[iaxis + 2] * hs;
-  out[o + 3] = half;
+  fromAxisCosSin(out, o, v, iaxis, v, CS);
 }
 
 /** out[o..] = q · v[iv..] with q = src[so..] (reads everything before writing). */

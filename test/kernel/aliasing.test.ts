@@ -179,6 +179,12 @@ const SPECS: Spec[] = [
     call: (o, oo, i, io) => quat.fromMat4(o, oo, i[0], io[0]),
   },
   {
+    name: 'quat.fromAxisCosSin',
+    outLen: 4,
+    inputs: ['unit3', 'v3'],
+    call: (o, oo, i, io) => quat.fromAxisCosSin(o, oo, i[0], io[0], i[1], io[1]),
+  },
+  {
     name: 'quat.fromTo',
     outLen: 4,
     inputs: ['unit3', 'unit3'],

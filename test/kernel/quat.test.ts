@@ -578,6 +578,39 @@ describe('quat.nlerp', () => {
   });
 });
 
+describe('quat.fromAxisCosSin', () => {
+  it('matches gl-matrix setAxisAngle for every angle and any scale of (cos, sin), about exactly the axis', () => {
+    fc.assert(
+      fc.property(
+        arbUnitVec3,
+        fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+        fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+        (axis, angle, scale) => {
+          const q = q4();
+          quat.fromAxisCosSin(q, 0, axis, 0, F([scale * Math.cos(angle), scale * Math.sin(angle)]), 0);
+          const ref = gq.setAxisAngle(gq.create(), axis as unknown as Float32Array, angle);
+          expectClose(q, ref, 1e-15, 'fromAxisCosSin vs setAxisAngle');
+          expect(Math.abs(Math.hypot(...q) - 1)).toBeLessThan(1e-15);
+          // The vector part is the axis times one number (read off the largest axis component).
+          const j = [0, 1, 2].reduce((b, i) => (Math.abs(axis[i]) > Math.abs(axis[b]) ? i : b), 0);
+          const k = q[j] / axis[j];
+          const off = Math.max(...[0, 1, 2].map((i) => Math.abs(q[i] - axis[i] * k)));
+          expect(off).toBeLessThanOrEqual(1e-16);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('a half turn for (−1, 0), the identity for (0, 0)', () => {
+    const q = q4();
+    quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([-1, 0]), 0);
+    expectExact(q, [0, 0, 1, 0], 'half turn');
+    quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([0, 0]), 0);
+    expectExact(q, [0, 0, 0, 1], 'identity');
+  });
+});
+
 describe('quat.fromTo', () => {
   const rot = (q: NumericArray, v: NumericArray) => {
     const o = v3();
