@@ -147,7 +147,8 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
         const before = errorInParent(rig, target);
         const status = solver.solve(rig.pose, rig.model, target);
         expect(status.outOfReach).toBe(true);
-        expect(status.reached).toBe(false);
+        // Unreached, unless the fold's radius itself is within the tolerance of the target.
+        if (inner * (1 - fraction) > solver.tolerance) expect(status.reached).toBe(false);
         // The nearest the end can come is the fold's radius from the root. CCD creeps toward it
         // (each sweep turns joints toward a target almost on their own line by little), so how
         // near it gets within the cap is not a property; that it never ends farther than it began is.
