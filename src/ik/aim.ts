@@ -13,7 +13,6 @@ import {
   AIM_HAS_OFFSET,
   AIM_HAS_TWIST,
   AIM_HAS_UP,
-  AIM_LIMIT,
   AIM_OFFSET,
   AIM_PREFER_UP,
   AIM_REST,
@@ -27,7 +26,6 @@ import {
   AIM_WORK_SIZE,
   aimLocal,
 } from '../kernel/aim.js';
-import { LIMIT_CONE_KIND, LIMIT_KIND } from '../kernel/joint-limits.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
 import * as quat from '../kernel/quat.js';
@@ -212,7 +210,6 @@ export class AimIk {
     }
     quat.copy(w, AIM_REST, skeleton.restRotations, 4 * j);
     // The limits as one joint-limit record about the forward axis; what is not limited is full.
-    w[AIM_LIMIT + LIMIT_KIND] = LIMIT_CONE_KIND;
     if ((flags & AIM_HAS_CONE) === 0) {
       w[AIM_CONE] = 0; // cone π: cos, sin of π/2
       w[AIM_CONE + 1] = 1;

@@ -50,8 +50,9 @@ export type FabrikIkOptions = ChainIkOptions;
  *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
  *    too close to reach: the chain folded on the line is then the answer).
- * 3. Without limits, the passes are FABRIK's positional ones, and a last forward pass turns the
- *    points into rotations; with limits, every forward pass does. That forward pass is where
+ * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
+ *    ones, and a last forward pass turns the points into rotations; otherwise every forward pass
+ *    does. That forward pass is where
  *    positions become rotations, root to tip, as a chain of points-at
  *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
  *    (built from the parent frame that already carries the corrections of its ancestors), and the
@@ -174,10 +175,14 @@ export class FabrikIk {
     // Load the chain from the pose; limited joints start from their limited rotation.
     const { t, s, qBase } = this;
     let clamped = false;
+    // Positional passes need segment lengths that no rotation changes: no limits, and uniform scale
+    // on every joint of the chain and between its joints. Otherwise every pass builds rotations.
+    let positional = !limited;
     for (let i = 0; i < m; i++) {
       const j = joints[i];
       vec3.copy(t, 3 * i, pose.translations, 3 * j);
       vec3.copy(s, 3 * i, pose.scales, 3 * j);
+      if (s[3 * i] !== s[3 * i + 1] || s[3 * i] !== s[3 * i + 2]) positional = false;
       quat.normalize(qBase, 4 * i, pose.rotations, 4 * j);
       if (limited && clampRotation(qBase, 4 * i, limits, LIMIT_STRIDE * i)) clamped = true;
     }
@@ -188,6 +193,8 @@ export class FabrikIk {
       mat4.identity(K, ko);
       for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) {
         const j = between[b];
+        const sc = pose.scales;
+        if (sc[3 * j] !== sc[3 * j + 1] || sc[3 * j] !== sc[3 * j + 2]) positional = false;
         trs.compose(this.matrix, 0, pose.translations, 3 * j, pose.rotations, 4 * j, pose.scales, 3 * j);
         mat4.multiplyAffine(K, ko, K, ko, this.matrix, 0);
       }
@@ -241,10 +248,10 @@ export class FabrikIk {
         const sinSq = slow ? NEAR_LINE : ON_LINE;
         if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq);
         fabrikBackward(pos, lengths, m, tau, 0);
-        // Without limits the forward pass is positional (the root is its translation, `t[0…2]`),
-        // and the rotations are read off the points once, after the loop; with limits the
-        // rotations are built in every pass, since the limits act in each joint's frame.
-        if (limited) passClamped = this.forwardPass(true);
+        // Positional, the forward pass places points (the root is its translation, `t[0…2]`) and
+        // the rotations are read off them once, after the loop; otherwise the rotations are built
+        // in every pass (limits act in each joint's frame; non-uniform scale bends lengths).
+        if (!positional) passClamped = this.forwardPass(true);
         else fabrikForward(pos, lengths, m, t, 0);
         iterations++;
         if (this.withinTolerance(targetModel)) break;
@@ -252,7 +259,7 @@ export class FabrikIk {
         slow = !(numbers[2] < numbers[1] * (1 - 2 * SLOW_GAIN));
         numbers[1] = numbers[2];
       }
-      if (!limited) passClamped = this.forwardPass(true);
+      if (positional) passClamped = this.forwardPass(true);
       clamped = passClamped || clamped;
     }
 

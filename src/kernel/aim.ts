@@ -16,6 +16,8 @@ import {
   clampRotation,
   LIMIT_AXIS,
   LIMIT_CONE,
+  LIMIT_CONE_KIND,
+  LIMIT_KIND,
   LIMIT_REST,
   LIMIT_STRIDE,
   LIMIT_TWIST,
@@ -26,9 +28,10 @@ import { multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 // than as arguments: V8 boxes a double passed to a call it does not inline.
 /**
  * Slot of a joint-limit record ({@link LIMIT_STRIDE} numbers, `./joint-limits.ts`) with the forward
- * axis as its axis: the cone and twist limits are enforced by {@link clampRotation}. Configuration:
- * its kind is `LIMIT_CONE_KIND` when a limit is set, and an absent cone or twist range is
- * stored as the full one (cone π, twist [−π, π]).
+ * axis as its axis: the cone and twist limits are enforced by {@link clampRotation}, both at once
+ * whenever {@link AIM_HAS_CONE} or {@link AIM_HAS_TWIST} is set ({@link aimLocal} writes the record's
+ * kind). Configuration: a limit that is not wanted is stored as the full range, cone π
+ * (`[0, 1]` at {@link AIM_CONE}) or twist [−π, π] (`[0, −1, 0, 1]` at {@link AIM_TWIST_MIN}).
  */
 export const AIM_LIMIT = 56;
 /** Slot of the forward axis (unit, rotation frame), 3 numbers: the limit record's axis. Configuration. */
@@ -67,9 +70,9 @@ export const AIM_WORK_SIZE = AIM_LIMIT + LIMIT_STRIDE;
 export const AIM_HAS_OFFSET = 1;
 /** {@link aimLocal} flag: roll the up axis toward the up direction. */
 export const AIM_HAS_UP = 2;
-/** {@link aimLocal} flag: limit the swing to the cone. */
+/** {@link aimLocal} flag: limit the swing to the cone (and the twist to its range, full when unset). */
 export const AIM_HAS_CONE = 4;
-/** {@link aimLocal} flag: limit the twist to `[twistMin, twistMax]`. */
+/** {@link aimLocal} flag: limit the twist to `[twistMin, twistMax]` (and the swing to its cone, full when unset). */
 export const AIM_HAS_TWIST = 8;
 /** {@link aimLocal} flag: an up axis is configured (preferred axis of a half turn), even when not rolling. */
 export const AIM_PREFER_UP = 16;
@@ -207,8 +210,9 @@ export function aimLocal(w: Float64Array, flags: number): number {
   normalize(w, AIM_RESULT, w, AIM_RESULT);
 
   // 3. Limits relative to rest.
-  if ((flags & (AIM_HAS_CONE | AIM_HAS_TWIST)) !== 0 && clampRotation(w, AIM_RESULT, w, AIM_LIMIT)) {
-    result |= AIM_CLAMPED;
+  if ((flags & (AIM_HAS_CONE | AIM_HAS_TWIST)) !== 0) {
+    w[AIM_LIMIT + LIMIT_KIND] = LIMIT_CONE_KIND;
+    if (clampRotation(w, AIM_RESULT, w, AIM_LIMIT)) result |= AIM_CLAMPED;
   }
   return result;
 }

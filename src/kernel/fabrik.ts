@@ -43,13 +43,15 @@ export function fabrikBackward(
     let dy = py - ny;
     let dz = pz - nz;
     let lenSq = dx * dx + dy * dy + dz * dz;
-    if (!(lenSq > 0)) {
+    // Below 1e-300 a squared length is subnormal or nearly so: its square root has lost digits, and
+    // the direction with it. Such a segment keeps its old direction instead.
+    if (!(lenSq > 1e-300)) {
       dx = px - oldX;
       dy = py - oldY;
       dz = pz - oldZ;
       lenSq = dx * dx + dy * dy + dz * dz;
     }
-    const k = lenSq > 0 ? lengths[i] / Math.sqrt(lenSq) : 0;
+    const k = lenSq > 1e-300 ? lengths[i] / Math.sqrt(lenSq) : 0;
     oldX = px;
     oldY = py;
     oldZ = pz;
@@ -93,13 +95,15 @@ export function fabrikForward(
     let dy = py - by;
     let dz = pz - bz;
     let lenSq = dx * dx + dy * dy + dz * dz;
-    if (!(lenSq > 0)) {
+    // Below 1e-300 a squared length is subnormal or nearly so: its square root has lost digits, and
+    // the direction with it. Such a segment keeps its old direction instead.
+    if (!(lenSq > 1e-300)) {
       dx = px - oldX;
       dy = py - oldY;
       dz = pz - oldZ;
       lenSq = dx * dx + dy * dy + dz * dz;
     }
-    const k = lenSq > 0 ? lengths[i - 1] / Math.sqrt(lenSq) : 0;
+    const k = lenSq > 1e-300 ? lengths[i - 1] / Math.sqrt(lenSq) : 0;
     oldX = px;
     oldY = py;
     oldZ = pz;

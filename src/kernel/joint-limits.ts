@@ -260,7 +260,7 @@ const fromTo = new Float64Array(9);
  * Unlimited and cone joints take the minimal rotation ({@link rotationBetween}: accurate at every
  * angle, a half turn about a fixed perpendicular for opposite vectors; keeps the bone's twist),
  * hinge joints the rotation about their axis ({@link hingeFromTo}), which keeps a joint that is on
- * its hinge on it. A zero `u` or `v` leaves `q` unturned. `scratch` needs 12 numbers.
+ * its hinge on it. A zero `u` or `v` leaves `q` unturned. `scratch` needs 4 numbers.
  */
 export function aimJoint(
   q: Float64Array,

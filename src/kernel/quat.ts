@@ -415,8 +415,8 @@ export function fromTo(
  * The rotation about the unit axis `axis[ao…]` by the angle θ whose cosine and sine, times any common
  * positive factor, are `cs[co]` and `cs[co + 1]`: no trigonometry, and accurate at every angle (the
  * half-angle comes from `(1 + cos θ)/2` below 90° and from `(1 − cos θ)/2` above, where the other would
- * cancel). A half turn for θ = π; the identity when both numbers are 0. The vector part is the axis
- * scaled, so the rotation is about exactly that axis.
+ * cancel). A half turn for θ = π; the identity when both numbers are 0 (or not finite). The vector
+ * part is the axis scaled, so the rotation is about exactly that axis.
  *
  * Reads every input before writing, so `out` may alias any of them.
  */
@@ -428,13 +428,19 @@ export function fromAxisCosSin(
   cs: NumericArray,
   co: number,
 ): void {
-  const c = cs[co];
-  const s = cs[co + 1];
+  let c = cs[co];
+  let s = cs[co + 1];
   const ax = axis[ao];
   const ay = axis[ao + 1];
   const az = axis[ao + 2];
+  // Scaled by the larger magnitude first, so that squaring neither overflows nor underflows.
+  const m = (c < 0 ? -c : c) > (s < 0 ? -s : s) ? (c < 0 ? -c : c) : s < 0 ? -s : s;
+  if (m > 0 && m < Number.POSITIVE_INFINITY) {
+    c /= m;
+    s /= m;
+  }
   const r = Math.sqrt(c * c + s * s);
-  if (!(r > 0)) {
+  if (!(r > 0 && r < Number.POSITIVE_INFINITY)) {
     out[o] = 0;
     out[o + 1] = 0;
     out[o + 2] = 0;

@@ -591,21 +591,25 @@ describe('quat.fromAxisCosSin', () => {
           const ref = gq.setAxisAngle(gq.create(), axis as unknown as Float32Array, angle);
           expectClose(q, ref, 1e-15, 'fromAxisCosSin vs setAxisAngle');
           expect(Math.abs(Math.hypot(...q) - 1)).toBeLessThan(1e-15);
-          // The vector part is the axis times one number (read off the largest axis component).
-          const j = [0, 1, 2].reduce((b, i) => (Math.abs(axis[i]) > Math.abs(axis[b]) ? i : b), 0);
-          const k = q[j] / axis[j];
-          const off = Math.max(...[0, 1, 2].map((i) => Math.abs(q[i] - axis[i] * k)));
-          expect(off).toBeLessThanOrEqual(1e-16);
+          // The vector part is along the axis (its cross product with it is rounding).
+          const cx = q[1] * axis[2] - q[2] * axis[1];
+          const cy = q[2] * axis[0] - q[0] * axis[2];
+          const cz = q[0] * axis[1] - q[1] * axis[0];
+          expect(Math.hypot(cx, cy, cz)).toBeLessThanOrEqual(4e-16);
         },
       ),
       RUNS,
     );
   });
 
-  it('a half turn for (−1, 0), the identity for (0, 0)', () => {
+  it('a half turn for (−k, 0), the identity for (0, 0), at any magnitude k', () => {
     const q = q4();
-    quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([-1, 0]), 0);
-    expectExact(q, [0, 0, 1, 0], 'half turn');
+    for (const k of [1, 1e200, 1e-200, 5e-324, Number.MAX_VALUE]) {
+      quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([-k, 0]), 0);
+      expectExact(q, [0, 0, 1, 0], `half turn at ${k}`);
+      quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([k, k]), 0);
+      expectClose(q, [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)], 1e-15, `45° at ${k}`);
+    }
     quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([0, 0]), 0);
     expectExact(q, [0, 0, 0, 1], 'identity');
   });

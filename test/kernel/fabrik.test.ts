@@ -1,0 +1,89 @@
+/**
+ * FABRIK's positional passes: each puts its anchor point where it belongs, keeps every segment's
+ * length, and moves every other point onto the ray from its (already moved) neighbour toward where
+ * it was.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fabrikBackward, fabrikForward } from '../../src/kernel/fabrik.js';
+import { RUNS } from './helpers.js';
+
+const coord = fc.double({ min: -5, max: 5, noNaN: true });
+const point = fc.tuple(coord, coord, coord);
+const chain = fc.integer({ min: 2, max: 8 }).chain((count) =>
+  fc.record({
+    points: fc.array(point, { minLength: count, maxLength: count }),
+    lengths: fc.array(fc.double({ min: 0.01, max: 3, noNaN: true }), {
+      minLength: count - 1,
+      maxLength: count - 1,
+    }),
+    anchor: point,
+  }),
+);
+
+function dist(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
+  return Math.hypot(a[ao] - b[bo], a[ao + 1] - b[bo + 1], a[ao + 2] - b[bo + 2]);
+}
+
+/** Distance from `p` to the ray from `from` through `toward` (0 when on it). */
+function offRay(
+  p: ArrayLike<number>,
+  po: number,
+  from: ArrayLike<number>,
+  fo: number,
+  toward: ArrayLike<number>,
+  to: number,
+): number {
+  const d = [0, 1, 2].map((k) => toward[to + k] - from[fo + k]);
+  const v = [0, 1, 2].map((k) => p[po + k] - from[fo + k]);
+  const dl = Math.hypot(...d);
+  if (dl === 0) return 0;
+  if (v[0] * d[0] + v[1] * d[1] + v[2] * d[2] < 0) return Number.POSITIVE_INFINITY;
+  // |v × d| / |d|: no cancellation, unlike √(|v|² − along²).
+  return Math.hypot(v[1] * d[2] - v[2] * d[1], v[2] * d[0] - v[0] * d[2], v[0] * d[1] - v[1] * d[0]) / dl;
+}
+
+describe('fabrikForward and fabrikBackward', () => {
+  for (const [name, pass] of [
+    ['forward', 'f'],
+    ['backward', 'b'],
+  ] as const) {
+    it(`${name}: anchor placed, lengths kept, points on the rays toward their old places`, () => {
+      fc.assert(
+        fc.property(chain, ({ points, lengths, anchor }) => {
+          const count = points.length;
+          const before = Float64Array.from(points.flat());
+          // Coincident points leave a segment no direction at all (it collapses, documented):
+          // every segment here has one to keep.
+          for (let i = 0; i + 1 < count; i++) fc.pre(dist(before, 3 * i, before, 3 * i + 3) > 1e-3);
+          const p = before.slice();
+          const L = Float64Array.from(lengths);
+          const a = Float64Array.from(anchor);
+          if (pass === 'f') fabrikForward(p, L, count, a, 0);
+          else fabrikBackward(p, L, count, a, 0);
+          const first = pass === 'f' ? 0 : count - 1;
+          expect(Array.from(p.subarray(3 * first, 3 * first + 3))).toEqual(anchor);
+          let worstLength = 0;
+          let worstRay = 0;
+          for (let i = 0; i + 1 < count; i++) {
+            // Relative to the coordinates' magnitude too: a short segment far from the origin has
+            // only their absolute precision.
+            const scale = lengths[i] + Math.hypot(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+            worstLength = Math.max(worstLength, Math.abs(dist(p, 3 * i, p, 3 * i + 3) - lengths[i]) / scale);
+          }
+          for (let step = 1; step < count; step++) {
+            const i = pass === 'f' ? step : count - 1 - step;
+            const from = pass === 'f' ? i - 1 : i + 1;
+            // Only where the old place is not (nearly) on the moved neighbour: there the segment
+            // keeps its old direction instead.
+            if (dist(before, 3 * i, p, 3 * from) < 1e-9) continue;
+            worstRay = Math.max(worstRay, offRay(p, 3 * i, p, 3 * from, before, 3 * i));
+          }
+          expect(worstLength).toBeLessThanOrEqual(1e-14);
+          expect(worstRay).toBeLessThanOrEqual(1e-12);
+        }),
+        RUNS,
+      );
+    });
+  }
+});
