@@ -10,7 +10,7 @@
 
 import { localToModel } from './local-to-model.js';
 import { invert } from './mat4.js';
-import { fromAxisCosSin, fromMat4, multiply, normalize, rotationBetween } from './quat.js';
+import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 
 /** Layout of the `settings` array of {@link twoBoneSolve} (indices). */
 export const TWO_BONE = {
@@ -348,7 +348,7 @@ function solveHinge(model: Float64Array, mid: number, settings: Float64Array, re
   // Align root → end with root → target (a half turn about the hinge when they are opposite).
   if (normalize3(X)) fromToInto(v, Q_ROOT, X, N, H);
   // Roll about n: from the knee's side (after the alignment) to the pole's side.
-  rotateInto(v, X, v, Q_ROOT, U);
+  rotateVec3(v, X, v, Q_ROOT, v, U);
   v[Y] = v[P] - v[A];
   v[Y + 1] = v[P + 1] - v[A + 1];
   v[Y + 2] = v[P + 2] - v[A + 2];
@@ -416,7 +416,7 @@ function solveLeastMotion(settings: Float64Array, memory: Float64Array, result: 
   normalize3(Y);
   fromToInto(v, Q_ROOT, X, Y, N);
   // Middle: after the root's turn, carry its end onto the target point n · d.
-  rotateInto(v, X, v, Q_ROOT, W);
+  rotateVec3(v, X, v, Q_ROOT, v, W);
   v[Y] = nx * d - v[Z];
   v[Y + 1] = ny * d - v[Z + 1];
   v[Y + 2] = nz * d - v[Z + 2];
@@ -428,7 +428,7 @@ function solveLeastMotion(settings: Float64Array, memory: Float64Array, result: 
     v[Q_TMP + 1] = -v[Q_ROOT + 1];
     v[Q_TMP + 2] = -v[Q_ROOT + 2];
     v[Q_TMP + 3] = v[Q_ROOT + 3];
-    rotateInto(v, Q_MID, v, Q_TMP, Q_MID);
+    rotateVec3(v, Q_MID, v, Q_TMP, v, Q_MID);
   }
 }
 
@@ -608,23 +608,6 @@ function fromToInto(out: Float64Array, o: number, ia: number, ib: number, ifb: n
 /** out[o..] = the turn about the unit axis v[iaxis..] by the angle whose cosine and sine are ∝ v[CS…]. */
 function axisAngleInto(out: Float64Array, o: number, iaxis: number): void {
   fromAxisCosSin(out, o, v, iaxis, v, CS);
-}
-
-/** out[o..] = q · v[iv..] with q = src[so..] (reads everything before writing). */
-function rotateInto(out: Float64Array, o: number, src: Float64Array, so: number, iv: number): void {
-  const x = v[iv];
-  const y = v[iv + 1];
-  const z = v[iv + 2];
-  const qx = src[so];
-  const qy = src[so + 1];
-  const qz = src[so + 2];
-  const qw = src[so + 3];
-  const tx = 2 * (qy * z - qz * y);
-  const ty = 2 * (qz * x - qx * z);
-  const tz = 2 * (qx * y - qy * x);
-  out[o] = x + qw * tx + qy * tz - qz * ty;
-  out[o + 1] = y + qw * ty + qz * tx - qx * tz;
-  out[o + 2] = z + qw * tz + qx * ty - qy * tx;
 }
 
 /** v[o..] (a unit vector across v[N]) turned about v[N] by the configured twist. */
