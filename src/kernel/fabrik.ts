@@ -22,17 +22,52 @@ export function fabrikBackward(
   target: Float64Array,
   to: number,
 ): void {
-  const last = 3 * (count - 1);
-  // Old position of the successor, for the degenerate direction.
-  let oldX = positions[last];
-  let oldY = positions[last + 1];
-  let oldZ = positions[last + 2];
-  positions[last] = target[to];
-  positions[last + 1] = target[to + 1];
-  positions[last + 2] = target[to + 2];
-  for (let i = count - 2; i >= 0; i--) {
+  reach(positions, lengths, count, target, to, -1);
+}
+
+/**
+ * Forward pass: puts the first point back on `root[ro…]`, then each point on the line from its
+ * (already moved) predecessor toward where the backward pass left it, at the segment's length. A
+ * point its predecessor landed on exactly keeps the direction its segment had before the pass. With
+ * no joint limits this is all of FABRIK's forward pass; the rotations are read off the points once,
+ * at the end of a solve.
+ */
+export function fabrikForward(
+  positions: Float64Array,
+  lengths: Float64Array,
+  count: number,
+  root: Float64Array,
+  ro: number,
+): void {
+  reach(positions, lengths, count, root, ro, 1);
+}
+
+/**
+ * One reaching pass, the two directions being the same procedure: `step` 1 anchors point 0 on
+ * `anchor[ao…]` and walks toward the tip, −1 anchors the last point and walks toward the root. Each
+ * point goes on the line from its (already moved) neighbour toward its own place, at the length of
+ * the segment between them; without a direction there, the segment keeps the one it had.
+ */
+function reach(
+  positions: Float64Array,
+  lengths: Float64Array,
+  count: number,
+  anchor: Float64Array,
+  ao: number,
+  step: 1 | -1,
+): void {
+  const first = step === 1 ? 0 : 3 * (count - 1);
+  // Old position of the neighbour, for the degenerate direction.
+  let oldX = positions[first];
+  let oldY = positions[first + 1];
+  let oldZ = positions[first + 2];
+  positions[first] = anchor[ao];
+  positions[first + 1] = anchor[ao + 1];
+  positions[first + 2] = anchor[ao + 2];
+  for (let k = 1; k < count; k++) {
+    const i = step === 1 ? k : count - 1 - k;
     const o = 3 * i;
-    const n = o + 3;
+    const n = o - 3 * step;
     const px = positions[o];
     const py = positions[o + 1];
     const pz = positions[o + 2];
@@ -51,65 +86,15 @@ export function fabrikBackward(
       dz = pz - oldZ;
       lenSq = dx * dx + dy * dy + dz * dz;
     }
-    const k = lenSq > 1e-300 ? lengths[i] / Math.sqrt(lenSq) : 0;
+    // Segment i joins points i and i + 1: walking forward it is the one before point i.
+    const length = lengths[step === 1 ? i - 1 : i];
+    const scale = lenSq > 1e-300 ? length / Math.sqrt(lenSq) : 0;
     oldX = px;
     oldY = py;
     oldZ = pz;
-    positions[o] = nx + dx * k;
-    positions[o + 1] = ny + dy * k;
-    positions[o + 2] = nz + dz * k;
-  }
-}
-
-/**
- * Forward pass: puts the first point back on `root[ro…]`, then each point on the line from its
- * (already moved) predecessor toward where the backward pass left it, at the segment's length. A
- * point its predecessor landed on exactly keeps the direction its segment had before the pass. With
- * no joint limits this is all of FABRIK's forward pass; the rotations are read off the points once,
- * at the end of a solve.
- */
-export function fabrikForward(
-  positions: Float64Array,
-  lengths: Float64Array,
-  count: number,
-  root: Float64Array,
-  ro: number,
-): void {
-  // Old position of the predecessor, for the degenerate direction.
-  let oldX = positions[0];
-  let oldY = positions[1];
-  let oldZ = positions[2];
-  positions[0] = root[ro];
-  positions[1] = root[ro + 1];
-  positions[2] = root[ro + 2];
-  for (let i = 1; i < count; i++) {
-    const o = 3 * i;
-    const p = o - 3;
-    const px = positions[o];
-    const py = positions[o + 1];
-    const pz = positions[o + 2];
-    const bx = positions[p];
-    const by = positions[p + 1];
-    const bz = positions[p + 2];
-    let dx = px - bx;
-    let dy = py - by;
-    let dz = pz - bz;
-    let lenSq = dx * dx + dy * dy + dz * dz;
-    // Below 1e-300 a squared length is subnormal or nearly so: its square root has lost digits, and
-    // the direction with it. Such a segment keeps its old direction instead.
-    if (!(lenSq > 1e-300)) {
-      dx = px - oldX;
-      dy = py - oldY;
-      dz = pz - oldZ;
-      lenSq = dx * dx + dy * dy + dz * dz;
-    }
-    const k = lenSq > 1e-300 ? lengths[i - 1] / Math.sqrt(lenSq) : 0;
-    oldX = px;
-    oldY = py;
-    oldZ = pz;
-    positions[o] = bx + dx * k;
-    positions[o + 1] = by + dy * k;
-    positions[o + 2] = bz + dz * k;
+    positions[o] = nx + dx * scale;
+    positions[o + 1] = ny + dy * scale;
+    positions[o + 2] = nz + dz * scale;
   }
 }
 
