@@ -2,28 +2,73 @@
  * The contract every chain solver (FABRIK, CCD) keeps, as one suite each test file registers:
  * invalid input is a typed error that leaves the pose and model untouched bit for bit (even when the
  * pose violates a limit: validation comes before any clamping), every malformed option is refused at
- * construction, and no solve calls Math's transcendental functions.
+ * construction, no solve calls Math's transcendental functions, and a real character's leg and
+ * tail reach targets.
  */
 import { describe, expect, it } from 'vitest';
 import type { TendonErrorCode } from '../../src/errors.js';
 import type { ChainIkOptions } from '../../src/ik/chain-setup.js';
 import type { IkStatus } from '../../src/ik/ik-status.js';
 import type { JointLimit } from '../../src/ik/joint-limits.js';
-import type { Pose } from '../../src/pose/pose.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
 import type { Skeleton } from '../../src/skeleton/skeleton.js';
-import { buildRig, expectAllFinite, expectCode, setChain, targetAt } from './chain-rig.js';
+import { readAsset } from '../helpers/assets.js';
+import { buildRig, dist, expectAllFinite, expectCode, setChain, targetAt } from './chain-rig.js';
 import { withoutTrigonometry } from './without-trigonometry.js';
 
 /** A chain solver as the suite sees it. */
 export interface ChainSolver {
+  readonly joints: Int32Array;
   solve(pose: Pose, model: Float64Array, target: Float64Array): IkStatus;
 }
 
+/** The real-asset test's settings for one solver. */
+export interface RealAssetCase<S extends ChainSolver> {
+  /** A leg of Fox.glb, root to tip (the tail is always solved too). */
+  readonly leg: readonly string[];
+  /** The iteration cap that solver needs there. */
+  readonly maxIterations: number;
+  /** Checks of the solver's own, after each solve: `fresh` is the pose's forward kinematics. */
+  readonly check?: (solver: S, fresh: Float64Array, span: number) => void;
+}
+
 /** Registers the contract's tests for the solver `create` builds, under `name`. */
-export function chainSolverContract(
+export function chainSolverContract<S extends ChainSolver>(
   name: string,
-  create: (skeleton: Skeleton, options: ChainIkOptions) => ChainSolver,
+  create: (skeleton: Skeleton, options: ChainIkOptions) => S,
+  asset: RealAssetCase<S>,
 ): void {
+  describe(`${name}: a real asset`, () => {
+    it("moves Fox's leg and tail onto reachable targets", async () => {
+      const imported = await importGltf(readAsset('gltf', 'Fox.glb'), { source: 'Fox.glb' });
+      const { skeleton } = imported.skeletons[0];
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      for (const joints of [asset.leg, ['b_Tail01_012', 'b_Tail02_013', 'b_Tail03_014']]) {
+        pose.resetToRest();
+        forwardKinematics(pose, model);
+        const solver = create(skeleton, { joints, tolerance: 1e-3, maxIterations: asset.maxIterations });
+        const root = solver.joints[0];
+        const end = solver.joints[solver.joints.length - 1];
+        // A target pulled a third of the way from the end toward the root, and sideways.
+        const span = dist(model, 16 * root + 12, model, 16 * end + 12);
+        const target = new Float64Array(3);
+        for (let a = 0; a < 3; a++) {
+          target[a] = model[16 * end + 12 + a] + (model[16 * root + 12 + a] - model[16 * end + 12 + a]) / 3;
+        }
+        target[0] += span * 0.2;
+        const status = solver.solve(pose, model, target);
+        expect(status.reached).toBe(true);
+        const fresh = createModelBuffer(skeleton);
+        forwardKinematics(pose, fresh);
+        expect(dist(fresh, 16 * end + 12, target, 0)).toBeLessThanOrEqual(1e-3);
+        asset.check?.(solver, fresh, span);
+      }
+    });
+  });
+
   describe(`${name}: invalid input`, () => {
     const rig = buildRig(3);
 
