@@ -413,10 +413,11 @@ export function fromTo(
 
 /**
  * The rotation about the unit axis `axis[ao…]` by the angle θ whose cosine and sine, times any common
- * positive factor, are `cs[co]` and `cs[co + 1]`: no trigonometry, and accurate at every angle (the
- * half-angle comes from `(1 + cos θ)/2` below 90° and from `(1 − cos θ)/2` above, where the other would
- * cancel). A half turn for θ = π; the identity when both numbers are 0 (or not finite). The vector
- * part is the axis scaled, so the rotation is about exactly that axis.
+ * positive factor, are `cs[co]` and `cs[co + 1]`: no trigonometry, and accurate at every angle. With
+ * `r = |(c, s)|`, the half-angle quaternion is proportional to `(axis · s, r + c)` below 90° and to
+ * `(axis · (r − c), s)` above (each where the other would cancel), so one normalization gives it.
+ * A half turn for θ = π; the identity when both numbers are 0 (or not finite). The vector part is
+ * the axis scaled, so the rotation is about exactly that axis; the scalar part is never negative.
  *
  * Reads every input before writing, so `out` may alias any of them.
  */
@@ -433,36 +434,40 @@ export function fromAxisCosSin(
   const ax = axis[ao];
   const ay = axis[ao + 1];
   const az = axis[ao + 2];
-  // Scaled by the larger magnitude first, so that squaring neither overflows nor underflows.
-  const m = (c < 0 ? -c : c) > (s < 0 ? -s : s) ? (c < 0 ? -c : c) : s < 0 ? -s : s;
-  if (m > 0 && m < Number.POSITIVE_INFINITY) {
+  let r = Math.sqrt(c * c + s * s);
+  if (!(r > 1e-150 && r < 1e150)) {
+    // Squaring under- or overflowed (or the input is 0 or not finite): rescale by the larger
+    // magnitude first. Rare, so the common case pays only the comparison.
+    const m = (c < 0 ? -c : c) > (s < 0 ? -s : s) ? (c < 0 ? -c : c) : s < 0 ? -s : s;
+    if (!(m > 0 && m < Number.POSITIVE_INFINITY)) {
+      out[o] = 0;
+      out[o + 1] = 0;
+      out[o + 2] = 0;
+      out[o + 3] = 1;
+      return;
+    }
     c /= m;
     s /= m;
+    r = Math.sqrt(c * c + s * s);
   }
-  const r = Math.sqrt(c * c + s * s);
-  if (!(r > 0 && r < Number.POSITIVE_INFINITY)) {
-    out[o] = 0;
-    out[o + 1] = 0;
-    out[o + 2] = 0;
-    out[o + 3] = 1;
-    return;
-  }
-  const cn = c / r;
-  const sn = s / r;
-  let half: number;
-  let hs: number;
-  if (cn >= 0) {
-    half = Math.sqrt((1 + cn) / 2);
-    hs = sn / (2 * half);
+  let vs: number;
+  let ws: number;
+  if (c >= 0) {
+    vs = s;
+    ws = r + c;
+  } else if (s < 0) {
+    // (r − c, s) has the sign of sin(θ/2); flipped, the scalar part stays ≥ 0.
+    vs = c - r;
+    ws = -s;
   } else {
-    hs = Math.sqrt((1 - cn) / 2);
-    if (sn < 0) hs = -hs;
-    half = sn / (2 * hs);
+    vs = r - c;
+    ws = s;
   }
-  out[o] = ax * hs;
-  out[o + 1] = ay * hs;
-  out[o + 2] = az * hs;
-  out[o + 3] = half;
+  const inv = 1 / Math.sqrt(vs * vs + ws * ws);
+  out[o] = ax * vs * inv;
+  out[o + 1] = ay * vs * inv;
+  out[o + 2] = az * vs * inv;
+  out[o + 3] = ws * inv;
 }
 
 /**
