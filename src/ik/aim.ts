@@ -342,7 +342,7 @@ export class AimIk {
     // P⁻¹ (identity for a root), general: parents may be scaled, non-uniformly, or mirrored.
     let invertible = true;
     if (parent < 0) mat4.identity(s, T_PINV);
-    else invertible = mat4.invert(s, T_PINV, model, 16 * parent);
+    else invertible = mat4.invertAffine(s, T_PINV, model, 16 * parent);
     if (invertible) {
       // Current rotation, unit (the pose may have drifted), and the target in its frame:
       // d = conj(q) · (P⁻¹ t − t_j).

@@ -163,7 +163,7 @@ export class CcdIk {
     const rootParent = parents[root];
     if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
     else mat4.identity(P, 0);
-    if (!mat4.invert(Pinv, 0, P, 0)) {
+    if (!mat4.invertAffine(Pinv, 0, P, 0)) {
       // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose clamped.
       status.degenerate = true;
       status.clamped = clamped;

@@ -162,7 +162,7 @@ export class FabrikIk {
     const rootParent = parents[root];
     if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
     else mat4.identity(P, 0);
-    if (!mat4.invert(this.parentInverse, 0, P, 0)) {
+    if (!mat4.invertAffine(this.parentInverse, 0, P, 0)) {
       // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose as is.
       status.degenerate = true;
       this.writeError(model, end, targetModel);
@@ -297,7 +297,7 @@ export class FabrikIk {
       vec3.transformPoint(pos, 3 * i, A, ao, t, 3 * i);
       if (i === m - 1) break;
       quat.copy(q, 4 * i, qBase, 4 * i);
-      if (aim && mat4.invert(inverse, 0, A, ao)) {
+      if (aim && mat4.invertAffine(inverse, 0, A, ao)) {
         // The child's solved point, relative to the joint, in the joint's rotation frame (at its
         // start-of-solve rotation): R(q)⁻¹ (A⁻¹ p − t).
         vec3.transformPoint(v, 0, inverse, 0, pos, 3 * i + 3);

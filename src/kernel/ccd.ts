@@ -39,7 +39,7 @@ export function ccdStep(
   lo: number,
   scratch: Float64Array,
 ): boolean {
-  if (!mat4.invert(scratch, 0, model, mo)) return false;
+  if (!mat4.invertAffine(scratch, 0, model, mo)) return false;
   vec3.transformPoint(scratch, 16, scratch, 0, endPosition, eo);
   vec3.transformPoint(scratch, 19, scratch, 0, target, to);
   const sx = scales[so];

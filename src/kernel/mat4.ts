@@ -195,6 +195,60 @@ export function invert(out: NumericArray, o: number, a: NumericArray, ao: number
 }
 
 /**
+ * Inverse of an affine transform (bottom row `0 0 0 1`, as every model matrix forward kinematics
+ * writes): the 3×3 part by cofactors, `t⁻¹ = −A⁻¹ t`. Scale, non-uniform scale, shear and mirrors
+ * are fine; about half the work of {@link invert}. Returns `false`, writing nothing, when the 3×3
+ * part is singular or its determinant is not finite.
+ */
+export function invertAffine(out: NumericArray, o: number, a: NumericArray, ao: number): boolean {
+  const a00 = a[ao];
+  const a01 = a[ao + 1];
+  const a02 = a[ao + 2];
+  const a10 = a[ao + 4];
+  const a11 = a[ao + 5];
+  const a12 = a[ao + 6];
+  const a20 = a[ao + 8];
+  const a21 = a[ao + 9];
+  const a22 = a[ao + 10];
+  const tx = a[ao + 12];
+  const ty = a[ao + 13];
+  const tz = a[ao + 14];
+  // Cofactors of the first row of the inverse (columns of A are a0*, a1*, a2*).
+  const c00 = a11 * a22 - a12 * a21;
+  const c10 = a12 * a20 - a10 * a22;
+  const c20 = a10 * a21 - a11 * a20;
+  const det = a00 * c00 + a01 * c10 + a02 * c20;
+  if (det === 0 || !Number.isFinite(det)) return false;
+  const d = 1 / det;
+  const b00 = c00 * d;
+  const b01 = (a02 * a21 - a01 * a22) * d;
+  const b02 = (a01 * a12 - a02 * a11) * d;
+  const b10 = c10 * d;
+  const b11 = (a00 * a22 - a02 * a20) * d;
+  const b12 = (a02 * a10 - a00 * a12) * d;
+  const b20 = c20 * d;
+  const b21 = (a01 * a20 - a00 * a21) * d;
+  const b22 = (a00 * a11 - a01 * a10) * d;
+  out[o] = b00;
+  out[o + 1] = b01;
+  out[o + 2] = b02;
+  out[o + 3] = 0;
+  out[o + 4] = b10;
+  out[o + 5] = b11;
+  out[o + 6] = b12;
+  out[o + 7] = 0;
+  out[o + 8] = b20;
+  out[o + 9] = b21;
+  out[o + 10] = b22;
+  out[o + 11] = 0;
+  out[o + 12] = -(b00 * tx + b10 * ty + b20 * tz);
+  out[o + 13] = -(b01 * tx + b11 * ty + b21 * tz);
+  out[o + 14] = -(b02 * tx + b12 * ty + b22 * tz);
+  out[o + 15] = 1;
+  return true;
+}
+
+/**
  * Inverse of a rigid transform (rotation and translation only): `R⁻¹ = Rᵀ`, `t⁻¹ = −Rᵀ t`. Exact
  * and cheap, but wrong for matrices with scale or shear: use {@link invert} for those.
  */

@@ -212,6 +212,14 @@ const SPECS: Spec[] = [
     },
   },
   {
+    name: 'mat4.invertAffine',
+    outLen: 16,
+    inputs: ['affine'],
+    call: (o, oo, i, io) => {
+      mat4.invertAffine(o, oo, i[0], io[0]);
+    },
+  },
+  {
     name: 'mat4.invertRigid',
     outLen: 16,
     inputs: ['affine'],

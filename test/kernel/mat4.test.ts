@@ -159,6 +159,51 @@ describe('mat4', () => {
     }
   });
 
+  it('invertAffine equals invert and three.js on affine matrices (scaled, mirrored, sheared)', () => {
+    fc.assert(
+      fc.property(arbAffine, arbAffine, (a, b) => {
+        // A product of two TRS matrices with non-uniform scales is sheared.
+        const m = m16();
+        mat4.multiply(m, 0, a, 0, b, 0);
+        const o = m16();
+        const g = m16();
+        expect(mat4.invertAffine(o, 0, m, 0)).toBe(true);
+        expect(mat4.invert(g, 0, m, 0)).toBe(true);
+        expectRelClose(o, g, 1e-12, 'invertAffine vs invert');
+        expectIdentical([o[3], o[7], o[11], o[15]], [0, 0, 0, 1], 'last row');
+        const t = new Matrix4().fromArray(Array.from(m)).invert();
+        expectRelClose(o, t.elements, 1e-12, 'invertAffine vs three');
+        const p = m16();
+        mat4.multiply(p, 0, o, 0, m, 0);
+        let norm = 0;
+        for (let i = 0; i < 16; i++) norm = Math.max(norm, Math.abs(o[i]), Math.abs(m[i]));
+        expectClose(p, I, 1e-13 * norm * norm * 8, 'A⁻¹ A');
+      }),
+      RUNS,
+    );
+  });
+
+  it('invertAffine returns false on singular or non-finite matrices and leaves out untouched', () => {
+    const singular: number[][] = [
+      new Array(16).fill(0),
+      Array.from(composed([1, 2, 3], [0, 0, 0, 1], [1, 0, 1])),
+      Array.from(composed([1, 2, 3], [0.5, 0.5, 0.5, 0.5], [0, 2, 3])),
+      [1, 2, 3, 0, 2, 4, 6, 0, 0, 1, 0, 0, 5, 6, 7, 1], // column 1 = 2 · column 0
+      [1e-120, 0, 0, 0, 0, 1e-120, 0, 0, 0, 0, 1e-120, 0, 0, 0, 0, 1], // determinant underflows
+      [Number.NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+      [Number.POSITIVE_INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+    ];
+    for (const a of singular) {
+      const out = Array.from({ length: 20 }, (_, i) => 100 + i);
+      const before = out.slice();
+      expect(mat4.invertAffine(out, 2, a, 0)).toBe(false);
+      expectIdentical(out, before, `invertAffine(${a}) touched out`);
+      const inPlace = a.slice();
+      expect(mat4.invertAffine(inPlace, 0, inPlace, 0)).toBe(false);
+      expectIdentical(inPlace, a, 'in-place singular invertAffine touched its input');
+    }
+  });
+
   it('invertRigid equals invert on rigid matrices', () => {
     fc.assert(
       fc.property(arbRigid, (a) => {
