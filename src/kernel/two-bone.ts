@@ -9,7 +9,7 @@
  */
 
 import { localToModel } from './local-to-model.js';
-import { invert } from './mat4.js';
+import { invertAffine } from './mat4.js';
 import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 
 /** Layout of the `settings` array of {@link twoBoneSolve} (indices). */
@@ -138,7 +138,7 @@ export function twoBoneSolve(
   const parent = parents[root];
   // The root's parent frame: P⁻¹ maps model space into it.
   if (parent >= 0) {
-    if (!invert(pinv, 0, model, parent * 16)) {
+    if (!invertAffine(pinv, 0, model, parent * 16)) {
       result[R.degenerate] = 1;
       writeError(model, end, settings, result);
       return;
@@ -265,12 +265,10 @@ function solveHinge(model: Float64Array, mid: number, settings: Float64Array, re
   const l1 = v[LEN];
   const l2 = v[LEN + 1];
   const d = v[LEN + 2];
-  // The hinge in the solve frame: the middle joint's rotation frame applied to its local axis.
-  frameRotation(model, mid);
   v[HL] = settings[S.hinge];
   v[HL + 1] = settings[S.hinge + 1];
   v[HL + 2] = settings[S.hinge + 2];
-  rotateByFrame(H, HL);
+  hingeInSolveFrame(model, mid);
   const hx = v[H];
   const hy = v[H + 1];
   const hz = v[H + 2];
@@ -568,16 +566,28 @@ function frameRotation(model: Float64Array, joint: number): void {
   }
 }
 
-/** v[o..] = the frame rotation (v[FRAME]) applied to v[io..], normalized. */
-function rotateByFrame(o: number, io: number): void {
-  const x = v[io];
-  const y = v[io + 1];
-  const z = v[io + 2];
-  const f = FRAME;
-  v[o] = v[f] * x + v[f + 4] * y + v[f + 8] * z;
-  v[o + 1] = v[f + 1] * x + v[f + 5] * y + v[f + 9] * z;
-  v[o + 2] = v[f + 2] * x + v[f + 6] * y + v[f + 10] * z;
-  normalize3(o);
+/**
+ * v[H] = the hinge axis v[HL] (in the middle joint's rotation frame) seen in the solve frame:
+ * P⁻¹ · M_mid applied to it, normalized. The chain's bones have uniform scale, so the scale
+ * only changes the length (the same direction as the frame's normalized columns give, with one
+ * square root instead of three).
+ */
+function hingeInSolveFrame(model: Float64Array, mid: number): void {
+  const m = mid * 16;
+  const hx = v[HL];
+  const hy = v[HL + 1];
+  const hz = v[HL + 2];
+  const x = model[m] * hx + model[m + 4] * hy + model[m + 8] * hz;
+  const y = model[m + 1] * hx + model[m + 5] * hy + model[m + 9] * hz;
+  const z = model[m + 2] * hx + model[m + 6] * hy + model[m + 10] * hz;
+  const fx = pinv[0] * x + pinv[4] * y + pinv[8] * z;
+  const fy = pinv[1] * x + pinv[5] * y + pinv[9] * z;
+  const fz = pinv[2] * x + pinv[6] * y + pinv[10] * z;
+  const l = Math.sqrt(fx * fx + fy * fy + fz * fz);
+  const inv = l > 0 ? 1 / l : 0;
+  v[H] = fx * inv;
+  v[H + 1] = fy * inv;
+  v[H + 2] = fz * inv;
 }
 
 /**
