@@ -61,19 +61,20 @@ function reach(
   let oldX = positions[first];
   let oldY = positions[first + 1];
   let oldZ = positions[first + 2];
-  positions[first] = anchor[ao];
-  positions[first + 1] = anchor[ao + 1];
-  positions[first + 2] = anchor[ao + 2];
+  // The neighbour's new position stays in registers: each step depends on the one before, and a
+  // round trip through memory would lengthen that chain.
+  let nx = anchor[ao];
+  let ny = anchor[ao + 1];
+  let nz = anchor[ao + 2];
+  positions[first] = nx;
+  positions[first + 1] = ny;
+  positions[first + 2] = nz;
   for (let k = 1; k < count; k++) {
     const i = step === 1 ? k : count - 1 - k;
     const o = 3 * i;
-    const n = o - 3 * step;
     const px = positions[o];
     const py = positions[o + 1];
     const pz = positions[o + 2];
-    const nx = positions[n];
-    const ny = positions[n + 1];
-    const nz = positions[n + 2];
     let dx = px - nx;
     let dy = py - ny;
     let dz = pz - nz;
@@ -92,9 +93,12 @@ function reach(
     oldX = px;
     oldY = py;
     oldZ = pz;
-    positions[o] = nx + dx * scale;
-    positions[o + 1] = ny + dy * scale;
-    positions[o + 2] = nz + dz * scale;
+    nx += dx * scale;
+    ny += dy * scale;
+    nz += dz * scale;
+    positions[o] = nx;
+    positions[o + 1] = ny;
+    positions[o + 2] = nz;
   }
 }
 
