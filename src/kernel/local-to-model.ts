@@ -86,6 +86,8 @@ export function localToModel(
       continue;
     }
     // Fused affine product with the parent's model matrix: the local matrix never hits memory.
+    // trs.composeAfter's arithmetic, written out: V8 does not inline a call that size here, and
+    // the call costs ~10% of FK (bench/frame.bench.mjs).
     const po = p * 16;
     const a00 = modelOut[po];
     const a01 = modelOut[po + 1];

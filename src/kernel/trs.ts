@@ -67,6 +67,85 @@ export function compose(
 }
 
 /**
+ * `out = parent · translate(t) · rotate(q) · scale(s)` for an affine `parent` (bottom row
+ * `0 0 0 1`): one forward-kinematics step, fused so that the local matrix never hits memory. The
+ * same numbers as {@link compose} followed by `mat4.multiplyAffine`. `out` may alias `parent`.
+ */
+export function composeAfter(
+  out: NumericArray,
+  o: number,
+  parent: NumericArray,
+  po: number,
+  t: NumericArray,
+  to: number,
+  q: NumericArray,
+  qo: number,
+  s: NumericArray,
+  so: number,
+): void {
+  const x = q[qo];
+  const y = q[qo + 1];
+  const z = q[qo + 2];
+  const w = q[qo + 3];
+  const sx = s[so];
+  const sy = s[so + 1];
+  const sz = s[so + 2];
+  const x2 = x + x;
+  const y2 = y + y;
+  const z2 = z + z;
+  const xx = x * x2;
+  const xy = x * y2;
+  const xz = x * z2;
+  const yy = y * y2;
+  const yz = y * z2;
+  const zz = z * z2;
+  const wx = w * x2;
+  const wy = w * y2;
+  const wz = w * z2;
+  // Local matrix columns (the numbers compose writes).
+  const l00 = (1 - (yy + zz)) * sx;
+  const l01 = (xy + wz) * sx;
+  const l02 = (xz - wy) * sx;
+  const l10 = (xy - wz) * sy;
+  const l11 = (1 - (xx + zz)) * sy;
+  const l12 = (yz + wx) * sy;
+  const l20 = (xz + wy) * sz;
+  const l21 = (yz - wx) * sz;
+  const l22 = (1 - (xx + yy)) * sz;
+  const l30 = t[to];
+  const l31 = t[to + 1];
+  const l32 = t[to + 2];
+  const a00 = parent[po];
+  const a01 = parent[po + 1];
+  const a02 = parent[po + 2];
+  const a10 = parent[po + 4];
+  const a11 = parent[po + 5];
+  const a12 = parent[po + 6];
+  const a20 = parent[po + 8];
+  const a21 = parent[po + 9];
+  const a22 = parent[po + 10];
+  const a30 = parent[po + 12];
+  const a31 = parent[po + 13];
+  const a32 = parent[po + 14];
+  out[o] = a00 * l00 + a10 * l01 + a20 * l02;
+  out[o + 1] = a01 * l00 + a11 * l01 + a21 * l02;
+  out[o + 2] = a02 * l00 + a12 * l01 + a22 * l02;
+  out[o + 3] = 0;
+  out[o + 4] = a00 * l10 + a10 * l11 + a20 * l12;
+  out[o + 5] = a01 * l10 + a11 * l11 + a21 * l12;
+  out[o + 6] = a02 * l10 + a12 * l11 + a22 * l12;
+  out[o + 7] = 0;
+  out[o + 8] = a00 * l20 + a10 * l21 + a20 * l22;
+  out[o + 9] = a01 * l20 + a11 * l21 + a21 * l22;
+  out[o + 10] = a02 * l20 + a12 * l21 + a22 * l22;
+  out[o + 11] = 0;
+  out[o + 12] = a00 * l30 + a10 * l31 + a20 * l32 + a30;
+  out[o + 13] = a01 * l30 + a11 * l31 + a21 * l32 + a31;
+  out[o + 14] = a02 * l30 + a12 * l31 + a22 * l32 + a32;
+  out[o + 15] = 1;
+}
+
+/**
  * Splits an affine matrix without shear into translation, unit rotation and scale: the inverse of
  * {@link compose}. A mirrored matrix (negative determinant) gets its X scale negated, as three.js
  * does, so that the rotation stays proper. Returns `false` when a scale is zero: the rotation is

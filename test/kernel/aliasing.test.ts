@@ -237,6 +237,12 @@ const SPECS: Spec[] = [
     inputs: ['v3', 'q', 'v3'],
     call: (o, oo, i, io) => trs.compose(o, oo, i[0], io[0], i[1], io[1], i[2], io[2]),
   },
+  {
+    name: 'trs.composeAfter',
+    outLen: 16,
+    inputs: ['affine', 'v3', 'q', 'v3'],
+    call: (o, oo, i, io) => trs.composeAfter(o, oo, i[0], io[0], i[1], io[1], i[2], io[2], i[3], io[3]),
+  },
 ];
 
 const TRIALS = 40;

@@ -94,6 +94,22 @@ describe('trs.compose', () => {
   });
 });
 
+describe('trs.composeAfter', () => {
+  it('is compose followed by mat4.multiplyAffine, bit for bit (scaled, mirrored parents)', () => {
+    fc.assert(
+      fc.property(arbVec3(), arbQuat, arbScale, arbVec3(), arbQuat, arbScale, (pt, pq, ps, t, q, s) => {
+        const parent = composed(pt, pq, ps);
+        const want = m16();
+        mat4.multiplyAffine(want, 0, parent, 0, composed(t, q, s), 0);
+        const got = m16();
+        trs.composeAfter(got, 0, parent, 0, t, 0, q, 0, s, 0);
+        expectIdentical(got, want, 'composeAfter vs compose + multiplyAffine');
+      }),
+      RUNS,
+    );
+  });
+});
+
 describe('trs.decompose', () => {
   it('round-trips compose with positive scales: t exact, s and ±q to 1e-14', () => {
     const pos = arbScale.map((s) => s.map(Math.abs));
