@@ -264,3 +264,46 @@ export function fabrikUnfold(
   }
   return true;
 }
+
+/**
+ * Bounds on the ratio of successive changes for {@link fabrikExtrapolate} to extrapolate: below
+ * the lower one FABRIK is converging fast anyway; above the upper one the jump (ρ / (1 − ρ) times
+ * the last change) would be too long to trust.
+ */
+export const EXTRAPOLATE_MIN_RATIO = 0.3;
+export const EXTRAPOLATE_MAX_RATIO = 0.95;
+
+/**
+ * FABRIK converges linearly, and slowly near full extension: each iteration moves the points by
+ * about ρ times the move before, in about the same direction. This records an iteration's move
+ * (`positions − previous` into `change`, `previous` ← `positions`) and, when `extrapolate` is set
+ * and the move is that ratio ρ ∈ [{@link EXTRAPOLATE_MIN_RATIO}, {@link EXTRAPOLATE_MAX_RATIO}]
+ * of the previous one (measured along it), moves the points on to where the geometric series of
+ * moves ends, `positions + ρ / (1 − ρ) · change`, and returns `true`. The points then do not keep
+ * the segment lengths: the caller re-imposes them (a forward pass) and keeps the result only if
+ * it is closer to the target, restoring `previous` otherwise. Allocates nothing.
+ */
+export function fabrikExtrapolate(
+  positions: Float64Array,
+  previous: Float64Array,
+  change: Float64Array,
+  count: number,
+  extrapolate: boolean,
+): boolean {
+  let along = 0;
+  let before = 0;
+  const n = 3 * count;
+  for (let i = 0; i < n; i++) {
+    const d = positions[i] - previous[i];
+    along += d * change[i];
+    before += change[i] * change[i];
+    change[i] = d;
+    previous[i] = positions[i];
+  }
+  if (!extrapolate || !(before > 0)) return false;
+  const ratio = along / before;
+  if (!(ratio >= EXTRAPOLATE_MIN_RATIO && ratio <= EXTRAPOLATE_MAX_RATIO)) return false;
+  const ahead = ratio / (1 - ratio);
+  for (let i = 0; i < n; i++) positions[i] += ahead * change[i];
+  return true;
+}

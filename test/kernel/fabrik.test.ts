@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fabrikBackward, fabrikForward } from '../../src/kernel/fabrik.js';
+import {
+  EXTRAPOLATE_MAX_RATIO,
+  EXTRAPOLATE_MIN_RATIO,
+  fabrikBackward,
+  fabrikExtrapolate,
+  fabrikForward,
+} from '../../src/kernel/fabrik.js';
 import { RUNS } from './helpers.js';
 
 const coord = fc.double({ min: -5, max: 5, noNaN: true });
@@ -86,4 +92,64 @@ describe('fabrikForward and fabrikBackward', () => {
       );
     });
   }
+});
+
+describe('fabrikExtrapolate', () => {
+  const vec = fc.array(coord, { minLength: 12, maxLength: 12 });
+  /** Points x_k = limit + ratio^k · c, fed for k = −1, 0 (recorded) and then 1. */
+  function feed(limit: number[], c: number[], ratio: number, extrapolate: boolean) {
+    const at = (k: number) => Float64Array.from(limit, (l, i) => l + ratio ** k * c[i]);
+    const previous = at(-1);
+    const change = new Float64Array(12);
+    const positions = at(0);
+    fabrikExtrapolate(positions, previous, change, 4, false);
+    positions.set(at(1));
+    const moved = fabrikExtrapolate(positions, previous, change, 4, extrapolate);
+    return { positions, previous, change, moved, at };
+  }
+
+  it('jumps a geometric sequence of moves to its limit, and records the last move', () => {
+    fc.assert(
+      fc.property(
+        vec,
+        vec,
+        // Inside the window by more than the ratio's rounding.
+        fc.double({ min: EXTRAPOLATE_MIN_RATIO + 1e-9, max: EXTRAPOLATE_MAX_RATIO - 1e-9, noNaN: true }),
+        (limit, c, ratio) => {
+          fc.pre(Math.hypot(...c) > 1e-3);
+          const { positions, previous, change, moved, at } = feed(limit, c, ratio, true);
+          expect(moved).toBe(true);
+          const x1 = at(1);
+          const x0 = at(0);
+          expect(Array.from(previous)).toEqual(Array.from(x1));
+          for (let i = 0; i < 12; i++) {
+            expect(change[i]).toBe(x1[i] - x0[i]);
+            // ρ/(1 − ρ) ≤ 19 times a move of up to 10: rounding of the limit's size, times that.
+            expect(Math.abs(positions[i] - limit[i])).toBeLessThan(1e-12 * 20 * (1 + Math.abs(limit[i])));
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('leaves the points alone outside the ratio window, with no previous move, or when not asked', () => {
+    const limit = Array.from({ length: 12 }, (_, i) => i / 7);
+    const c = Array.from({ length: 12 }, (_, i) => 1 - i / 5);
+    for (const [ratio, extrapolate] of [
+      [0.1, true],
+      [0.99, true],
+      [-0.5, true],
+      [0.5, false],
+    ] as const) {
+      const { positions, moved, at } = feed(limit, c, ratio, extrapolate);
+      expect(moved, `ratio ${ratio}`).toBe(false);
+      expect(Array.from(positions)).toEqual(Array.from(at(1)));
+    }
+    // The first call has no previous move (change is zero): nothing to extrapolate from.
+    const positions = Float64Array.from(limit);
+    const previous = new Float64Array(12);
+    expect(fabrikExtrapolate(positions, previous, new Float64Array(12), 4, true)).toBe(false);
+    expect(Array.from(positions)).toEqual(limit);
+  });
 });
