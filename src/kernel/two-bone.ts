@@ -350,10 +350,10 @@ function solveHinge(model: Float64Array, mid: number, settings: Float64Array, re
   v[Y] = v[P] - v[A];
   v[Y + 1] = v[P + 1] - v[A + 1];
   v[Y + 2] = v[P + 2] - v[A + 2];
-  if (acrossAxis(X) && acrossAxis(Y)) {
+  if (projectAcross(X) && projectAcross(Y)) {
     twistAbout(Y, settings);
-    // By the angle's cosine and sine about n exactly: a cross product's direction would be poor
-    // when the two sides are nearly opposite.
+    // By the angle's cosine and sine about n exactly (a cross product's direction would be poor
+    // when the two sides are nearly opposite), both times |x| |y|: the turn needs only their ratio.
     const nx = v[N];
     const ny = v[N + 1];
     const nz = v[N + 2];
@@ -521,23 +521,34 @@ function normalize3(o: number): boolean {
 }
 
 /**
- * v[o..] ← its component across the root → target axis v[N], normalized. Returns false (leaving
- * it unnormalized) when that component is too short to give a direction: under 1e-9 of the
- * upper bone's length.
+ * v[o..] ← its component across the root → target axis v[N]. Returns whether that component is
+ * long enough to give a direction: at least 1e-9 of the upper bone's length.
  */
-function acrossAxis(o: number): boolean {
+function projectAcross(o: number): boolean {
   const nx = v[N];
   const ny = v[N + 1];
   const nz = v[N + 2];
   const along = v[o] * nx + v[o + 1] * ny + v[o + 2] * nz;
-  v[o] -= along * nx;
-  v[o + 1] -= along * ny;
-  v[o + 2] -= along * nz;
+  const x = v[o] - along * nx;
+  const y = v[o + 1] - along * ny;
+  const z = v[o + 2] - along * nz;
+  v[o] = x;
+  v[o + 1] = y;
+  v[o + 2] = z;
+  const min = v[LEN] * 1e-9;
+  return x * x + y * y + z * z > min * min;
+}
+
+/**
+ * v[o..] ← its component across the root → target axis v[N], normalized. Returns false (leaving
+ * it unnormalized) when that component is too short to give a direction ({@link projectAcross}).
+ */
+function acrossAxis(o: number): boolean {
+  if (!projectAcross(o)) return false;
   const x = v[o];
   const y = v[o + 1];
   const z = v[o + 2];
   const l = Math.sqrt(x * x + y * y + z * z);
-  if (!(l > v[LEN] * 1e-9)) return false;
   v[o] = x / l;
   v[o + 1] = y / l;
   v[o + 2] = z / l;
@@ -620,7 +631,7 @@ function axisAngleInto(out: Float64Array, o: number, iaxis: number): void {
   fromAxisCosSin(out, o, v, iaxis, v, CS);
 }
 
-/** v[o..] (a unit vector across v[N]) turned about v[N] by the configured twist. */
+/** v[o..] (a vector across v[N], of any length) turned about v[N] by the configured twist. */
 function twistAbout(o: number, settings: Float64Array): void {
   const c = settings[S.twist];
   const s = settings[S.twist + 1];
