@@ -417,17 +417,23 @@ export class AimIk {
     const s = this.scratch;
     const w = this.work;
     const j = this.joint;
-    if (parent < 0) mat4.identity(s, T_P);
-    else mat4.copy(s, T_P, model, 16 * parent);
+    // P is read where it is; a root's is the identity, kept in scratch.
+    let pm = model;
+    let po = 16 * parent;
+    if (parent < 0) {
+      mat4.identity(s, T_P);
+      pm = s;
+      po = T_P;
+    }
     quat.normalize(s, T_CORR, pose.rotations, 4 * j);
     // Origin: P · (t_j + q · o); direction: P · (q · f), linear part.
     quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_OFFSET);
     s[T_LOCAL] += pose.translations[3 * j];
     s[T_LOCAL + 1] += pose.translations[3 * j + 1];
     s[T_LOCAL + 2] += pose.translations[3 * j + 2];
-    vec3.transformPoint(s, T_ORIGIN, s, T_P, s, T_LOCAL);
+    vec3.transformPoint(s, T_ORIGIN, pm, po, s, T_LOCAL);
     quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
-    vec3.transformDirection(s, T_DIR, s, T_P, s, T_LOCAL);
+    vec3.transformDirection(s, T_DIR, pm, po, s, T_LOCAL);
     // Scaled by the largest component so that far targets neither overflow nor lose the answer.
     let vx = s[T_TARGET] - s[T_ORIGIN];
     let vy = s[T_TARGET + 1] - s[T_ORIGIN + 1];
@@ -441,9 +447,14 @@ export class AimIk {
       s[T_ERROR] = s[T_DIST];
       return;
     }
-    vx /= m;
-    vy /= m;
-    vz /= m;
+    // Only where squaring would under- or overflow; elsewhere the unscaled numbers are exact.
+    if (!(m > 1e-150 && m < 1e150)) {
+      vx /= m;
+      vy /= m;
+      vz /= m;
+    } else {
+      m = 1;
+    }
     s[T_DIST] = m * Math.sqrt(vx * vx + vy * vy + vz * vz);
     const dx = s[T_DIR];
     const dy = s[T_DIR + 1];

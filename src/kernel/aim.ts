@@ -87,14 +87,25 @@ export const AIM_CLAMPED = 2;
 const SCALE = 53;
 
 /**
- * Normalizes the 3-vector at `w[i]` in place without overflow or underflow (it is divided by its
- * largest absolute component `m` first, kept in `w[SCALE]`: the original length is
- * `m · |v / m|`). Returns false, leaving the vector as it is, when it is zero or not finite.
+ * Normalizes the 3-vector at `w[i]` in place without overflow or underflow (when squaring its
+ * components would, it is divided by its largest absolute component `m` first; `m`, or 1 when it
+ * was not, is kept in `w[SCALE]`: the original length is `m · |v / m|`). Returns false, leaving the
+ * vector as it is, when it is zero or not finite.
  */
 function normalizeInPlace(w: Float64Array, i: number): boolean {
   const x = w[i];
   const y = w[i + 1];
   const z = w[i + 2];
+  const lenSq = x * x + y * y + z * z;
+  if (lenSq > 1e-300 && lenSq < 1e300) {
+    // Squaring neither under- nor overflowed (nor met a NaN): no rescaling needed, m = 1.
+    w[SCALE] = 1;
+    const inv = 1 / Math.sqrt(lenSq);
+    w[i] = x * inv;
+    w[i + 1] = y * inv;
+    w[i + 2] = z * inv;
+    return true;
+  }
   const ax = x < 0 ? -x : x;
   const ay = y < 0 ? -y : y;
   const az = z < 0 ? -z : z;
