@@ -266,11 +266,15 @@ export function fabrikUnfold(
 }
 
 /**
- * Bounds on the ratio of successive changes for {@link fabrikExtrapolate} to extrapolate: below
- * the lower one FABRIK is converging fast anyway; above the upper one the jump (ρ / (1 − ρ) times
- * the last change) would be too long to trust.
+ * The smallest ratio of successive moves {@link fabrikExtrapolate} extrapolates from: below it
+ * FABRIK converges fast enough on its own.
  */
 export const EXTRAPOLATE_MIN_RATIO = 0.3;
+
+/**
+ * The largest ratio of successive moves {@link fabrikExtrapolate} extrapolates from: above it the
+ * jump (ρ / (1 − ρ) times the last move, up to 19 here) would be too long to trust.
+ */
 export const EXTRAPOLATE_MAX_RATIO = 0.95;
 
 /**
