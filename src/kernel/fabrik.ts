@@ -297,12 +297,22 @@ export function fabrikExtrapolate(
   let along = 0;
   let before = 0;
   const n = 3 * count;
-  for (let i = 0; i < n; i++) {
-    const d = positions[i] - previous[i];
-    along += d * change[i];
-    before += change[i] * change[i];
-    change[i] = d;
+  // Point by point: three coordinates per step of the sums' dependency chains, not one.
+  for (let i = 0; i < n; i += 3) {
+    const dx = positions[i] - previous[i];
+    const dy = positions[i + 1] - previous[i + 1];
+    const dz = positions[i + 2] - previous[i + 2];
+    const cx = change[i];
+    const cy = change[i + 1];
+    const cz = change[i + 2];
+    along += dx * cx + dy * cy + dz * cz;
+    before += cx * cx + cy * cy + cz * cz;
+    change[i] = dx;
+    change[i + 1] = dy;
+    change[i + 2] = dz;
     previous[i] = positions[i];
+    previous[i + 1] = positions[i + 1];
+    previous[i + 2] = positions[i + 2];
   }
   if (!extrapolate || !(before > 0)) return false;
   const ratio = along / before;
