@@ -71,6 +71,43 @@ async function allocationRun(run, count) {
   return { count, bytesPerCall: (after - before) / count, gcs };
 }
 
+let loopsMade = 0;
+
+/**
+ * The timed loop of one benchmark adapter: `run(count)` calls `solveOne(k)` for `count` targets
+ * (k cycling through `0 … targetCount − 1`) and sums `readX()` into a sink so that the work cannot
+ * be optimized away.
+ *
+ * Compiled afresh for every adapter (`new Function`, with a unique comment so that V8's
+ * compilation cache does not hand back the same function): closures made from one piece of source
+ * share V8's type feedback and optimized code, so adapters sharing one loop would time their
+ * neighbours' polymorphism, not their own work (measured: tendon's two-bone solve took 340 ns alone
+ * and 480 ns with three adapters sharing a loop). Each loop is as a user's single call site is.
+ */
+export function timedLoop(solveOne, readX, targetCount) {
+  loopsMade++;
+  const make = new Function(
+    'solveOne',
+    'readX',
+    'targetCount',
+    `// timed loop ${loopsMade}
+    const sink = new Float64Array(1);
+    const state = new Int32Array(1);
+    return (count) => {
+      let k = state[0];
+      let acc = 0;
+      for (let n = 0; n < count; n++) {
+        solveOne(k);
+        acc += readX();
+        k = k + 1 === targetCount ? 0 : k + 1;
+      }
+      state[0] = k;
+      sink[0] += acc;
+    };`,
+  );
+  return make(solveOne, readX, targetCount);
+}
+
 /**
  * Runs `main` when this process has the V8 flags; otherwise re-runs the calling file with them
  * (`npm run bench` cannot pass flags beyond --expose-gc) and exits with its status.

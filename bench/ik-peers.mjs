@@ -12,6 +12,7 @@ import * as babylon from '@babylonjs/core/index.js';
 import { DOF, Goal, Joint, Link, Solver } from 'closed-chain-ik/src/core/index.js';
 import * as THREE from 'three';
 import { CCDIKSolver } from 'three/examples/jsm/animation/CCDIKSolver.js';
+import { timedLoop } from './harness.mjs';
 import {
   alignedRestLocals,
   CHAIN,
@@ -24,22 +25,8 @@ import {
 
 const { Bone, BufferGeometry, Group, Matrix4, Quaternion, Skeleton, SkinnedMesh, Vector3 } = THREE;
 
-/** Same loop as ik-tendon.mjs: `solveOne(k)` per target, `readX()` summed into a sink. */
-function looped(solveOne, readX) {
-  const sink = new Float64Array(1);
-  const state = new Int32Array(1);
-  return (count) => {
-    let k = state[0];
-    let acc = 0;
-    for (let n = 0; n < count; n++) {
-      solveOne(k);
-      acc += readX();
-      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
-    }
-    state[0] = k;
-    sink[0] += acc;
-  };
-}
+/** The timed loop (harness.mjs): `solveOne(k)` per target, `readX()` summed into a sink. */
+const looped = (solveOne, readX) => timedLoop(solveOne, readX, TARGET_COUNT);
 
 // ---------------------------------------------------------------------------------------------
 // three.js rigs

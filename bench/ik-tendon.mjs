@@ -8,6 +8,7 @@
  */
 import { Matrix4 } from 'three';
 import * as tendon from '../dist/index.js';
+import { timedLoop } from './harness.mjs';
 import { CHAIN, HEAD, identityRestLocals, LEG, TARGET_COUNT } from './ik-setup.mjs';
 
 function build(rig) {
@@ -37,26 +38,11 @@ function resetter({ pose, model, restRotations, restModel }, from, to) {
   };
 }
 
-/**
- * A timed loop around `solveOne(k)` (k the target index), reading the end joint's x into a sink
- * so the work cannot be optimized away. A closure per adapter keeps each loop monomorphic.
- */
-function looped(solveOne, model, end) {
-  const sink = new Float64Array(1);
-  const state = new Int32Array(1);
+/** The timed loop (harness.mjs) reading the end joint's x from the model matrices. */
+const looped = (solveOne, model, end) => {
   const ex = 16 * end + 12;
-  return (count) => {
-    let k = state[0];
-    let acc = 0;
-    for (let n = 0; n < count; n++) {
-      solveOne(k);
-      acc += model[ex];
-      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
-    }
-    state[0] = k;
-    sink[0] += acc;
-  };
-}
+  return timedLoop(solveOne, () => model[ex], TARGET_COUNT);
+};
 
 const position = (model, j) => [model[16 * j + 12], model[16 * j + 13], model[16 * j + 14]];
 
