@@ -83,6 +83,8 @@ export function run(solves: number): string {
   const joints = ['c0', 'c1', 'c2', 'c3', 'c4'];
   const fabrik = new FabrikIk(chain, { joints, limits, maxIterations: 30 });
   const ccd = new CcdIk(chain, { joints, limits, maxIterations: 30 });
+  // Without limits FABRIK runs positional passes and extrapolates them: that path too.
+  const free = new FabrikIk(chain, { joints, maxIterations: 30 });
   const aim = new AimIk(chain, { joint: 'c3', up: [0, 0, 1] });
   const chainPose = new Pose(chain);
   const chainModel = createModelBuffer(chain);
@@ -93,7 +95,7 @@ export function run(solves: number): string {
     target[0] = next() - 0.5;
     target[1] = next() * 1.5 + 0.5;
     target[2] = next() - 0.5;
-    (i % 2 === 0 ? fabrik : ccd).solve(chainPose, chainModel, target);
+    (i % 3 === 0 ? fabrik : i % 3 === 1 ? ccd : free).solve(chainPose, chainModel, target);
     aim.solve(chainPose, chainModel, target, up);
     bits(chainPose.rotations, out);
     bits(chainModel, out);
