@@ -12,7 +12,7 @@ import * as vec3 from './vec3.js';
  * the joint's limit, and returns whether the limit acted.
  *
  * Both points are taken into the joint's own frame with the inverse of its model matrix
- * `model[mo…]` (general 4x4 inverse: the joint may sit below scaled or mirrored parents), then
+ * `model[mo…]` (an affine inverse: the joint may sit below scaled, sheared or mirrored parents), then
  * multiplied by the joint's local scale `scales[so…]`, which puts them in the frame its rotation acts
  * in. The correction is {@link aimJoint}'s: the minimal rotation (a hinge's: about its axis),
  * composed on the right of `rotations[qo…]`, then the limit record `limits[lo…]`. Because the
