@@ -232,7 +232,7 @@ export function twoBoneSolve(
   v[LEN + 2] = d;
   v[LEN + 3] = reach;
   const hinge = settings[S.hasHinge] > 0;
-  if (hinge) solveHinge(model, mid, settings, result);
+  if (hinge) solveHinge(model, scales, mid, settings, result);
   else solveLeastMotion(settings, memory, result);
   finish(
     model,
@@ -255,7 +255,13 @@ export function twoBoneSolve(
  * (ALGORITHMS.md §2), on the side the hinge allows and within the bend range; then align
  * root → end with root → target and roll the knee into the plane of root, target and pole.
  */
-function solveHinge(model: Float64Array, mid: number, settings: Float64Array, result: Float64Array): void {
+function solveHinge(
+  model: Float64Array,
+  scales: Float64Array,
+  mid: number,
+  settings: Float64Array,
+  result: Float64Array,
+): void {
   const ux = v[U];
   const uy = v[U + 1];
   const uz = v[U + 2];
@@ -268,7 +274,7 @@ function solveHinge(model: Float64Array, mid: number, settings: Float64Array, re
   v[HL] = settings[S.hinge];
   v[HL + 1] = settings[S.hinge + 1];
   v[HL + 2] = settings[S.hinge + 2];
-  hingeInSolveFrame(model, mid);
+  hingeInSolveFrame(model, scales, mid);
   const hx = v[H];
   const hy = v[H + 1];
   const hz = v[H + 2];
@@ -579,15 +585,21 @@ function frameRotation(model: Float64Array, joint: number): void {
 
 /**
  * v[H] = the hinge axis v[HL] (in the middle joint's rotation frame) seen in the solve frame:
- * P⁻¹ · M_mid applied to it, normalized. The chain's bones have uniform scale, so the scale
- * only changes the length (the same direction as the frame's normalized columns give, with one
- * square root instead of three).
+ * P⁻¹ · M_mid applied to it, normalized. M_mid ends with the joint's own scale, which acts before
+ * its rotation: dividing the axis by the scale's magnitudes first leaves the rotation (times the
+ * ancestors' uniform scale, and each scale's sign, as the frame's normalized columns would), with
+ * one square root instead of three.
  */
-function hingeInSolveFrame(model: Float64Array, mid: number): void {
+function hingeInSolveFrame(model: Float64Array, scales: Float64Array, mid: number): void {
   const m = mid * 16;
-  const hx = v[HL];
-  const hy = v[HL + 1];
-  const hz = v[HL + 2];
+  const so = mid * 3;
+  const sx = scales[so] < 0 ? -scales[so] : scales[so];
+  const sy = scales[so + 1] < 0 ? -scales[so + 1] : scales[so + 1];
+  const sz = scales[so + 2] < 0 ? -scales[so + 2] : scales[so + 2];
+  // A zero scale component collapses the frame: that axis component then counts for nothing.
+  const hx = sx > 0 ? v[HL] / sx : 0;
+  const hy = sy > 0 ? v[HL + 1] / sy : 0;
+  const hz = sz > 0 ? v[HL + 2] / sz : 0;
   const x = model[m] * hx + model[m + 4] * hy + model[m + 8] * hz;
   const y = model[m + 1] * hx + model[m + 5] * hy + model[m + 9] * hz;
   const z = model[m + 2] * hx + model[m + 6] * hy + model[m + 10] * hz;

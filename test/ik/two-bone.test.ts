@@ -270,6 +270,39 @@ describe.each(cases)('two-bone IK under a %s parent', (_, parent, runs) => {
 describe('two-bone IK: named cases', () => {
   const identity = PARENT_CASES[0];
 
+  it('a knee with its own non-uniform scale turns about its hinge axis, not the scaled one', () => {
+    // The hinge lives in the knee's rotation frame, before its scale: applied to the axis, the
+    // scale would tilt it out of the limb's plane, and the limb would miss its targets.
+    const skeleton = Skeleton.create({
+      names: ['hip', 'knee', 'ankle'],
+      parents: [-1, 0, 1],
+      restTranslations: [0, 0, 0, 0, -L1, 0.03, 0, -L2, -0.03],
+      // Turned 40° about z at rest, so the scale's axes are not the hinge's (the rest plane's normal).
+      restRotations: [0, 0, 0, 1, 0, 0, Math.sin(0.35), Math.cos(0.35), 0, 0, 0, 1],
+      restScales: [1, 1, 1, 1.3, 0.8, 1.1, 1, 1, 1],
+    });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const ik = new TwoBoneIk(skeleton, { root: 'hip', middle: 'knee', end: 'ankle' });
+    forwardKinematics(pose, model);
+    const at = (j: number) => [model[16 * j + 12], model[16 * j + 13], model[16 * j + 14]];
+    const l1 = len(sub(at(1), at(0)));
+    const l2 = len(sub(at(2), at(1)));
+    fc.assert(
+      fc.property(direction, fc.double({ min: 0.05, max: 0.95, noNaN: true }), (dir, f) => {
+        pose.resetToRest();
+        forwardKinematics(pose, model);
+        const d = Math.abs(l1 - l2) + f * (l1 + l2 - Math.abs(l1 - l2));
+        const l = len(dir);
+        const target = Float64Array.from(dir, (x) => (x / l) * d);
+        const status = ik.solve(pose, model, target);
+        expect(status.error).toBeLessThanOrEqual(1e-9 * (l1 + l2));
+        expect(status.reached).toBe(true);
+      }),
+      { numRuns: 2000, seed: PROPERTY_SEED },
+    );
+  });
+
   it('handles the boundaries without NaN: full reach, |l1 − l2|, target at the root, 180°', () => {
     const lu = Math.hypot(L1, 0.03);
     const lw = Math.hypot(L2, 0.03);
