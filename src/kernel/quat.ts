@@ -439,7 +439,8 @@ export function fromAxisCosSin(
     // Squaring under- or overflowed (or the input is 0 or not finite): rescale by the larger
     // magnitude first. Rare, so the common case pays only the comparison.
     const m = (c < 0 ? -c : c) > (s < 0 ? -s : s) ? (c < 0 ? -c : c) : s < 0 ? -s : s;
-    if (!(m > 0 && m < Number.POSITIVE_INFINITY)) {
+    // (A NaN cosine hides from the comparison that picks m: test it on its own.)
+    if (!(m > 0 && m < Number.POSITIVE_INFINITY) || Number.isNaN(c)) {
       out[o] = 0;
       out[o + 1] = 0;
       out[o + 2] = 0;
@@ -463,11 +464,14 @@ export function fromAxisCosSin(
     vs = r - c;
     ws = s;
   }
-  const inv = 1 / Math.sqrt(vs * vs + ws * ws);
-  out[o] = ax * vs * inv;
-  out[o + 1] = ay * vs * inv;
-  out[o + 2] = az * vs * inv;
-  out[o + 3] = ws * inv;
+  // Divided, not multiplied by a reciprocal: √((2k)²) is 2k exactly, so a half turn (−k, 0) and the
+  // identity (k, 0) come out exact at any k (x · fl(1/x) is not always 1).
+  const l = Math.sqrt(vs * vs + ws * ws);
+  const hv = vs / l;
+  out[o] = ax * hv;
+  out[o + 1] = ay * hv;
+  out[o + 2] = az * hv;
+  out[o + 3] = ws / l;
 }
 
 /**

@@ -613,6 +613,32 @@ describe('quat.fromAxisCosSin', () => {
     quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F([0, 0]), 0);
     expectExact(q, [0, 0, 0, 1], 'identity');
   });
+
+  it('exact half turn for (−k, 0) and identity for (k, 0) at every k, not only powers of two', () => {
+    const q = q4();
+    for (let i = 1; i <= 2000; i++) {
+      const k = i / 2;
+      quat.fromAxisCosSin(q, 0, F([0, 1, 0]), 0, F([-k, 0]), 0);
+      expectExact(q, [0, 1, 0, 0], `half turn at ${k}`);
+      quat.fromAxisCosSin(q, 0, F([0, 1, 0]), 0, F([k, 0]), 0);
+      expectExact(q, [0, 0, 0, 1], `identity at ${k}`);
+    }
+  });
+
+  it('the identity when either number is not finite', () => {
+    const q = q4();
+    for (const cs of [
+      [Number.NaN, 1],
+      [Number.NaN, -1],
+      [1, Number.NaN],
+      [Number.NaN, Number.NaN],
+      [Number.POSITIVE_INFINITY, 1],
+      [1, Number.NEGATIVE_INFINITY],
+    ]) {
+      quat.fromAxisCosSin(q, 0, F([0, 0, 1]), 0, F(cs), 0);
+      expectExact(q, [0, 0, 0, 1], `(${cs})`);
+    }
+  });
 });
 
 describe('quat.fromTo', () => {
