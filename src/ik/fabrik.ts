@@ -60,8 +60,7 @@ export type FabrikIkOptions = ChainIkOptions;
  *    and the jump is kept only if it brought the end closer to the target. On the IK bench's
  *    10-bone chain this cuts the mean iterations to 1e-4 from 13.3 to 5.2; `status.iterations`
  *    counts the backward–forward iterations (a jump adds one forward pass). The last forward pass
- *    is where
- *    positions become rotations, root to tip, as a chain of points-at
+ *    is where positions become rotations, root to tip, as a chain of points-at
  *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
  *    (built from the parent frame that already carries the corrections of its ancestors), and the
  *    minimal rotation (a hinge: the rotation about its axis) from where the child sits to there is
