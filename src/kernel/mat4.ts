@@ -141,7 +141,8 @@ export function multiplyAffine(
 
 /**
  * General inverse by cofactors. Returns `false` and leaves `out` untouched when the matrix is
- * singular (determinant exactly 0 or not finite), so a caller never receives a matrix of NaN.
+ * singular (determinant exactly 0, not finite, or too small to have a finite reciprocal), so a
+ * caller never receives a matrix of NaN or infinities.
  */
 export function invert(out: NumericArray, o: number, a: NumericArray, ao: number): boolean {
   const a00 = a[ao];
@@ -173,8 +174,9 @@ export function invert(out: NumericArray, o: number, a: NumericArray, ao: number
   const b10 = a21 * a33 - a23 * a31;
   const b11 = a22 * a33 - a23 * a32;
   const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
-  if (det === 0 || !Number.isFinite(det)) return false;
+  // A subnormal determinant has no finite reciprocal: as singular as zero.
   const d = 1 / det;
+  if (det === 0 || !Number.isFinite(det) || !Number.isFinite(d)) return false;
   out[o] = (a11 * b11 - a12 * b10 + a13 * b09) * d;
   out[o + 1] = (a02 * b10 - a01 * b11 - a03 * b09) * d;
   out[o + 2] = (a31 * b05 - a32 * b04 + a33 * b03) * d;
@@ -198,7 +200,7 @@ export function invert(out: NumericArray, o: number, a: NumericArray, ao: number
  * Inverse of an affine transform (bottom row `0 0 0 1`, as every model matrix forward kinematics
  * writes): the 3×3 part by cofactors, `t⁻¹ = −A⁻¹ t`. Scale, non-uniform scale, shear and mirrors
  * are fine; about half the work of {@link invert}. Returns `false`, writing nothing, when the 3×3
- * part is singular or its determinant is not finite.
+ * part is singular or its determinant (or its reciprocal) is not finite.
  */
 export function invertAffine(out: NumericArray, o: number, a: NumericArray, ao: number): boolean {
   const a00 = a[ao];
@@ -218,8 +220,9 @@ export function invertAffine(out: NumericArray, o: number, a: NumericArray, ao: 
   const c10 = a12 * a20 - a10 * a22;
   const c20 = a10 * a21 - a11 * a20;
   const det = a00 * c00 + a01 * c10 + a02 * c20;
-  if (det === 0 || !Number.isFinite(det)) return false;
+  // A subnormal determinant has no finite reciprocal: as singular as zero.
   const d = 1 / det;
+  if (det === 0 || !Number.isFinite(det) || !Number.isFinite(d)) return false;
   const b00 = c00 * d;
   const b01 = (a02 * a21 - a01 * a22) * d;
   const b02 = (a01 * a12 - a02 * a11) * d;

@@ -144,6 +144,7 @@ describe('mat4', () => {
       [1, 2, 3, 4, 2, 4, 6, 8, 0, 1, 0, 1, 5, 6, 7, 8], // column 1 = 2 · column 0 (exact integers)
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], // rank 2, det exactly 0 in doubles
       [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0], // projective, w row zero
+      [1e-80, 0, 0, 0, 0, 1e-80, 0, 0, 0, 0, 1e-80, 0, 0, 0, 0, 1e-80], // subnormal: no finite 1/det
       [Number.NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
       [Number.POSITIVE_INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
     ];
@@ -190,6 +191,7 @@ describe('mat4', () => {
       Array.from(composed([1, 2, 3], [0.5, 0.5, 0.5, 0.5], [0, 2, 3])),
       [1, 2, 3, 0, 2, 4, 6, 0, 0, 1, 0, 0, 5, 6, 7, 1], // column 1 = 2 · column 0
       [1e-120, 0, 0, 0, 0, 1e-120, 0, 0, 0, 0, 1e-120, 0, 0, 0, 0, 1], // determinant underflows
+      [1e-105, 0, 0, 0, 0, 1e-105, 0, 0, 0, 0, 1e-105, 0, 0, 0, 0, 1], // subnormal: no finite 1/det
       [Number.NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
       [Number.POSITIVE_INFINITY, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
     ];
