@@ -96,28 +96,30 @@ function normalizeInPlace(w: Float64Array, i: number): boolean {
   const x = w[i];
   const y = w[i + 1];
   const z = w[i + 2];
-  const lenSq = x * x + y * y + z * z;
-  if (lenSq > 1e-300 && lenSq < 1e300) {
-    // Squaring neither under- nor overflowed (nor met a NaN): no rescaling needed, m = 1.
-    w[SCALE] = 1;
-    const inv = 1 / Math.sqrt(lenSq);
-    w[i] = x * inv;
-    w[i + 1] = y * inv;
-    w[i + 2] = z * inv;
-    return true;
+  let sx = x;
+  let sy = y;
+  let sz = z;
+  let m = 1;
+  let lenSq = x * x + y * y + z * z;
+  if (!(lenSq > 1e-300 && lenSq < 1e300)) {
+    // Squaring under- or overflowed (or met a NaN): rescale by the largest component first.
+    const ax = x < 0 ? -x : x;
+    const ay = y < 0 ? -y : y;
+    const az = z < 0 ? -z : z;
+    m = ax > ay ? ax : ay;
+    if (az > m) m = az;
+    // A NaN component can hide from the comparisons above, so test the sum too.
+    if (!(m > 0 && m < Number.POSITIVE_INFINITY) || Number.isNaN(ax + ay + az)) {
+      w[SCALE] = m;
+      return false;
+    }
+    sx = x / m;
+    sy = y / m;
+    sz = z / m;
+    lenSq = sx * sx + sy * sy + sz * sz;
   }
-  const ax = x < 0 ? -x : x;
-  const ay = y < 0 ? -y : y;
-  const az = z < 0 ? -z : z;
-  let m = ax > ay ? ax : ay;
-  if (az > m) m = az;
   w[SCALE] = m;
-  // A NaN component can hide from the comparisons above, so test the sum too.
-  if (!(m > 0 && m < Number.POSITIVE_INFINITY) || Number.isNaN(ax + ay + az)) return false;
-  const sx = x / m;
-  const sy = y / m;
-  const sz = z / m;
-  const inv = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz);
+  const inv = 1 / Math.sqrt(lenSq);
   w[i] = sx * inv;
   w[i + 1] = sy * inv;
   w[i + 2] = sz * inv;
