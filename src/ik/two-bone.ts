@@ -65,9 +65,9 @@ export interface TwoBoneIkOptions {
  * straightens fully and bends again bends the same way). Invalid input (NaN or infinite numbers, a
  * pose of another skeleton) throws a {@link TendonError} before anything is written.
  *
- * The chain's own bones (root, middle, and any between) should have uniform scale; their ancestors
- * may have any transform, mirrored and non-uniformly scaled included: the solve runs in the root's
- * parent frame, where the limb is rigid. A chain bone with non-uniform scale is solved to within
+ * The chain's own bones (root, middle, and any between) should have uniform scale, mirrored or not;
+ * their ancestors may have any transform, mirrored and non-uniformly scaled included: the solve
+ * runs in the root's parent frame, where the limb is rigid. A chain bone with non-uniform scale is solved to within
  * that non-uniformity (RobotExpressive's float32 scale noise of 1e-5 leaves errors near 1e-8).
  */
 export class TwoBoneIk {
@@ -298,8 +298,14 @@ function restHinge(
   const wl = Math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
   // Bent by less than ~0.06°: too straight to define a plane.
   if (!(nl > 1e-3 * ul * wl)) return null;
-  // Into the middle joint's rotation frame: the columns of P⁻¹ · M_mid, normalized, transposed.
+  // Into the middle joint's rotation frame: the columns of P⁻¹ · M_mid, normalized, transposed,
+  // signed by the joint's own scale and by the mirrors above it (see the kernel's turnSense): a
+  // local turn about the result then acts about n.
   const m = 16 * middle;
+  const scales = skeleton.restScales;
+  const signOf = (j: number) => (scales[3 * j] * scales[3 * j + 1] * scales[3 * j + 2] < 0 ? -1 : 1);
+  let sense = 1;
+  for (let j = skeleton.parents[middle]; j !== parent; j = skeleton.parents[j]) sense *= signOf(j);
   const local = [0, 0, 0];
   for (let col = 0; col < 3; col++) {
     const x = model[m + 4 * col];
@@ -307,7 +313,8 @@ function restHinge(
     const z = model[m + 4 * col + 2];
     const f = [0, 1, 2].map((r) => pinv[r] * x + pinv[4 + r] * y + pinv[8 + r] * z);
     const fl = Math.sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    local[col] = (f[0] * n[0] + f[1] * n[1] + f[2] * n[2]) / (fl * nl);
+    const sign = scales[3 * middle + col] < 0 ? -sense : sense;
+    local[col] = (sign * (f[0] * n[0] + f[1] * n[1] + f[2] * n[2])) / (fl * nl);
   }
   return [local[0], local[1], local[2]];
 }

@@ -96,6 +96,7 @@ const CS = 67; // a cosine and a sine
 const U = 70; // root → middle
 const W = 73; // middle → end
 const LEN = 76; // l1, l2, the distance to reach, the full reach
+const WANTED = 80; // 16: the end's wanted frame, then its wanted local rotation, 3x3 in 4x4
 
 /**
  * Solves two-bone IK for the joints `root`, `mid`, `end` (each below the previous; twist bones may
@@ -232,7 +233,7 @@ export function twoBoneSolve(
   v[LEN + 2] = d;
   v[LEN + 3] = reach;
   const hinge = settings[S.hasHinge] > 0;
-  if (hinge) solveHinge(model, scales, mid, settings, result);
+  if (hinge) solveHinge(model, parents, scales, root, mid, settings, result);
   else solveLeastMotion(settings, memory, result);
   finish(
     model,
@@ -257,7 +258,9 @@ export function twoBoneSolve(
  */
 function solveHinge(
   model: Float64Array,
+  parents: Int32Array,
   scales: Float64Array,
+  root: number,
   mid: number,
   settings: Float64Array,
   result: Float64Array,
@@ -274,7 +277,7 @@ function solveHinge(
   v[HL] = settings[S.hinge];
   v[HL + 1] = settings[S.hinge + 1];
   v[HL + 2] = settings[S.hinge + 2];
-  hingeInSolveFrame(model, scales, mid);
+  hingeInSolveFrame(model, scales, mid, turnSense(parents, scales, root, mid));
   const hx = v[H];
   const hy = v[H + 1];
   const hz = v[H + 2];
@@ -461,7 +464,9 @@ function finish(
     multiply(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
   } else {
     frameRotation(model, mid);
-    conjugateIntoLocal(rotations, mid * 4, v, Q_MID);
+    // A mirrored bone between the solve frame and the middle joint turns the sense of its local
+    // turns (see turnSense).
+    conjugateIntoLocal(rotations, mid * 4, scales, mid * 3, turnSense(parents, scales, root, mid), v, Q_MID);
   }
   normalize(rotations, mid * 4, rotations, mid * 4);
   // Root: its rotation frame's parent is the frame we solved in, so the turn composes on the left.
@@ -469,7 +474,7 @@ function finish(
   normalize(rotations, root * 4, rotations, root * 4);
   localToModel(model, parents, translations, rotations, scales, root, subtreeEnd);
   if (settings[S.hasEndRotation] > 0) {
-    matchEndRotation(model, parents, rotations, end, settings);
+    matchEndRotation(model, parents, rotations, scales, end, settings);
     // The end and whatever hangs below it (the range may hold other joints: harmless).
     localToModel(model, parents, translations, rotations, scales, end, subtreeEnd);
   }
@@ -584,22 +589,38 @@ function frameRotation(model: Float64Array, joint: number): void {
 }
 
 /**
- * v[H] = the hinge axis v[HL] (in the middle joint's rotation frame) seen in the solve frame:
- * P⁻¹ · M_mid applied to it, normalized. M_mid ends with the joint's own scale, which acts before
- * its rotation: dividing the axis by the scale's magnitudes first leaves the rotation (times the
- * ancestors' uniform scale, and each scale's sign, as the frame's normalized columns would), with
- * one square root instead of three.
+ * The sense in which the middle joint's local turns act in the solve frame: 1, or -1 when the
+ * bones from the root down to the middle joint's parent are mirrored an odd number of times (their
+ * scales' determinants multiply to a negative number). Conjugating a turn about `a` by a mirror
+ * `G` gives the turn about `-G a` by the same angle, so the hinge and every local axis then flip.
  */
-function hingeInSolveFrame(model: Float64Array, scales: Float64Array, mid: number): void {
+function turnSense(parents: Int32Array, scales: Float64Array, root: number, mid: number): number {
+  let sense = 1;
+  for (let j = parents[mid]; j >= root; j = parents[j]) {
+    const o = j * 3;
+    if (scales[o] * scales[o + 1] * scales[o + 2] < 0) sense = -sense;
+    if (j === root) break;
+  }
+  return sense;
+}
+
+/**
+ * v[H] = the axis in the solve frame about which a turn of the middle joint about its local axis
+ * v[HL] acts: P⁻¹ · M_mid applied to it after the joint's own scale (which acts before its
+ * rotation) is divided out, normalized, times the turn sense ({@link turnSense}). Dividing by the
+ * signed scale leaves the joint's rotation (times the ancestors' uniform scale), with one square
+ * root instead of the three of normalizing the frame's columns.
+ */
+function hingeInSolveFrame(model: Float64Array, scales: Float64Array, mid: number, sense: number): void {
   const m = mid * 16;
   const so = mid * 3;
-  const sx = scales[so] < 0 ? -scales[so] : scales[so];
-  const sy = scales[so + 1] < 0 ? -scales[so + 1] : scales[so + 1];
-  const sz = scales[so + 2] < 0 ? -scales[so + 2] : scales[so + 2];
+  const sx = scales[so];
+  const sy = scales[so + 1];
+  const sz = scales[so + 2];
   // A zero scale component collapses the frame: that axis component then counts for nothing.
-  const hx = sx > 0 ? v[HL] / sx : 0;
-  const hy = sy > 0 ? v[HL + 1] / sy : 0;
-  const hz = sz > 0 ? v[HL + 2] / sz : 0;
+  const hx = sx !== 0 ? v[HL] / sx : 0;
+  const hy = sy !== 0 ? v[HL + 1] / sy : 0;
+  const hz = sz !== 0 ? v[HL + 2] / sz : 0;
   const x = model[m] * hx + model[m + 4] * hy + model[m + 8] * hz;
   const y = model[m + 1] * hx + model[m + 5] * hy + model[m + 9] * hz;
   const z = model[m + 2] * hx + model[m + 6] * hy + model[m + 10] * hz;
@@ -607,25 +628,38 @@ function hingeInSolveFrame(model: Float64Array, scales: Float64Array, mid: numbe
   const fy = pinv[1] * x + pinv[5] * y + pinv[9] * z;
   const fz = pinv[2] * x + pinv[6] * y + pinv[10] * z;
   const l = Math.sqrt(fx * fx + fy * fy + fz * fz);
-  const inv = l > 0 ? 1 / l : 0;
+  const inv = l > 0 ? sense / l : 0;
   v[H] = fx * inv;
   v[H + 1] = fy * inv;
   v[H + 2] = fz * inv;
 }
 
 /**
- * q ← q · (F⁻¹ · R · F): a rotation R given in the solve frame, applied in the joint's own frame
- * (F = the joint's frame rotation, in v[FRAME]): the axis goes through Fᵀ, the angle stays.
+ * q ← q · (local turn): the turn R given in the solve frame, made by the joint itself. Its frame
+ * there is F = G · R_joint · D (v[FRAME], normalized columns; D the signs of the joint's scale), and
+ * a local turn about `a` acts about sense · G · R_joint · a, so a = sense · D · Fᵀ · axis; the angle
+ * stays.
  */
-function conjugateIntoLocal(rotations: Float64Array, ro: number, src: Float64Array, so: number): void {
-  const x = src[so];
-  const y = src[so + 1];
-  const z = src[so + 2];
+function conjugateIntoLocal(
+  rotations: Float64Array,
+  ro: number,
+  scales: Float64Array,
+  so: number,
+  sense: number,
+  src: Float64Array,
+  o: number,
+): void {
+  const x = src[o];
+  const y = src[o + 1];
+  const z = src[o + 2];
   const f = FRAME;
-  v[Q_TMP] = v[f] * x + v[f + 1] * y + v[f + 2] * z;
-  v[Q_TMP + 1] = v[f + 4] * x + v[f + 5] * y + v[f + 6] * z;
-  v[Q_TMP + 2] = v[f + 8] * x + v[f + 9] * y + v[f + 10] * z;
-  v[Q_TMP + 3] = src[so + 3];
+  const ax = v[f] * x + v[f + 1] * y + v[f + 2] * z;
+  const ay = v[f + 4] * x + v[f + 5] * y + v[f + 6] * z;
+  const az = v[f + 8] * x + v[f + 9] * y + v[f + 10] * z;
+  v[Q_TMP] = scales[so] < 0 ? -sense * ax : sense * ax;
+  v[Q_TMP + 1] = scales[so + 1] < 0 ? -sense * ay : sense * ay;
+  v[Q_TMP + 2] = scales[so + 2] < 0 ? -sense * az : sense * az;
+  v[Q_TMP + 3] = src[o + 3];
   multiply(rotations, ro, rotations, ro, v, Q_TMP);
 }
 
@@ -748,13 +782,18 @@ function sideFromMemory(memory: Float64Array): void {
 }
 
 /**
- * Sets the end's local rotation so that its rotation, seen through the root's parent frame,
- * equals settings[endRotation] (also seen through it), blended by the weight.
+ * Sets the end's local rotation so that its model matrix has the rotation settings[endRotation]
+ * as `trs.decompose` reads it (a mirrored matrix has its X scale negated), blended by the weight.
+ * In the solve frame the wanted frame is W = P⁻¹ · rotation (columns normalized) and the end's is
+ * F · R_end · D (F its parent's frame, D the signs of its own scale): R_end = Fᵀ · W · X · D, with X
+ * negating the first column when the end's model matrix is mirrored. That is a rotation whatever
+ * the mirrors along the way, since they make F, W, X and D disagree in orientation in pairs.
  */
 function matchEndRotation(
   model: Float64Array,
   parents: Int32Array,
   rotations: Float64Array,
+  scales: Float64Array,
   end: number,
   settings: Float64Array,
 ): void {
@@ -766,8 +805,14 @@ function matchEndRotation(
   const x2 = tx + tx;
   const y2 = ty + ty;
   const z2 = tz + tz;
-  const f = FRAME;
-  // Columns of the wanted rotation, brought into the solve frame and normalized.
+  const m = end * 16;
+  const mirrored =
+    model[m] * (model[m + 5] * model[m + 10] - model[m + 6] * model[m + 9]) -
+      model[m + 4] * (model[m + 1] * model[m + 10] - model[m + 2] * model[m + 9]) +
+      model[m + 8] * (model[m + 1] * model[m + 6] - model[m + 2] * model[m + 5]) <
+    0;
+  const w = WANTED;
+  // Columns of the wanted rotation, brought into the solve frame, normalized, signed by X · D.
   for (let c = 0; c < 3; c++) {
     const x = c === 0 ? 1 - ty * y2 - tz * z2 : c === 1 ? tx * y2 - tw * z2 : tx * z2 + tw * y2;
     const y = c === 0 ? tx * y2 + tw * z2 : c === 1 ? 1 - tx * x2 - tz * z2 : ty * z2 - tw * x2;
@@ -775,19 +820,25 @@ function matchEndRotation(
     const fx = pinv[0] * x + pinv[4] * y + pinv[8] * z;
     const fy = pinv[1] * x + pinv[5] * y + pinv[9] * z;
     const fz = pinv[2] * x + pinv[6] * y + pinv[10] * z;
-    const l = Math.sqrt(fx * fx + fy * fy + fz * fz);
-    v[f + 4 * c] = fx / l;
-    v[f + 4 * c + 1] = fy / l;
-    v[f + 4 * c + 2] = fz / l;
+    const flip = (c === 0 && mirrored) !== scales[end * 3 + c] < 0;
+    const inv = (flip ? -1 : 1) / Math.sqrt(fx * fx + fy * fy + fz * fz);
+    v[w + 4 * c] = fx * inv;
+    v[w + 4 * c + 1] = fy * inv;
+    v[w + 4 * c + 2] = fz * inv;
   }
-  fromMat4(v, Q_TMP2, v, f);
-  // The end's parent's rotation in the solve frame; local = parent⁻¹ · wanted.
+  // The end's parent's frame in the solve frame; local = Fᵀ · (W · X · D), entry (r, c) the dot
+  // product of F's column r and that column c.
   frameRotation(model, parents[end]);
-  fromMat4(v, Q_TMP, v, f);
-  v[Q_TMP] = -v[Q_TMP];
-  v[Q_TMP + 1] = -v[Q_TMP + 1];
-  v[Q_TMP + 2] = -v[Q_TMP + 2];
-  multiply(v, Q_TMP, v, Q_TMP, v, Q_TMP2);
+  const f = FRAME;
+  for (let c = 0; c < 3; c++) {
+    const x = v[w + 4 * c];
+    const y = v[w + 4 * c + 1];
+    const z = v[w + 4 * c + 2];
+    for (let r = 0; r < 3; r++) {
+      v[w + 4 * c + r] = v[f + 4 * r] * x + v[f + 4 * r + 1] * y + v[f + 4 * r + 2] * z;
+    }
+  }
+  fromMat4(v, Q_TMP, v, w);
   normalize(v, Q_TMP, v, Q_TMP);
   const o = end * 4;
   if (settings[S.weight] < 1) {

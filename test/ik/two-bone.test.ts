@@ -9,6 +9,7 @@ import { TendonError } from '../../src/errors.js';
 import { TwoBoneIk, type TwoBoneIkOptions } from '../../src/ik/two-bone.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { invert } from '../../src/kernel/mat4.js';
+import { decompose } from '../../src/kernel/trs.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
@@ -425,18 +426,18 @@ describe('two-bone IK: named cases', () => {
   });
 
   it('matches the end bone to a model-space rotation (a foot flat on a slope)', () => {
-    for (const parent of PARENT_CASES.filter((c) => !['non-uniform', 'mirrored'].includes(c.name))) {
+    // A non-uniformly scaled parent shears the end's frame: no rotation to read back exactly.
+    for (const parent of PARENT_CASES.filter((c) => c.name !== 'non-uniform')) {
       const r = rig(parent);
       const flat = new Float64Array([0.2, 0.1, -0.3, 0.927]);
       const l = Math.hypot(...flat);
       for (let i = 0; i < 4; i++) flat[i] /= l;
       r.ik.solve(r.pose, r.model, targetAt(r, [0.2, -1, 0.1], 0.7), null, flat);
-      // Rotation part of the end's model matrix (scale removed) against the wanted rotation.
-      const m = r.model.subarray(16 * r.ankle, 16 * r.ankle + 16);
-      const sx = Math.hypot(m[0], m[1], m[2]);
-      const [x, y, z, w] = flat;
-      const expected = [1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)];
-      for (let i = 0; i < 3; i++) expect(m[i] / sx).toBeCloseTo(expected[i], 9);
+      // The rotation of the end's model matrix as decompose reads it (a mirror negates X scale).
+      const q = new Float64Array(4);
+      decompose(new Float64Array(3), 0, q, 0, new Float64Array(3), 0, r.model, 16 * r.ankle);
+      const sign = Math.sign(dot([...q], [...flat]));
+      for (let i = 0; i < 4; i++) expect(q[i] * sign).toBeCloseTo(flat[i], 9);
       expect(r.ik.status.error).toBeLessThan(1e-9 * 100);
     }
   });
@@ -553,3 +554,191 @@ describe('two-bone IK: named cases', () => {
     }
   });
 });
+
+/** Where a leg's own bones carry a negative scale (a mirror), and the parent they hang under. */
+interface MirrorCase {
+  readonly name: string;
+  readonly hip: readonly [number, number, number];
+  readonly twist?: readonly [number, number, number];
+  readonly knee: readonly [number, number, number];
+  readonly ankle?: readonly [number, number, number];
+  readonly parent: ParentCase;
+}
+
+const MIRROR_CASES: readonly MirrorCase[] = [
+  { name: 'hip mirrored in x', hip: [-1, 1, 1], knee: [1, 1, 1], parent: PARENT_CASES[0] },
+  { name: 'hip mirrored in y, scaled 1.5', hip: [1.5, -1.5, 1.5], knee: [1, 1, 1], parent: PARENT_CASES[1] },
+  { name: 'knee mirrored in z', hip: [1, 1, 1], knee: [1, 1, -1], parent: PARENT_CASES[0] },
+  { name: 'hip and knee mirrored', hip: [-1, 1, 1], knee: [1, -1, 1], parent: PARENT_CASES[2] },
+  { name: 'hip a point reflection', hip: [-1, -1, -1], knee: [1, 1, 1], parent: PARENT_CASES[0] },
+  {
+    name: 'twist bone mirrored',
+    hip: [1, 1, 1],
+    twist: [1, -1, 1],
+    knee: [1, 1, 1],
+    parent: PARENT_CASES[0],
+  },
+  { name: 'ankle mirrored', hip: [1, 1, 1], knee: [1, 1, 1], ankle: [-1, 1, 1], parent: PARENT_CASES[0] },
+  {
+    name: 'knee mirrored under a mirrored parent',
+    hip: [1, 1, 1],
+    knee: [-1, 1, 1],
+    parent: PARENT_CASES.find((c) => c.name === 'mirrored') as ParentCase,
+  },
+];
+
+/** A leg like {@link leg}, its bones turned at rest (so no axis is special) and scaled per case. */
+function mirroredLeg(c: MirrorCase): Skeleton {
+  const names = ['parent', 'hip', ...(c.twist ? ['thigh-twist'] : []), 'knee', 'ankle'];
+  const parents = names.map((_, i) => i - 1);
+  const p = c.parent;
+  const q = (x: number, y: number, z: number) => [x, y, z, Math.sqrt(1 - x * x - y * y - z * z)];
+  const t = [...p.translation, 0.1, -0.05, 0];
+  const r = [...p.rotation, ...q(0.2, -0.1, 0.15)];
+  const s = [...p.scale, ...c.hip];
+  if (c.twist) {
+    t.push(0, -L1 / 2, 0.015);
+    r.push(...q(0, 0.3, 0));
+    s.push(...c.twist);
+    t.push(0, -L1 / 2, 0.015);
+  } else {
+    t.push(0, -L1, 0.03);
+  }
+  r.push(...q(-0.1, 0.25, 0.05));
+  s.push(...c.knee);
+  t.push(0.02, -L2, -0.03);
+  r.push(0, 0, 0, 1);
+  s.push(...(c.ankle ?? [1, 1, 1]));
+  return Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s });
+}
+
+/** Model space → the frame of `joint` (its inverse model matrix). */
+function frameOf(model: Float64Array, joint: number): Float64Array {
+  const out = new Float64Array(16);
+  invert(out, 0, model, 16 * joint);
+  return out;
+}
+
+/** p (3) through the linear part of matrix m, or the whole affine map when `point`. */
+function apply(m: Float64Array, p: readonly number[], point = true): number[] {
+  return [0, 1, 2].map((i) => m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + (point ? m[12 + i] : 0));
+}
+
+describe.each(MIRROR_CASES.map((c) => [c.name, c] as const))(
+  'two-bone IK with mirrored bones in the limb: %s',
+  (_, mirror) => {
+    const runs = Math.ceil(PROPERTY_RUNS / 20);
+    const setUp = (options: Partial<TwoBoneIkOptions>) => {
+      const skeleton = mirroredLeg(mirror);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      forwardKinematics(pose, model);
+      const ik = new TwoBoneIk(skeleton, { root: 'hip', middle: 'knee', end: 'ankle', ...options });
+      const toParent = frameOf(model, 0);
+      const at = (j: number) => apply(toParent, [model[16 * j + 12], model[16 * j + 13], model[16 * j + 14]]);
+      return { skeleton, pose, model, ik, toParent, at };
+    };
+
+    it('reaches every reachable target, in both modes, keeping bone lengths', () => {
+      for (const mode of ['hinge', 'least-motion'] as const) {
+        const { pose, model, ik, toParent, at } = setUp({ mode });
+        const l1 = len(sub(at(ik.middle), at(ik.root)));
+        const l2 = len(sub(at(ik.end), at(ik.middle)));
+        const toModel = frameOf(toParent, 0);
+        fc.assert(
+          fc.property(direction, fc.double({ min: 0.01, max: 0.99, noNaN: true }), (dir, f) => {
+            pose.resetToRest();
+            forwardKinematics(pose, model);
+            const d = Math.abs(l1 - l2) + f * (l1 + l2 - Math.abs(l1 - l2));
+            const hip = at(ik.root);
+            const goal = hip.map((h, i) => h + (dir[i] / len(dir)) * d);
+            const status = ik.solve(pose, model, apply(toModel, goal));
+            expect(len(sub(at(ik.end), goal))).toBeLessThanOrEqual(1e-9 * (l1 + l2));
+            expect(status.reached).toBe(true);
+            expect(Math.abs(len(sub(at(ik.middle), at(ik.root))) / l1 - 1)).toBeLessThan(1e-9);
+            expect(Math.abs(len(sub(at(ik.end), at(ik.middle))) / l2 - 1)).toBeLessThan(1e-9);
+          }),
+          { seed: PROPERTY_SEED, numRuns: runs },
+        );
+      }
+    });
+
+    it('turns the knee only about its hinge, on the side it bends at rest', () => {
+      const { pose, model, ik, toParent, at } = setUp({});
+      // The hinge is fixed in the thigh: at rest it is the bend plane's normal; after a solve it
+      // has turned with the thigh's frame (seen from the solve frame, both mirrored alike).
+      const thighFrame = () => {
+        const m = new Float64Array(16);
+        const parentOfKnee = ik.skeleton.parents[ik.middle];
+        for (let c = 0; c < 3; c++) {
+          const col = apply(
+            toParent,
+            [...model.subarray(16 * parentOfKnee + 4 * c, 16 * parentOfKnee + 4 * c + 3)],
+            false,
+          );
+          const l = len(col);
+          for (let r = 0; r < 3; r++) m[4 * c + r] = col[r] / l;
+        }
+        return m;
+      };
+      const restHinge = cross(sub(at(ik.middle), at(ik.root)), sub(at(ik.end), at(ik.middle)));
+      const restFrame = thighFrame();
+      const inRestFrame = [0, 1, 2].map((c) =>
+        dot(restFrame.subarray(4 * c, 4 * c + 3) as unknown as number[], restHinge),
+      );
+      const toModel = frameOf(toParent, 0);
+      const l1 = len(sub(at(ik.middle), at(ik.root)));
+      const l2 = len(sub(at(ik.end), at(ik.middle)));
+      fc.assert(
+        fc.property(
+          direction,
+          fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+          direction,
+          (dir, f, poleDir) => {
+            pose.resetToRest();
+            forwardKinematics(pose, model);
+            const d = Math.abs(l1 - l2) + f * (l1 + l2 - Math.abs(l1 - l2));
+            const hip = at(ik.root);
+            const goal = hip.map((h, i) => h + (dir[i] / len(dir)) * d);
+            const pole = hip.map((h, i) => h + poleDir[i]);
+            ik.solve(pose, model, apply(toModel, goal), apply(toModel, pole));
+            const frame = thighFrame();
+            const hinge = [0, 1, 2].map(
+              (r) =>
+                frame[r] * inRestFrame[0] + frame[4 + r] * inRestFrame[1] + frame[8 + r] * inRestFrame[2],
+            );
+            const unit = hinge.map((x) => x / len(hinge));
+            const thigh = sub(at(ik.middle), at(ik.root));
+            const shin = sub(at(ik.end), at(ik.middle));
+            // Both bones stay across the hinge (as at rest), and the bend about it stays positive.
+            expect(Math.abs(dot(thigh, unit)) / l1).toBeLessThan(1e-9);
+            expect(Math.abs(dot(shin, unit)) / l2).toBeLessThan(1e-9);
+            expect(dot(cross(thigh, shin), unit)).toBeGreaterThan(0);
+          },
+        ),
+        { seed: PROPERTY_SEED, numRuns: runs },
+      );
+    });
+
+    it('matches the end rotation as decompose reads the end’s model matrix', () => {
+      const { pose, model, ik, toParent, at } = setUp({});
+      const toModel = frameOf(toParent, 0);
+      const flat = new Float64Array([0.2, 0.1, -0.3, 0.927]);
+      const l = Math.hypot(...flat);
+      for (let i = 0; i < 4; i++) flat[i] /= l;
+      const hip = at(ik.root);
+      const l1 = len(sub(at(ik.middle), at(ik.root)));
+      const l2 = len(sub(at(ik.end), at(ik.middle)));
+      const dir = [0.2, -0.6, 0.1].map((x, _, a) => x / len(a));
+      const goal = hip.map((h, i) => h + (dir[i] * (Math.abs(l1 - l2) + l1 + l2)) / 2);
+      const status = ik.solve(pose, model, apply(toModel, goal), null, flat);
+      const t = new Float64Array(3);
+      const q = new Float64Array(4);
+      const s = new Float64Array(3);
+      decompose(t, 0, q, 0, s, 0, model, 16 * ik.end);
+      const sign = Math.sign(dot([...q], [...flat]));
+      for (let i = 0; i < 4; i++) expect(q[i] * sign).toBeCloseTo(flat[i], 9);
+      expect(status.error).toBeLessThan(1e-9);
+    });
+  },
+);
