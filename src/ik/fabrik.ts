@@ -188,13 +188,14 @@ export class FabrikIk {
     const { t, s, qBase } = this;
     let clamped = false;
     // Positional passes need segment lengths that no rotation changes: no limits, and uniform scale
-    // on every joint of the chain and between its joints. Otherwise every pass builds rotations.
+    // (mirrored or not) on every joint of the chain and between its joints. Otherwise every pass
+    // builds rotations.
     let uniform = true;
     for (let i = 0; i < m; i++) {
       const j = joints[i];
       vec3.copy(t, 3 * i, pose.translations, 3 * j);
       vec3.copy(s, 3 * i, pose.scales, 3 * j);
-      if (s[3 * i] !== s[3 * i + 1] || s[3 * i] !== s[3 * i + 2]) uniform = false;
+      if (!uniformScale(s, 3 * i)) uniform = false;
       quat.normalize(qBase, 4 * i, pose.rotations, 4 * j);
       if (limited && clampRotation(qBase, 4 * i, limits, LIMIT_STRIDE * i)) clamped = true;
     }
@@ -212,8 +213,7 @@ export class FabrikIk {
       mat4.identity(K, ko);
       for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) {
         const j = between[b];
-        const sc = pose.scales;
-        if (sc[3 * j] !== sc[3 * j + 1] || sc[3 * j] !== sc[3 * j + 2]) uniform = false;
+        if (!uniformScale(pose.scales, 3 * j)) uniform = false;
         trs.compose(this.matrix, 0, pose.translations, 3 * j, pose.rotations, 4 * j, pose.scales, 3 * j);
         mat4.multiplyAffine(K, ko, K, ko, this.matrix, 0);
       }
@@ -325,7 +325,8 @@ export class FabrikIk {
    * Forward kinematics of the chain in the root's parent's frame, root to tip. With `aim`, each
    * joint first turns (from its start-of-solve rotation) to point at its child's point from the
    * backward pass, within its limit; the child's point is then recomputed. `similar`: every scale
-   * along the chain is uniform, so each frame is a rotation times a scale. Returns whether a limit
+   * along the chain is uniform (up to signs), so each frame is a rotation, possibly mirrored, times a
+   * scale. Returns whether a limit
    * acted.
    */
   private forwardPass(aim: boolean, similar: boolean): boolean {
@@ -401,4 +402,15 @@ export class FabrikIk {
     this.numbers[2] = errorSq;
     return errorSq <= this.toleranceSq;
   }
+}
+
+/**
+ * Whether the scale at `o` is uniform up to signs: the frame is then a rotation, possibly with a
+ * mirror, times one positive factor, so no rotation changes a length measured through it.
+ */
+function uniformScale(s: Float64Array, o: number): boolean {
+  const x = s[o] < 0 ? -s[o] : s[o];
+  const y = s[o + 1] < 0 ? -s[o + 1] : s[o + 1];
+  const z = s[o + 2] < 0 ? -s[o + 2] : s[o + 2];
+  return x === y && x === z;
 }

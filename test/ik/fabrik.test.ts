@@ -132,6 +132,44 @@ describe('FabrikIk: reachable targets', () => {
   });
 });
 
+describe('FabrikIk: mirrored bones in the chain', () => {
+  it('converges as fast as without the mirror (a negative scale is uniform up to its sign)', () => {
+    // Bones along +Y: a mirror in x or z leaves the chain's geometry, and so every target's
+    // difficulty, as it was; only the local frames are reflected.
+    const plain = buildRig(5);
+    const mirrored = buildRig(5);
+    for (const [j, sc] of [
+      [1, [-1, 1, 1]],
+      [3, [1, 1, -1]],
+      [4, [-1, 1, -1]],
+    ] as const) {
+      mirrored.pose.scales.set(sc, 3 * mirrored.chain[j]);
+    }
+    const solvers = [plain, mirrored].map(
+      (rig) => new FabrikIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 }),
+    );
+    const iterations = [0, 0];
+    fc.assert(
+      fc.property(chainArb(5, 0.5, 1.5), ({ lengths, rotations, dir, fraction }) => {
+        const { reach, inner } = reachOf(lengths);
+        const d = inner + 0.1 * reach + (0.8 * reach - inner) * fraction;
+        for (const k of [0, 1]) {
+          const rig = k === 0 ? plain : mirrored;
+          setChain(rig, lengths, rotations);
+          const status = solvers[k].solve(rig.pose, rig.model, targetAt(rig, dir, d));
+          expect(status.reached).toBe(true);
+          iterations[k] += status.iterations;
+          checkFk(rig, solvers[k], reach);
+          checkUnit(rig);
+        }
+      }),
+      CASE_RUNS,
+    );
+    // The same passes: the mirrored chain needs no more iterations than the plain one.
+    expect(iterations[1]).toBeLessThanOrEqual(iterations[0] * 1.05);
+  });
+});
+
 describe('FabrikIk: out of reach', () => {
   it('lays the chain straight toward the target and says so', () => {
     const rig = buildRig(4);
