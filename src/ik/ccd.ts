@@ -137,6 +137,16 @@ export class CcdIk {
   solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
     checkPose(this.skeleton, pose, model, 'CcdIk');
     checkFinite(targetModel, 3, 'CcdIk', 'targetModel');
+    return this.solveWithin(pose, model, targetModel, this.maxIterations);
+  }
+
+  /**
+   * {@link CcdIk.solve} without the input checks and with its own cap on the sweeps: how
+   * {@link FabrikIk} finishes a limited solve its passes cannot (it has checked the input).
+   *
+   * @internal
+   */
+  solveWithin(pose: Pose, model: Float64Array, targetModel: Float64Array, maxIterations: number): IkStatus {
     const status = this.status;
     status.reset();
     const { joints, limits, limited } = this.setup;
@@ -233,7 +243,7 @@ export class CcdIk {
     const line = this.line;
     const kick = 3 * m;
     const saved = this.saved;
-    while (error > this.tolerance && iterations < this.maxIterations && local > floor) {
+    while (error > this.tolerance && iterations < maxIterations && local > floor) {
       let kicked = false;
       // Too far, the straight chain is the answer; too close, the chain folded on the line is,
       // but a chain folded on it the wrong way is a fixed point like those within reach.
