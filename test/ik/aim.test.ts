@@ -38,12 +38,12 @@ interface Rig {
   readonly parent: number;
 }
 
-function makeRig(pc: ParentCase | null): Rig {
+function makeRig(pc: ParentCase | null, boneScale: V3 = BONE_S): Rig {
   const names = ['bone', 'child'];
   const parents = [-1, 0];
   const t = [...BONE_T, ...CHILD_T];
   const r = [...BONE_R, 0, 0, 0, 1];
-  const s = [...BONE_S, 1, 1, 1];
+  const s = [...boneScale, 1, 1, 1];
   if (pc !== null) {
     names.unshift('parent');
     parents.splice(0, 2, -1, 0, 1);
@@ -67,12 +67,21 @@ function makeRig(pc: ParentCase | null): Rig {
 
 // The plain case runs PROPERTY_RUNS, each parent case a tenth of that: a solve costs about a
 // microsecond, so this keeps the file near 7 s at 100,000 runs (all cases in full: about 28 s).
-const CASES: readonly { name: string; pc: ParentCase | null; runs: number }[] = [
-  { name: 'plain (aimed bone is the root)', pc: null, runs: PROPERTY_RUNS },
+// The aimed bone's own scale mirrored too (a negative component): its frame, seen from its
+// parent's, is then a reflection, which the solve must not take for a rotation.
+const CASES: readonly { name: string; pc: ParentCase | null; runs: number; boneScale: V3 }[] = [
+  { name: 'plain (aimed bone is the root)', pc: null, runs: PROPERTY_RUNS, boneScale: BONE_S },
   ...PARENT_CASES.map((pc) => ({
     name: `under a ${pc.name} parent`,
     pc,
     runs: Math.max(1, Math.floor(PROPERTY_RUNS / 10)),
+    boneScale: BONE_S,
+  })),
+  ...[PARENT_CASES[1], PARENT_CASES[6]].map((pc) => ({
+    name: `the aimed bone itself mirrored, under a ${pc.name} parent`,
+    pc,
+    runs: Math.max(1, Math.floor(PROPERTY_RUNS / 10)),
+    boneScale: [-BONE_S[0], BONE_S[1], BONE_S[2]] as V3,
   })),
 ];
 
@@ -221,12 +230,12 @@ function targetNear(rig: Rig, pc: ParentCase | null, dir: V3, dist: number, out:
 
 // ---------------------------------------------------------------------------------------------
 
-for (const { name, pc, runs } of CASES) {
+for (const { name, pc, runs, boneScale } of CASES) {
   describe(`AimIk properties, ${name}`, () => {
     const options = { seed: PROPERTY_SEED, numRuns: runs };
 
     it('the forward axis (toward the child) hits the target direction to 1e-9; reached; unit quaternion', () => {
-      const rig = makeRig(pc);
+      const rig = makeRig(pc, boneScale);
       const ik = new AimIk(rig.skeleton, { joint: 'bone' });
       const target = new Float64Array(3);
       fc.assert(
@@ -250,11 +259,11 @@ for (const { name, pc, runs } of CASES) {
     });
 
     it('with an up axis: the up axis lies in the plane of forward and the up direction, on its side', () => {
-      const rig = makeRig(pc);
+      const rig = makeRig(pc, boneScale);
       const upAxis: V3 = [1, 0, 0.2];
       const ik = new AimIk(rig.skeleton, { joint: 'bone', up: upAxis });
       // The up axis in the bone's local (scaled) frame, for the model matrix: rotation frame / s.
-      const upLocal = [upAxis[0] / BONE_S[0], upAxis[1] / BONE_S[1], upAxis[2] / BONE_S[2]];
+      const upLocal = [upAxis[0] / boneScale[0], upAxis[1] / boneScale[1], upAxis[2] / boneScale[2]];
       const target = new Float64Array(3);
       const up = new Float64Array(3);
       fc.assert(
@@ -284,8 +293,8 @@ for (const { name, pc, runs } of CASES) {
     });
 
     it('cone and twist limits hold to 1e-9 and are flagged; unlimited answers are exact', () => {
-      const rig = makeRig(pc);
-      const free = makeRig(pc);
+      const rig = makeRig(pc, boneScale);
+      const free = makeRig(pc, boneScale);
       const upAxis: V3 = [0, 0.3, 1];
       const configs: AimIkOptions[] = [
         { joint: 'bone', coneAngle: 0 },
@@ -300,7 +309,7 @@ for (const { name, pc, runs } of CASES) {
         (c) => new AimIk(free.skeleton, { joint: 'bone', up: c.up === undefined ? undefined : upAxis }),
       );
       const rest = Array.from(rig.skeleton.restRotations.subarray(4 * rig.bone, 4 * rig.bone + 4));
-      const f = norm3([CHILD_T[0] * BONE_S[0], CHILD_T[1] * BONE_S[1], CHILD_T[2] * BONE_S[2]]);
+      const f = norm3([CHILD_T[0] * boneScale[0], CHILD_T[1] * boneScale[1], CHILD_T[2] * boneScale[2]]);
       const target = new Float64Array(3);
       const up = new Float64Array(3);
       /** [swing angle, twist angle] of the bone's rotation relative to rest, about f. */
@@ -353,8 +362,8 @@ for (const { name, pc, runs } of CASES) {
     });
 
     it('weight: 0 is a bit-exact pass-through; w turns by w times the full angle; unit quaternion', () => {
-      const rig = makeRig(pc);
-      const full = makeRig(pc);
+      const rig = makeRig(pc, boneScale);
+      const full = makeRig(pc, boneScale);
       const ik = new AimIk(rig.skeleton, { joint: 'bone', up: [1, 0, 0] });
       const ikFull = new AimIk(full.skeleton, { joint: 'bone', up: [1, 0, 0] });
       const target = new Float64Array(3);
@@ -397,7 +406,7 @@ for (const { name, pc, runs } of CASES) {
     });
 
     it('any finite target and up direction (huge, tiny, at the joint, on the axis) gives finite unit results', () => {
-      const rig = makeRig(pc);
+      const rig = makeRig(pc, boneScale);
       const ik = new AimIk(rig.skeleton, { joint: 'bone', up: [0, 0, 1], offset: [0.1, 0, 0], coneAngle: 2 });
       const target = new Float64Array(3);
       const up = new Float64Array(3);
@@ -425,14 +434,14 @@ for (const { name, pc, runs } of CASES) {
     });
 
     it('offset: the ray from the offset along forward passes through any target outside the offset sphere', () => {
-      const rig = makeRig(pc);
+      const rig = makeRig(pc, boneScale);
       const offset: V3 = [0.4, -0.2, 0.1];
       const forward: V3 = [0, 0, 1];
       const ik = new AimIk(rig.skeleton, { joint: 'bone', forward, offset });
       const target = new Float64Array(3);
       const r = Math.hypot(...offset);
       // Rotation-frame vectors to bone-local (scaled) ones, for the model matrix.
-      const local = (v: V3): V3 => [v[0] / BONE_S[0], v[1] / BONE_S[1], v[2] / BONE_S[2]];
+      const local = (v: V3): V3 => [v[0] / boneScale[0], v[1] / boneScale[1], v[2] / boneScale[2]];
       fc.assert(
         fc.property(arbQuat, arbDir, fc.double({ min: 1.0001, max: 1000, noNaN: true }), (q, dir, k) => {
           setBone(rig, q);

@@ -105,6 +105,21 @@ describe('CcdIk: reachable targets, no limits', () => {
   }
 });
 
+describe('CcdIk: mirrored bones in the chain', () => {
+  it('reaches every reachable target: a negative scale reflects a frame, and the steps follow it', () => {
+    const rig = buildRig(3, PARENT_CASES[1]);
+    for (const [j, sc] of [
+      [0, [-1, 1, 1]],
+      [2, [1, 1, -1]],
+      [3, [-1, -1, -1]],
+    ] as const) {
+      rig.pose.scales.set(sc, 3 * rig.chain[j]);
+    }
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 20000 });
+    reachableProperty(rig, solver, 3, CASE_RUNS);
+  });
+});
+
 describe('CcdIk: out of reach and degenerate geometry', () => {
   for (const parentCase of PARENT_CASES) {
     it(`${parentCase.name}: out of reach, points the chain at the target, says so`, () => {
