@@ -19,7 +19,7 @@ export interface ChainIkOptions {
   readonly joints: readonly JointRef[];
   /** Distance from the end effector to the target that counts as reached, model units. Default `1e-4`. */
   readonly tolerance?: number;
-  /** Cap on iterations (FABRIK: backward/forward passes, default 32; CCD: sweeps, default 64), an integer ≥ 0. */
+  /** Cap on iterations (FABRIK: backward/forward passes, default 64; CCD: sweeps, default 64), an integer ≥ 0. */
   readonly maxIterations?: number;
   /** One limit (or `null`) per entry of `joints`, relative to each joint's rest rotation. Default none. */
   readonly limits?: readonly (JointLimit | null)[];

@@ -29,7 +29,7 @@ import { IkStatus } from './ik-status.js';
 
 /**
  * Options of {@link FabrikIk}: those of every chain solver. `maxIterations` caps the
- * backward/forward iterations (default `32`).
+ * backward/forward iterations (default `64`).
  */
 export type FabrikIkOptions = ChainIkOptions;
 
@@ -51,7 +51,10 @@ export type FabrikIkOptions = ChainIkOptions;
  *    always the same way, since the passes would otherwise never leave that line; so is a chain
  *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
- *    too close to reach: the chain folded on the line is then the answer).
+ *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
+ *    reach: the answer then lies near the line, and kicking the chain off it every time the passes
+ *    slow down, as they do there, kept it from ever converging). A target so near full reach that
+ *    the chain laid straight toward it is within the tolerance gets that straight chain at once.
  * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
  *    ones, and a last forward pass turns the points into rotations; otherwise every forward pass
  *    does. Positional passes converge linearly, slowly near full extension, each iteration moving
@@ -139,7 +142,7 @@ export class FabrikIk {
    */
   constructor(skeleton: Skeleton, options: FabrikIkOptions) {
     this.skeleton = skeleton;
-    this.setup = setupChain(skeleton, options, 'FabrikIk', 32);
+    this.setup = setupChain(skeleton, options, 'FabrikIk', 64);
     this.joints = this.setup.joints;
     this.tolerance = this.setup.tolerance;
     this.toleranceSq = this.tolerance * this.tolerance;
@@ -262,11 +265,15 @@ export class FabrikIk {
 
     let iterations = 0;
     let stalled = false;
-    if (dist >= reach) {
+    const within = dist < reach && this.withinTolerance(targetModel);
+    if (dist >= reach || (!within && positional && this.straightWithin(pos, lengths, m, tau, targetModel))) {
       fabrikStraight(pos, lengths, m, tau, 0);
       clamped = this.forwardPass(true, uniform) || clamped;
       iterations = 1;
-    } else if (!this.withinTolerance(targetModel)) {
+    } else if (!within) {
+      // Within 1% of full reach the answer lies near the line to the target: kicking a slow chain
+      // off it (below) would undo the passes' progress every time they slow down, which they do there.
+      const nearLineKicks = dist < (1 - NEAR_FULL_REACH) * reach;
       const numbers = this.numbers;
       numbers[0] = 0.05 * reach;
       numbers[1] = Number.POSITIVE_INFINITY;
@@ -285,7 +292,7 @@ export class FabrikIk {
         // there (the line is an attracting fixed point of the passes): check before every pass,
         // and with a wider margin once the passes slow down near it. Not for a target too close to
         // reach: the chain folded on the line is then the answer.
-        const sinSq = slow ? NEAR_LINE : ON_LINE;
+        const sinSq = slow && nearLineKicks ? NEAR_LINE : ON_LINE;
         if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq);
         fabrikBackward(pos, lengths, m, tau, 0);
         // Positional, the forward pass places points (the root is its translation, `t[0…2]`) and
@@ -412,6 +419,26 @@ export class FabrikIk {
     return clamped;
   }
 
+  /**
+   * Near full reach the passes converge slowly, and the chain laid straight toward the target may
+   * already be within the tolerance (its end is reach − dist beyond the target): whether it is. The
+   * points are left as they were.
+   */
+  private straightWithin(
+    pos: Float64Array,
+    lengths: Float64Array,
+    m: number,
+    tau: Float64Array,
+    targetModel: Float64Array,
+  ): boolean {
+    const previous = this.previous;
+    previous.set(pos);
+    fabrikStraight(pos, lengths, m, tau, 0);
+    const within = this.withinTolerance(targetModel);
+    pos.set(previous);
+    return within;
+  }
+
   /** status.error = the model-space distance from the end joint to the target (no double returned). */
   private writeError(model: Float64Array, end: number, targetModel: Float64Array): void {
     const o = 16 * end + 12;
@@ -436,6 +463,9 @@ export class FabrikIk {
     return errorSq <= this.toleranceSq;
   }
 }
+
+/** The share of full reach within which the passes are not kicked off the line (see solve). */
+const NEAR_FULL_REACH = 0.01;
 
 /** A limited iteration that shrinks the error by less than this share of the best so far is still. */
 const STALL_GAIN = 5e-2;

@@ -272,10 +272,12 @@ export function fabrikUnfold(
 export const EXTRAPOLATE_MIN_RATIO = 0.3;
 
 /**
- * The largest ratio of successive moves {@link fabrikExtrapolate} extrapolates from: above it the
- * jump (ρ / (1 − ρ) times the last move, up to 19 here) would be too long to trust.
+ * The largest ratio of successive moves {@link fabrikExtrapolate} extrapolates from. Near full reach
+ * the ratio creeps toward 1 (0.999 and beyond, moves of 1e-7 of the error each), and the jump
+ * (ρ / (1 − ρ) times the last move) is what converges at all; the caller keeps it only if it
+ * brought the end closer, so a jump too long costs an iteration, not the answer.
  */
-export const EXTRAPOLATE_MAX_RATIO = 0.95;
+export const EXTRAPOLATE_MAX_RATIO = 0.99999;
 
 /**
  * FABRIK converges linearly, and slowly near full extension: each iteration moves the points by

@@ -132,6 +132,31 @@ describe('FabrikIk: reachable targets', () => {
   });
 });
 
+describe('FabrikIk: targets near full reach', () => {
+  it('reaches targets from 1% of full reach down to exactly full reach within the default cap', () => {
+    // The passes slow down near full reach (each moving the points by 0.999… of the move before):
+    // the extrapolation carries them, and no kick may throw them off the line the answer lies near.
+    const rig = buildRig(5);
+    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
+    fc.assert(
+      fc.property(
+        chainArb(5, 0.5, 1.5),
+        fc.constantFrom(1e-2, 1e-3, 1e-4, 3e-5, 1e-5, 1e-7, 1e-10, 1e-13, 0),
+        ({ lengths, rotations, dir }, short) => {
+          setChain(rig, lengths, rotations);
+          const { reach } = reachOf(lengths);
+          const status = solver.solve(rig.pose, rig.model, targetAt(rig, dir, reach * (1 - short)));
+          expect(status.reached).toBe(true);
+          expect(status.iterations).toBeLessThanOrEqual(64);
+          checkFk(rig, solver, reach);
+          checkUnit(rig);
+        },
+      ),
+      CASE_RUNS,
+    );
+  });
+});
+
 describe('FabrikIk: mirrored bones in the chain', () => {
   it('converges as fast as without the mirror (a negative scale is uniform up to its sign)', () => {
     // Bones along +Y: a mirror in x or z leaves the chain's geometry, and so every target's
