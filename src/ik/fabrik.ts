@@ -77,10 +77,11 @@ export type FabrikIkOptions = ChainIkOptions;
  *    can settle short of a target the limits allow (an elbow's hinge pulls the chain back each
  *    forward pass to where the backward pass leaves it again): when three iterations in a row
  *    have not bettered the best error by 5%, CCD sweeps with the same limits ({@link CcdIk})
- *    finish the solve from there, within the iterations left (`status.iterations` counts both).
- *    On an arm (shoulder cone, elbow hinge, wrist cone) with targets the limits allow, 83% are
- *    reached within 200 iterations instead of 19%; a chain of cones, where the passes keep
- *    converging, never hands over.
+ *    try to finish the solve from there, within the iterations left (`status.iterations` counts
+ *    both). Their answer is kept only if it is closer to the target; otherwise the passes go on
+ *    from where they were (once: there is no second hand-over). On an arm (shoulder cone, elbow
+ *    hinge, wrist cone) with targets the limits allow, 83% are reached within 200 iterations
+ *    instead of 19%; chains of wide cones, where the passes keep converging, rarely hand over.
  * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
  *    model matrices of the root's subtree are recomputed.
  *
@@ -264,7 +265,9 @@ export class FabrikIk {
     status.outOfReach = dist > reach || dist < 2 * longest - reach;
 
     let iterations = 0;
-    let stalled = false;
+    // With limits, CCD sweeps may finish the solve once (see the class doc); done when they did.
+    let handedOver = false;
+    let finished = false;
     const within = dist < reach && this.withinTolerance(targetModel);
     if (dist >= reach || (!within && positional && this.straightWithin(pos, lengths, m, tau, targetModel))) {
       fabrikStraight(pos, lengths, m, tau, 0);
@@ -305,13 +308,15 @@ export class FabrikIk {
         // numbers[2] is the squared error withinTolerance found; compared squared, (1 − g)² ≈ 1 − 2g.
         slow = !(numbers[2] < numbers[1] * (1 - 2 * SLOW_GAIN));
         numbers[1] = numbers[2];
-        if (limited) {
+        if (limited && !handedOver) {
           if (numbers[2] < best * (1 - 2 * STALL_GAIN)) {
             best = numbers[2];
             still = 0;
           } else if (++still === STALL_ITERATIONS) {
-            stalled = true;
-            break;
+            handedOver = true;
+            finished = this.handOver(pose, model, targetModel, this.maxIterations - iterations);
+            iterations += (this.finisher as CcdIk).status.iterations;
+            if (finished) break;
           }
         }
         if (positional) {
@@ -335,31 +340,64 @@ export class FabrikIk {
       clamped = passClamped || clamped;
     }
 
-    // Write the rotations (the end effector keeps its own, within its limit) and update the model.
-    const rotations = pose.rotations;
-    const q = this.q;
-    for (let i = 0; i + 1 < m; i++) quat.copy(rotations, 4 * joints[i], q, 4 * i);
-    if (limited) {
-      quat.normalize(rotations, 4 * end, rotations, 4 * end);
-      if (clampRotation(rotations, 4 * end, limits, LIMIT_STRIDE * (m - 1))) clamped = true;
+    if (finished) {
+      // CCD's pose is the answer: its points, its flags.
+      const ccd = (this.finisher as CcdIk).status;
+      for (let i = 0; i < m; i++) vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
+      status.iterations = iterations;
+      status.clamped = clamped || ccd.clamped;
+      status.error = ccd.error;
+      status.reached = ccd.reached;
+      return status;
     }
-    localToModel(model, parents, pose.translations, rotations, pose.scales, root, skeleton.subtreeEnds[root]);
+    if (this.writeRotations(pose, model)) clamped = true;
     for (let i = 0; i < m; i++) vec3.transformPoint(this.solvedPositions, 3 * i, P, 0, pos, 3 * i);
     status.iterations = iterations;
     status.clamped = clamped;
     this.writeError(model, end, targetModel);
     status.reached = status.error <= this.tolerance;
-    if (stalled && !status.reached && this.finisher !== null) {
-      // The passes settled where the limits hold them (see the class doc): CCD sweeps with the same
-      // limits, from here, for the iterations left. They never leave the end farther away.
-      const ccd = this.finisher.solveWithin(pose, model, targetModel, this.maxIterations - iterations);
-      status.iterations = iterations + ccd.iterations;
-      status.clamped = clamped || ccd.clamped;
-      status.error = ccd.error;
-      status.reached = ccd.reached;
-      for (let i = 0; i < m; i++) vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
-    }
     return status;
+  }
+
+  /**
+   * Writes the rotations of the passes to the pose (the end effector keeps its own, within its
+   * limit) and updates the model matrices of the root's subtree. Returns whether the end's limit
+   * acted.
+   */
+  private writeRotations(pose: Pose, model: Float64Array): boolean {
+    const { joints, limits, limited } = this.setup;
+    const m = joints.length;
+    const root = joints[0];
+    const end = joints[m - 1];
+    const rotations = pose.rotations;
+    for (let i = 0; i + 1 < m; i++) quat.copy(rotations, 4 * joints[i], this.q, 4 * i);
+    let clamped = false;
+    if (limited) {
+      quat.normalize(rotations, 4 * end, rotations, 4 * end);
+      clamped = clampRotation(rotations, 4 * end, limits, LIMIT_STRIDE * (m - 1));
+    }
+    const sk = this.skeleton;
+    localToModel(model, sk.parents, pose.translations, rotations, pose.scales, root, sk.subtreeEnds[root]);
+    return clamped;
+  }
+
+  /**
+   * The passes have settled where the limits hold them (see the class doc): CCD sweeps with the
+   * same limits, from the passes' pose, for the `left` iterations. Returns whether their answer is
+   * kept: only if it is closer to the target in model space (CCD judges its steps in the root's
+   * parent frame, which a non-uniform parent distorts). Otherwise the pose gets the passes'
+   * rotations back and they go on, their state untouched. Either way the sweeps' count is in the
+   * finisher's status.
+   */
+  private handOver(pose: Pose, model: Float64Array, targetModel: Float64Array, left: number): boolean {
+    const finisher = this.finisher as CcdIk;
+    this.writeRotations(pose, model);
+    this.writeError(model, this.joints[this.joints.length - 1], targetModel);
+    const before = this.status.error;
+    const ccd = finisher.solveWithin(pose, model, targetModel, left);
+    if (ccd.error < before) return true;
+    this.writeRotations(pose, model);
+    return false;
   }
 
   /**

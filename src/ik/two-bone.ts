@@ -67,8 +67,9 @@ export interface TwoBoneIkOptions {
  *
  * The chain's own bones (root, middle, and any between) should have uniform scale, mirrored or not;
  * their ancestors may have any transform, mirrored and non-uniformly scaled included: the solve
- * runs in the root's parent frame, where the limb is rigid. A chain bone with non-uniform scale is solved to within
- * that non-uniformity (RobotExpressive's float32 scale noise of 1e-5 leaves errors near 1e-8).
+ * runs in the root's parent frame, where the limb is rigid. A chain bone with non-uniform scale is
+ * solved to within that non-uniformity (RobotExpressive's float32 scale noise of 1e-5 leaves
+ * errors near 1e-8).
  */
 export class TwoBoneIk {
   /** The skeleton. */

@@ -4,7 +4,8 @@
  * asset, invalid input, and no trigonometry while solving.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { CcdIk } from '../../src/ik/ccd.js';
 import { FabrikIk } from '../../src/ik/fabrik.js';
 import type { JointLimit } from '../../src/ik/joint-limits.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
@@ -518,9 +519,67 @@ describe('FabrikIk: joint limits', () => {
       for (let i = 0; i < 3; i++)
         expectWithinLimit(relative(rig, rig.chain[i]), limits[i] as JointLimit, [0, 1, 0]);
     }
-    // The passes alone reached 20% of these; CCD sweeps finishing the stalled ones, 83%. Others
+    // The passes alone reached 19% of these; CCD sweeps finishing the stalled ones, 83%. Others
     // lie across a limit from the start, where no local method finds the way round.
     expect(reached / runs).toBeGreaterThan(0.75);
+  });
+
+  it('keeps the CCD finish only when it brings the end closer; otherwise the passes go on', () => {
+    const limits: (JointLimit | null)[] = [
+      { kind: 'cone', angle: 1.2 },
+      { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+      { kind: 'cone', angle: 0.6 },
+      null,
+    ];
+    const rig = buildRig(3, PARENT_CASES[5]);
+    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits, maxIterations: 200 });
+    const e = 16 * rig.chain[3] + 12;
+    // A finish that lays the chain straight (rest) and reports `claimed` as its error.
+    let claimed = 0;
+    const finish = vi.spyOn(CcdIk.prototype, 'solveWithin').mockImplementation(function (
+      this: CcdIk,
+      pose,
+      model,
+    ) {
+      for (const j of rig.chain) pose.rotations.set([0, 0, 0, 1], 4 * j);
+      forwardKinematics(pose, model);
+      this.status.reset();
+      this.status.iterations = 3;
+      this.status.error = claimed;
+      return this.status;
+    });
+    try {
+      // Behind the chain, beyond what the limits allow: the passes stall, and hand over.
+      const target = () => targetAt(rig, [0.2, -1, -0.3], 2.5);
+      for (const [claim, kept] of [
+        [1e9, false],
+        [0, true],
+      ] as const) {
+        claimed = claim;
+        finish.mockClear();
+        setChain(
+          rig,
+          [1, 1, 1],
+          [
+            [0, 0, 0, 1],
+            [0.3, 0, 0, 1],
+            [0, 0, 0.2, 1],
+            [0, 0, 0, 1],
+          ],
+        );
+        const goal = target();
+        const status = solver.solve(rig.pose, rig.model, goal);
+        expect(finish).toHaveBeenCalledTimes(1);
+        const straight = rig.chain.every((j) => rig.pose.rotations[4 * j + 3] === 1);
+        expect(straight).toBe(kept);
+        if (kept) expect(status.error).toBe(0);
+        else expect(status.error).toBeCloseTo(dist(rig.model, e, goal, 0), 12);
+        expect(status.iterations).toBeLessThanOrEqual(200);
+        checkFk(rig, solver, 3 * scaleOf(PARENT_CASES[5]));
+      }
+    } finally {
+      finish.mockRestore();
+    }
   });
 
   it('a hinge chain (a finger) bends only about its axes and within range', () => {
