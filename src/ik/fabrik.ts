@@ -48,7 +48,9 @@ export type FabrikIkOptions = ChainIkOptions;
  *    within `tolerance` of the target (measured in model space) or `maxIterations` is hit. A
  *    chain lying on the line through its root and the target (straight, or folded onto it, which
  *    the passes themselves tend to do) is bent sideways by 5% of its length before the next pass,
- *    always the same way, since the passes would otherwise never leave that line; so is a chain
+ *    toward the side it bent to in its last bent solve (a fixed side before any), since the
+ *    passes would otherwise never leave that line, and a limb that straightens and bends again
+ *    should bend the way it did; so is a chain
  *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
  *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
@@ -128,6 +130,8 @@ export class FabrikIk {
   private readonly parentInverse = new Float64Array(16);
   private readonly matrix = new Float64Array(16);
   private readonly inverse = new Float64Array(16);
+  /** The side the chain bent to in its last bent solve, root's parent frame (zero: none yet). */
+  private readonly side = new Float64Array(3);
   private readonly targetLocal = new Float64Array(3);
   private readonly vector = new Float64Array(8);
   private readonly aimScratch = new Float64Array(12);
@@ -296,7 +300,7 @@ export class FabrikIk {
         // and with a wider margin once the passes slow down near it. Not for a target too close to
         // reach: the chain folded on the line is then the answer.
         const sinSq = slow && nearLineKicks ? NEAR_LINE : ON_LINE;
-        if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq);
+        if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq, this.side, 0);
         fabrikBackward(pos, lengths, m, tau, 0);
         // Positional, the forward pass places points (the root is its translation, `t[0…2]`) and
         // the rotations are read off them once, after the loop; otherwise the rotations are built
@@ -352,11 +356,51 @@ export class FabrikIk {
     }
     if (this.writeRotations(pose, model)) clamped = true;
     for (let i = 0; i < m; i++) vec3.transformPoint(this.solvedPositions, 3 * i, P, 0, pos, 3 * i);
+    this.rememberSide();
     status.iterations = iterations;
     status.clamped = clamped;
     this.writeError(model, end, targetModel);
     status.reached = status.error <= this.tolerance;
     return status;
+  }
+
+  /**
+   * Remembers the side the chain bends to (its inner points across the root–end line, summed, in
+   * the root's parent frame) when it bends by more than 1e-3 of its reach: a chain that straightens
+   * (out of reach) and must bend again is kicked off the line toward it.
+   */
+  private rememberSide(): void {
+    const pos = this.positions;
+    const m = this.joints.length;
+    // The reach summed here, not passed: a double passed to a call V8 does not inline is boxed.
+    let reach = 0;
+    for (let i = 0; i + 1 < m; i++) reach += this.lengths[i];
+    const rx = pos[0];
+    const ry = pos[1];
+    const rz = pos[2];
+    const ex = pos[3 * m - 3] - rx;
+    const ey = pos[3 * m - 2] - ry;
+    const ez = pos[3 * m - 1] - rz;
+    const eSq = ex * ex + ey * ey + ez * ez;
+    if (!(eSq > 0)) return;
+    let sx = 0;
+    let sy = 0;
+    let sz = 0;
+    for (let i = 1; i + 1 < m; i++) {
+      const px = pos[3 * i] - rx;
+      const py = pos[3 * i + 1] - ry;
+      const pz = pos[3 * i + 2] - rz;
+      const along = (px * ex + py * ey + pz * ez) / eSq;
+      sx += px - along * ex;
+      sy += py - along * ey;
+      sz += pz - along * ez;
+    }
+    const min = 1e-3 * reach;
+    if (sx * sx + sy * sy + sz * sz > min * min) {
+      this.side[0] = sx;
+      this.side[1] = sy;
+      this.side[2] = sz;
+    }
   }
 
   /**

@@ -241,9 +241,12 @@ export function chainOnLine(
 }
 
 /**
- * When {@link chainOnLine} holds (with `sinSq`), moves the inner points sideways by `offset[oo]` (a length) so that
- * the next backward pass bends the chain, and returns `true`. The points only steer the next pass:
- * the segment lengths are not read from them. `scratch` needs 3 numbers.
+ * When {@link chainOnLine} holds (with `sinSq`), moves the inner points sideways by `offset[oo]` (a
+ * length) so that the next backward pass bends the chain, and returns `true`. The points only steer
+ * the next pass: the segment lengths are not read from them. Sideways means toward `side[so…]`
+ * (a direction of any length: the side the chain bent last, so that a limb that straightens and
+ * bends again bends the same way) made perpendicular to the root–target line, or, when that is
+ * zero or along the line, {@link chainOnLine}'s fixed perpendicular. `scratch` needs 3 numbers.
  */
 export function fabrikUnfold(
   positions: Float64Array,
@@ -254,8 +257,32 @@ export function fabrikUnfold(
   oo: number,
   scratch: Float64Array,
   sinSq: number,
+  side: Float64Array,
+  so: number,
 ): boolean {
   if (!chainOnLine(positions, count, target, to, scratch, 0, sinSq)) return false;
+  const lx = target[to] - positions[0];
+  const ly = target[to + 1] - positions[1];
+  const lz = target[to + 2] - positions[2];
+  const lSq = lx * lx + ly * ly + lz * lz;
+  const sx = side[so];
+  const sy = side[so + 1];
+  const sz = side[so + 2];
+  const sSq = sx * sx + sy * sy + sz * sz;
+  if (lSq > 0 && sSq > 0) {
+    const along = (sx * lx + sy * ly + sz * lz) / lSq;
+    const px = sx - along * lx;
+    const py = sy - along * ly;
+    const pz = sz - along * lz;
+    const pSq = px * px + py * py + pz * pz;
+    // Across the line by at least 1e-3 of its length (0.06°): a direction to trust.
+    if (pSq > 1e-6 * sSq) {
+      const inv = 1 / Math.sqrt(pSq);
+      scratch[0] = px * inv;
+      scratch[1] = py * inv;
+      scratch[2] = pz * inv;
+    }
+  }
   const k = offset[oo];
   for (let i = 1; i < count - 1; i++) {
     positions[3 * i] += scratch[0] * k;

@@ -133,6 +133,40 @@ describe('FabrikIk: reachable targets', () => {
   });
 });
 
+describe('FabrikIk: bend side', () => {
+  it('a chain that straightens out of reach and comes back bends the way it bent before', () => {
+    for (const parentCase of [PARENT_CASES[0], PARENT_CASES[1], PARENT_CASES[6]]) {
+      const rig = buildRig(3, parentCase);
+      const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
+      // Bent toward −Z (turns about −X) or toward +Z, which is the side the fixed kick picks for a
+      // chain along +Y, so memory and fixed kick disagree on one of them.
+      for (const sign of [-1, 1]) {
+        const t = 0.2 * sign;
+        setChain(
+          rig,
+          [1, 1, 1],
+          [
+            [0, 0, 0, 1],
+            [t, 0, 0, 1],
+            [t, 0, 0, 1],
+            [0, 0, 0, 1],
+          ],
+        );
+        const side = () => chainInParent(rig)[2][2] - chainInParent(rig)[0][2];
+        const near = targetAt(rig, [0, 1, 0], 2.4);
+        expect(solver.solve(rig.pose, rig.model, near).reached).toBe(true);
+        expect(Math.sign(side())).toBe(sign);
+        // Out of reach: straight along the line, no side left.
+        expect(solver.solve(rig.pose, rig.model, targetAt(rig, [0, 1, 0], 4)).outOfReach).toBe(true);
+        expect(Math.abs(side())).toBeLessThan(1e-9 * scaleOf(parentCase));
+        // Back in reach: bent again, to the same side.
+        expect(solver.solve(rig.pose, rig.model, near).reached).toBe(true);
+        expect(Math.sign(side())).toBe(sign);
+      }
+    }
+  });
+});
+
 describe('FabrikIk: targets near full reach', () => {
   it('reaches targets from 1% of full reach down to exactly full reach within the default cap', () => {
     // The passes slow down near full reach (each moving the points by 0.999… of the move before):

@@ -11,6 +11,8 @@ import {
   fabrikBackward,
   fabrikExtrapolate,
   fabrikForward,
+  fabrikUnfold,
+  ON_LINE,
 } from '../../src/kernel/fabrik.js';
 import { RUNS } from './helpers.js';
 
@@ -156,5 +158,46 @@ describe('fabrikExtrapolate', () => {
     const previous = new Float64Array(12);
     expect(fabrikExtrapolate(positions, previous, new Float64Array(12), 4, true)).toBe(false);
     expect(Array.from(positions)).toEqual(limit);
+  });
+});
+
+describe('fabrikUnfold', () => {
+  // A straight chain along +Y from the origin, the target on its line.
+  const straight = () => Float64Array.from([0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0]);
+  const target = Float64Array.from([0, 2.5, 0]);
+  const offset = Float64Array.from([0.1]);
+
+  it('moves the inner points toward the remembered side, made perpendicular to the line', () => {
+    const positions = straight();
+    // A side with a component along the line: only its part across counts.
+    const side = Float64Array.from([-3, 5, 4]);
+    expect(fabrikUnfold(positions, 4, target, 0, offset, 0, new Float64Array(3), ON_LINE, side, 0)).toBe(
+      true,
+    );
+    for (const i of [1, 2]) {
+      expect(positions[3 * i]).toBeCloseTo(-0.06, 15);
+      expect(positions[3 * i + 1]).toBe(i);
+      expect(positions[3 * i + 2]).toBeCloseTo(0.08, 15);
+    }
+    // The ends stay.
+    expect(Array.from(positions.subarray(0, 3))).toEqual([0, 0, 0]);
+    expect(Array.from(positions.subarray(9))).toEqual([0, 3, 0]);
+  });
+
+  it('without a side (zero, or along the line) uses the fixed perpendicular; off the line does nothing', () => {
+    for (const side of [new Float64Array(3), Float64Array.from([0, 7, 0])]) {
+      const positions = straight();
+      expect(fabrikUnfold(positions, 4, target, 0, offset, 0, new Float64Array(3), ON_LINE, side, 0)).toBe(
+        true,
+      );
+      // chainOnLine's perpendicular for a line along +Y: +Z.
+      expect(Array.from(positions.subarray(3, 6))).toEqual([0, 1, 0.1]);
+    }
+    const bent = Float64Array.from([0, 0, 0, 0.5, 0.8, 0, 0, 2, 0, 0, 3, 0]);
+    const before = Array.from(bent);
+    expect(
+      fabrikUnfold(bent, 4, target, 0, offset, 0, new Float64Array(3), ON_LINE, new Float64Array(3), 0),
+    ).toBe(false);
+    expect(Array.from(bent)).toEqual(before);
   });
 });
