@@ -5,7 +5,13 @@
  */
 import { TendonError } from '../errors.js';
 import { invert } from '../kernel/mat4.js';
-import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from '../kernel/two-bone.js';
+import {
+  TWO_BONE,
+  TWO_BONE_MEMORY_LENGTH,
+  TWO_BONE_RESULT,
+  turnSense,
+  twoBoneSolve,
+} from '../kernel/two-bone.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
@@ -300,13 +306,11 @@ function restHinge(
   // Bent by less than ~0.06°: too straight to define a plane.
   if (!(nl > 1e-3 * ul * wl)) return null;
   // Into the middle joint's rotation frame: the columns of P⁻¹ · M_mid, normalized, transposed,
-  // signed by the joint's own scale and by the mirrors above it (see the kernel's turnSense): a
+  // signed by the joint's own scale and by the mirrors above it (the kernel's turnSense): a
   // local turn about the result then acts about n.
   const m = 16 * middle;
   const scales = skeleton.restScales;
-  const signOf = (j: number) => (scales[3 * j] * scales[3 * j + 1] * scales[3 * j + 2] < 0 ? -1 : 1);
-  let sense = 1;
-  for (let j = skeleton.parents[middle]; j !== parent; j = skeleton.parents[j]) sense *= signOf(j);
+  const sense = turnSense(skeleton.parents, scales, root, middle);
   const local = [0, 0, 0];
   for (let col = 0; col < 3; col++) {
     const x = model[m + 4 * col];
