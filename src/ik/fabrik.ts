@@ -55,8 +55,9 @@ export type FabrikIkOptions = ChainIkOptions;
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
  *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
  *    reach: the answer then lies near the line, and kicking the chain off it every time the passes
- *    slow down, as they do there, kept it from ever converging). A target so near full reach that
- *    the chain laid straight toward it is within the tolerance gets that straight chain at once.
+ *    slow down, as they do there, kept it from ever converging). Without limits and with uniform
+ *    scales, a target so near full reach that the chain laid straight toward it is within the
+ *    tolerance gets that straight chain at once.
  * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
  *    ones, and a last forward pass turns the points into rotations; otherwise every forward pass
  *    does. Positional passes converge linearly, slowly near full extension, each iteration moving
@@ -81,7 +82,8 @@ export type FabrikIkOptions = ChainIkOptions;
  *    have not bettered the best error by 5%, CCD sweeps with the same limits ({@link CcdIk})
  *    try to finish the solve from there, within the iterations left (`status.iterations` counts
  *    both). Their answer is kept only if it is closer to the target; otherwise the passes go on
- *    from where they were (once: there is no second hand-over). On an arm (shoulder cone, elbow
+ *    from where they were for whatever iterations the sweeps left (once: there is no second
+ *    hand-over). On an arm (shoulder cone, elbow
  *    hinge, wrist cone) with targets the limits allow, 83% are reached within 200 iterations
  *    instead of 19%; chains of wide cones, where the passes keep converging, rarely hand over.
  * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the

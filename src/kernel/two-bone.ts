@@ -807,6 +807,8 @@ function matchEndRotation(
   const y2 = ty + ty;
   const z2 = tz + tz;
   const m = end * 16;
+  // The 3x3 determinant's sign, written out: mat4.determinant is the 4x4 one, and a double
+  // returned from a call V8 does not inline is boxed.
   const mirrored =
     model[m] * (model[m + 5] * model[m + 10] - model[m + 6] * model[m + 9]) -
       model[m + 4] * (model[m + 1] * model[m + 10] - model[m + 2] * model[m + 9]) +
