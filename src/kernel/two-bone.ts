@@ -76,11 +76,7 @@ const R = TWO_BONE_RESULT;
 const pinv = new Float64Array(16);
 const v = new Float64Array(96);
 // Vectors (3) and quaternions (4) in v, all in the solve frame unless said otherwise.
-const A = 0; // root position
-const B = 3; // middle position
-const C = 6; // end position
-const T = 9; // target
-const P = 12; // pole (or the current knee)
+const P = 12; // pole (or the current knee), relative to the root
 const H = 15; // hinge axis
 const Q_ROOT = 20; // root correction (composes on the left of the root's rotation)
 const Q_MID = 24; // middle correction (local frame in hinge mode, solve frame before finish)
@@ -91,7 +87,6 @@ const N = 52; // unit root → target direction
 const X = 55; // working vectors
 const Y = 58;
 const Z = 61;
-const HL = 64; // hinge axis in the middle joint's own frame
 const CS = 67; // a cosine and a sine
 const U = 70; // root → middle
 const W = 73; // middle → end
@@ -153,27 +148,59 @@ export function twoBoneSolve(
     result[R.clamped] = 1;
     return;
   }
-  toFrame(v, A, model, root * 16 + 12);
-  toFrame(v, B, model, mid * 16 + 12);
-  toFrame(v, C, model, end * 16 + 12);
-  toFrame(v, T, settings, S.target);
-  if (settings[S.hasPole] > 0) toFrame(v, P, settings, S.pole);
-  else copy3(v, P, v, B); // no pole: keep the knee as close as it can stay to where it is
-
-  const ax = v[A];
-  const ay = v[A + 1];
-  const az = v[A + 2];
-  const ux = v[B] - ax;
-  const uy = v[B + 1] - ay;
-  const uz = v[B + 2] - az;
+  // Into the solve frame (P⁻¹ in locals: this is the hot path): the root, the middle, the end
+  // and the target, then the pole, all but the root relative to the root.
+  const p00 = pinv[0];
+  const p01 = pinv[1];
+  const p02 = pinv[2];
+  const p10 = pinv[4];
+  const p11 = pinv[5];
+  const p12 = pinv[6];
+  const p20 = pinv[8];
+  const p21 = pinv[9];
+  const p22 = pinv[10];
+  let o = root * 16 + 12;
+  let x = model[o];
+  let y = model[o + 1];
+  let z = model[o + 2];
+  const ax = p00 * x + p10 * y + p20 * z + pinv[12];
+  const ay = p01 * x + p11 * y + p21 * z + pinv[13];
+  const az = p02 * x + p12 * y + p22 * z + pinv[14];
+  // Differences of model positions go through P⁻¹'s 3x3 alone.
+  o = mid * 16 + 12;
+  x = model[o] - model[root * 16 + 12];
+  y = model[o + 1] - model[root * 16 + 13];
+  z = model[o + 2] - model[root * 16 + 14];
+  const ux = p00 * x + p10 * y + p20 * z;
+  const uy = p01 * x + p11 * y + p21 * z;
+  const uz = p02 * x + p12 * y + p22 * z;
   const l1 = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  const wx = v[C] - v[B];
-  const wy = v[C + 1] - v[B + 1];
-  const wz = v[C + 2] - v[B + 2];
+  x = model[end * 16 + 12] - model[o];
+  y = model[end * 16 + 13] - model[o + 1];
+  z = model[end * 16 + 14] - model[o + 2];
+  const wx = p00 * x + p10 * y + p20 * z;
+  const wy = p01 * x + p11 * y + p21 * z;
+  const wz = p02 * x + p12 * y + p22 * z;
   const l2 = Math.sqrt(wx * wx + wy * wy + wz * wz);
-  const tx = v[T] - ax;
-  const ty = v[T + 1] - ay;
-  const tz = v[T + 2] - az;
+  x = settings[S.target];
+  y = settings[S.target + 1];
+  z = settings[S.target + 2];
+  const tx = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
+  const ty = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
+  const tz = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+  if (settings[S.hasPole] > 0) {
+    x = settings[S.pole];
+    y = settings[S.pole + 1];
+    z = settings[S.pole + 2];
+    v[P] = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
+    v[P + 1] = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
+    v[P + 2] = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+  } else {
+    // No pole: keep the knee as close as it can stay to where it is.
+    v[P] = ux;
+    v[P + 1] = uy;
+    v[P + 2] = uz;
+  }
   let lat = Math.sqrt(tx * tx + ty * ty + tz * tz);
   const reach = l1 + l2;
   const fold = l1 > l2 ? l1 - l2 : l2 - l1;
@@ -188,9 +215,9 @@ export function twoBoneSolve(
     v[N + 1] = ty / lat;
     v[N + 2] = tz / lat;
   } else {
-    v[N] = v[C] - ax;
-    v[N + 1] = v[C + 1] - ay;
-    v[N + 2] = v[C + 2] - az;
+    v[N] = ux + wx;
+    v[N + 1] = uy + wy;
+    v[N + 2] = uz + wz;
     v[LEN + 3] = reach;
     if (!normalize3(N)) {
       v[N] = ux / l1;
@@ -255,6 +282,10 @@ export function twoBoneSolve(
  * Hinge-true: turn the middle joint about its hinge to make |end − root| the distance to reach
  * (ALGORITHMS.md §2), on the side the hinge allows and within the bend range; then align
  * root → end with root → target and roll the knee into the plane of root, target and pole.
+ *
+ * Written as one function over local numbers, with the common branches of the small quaternion
+ * helpers written out: this is the hot path, and calls V8 does not inline, each reloading the
+ * scratch array, made it ~1.4× slower (bench/ik.bench.mjs). Rare branches still call the helpers.
  */
 function solveHinge(
   model: Float64Array,
@@ -274,13 +305,36 @@ function solveHinge(
   const l1 = v[LEN];
   const l2 = v[LEN + 1];
   const d = v[LEN + 2];
-  v[HL] = settings[S.hinge];
-  v[HL + 1] = settings[S.hinge + 1];
-  v[HL + 2] = settings[S.hinge + 2];
-  hingeInSolveFrame(model, scales, mid, turnSense(parents, scales, root, mid));
-  const hx = v[H];
-  const hy = v[H + 1];
-  const hz = v[H + 2];
+  const nx = v[N];
+  const ny = v[N + 1];
+  const nz = v[N + 2];
+  const hlx = settings[S.hinge];
+  const hly = settings[S.hinge + 1];
+  const hlz = settings[S.hinge + 2];
+  // The hinge in the solve frame: P⁻¹ · M_mid applied to the local axis after the joint's own
+  // scale (which acts before its rotation) is divided out, normalized, times the turn sense
+  // (turnSense). Dividing by the signed scale leaves the joint's rotation (times the ancestors'
+  // uniform scale), with one square root instead of the three of normalizing the frame's columns.
+  // A zero scale component collapses the frame: that axis component then counts for nothing.
+  const so = mid * 3;
+  const sx = scales[so];
+  const sy = scales[so + 1];
+  const sz = scales[so + 2];
+  const hsx = sx !== 0 ? hlx / sx : 0;
+  const hsy = sy !== 0 ? hly / sy : 0;
+  const hsz = sz !== 0 ? hlz / sz : 0;
+  const m = mid * 16;
+  const mx = model[m] * hsx + model[m + 4] * hsy + model[m + 8] * hsz;
+  const my = model[m + 1] * hsx + model[m + 5] * hsy + model[m + 9] * hsz;
+  const mz = model[m + 2] * hsx + model[m + 6] * hsy + model[m + 10] * hsz;
+  let hx = pinv[0] * mx + pinv[4] * my + pinv[8] * mz;
+  let hy = pinv[1] * mx + pinv[5] * my + pinv[9] * mz;
+  let hz = pinv[2] * mx + pinv[6] * my + pinv[10] * mz;
+  const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+  const hinv = hl > 0 ? turnSense(parents, scales, root, mid) / hl : 0;
+  hx *= hinv;
+  hy *= hinv;
+  hz *= hinv;
   // Turning w about h by δ: w(δ) = w∥ + cos δ · p + sin δ · q (p = w⊥, q = h × p), and
   // |u + w(δ)|² = d² gives cos δ · pm + sin δ · qm = rm.
   const wh = wx * hx + wy * hy + wz * hz;
@@ -295,9 +349,9 @@ function solveHinge(
   const rm = (l2 * l2 + l1 * l1 - d * d) / 2 + wh * (hx * ux + hy * uy + hz * uz);
   const amp = Math.sqrt(pm * pm + qm * qm);
   // The end relative to the root after the turn (unchanged when the hinge cannot act).
-  v[X] = ux + wx;
-  v[X + 1] = uy + wy;
-  v[X + 2] = uz + wz;
+  let ex = ux + wx;
+  let ey = uy + wy;
+  let ez = uz + wz;
   if (amp > l1 * l2 * 1e-12) {
     let cr = rm / amp;
     if (cr > 1) {
@@ -345,40 +399,96 @@ function solveHinge(
     // The turn about the local hinge axis: the same turn, in the joint's own frame.
     v[CS] = cosd;
     v[CS + 1] = sind;
-    axisAngleInto(v, Q_MID, HL);
-    v[X] = ux + wh * hx + cosd * px + sind * qx;
-    v[X + 1] = uy + wh * hy + cosd * py + sind * qy;
-    v[X + 2] = uz + wh * hz + cosd * pz + sind * qz;
+    fromAxisCosSin(v, Q_MID, settings, S.hinge, v, CS);
+    ex = ux + wh * hx + cosd * px + sind * qx;
+    ey = uy + wh * hy + cosd * py + sind * qy;
+    ez = uz + wh * hz + cosd * pz + sind * qz;
   } else {
     result[R.degenerate] = 1;
   }
-  // Align root → end with root → target (a half turn about the hinge when they are opposite).
-  if (normalize3(X)) fromToInto(v, Q_ROOT, X, N, H);
-  // Roll about n: from the knee's side (after the alignment) to the pole's side.
-  rotateVec3(v, X, v, Q_ROOT, v, U);
-  v[Y] = v[P] - v[A];
-  v[Y + 1] = v[P + 1] - v[A + 1];
-  v[Y + 2] = v[P + 2] - v[A + 2];
-  if (projectAcross(X) && projectAcross(Y)) {
-    twistAbout(Y, settings);
+  // Align root → end with root → target (a half turn about the hinge when they are opposite):
+  // quat.rotationBetween, whose common branch (under ~154°) is written out.
+  let rx = 0;
+  let ry = 0;
+  let rz = 0;
+  let rw = 1;
+  const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+  if (el > v[LEN + 3] * 1e-12) {
+    ex /= el;
+    ey /= el;
+    ez /= el;
+    const c = ex * nx + ey * ny + ez * nz;
+    if (c > -0.9) {
+      rx = ey * nz - ez * ny;
+      ry = ez * nx - ex * nz;
+      rz = ex * ny - ey * nx;
+      rw = 1 + c;
+      const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+      rx *= inv;
+      ry *= inv;
+      rz *= inv;
+      rw *= inv;
+    } else {
+      v[X] = ex;
+      v[X + 1] = ey;
+      v[X + 2] = ez;
+      v[H] = hx;
+      v[H + 1] = hy;
+      v[H + 2] = hz;
+      rotationBetween(v, Q_ROOT, v, X, v, N, v, H);
+      rx = v[Q_ROOT];
+      ry = v[Q_ROOT + 1];
+      rz = v[Q_ROOT + 2];
+      rw = v[Q_ROOT + 3];
+    }
+  }
+  // Roll about n: from the knee's side (u after the alignment, across n) to the pole's side.
+  const tx = 2 * (ry * uz - rz * uy);
+  const ty = 2 * (rz * ux - rx * uz);
+  const tz = 2 * (rx * uy - ry * ux);
+  let kx = ux + rw * tx + ry * tz - rz * ty;
+  let ky = uy + rw * ty + rz * tx - rx * tz;
+  let kz = uz + rw * tz + rx * ty - ry * tx;
+  let along = kx * nx + ky * ny + kz * nz;
+  kx -= along * nx;
+  ky -= along * ny;
+  kz -= along * nz;
+  let ox = v[P];
+  let oy = v[P + 1];
+  let oz = v[P + 2];
+  along = ox * nx + oy * ny + oz * nz;
+  ox -= along * nx;
+  oy -= along * ny;
+  oz -= along * nz;
+  // A side shorter than 1e-9 of the upper bone gives no direction.
+  const min = l1 * 1e-9;
+  if (kx * kx + ky * ky + kz * kz > min * min && ox * ox + oy * oy + oz * oz > min * min) {
+    // The pole's side turned about n by the configured twist (Rodrigues across the axis).
+    const tc = settings[S.twist];
+    const ts = settings[S.twist + 1];
+    const sx2 = ox * tc + (ny * oz - nz * oy) * ts;
+    const sy2 = oy * tc + (nz * ox - nx * oz) * ts;
+    const sz2 = oz * tc + (nx * oy - ny * ox) * ts;
     // By the angle's cosine and sine about n exactly (a cross product's direction would be poor
-    // when the two sides are nearly opposite), both times |x| |y|: the turn needs only their ratio.
-    const nx = v[N];
-    const ny = v[N + 1];
-    const nz = v[N + 2];
-    const kx = v[X];
-    const ky = v[X + 1];
-    const kz = v[X + 2];
-    const sx = v[Y];
-    const sy = v[Y + 1];
-    const sz = v[Y + 2];
-    v[CS] = kx * sx + ky * sy + kz * sz;
-    v[CS + 1] = (ky * sz - kz * sy) * nx + (kz * sx - kx * sz) * ny + (kx * sy - ky * sx) * nz;
-    axisAngleInto(v, Q_TMP2, N);
-    multiply(v, Q_ROOT, v, Q_TMP2, v, Q_ROOT);
+    // when the two sides are nearly opposite), both times |k| |s|: the turn needs only their ratio.
+    v[CS] = kx * sx2 + ky * sy2 + kz * sz2;
+    v[CS + 1] = (ky * sz2 - kz * sy2) * nx + (kz * sx2 - kx * sz2) * ny + (kx * sy2 - ky * sx2) * nz;
+    fromAxisCosSin(v, Q_TMP2, v, N, v, CS);
+    const ax = v[Q_TMP2];
+    const ay = v[Q_TMP2 + 1];
+    const az = v[Q_TMP2 + 2];
+    const aw = v[Q_TMP2 + 3];
+    v[Q_ROOT] = aw * rx + ax * rw + ay * rz - az * ry;
+    v[Q_ROOT + 1] = aw * ry - ax * rz + ay * rw + az * rx;
+    v[Q_ROOT + 2] = aw * rz + ax * ry - ay * rx + az * rw;
+    v[Q_ROOT + 3] = aw * rw - ax * rx - ay * ry - az * rz;
   } else {
     // A straight limb has no knee side to roll; the hinge keeps the bend side.
     result[R.degenerate] = 1;
+    v[Q_ROOT] = rx;
+    v[Q_ROOT + 1] = ry;
+    v[Q_ROOT + 2] = rz;
+    v[Q_ROOT + 3] = rw;
   }
 }
 
@@ -401,9 +511,9 @@ function solveLeastMotion(settings: Float64Array, memory: Float64Array, result: 
   const my = ny * l1 * ct;
   const mz = nz * l1 * ct;
   // The knee's side: the pole, relative to the circle's centre, across n.
-  v[Y] = v[P] - v[A] - mx;
-  v[Y + 1] = v[P + 1] - v[A + 1] - my;
-  v[Y + 2] = v[P + 2] - v[A + 2] - mz;
+  v[Y] = v[P] - mx;
+  v[Y + 1] = v[P + 1] - my;
+  v[Y + 2] = v[P + 2] - mz;
   if (acrossAxis(Y)) {
     rememberSide(memory);
   } else {
@@ -461,17 +571,16 @@ function finish(
   }
   // Middle joint first, while the frames are those of the unchanged pose.
   if (midInLocalFrame) {
-    multiply(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
+    composeNormalized(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
   } else {
     frameRotation(model, mid);
     // A mirrored bone between the solve frame and the middle joint turns the sense of its local
     // turns (see turnSense).
     conjugateIntoLocal(rotations, mid * 4, scales, mid * 3, turnSense(parents, scales, root, mid), v, Q_MID);
+    normalize(rotations, mid * 4, rotations, mid * 4);
   }
-  normalize(rotations, mid * 4, rotations, mid * 4);
   // Root: its rotation frame's parent is the frame we solved in, so the turn composes on the left.
-  multiply(rotations, root * 4, v, Q_ROOT, rotations, root * 4);
-  normalize(rotations, root * 4, rotations, root * 4);
+  composeNormalized(rotations, root * 4, v, Q_ROOT, rotations, root * 4);
   localToModel(model, parents, translations, rotations, scales, root, subtreeEnd);
   if (settings[S.hasEndRotation] > 0) {
     matchEndRotation(model, parents, rotations, scales, end, settings);
@@ -482,6 +591,45 @@ function finish(
   if (result[R.error] <= settings[S.tolerance]) result[R.reached] = 1;
 }
 
+/**
+ * out[o..] = normalize(a · b): quat.multiply then quat.normalize in one pass, the product kept in
+ * locals (a zero product, from a zero quaternion in the pose, gives the identity as normalize does).
+ */
+function composeNormalized(
+  out: Float64Array,
+  o: number,
+  a: Float64Array,
+  ao: number,
+  b: Float64Array,
+  bo: number,
+): void {
+  const ax = a[ao];
+  const ay = a[ao + 1];
+  const az = a[ao + 2];
+  const aw = a[ao + 3];
+  const bx = b[bo];
+  const by = b[bo + 1];
+  const bz = b[bo + 2];
+  const bw = b[bo + 3];
+  const x = aw * bx + ax * bw + ay * bz - az * by;
+  const y = aw * by - ax * bz + ay * bw + az * bx;
+  const z = aw * bz + ax * by - ay * bx + az * bw;
+  const w = aw * bw - ax * bx - ay * by - az * bz;
+  const lenSq = x * x + y * y + z * z + w * w;
+  if (!(lenSq > 0)) {
+    out[o] = 0;
+    out[o + 1] = 0;
+    out[o + 2] = 0;
+    out[o + 3] = 1;
+    return;
+  }
+  const inv = 1 / Math.sqrt(lenSq);
+  out[o] = x * inv;
+  out[o + 1] = y * inv;
+  out[o + 2] = z * inv;
+  out[o + 3] = w * inv;
+}
+
 /** result[error] = model-space distance from the end joint to the target. */
 function writeError(model: Float64Array, end: number, settings: Float64Array, result: Float64Array): void {
   const o = end * 16 + 12;
@@ -489,16 +637,6 @@ function writeError(model: Float64Array, end: number, settings: Float64Array, re
   const dy = model[o + 1] - settings[S.target + 1];
   const dz = model[o + 2] - settings[S.target + 2];
   result[R.error] = Math.sqrt(dx * dx + dy * dy + dz * dz);
-}
-
-/** out[o..] = P⁻¹ · point (into the root's parent frame). */
-function toFrame(out: Float64Array, o: number, src: Float64Array, so: number): void {
-  const x = src[so];
-  const y = src[so + 1];
-  const z = src[so + 2];
-  out[o] = pinv[0] * x + pinv[4] * y + pinv[8] * z + pinv[12];
-  out[o + 1] = pinv[1] * x + pinv[5] * y + pinv[9] * z + pinv[13];
-  out[o + 2] = pinv[2] * x + pinv[6] * y + pinv[10] * z + pinv[14];
 }
 
 function copy3(out: Float64Array, o: number, src: Float64Array, so: number): void {
@@ -606,36 +744,6 @@ export function turnSense(parents: Int32Array, scales: Float64Array, root: numbe
 }
 
 /**
- * v[H] = the axis in the solve frame about which a turn of the middle joint about its local axis
- * v[HL] acts: P⁻¹ · M_mid applied to it after the joint's own scale (which acts before its
- * rotation) is divided out, normalized, times the turn sense ({@link turnSense}). Dividing by the
- * signed scale leaves the joint's rotation (times the ancestors' uniform scale), with one square
- * root instead of the three of normalizing the frame's columns.
- */
-function hingeInSolveFrame(model: Float64Array, scales: Float64Array, mid: number, sense: number): void {
-  const m = mid * 16;
-  const so = mid * 3;
-  const sx = scales[so];
-  const sy = scales[so + 1];
-  const sz = scales[so + 2];
-  // A zero scale component collapses the frame: that axis component then counts for nothing.
-  const hx = sx !== 0 ? v[HL] / sx : 0;
-  const hy = sy !== 0 ? v[HL + 1] / sy : 0;
-  const hz = sz !== 0 ? v[HL + 2] / sz : 0;
-  const x = model[m] * hx + model[m + 4] * hy + model[m + 8] * hz;
-  const y = model[m + 1] * hx + model[m + 5] * hy + model[m + 9] * hz;
-  const z = model[m + 2] * hx + model[m + 6] * hy + model[m + 10] * hz;
-  const fx = pinv[0] * x + pinv[4] * y + pinv[8] * z;
-  const fy = pinv[1] * x + pinv[5] * y + pinv[9] * z;
-  const fz = pinv[2] * x + pinv[6] * y + pinv[10] * z;
-  const l = Math.sqrt(fx * fx + fy * fy + fz * fz);
-  const inv = l > 0 ? sense / l : 0;
-  v[H] = fx * inv;
-  v[H + 1] = fy * inv;
-  v[H + 2] = fz * inv;
-}
-
-/**
  * q ← q · (local turn): the turn R given in the solve frame, made by the joint itself. Its frame
  * there is F = G · R_joint · D (v[FRAME], normalized columns; D the signs of the joint's scale), and
  * a local turn about `a` acts about sense · G · R_joint · a, so a = sense · D · Fᵀ · axis; the angle
@@ -671,11 +779,6 @@ function conjugateIntoLocal(
  */
 function fromToInto(out: Float64Array, o: number, ia: number, ib: number, ifb: number): void {
   rotationBetween(out, o, v, ia, v, ib, v, ifb);
-}
-
-/** out[o..] = the turn about the unit axis v[iaxis..] by the angle whose cosine and sine are ∝ v[CS…]. */
-function axisAngleInto(out: Float64Array, o: number, iaxis: number): void {
-  fromAxisCosSin(out, o, v, iaxis, v, CS);
 }
 
 /** v[o..] (a vector across v[N], of any length) turned about v[N] by the configured twist. */
