@@ -396,10 +396,19 @@ function solveHinge(
         }
       }
     }
-    // The turn about the local hinge axis: the same turn, in the joint's own frame.
-    v[CS] = cosd;
-    v[CS + 1] = sind;
-    fromAxisCosSin(v, Q_MID, settings, S.hinge, v, CS);
+    // The turn about the local hinge axis: the same turn, in the joint's own frame. Its half
+    // angle as in quat.fromAxisCosSin, for a cosine and sine already unit.
+    let hs = sind;
+    let hc = 1 + cosd;
+    if (cosd < 0) {
+      hs = sind < 0 ? cosd - 1 : 1 - cosd;
+      hc = sind < 0 ? -sind : sind;
+    }
+    const hq = 1 / Math.sqrt(hs * hs + hc * hc);
+    v[Q_MID] = hlx * hs * hq;
+    v[Q_MID + 1] = hly * hs * hq;
+    v[Q_MID + 2] = hlz * hs * hq;
+    v[Q_MID + 3] = hc * hq;
     ex = ux + wh * hx + cosd * px + sind * qx;
     ey = uy + wh * hy + cosd * py + sind * qy;
     ez = uz + wh * hz + cosd * pz + sind * qz;
@@ -414,24 +423,22 @@ function solveHinge(
   let rw = 1;
   const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
   if (el > v[LEN + 3] * 1e-12) {
-    ex /= el;
-    ey /= el;
-    ez /= el;
+    // The half-vector formula on e as it is, (e × n, |e| + e · n): no division to normalize e.
     const c = ex * nx + ey * ny + ez * nz;
-    if (c > -0.9) {
+    if (c > -0.9 * el) {
       rx = ey * nz - ez * ny;
       ry = ez * nx - ex * nz;
       rz = ex * ny - ey * nx;
-      rw = 1 + c;
+      rw = el + c;
       const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
       rx *= inv;
       ry *= inv;
       rz *= inv;
       rw *= inv;
     } else {
-      v[X] = ex;
-      v[X + 1] = ey;
-      v[X + 2] = ez;
+      v[X] = ex / el;
+      v[X + 1] = ey / el;
+      v[X + 2] = ez / el;
       v[H] = hx;
       v[H + 1] = hy;
       v[H + 2] = hz;
