@@ -341,6 +341,7 @@ export class AimIk {
     let bits = 0;
     // P⁻¹ (identity for a root), general: parents may be scaled, non-uniformly, or mirrored.
     let invertible = true;
+    let applied = false;
     if (parent < 0) mat4.identity(s, T_PINV);
     else invertible = mat4.invertAffine(s, T_PINV, model, 16 * parent);
     if (invertible) {
@@ -366,12 +367,15 @@ export class AimIk {
       bits = aimLocal(w, flags);
       // Weight 0, or nothing to do (the kernel kept the rotation): the pose stays bit for bit.
       const weight = this.numbers[0];
-      if (weight > 0 && !sameRotation(w)) this.apply(pose, model);
+      if (weight > 0 && !sameRotation(w)) {
+        this.apply(pose, model);
+        applied = true;
+      }
     } else {
       bits = AIM_DEGENERATE;
     }
     status.degenerate = (bits & AIM_DEGENERATE) !== 0;
-    this.measure(pose, model, parent);
+    this.measure(pose, model, parent, applied);
     const error = s[T_ERROR];
     status.error = error;
     const within = error <= 1e-9 * s[T_DIST] && error < Number.POSITIVE_INFINITY;
@@ -411,12 +415,36 @@ export class AimIk {
   /**
    * Distance from the target to the bone's aim ray in model space, and from the ray's origin (for
    * the relative `reached` test), into scratch: a returned double would be boxed. Reads the pose as
-   * it now is.
+   * it now is: from the bone's model matrix when this solve has just written it (`fresh`), else
+   * from its parent's and its local transform.
    */
-  private measure(pose: Pose, model: Float64Array, parent: number): void {
+  private measure(pose: Pose, model: Float64Array, parent: number, fresh: boolean): void {
     const s = this.scratch;
     const w = this.work;
     const j = this.joint;
+    const so = 3 * j;
+    const sx = pose.scales[so];
+    const sy = pose.scales[so + 1];
+    const sz = pose.scales[so + 2];
+    if (fresh && sx !== 0 && sy !== 0 && sz !== 0) {
+      // M_j = P · (t_j, q, S): M_j · (o / S) = P · (t_j + q · o), and likewise for the forward
+      // direction, so the matrix FK just wrote serves without redoing the quaternion work.
+      const m = 16 * j;
+      let x = w[AIM_OFFSET] / sx;
+      let y = w[AIM_OFFSET + 1] / sy;
+      let z = w[AIM_OFFSET + 2] / sz;
+      s[T_ORIGIN] = model[m] * x + model[m + 4] * y + model[m + 8] * z + model[m + 12];
+      s[T_ORIGIN + 1] = model[m + 1] * x + model[m + 5] * y + model[m + 9] * z + model[m + 13];
+      s[T_ORIGIN + 2] = model[m + 2] * x + model[m + 6] * y + model[m + 10] * z + model[m + 14];
+      x = w[AIM_FORWARD] / sx;
+      y = w[AIM_FORWARD + 1] / sy;
+      z = w[AIM_FORWARD + 2] / sz;
+      s[T_DIR] = model[m] * x + model[m + 4] * y + model[m + 8] * z;
+      s[T_DIR + 1] = model[m + 1] * x + model[m + 5] * y + model[m + 9] * z;
+      s[T_DIR + 2] = model[m + 2] * x + model[m + 6] * y + model[m + 10] * z;
+      rayDistance(s);
+      return;
+    }
     // P is read where it is; a root's is the identity, kept in scratch.
     let pm = model;
     let po = 16 * parent;
@@ -434,41 +462,49 @@ export class AimIk {
     vec3.transformPoint(s, T_ORIGIN, pm, po, s, T_LOCAL);
     quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
     vec3.transformDirection(s, T_DIR, pm, po, s, T_LOCAL);
-    // Scaled by the largest component so that far targets neither overflow nor lose the answer.
-    let vx = s[T_TARGET] - s[T_ORIGIN];
-    let vy = s[T_TARGET + 1] - s[T_ORIGIN + 1];
-    let vz = s[T_TARGET + 2] - s[T_ORIGIN + 2];
-    let m = vx < 0 ? -vx : vx;
-    if ((vy < 0 ? -vy : vy) > m) m = vy < 0 ? -vy : vy;
-    if ((vz < 0 ? -vz : vz) > m) m = vz < 0 ? -vz : vz;
-    if (!(m > 0) || m === Number.POSITIVE_INFINITY) {
-      // At the ray's origin (0), or too far to measure in doubles (∞).
-      s[T_DIST] = m > 0 ? m : 0;
-      s[T_ERROR] = s[T_DIST];
-      return;
-    }
-    // Only where squaring would under- or overflow; elsewhere the unscaled numbers are exact.
-    if (!(m > 1e-150 && m < 1e150)) {
-      vx /= m;
-      vy /= m;
-      vz /= m;
-    } else {
-      m = 1;
-    }
-    s[T_DIST] = m * Math.sqrt(vx * vx + vy * vy + vz * vz);
-    const dx = s[T_DIR];
-    const dy = s[T_DIR + 1];
-    const dz = s[T_DIR + 2];
-    const dd = dx * dx + dy * dy + dz * dz;
-    s[T_ERROR] = s[T_DIST];
-    if (!(dd > 0) || dd === Number.POSITIVE_INFINITY) return;
-    const along = (vx * dx + vy * dy + vz * dz) / dd;
-    if (!(along > 0)) return;
-    const px = vx - along * dx;
-    const py = vy - along * dy;
-    const pz = vz - along * dz;
-    s[T_ERROR] = m * Math.sqrt(px * px + py * py + pz * pz);
+    rayDistance(s);
   }
+}
+
+/**
+ * s[T_DIST], s[T_ERROR] = the distances from the ray (origin s[T_ORIGIN], direction s[T_DIR]) to
+ * the target s[T_TARGET]: from its origin, and from the ray itself.
+ */
+function rayDistance(s: Float64Array): void {
+  // Scaled by the largest component so that far targets neither overflow nor lose the answer.
+  let vx = s[T_TARGET] - s[T_ORIGIN];
+  let vy = s[T_TARGET + 1] - s[T_ORIGIN + 1];
+  let vz = s[T_TARGET + 2] - s[T_ORIGIN + 2];
+  let m = vx < 0 ? -vx : vx;
+  if ((vy < 0 ? -vy : vy) > m) m = vy < 0 ? -vy : vy;
+  if ((vz < 0 ? -vz : vz) > m) m = vz < 0 ? -vz : vz;
+  if (!(m > 0) || m === Number.POSITIVE_INFINITY) {
+    // At the ray's origin (0), or too far to measure in doubles (∞).
+    s[T_DIST] = m > 0 ? m : 0;
+    s[T_ERROR] = s[T_DIST];
+    return;
+  }
+  // Only where squaring would under- or overflow; elsewhere the unscaled numbers are exact.
+  if (!(m > 1e-150 && m < 1e150)) {
+    vx /= m;
+    vy /= m;
+    vz /= m;
+  } else {
+    m = 1;
+  }
+  s[T_DIST] = m * Math.sqrt(vx * vx + vy * vy + vz * vz);
+  const dx = s[T_DIR];
+  const dy = s[T_DIR + 1];
+  const dz = s[T_DIR + 2];
+  const dd = dx * dx + dy * dy + dz * dz;
+  s[T_ERROR] = s[T_DIST];
+  if (!(dd > 0) || dd === Number.POSITIVE_INFINITY) return;
+  const along = (vx * dx + vy * dy + vz * dz) / dd;
+  if (!(along > 0)) return;
+  const px = vx - along * dx;
+  const py = vy - along * dy;
+  const pz = vz - along * dz;
+  s[T_ERROR] = m * Math.sqrt(px * px + py * py + pz * pz);
 }
 
 // Scratch slots of AimIk.
