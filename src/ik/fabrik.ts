@@ -55,7 +55,10 @@ export type FabrikIkOptions = ChainIkOptions;
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
  *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
  *    reach: the answer then lies near the line, and kicking the chain off it every time the passes
- *    slow down, as they do there, kept it from ever converging). Without limits and with uniform
+ *    slow down, as they do there, kept it from ever converging; there only a chain too straight
+ *    for the target, its end farther from the root than the target, is kicked, since the passes
+ *    bend it more by a factor of only ~1.001 per iteration, a folded or nearly straight 5-bone
+ *    chain 1e-4 short of full reach taking hundreds of iterations). Without limits and with uniform
  *    scales, a target so near full reach that the chain laid straight toward it is within the
  *    tolerance gets that straight chain at once.
  * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
@@ -281,8 +284,10 @@ export class FabrikIk {
       iterations = 1;
     } else if (!within) {
       // Within 1% of full reach the answer lies near the line to the target: kicking a slow chain
-      // off it (below) would undo the passes' progress every time they slow down, which they do there.
+      // off it (below) would undo the passes' progress every time they slow down, which they do there
+      // as they straighten a bent chain. Not so for a chain too straight for the target (see below).
       const nearLineKicks = dist < (1 - NEAR_FULL_REACH) * reach;
+      const distSq = dist * dist;
       const numbers = this.numbers;
       numbers[0] = 0.05 * reach;
       numbers[1] = Number.POSITIVE_INFINITY;
@@ -301,7 +306,20 @@ export class FabrikIk {
         // there (the line is an attracting fixed point of the passes): check before every pass,
         // and with a wider margin once the passes slow down near it. Not for a target too close to
         // reach: the chain folded on the line is then the answer.
-        const sinSq = slow && nearLineKicks ? NEAR_LINE : ON_LINE;
+        let sinSq = slow && nearLineKicks ? NEAR_LINE : ON_LINE;
+        if (slow && !nearLineKicks) {
+          // Near full reach, a chain whose end is farther from the root than the target is too
+          // straight: it must bend more, and the passes bend a nearly straight chain by a factor of
+          // only about 1 + 2e/l per iteration (e its overshoot, l a bone: 1.001 for e = 3e-4).
+          // Their moves then grow (a ratio above 1), which the extrapolation cannot follow: a
+          // 5-bone chain folded back along the line, which the first backward pass stretches out
+          // nearly straight, took 932 iterations. Kicked off the line, it is bent more than the
+          // answer, and the passes straighten it the way they converge (and extrapolate) elsewhere.
+          const ex = pos[3 * m - 3] - pos[0];
+          const ey = pos[3 * m - 2] - pos[1];
+          const ez = pos[3 * m - 1] - pos[2];
+          if (ex * ex + ey * ey + ez * ez > distSq) sinSq = NEAR_LINE;
+        }
         if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq, this.side, 0);
         fabrikBackward(pos, lengths, m, tau, 0);
         // Positional, the forward pass places points (the root is its translation, `t[0…2]`) and

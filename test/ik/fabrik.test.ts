@@ -192,6 +192,75 @@ describe('FabrikIk: targets near full reach', () => {
   });
 });
 
+describe('FabrikIk: a nearly straight chain near full reach', () => {
+  // A chain too straight for a target near full reach (its end beyond the target) must bend more,
+  // and the passes bend it by a factor of only ~1 + 2e/l per iteration (e the overshoot): a chain
+  // folded back along the line (which the first backward pass stretches out nearly straight), or
+  // one a few milliradians off straight, missed such targets at the default cap.
+  const turn = (axis: Vec, angle: number): Quat => {
+    const k = Math.sin(angle / 2) / Math.hypot(...axis);
+    return [axis[0] * k, axis[1] * k, axis[2] * k, Math.cos(angle / 2)];
+  };
+
+  it('reaches the fuzz case: a half turn at one joint, 1e-4 short of full reach (932 iterations before)', () => {
+    const rig = buildRig(5);
+    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
+    const lengths = [0.5, 0.7469883589033198, 1.2391766649432006, 0.5, 0.5];
+    const identity: Quat = [0, 0, 0, 1];
+    setChain(rig, lengths, [
+      [-3.481766174551605e-9, 0, 0, 9.999939386337829e-7],
+      [-1, 0, 0, 0],
+      identity,
+      identity,
+      identity,
+      identity,
+    ]);
+    const status = solver.solve(
+      rig.pose,
+      rig.model,
+      targetAt(rig, [0, 1e-9, 0], reachOf(lengths).reach * (1 - 1e-4)),
+    );
+    expect(status.reached).toBe(true);
+    expect(status.iterations).toBeLessThanOrEqual(64);
+    checkFk(rig, solver, 4);
+  });
+
+  it('reaches targets 1e-3 to 1e-5 short of full reach from folded and nearly straight starts', () => {
+    const rig = buildRig(5);
+    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
+    // Seeded (a linear congruential generator): the bone lengths.
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    let missed = 0;
+    let cases = 0;
+    for (const tilt of [3e-3, 1e-2]) {
+      // A half turn (or nearly) at one joint folds the chain back along its line; none leaves it
+      // a few milliradians off straight, at the root.
+      for (const fold of [Math.PI, Math.PI - 0.01, 0]) {
+        for (let joint = 1; joint < 5; joint++) {
+          for (const short of [1e-3, 1e-4, 1e-5]) {
+            const lengths = [0, 1, 2, 3, 4].map(() => 0.5 + random());
+            const rotations: Quat[] = [0, 1, 2, 3, 4, 5].map(() => [0, 0, 0, 1]);
+            rotations[0] = turn([1, 0, 0.3], tilt);
+            rotations[joint] = turn([0.4, 0, 1], fold);
+            setChain(rig, lengths, rotations);
+            const { reach } = reachOf(lengths);
+            const status = solver.solve(rig.pose, rig.model, targetAt(rig, [0, 1, 0], reach * (1 - short)));
+            cases++;
+            if (!status.reached) missed++;
+            checkFk(rig, solver, reach);
+          }
+        }
+      }
+    }
+    // Before: 38 of these 72 missed.
+    expect({ missed, cases }).toEqual({ missed: 0, cases: 72 });
+  });
+});
+
 describe('FabrikIk: mirrored bones in the chain', () => {
   it('converges as fast as without the mirror (a negative scale is uniform up to its sign)', () => {
     // Bones along +Y: a mirror in x or z leaves the chain's geometry, and so every target's
