@@ -48,9 +48,11 @@ export type FabrikIkOptions = ChainIkOptions;
  *    within `tolerance` of the target (measured in model space) or `maxIterations` is hit. A
  *    chain lying on the line through its root and the target (straight, or folded onto it, which
  *    the passes themselves tend to do) is bent sideways by 5% of its length before the next pass,
- *    toward the side it bent to in its last bent solve (a fixed side before any), since the
- *    passes would otherwise never leave that line, and a limb that straightens and bends again
- *    should bend the way it did; so is a chain
+ *    toward the side the pose it was given bends to, or, if that pose is straight (bent by less
+ *    than 1e-3 of its length), the side it bent to last (in a pose it was given or one it solved;
+ *    a fixed side before any), since the passes would otherwise never
+ *    leave that line, and a limb that straightens and bends again should bend the way it did,
+ *    unless the animation bends it another way; so is a chain
  *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
  *    crawling toward a target it would reach only after thousands of passes (unless the target is
  *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
@@ -135,7 +137,7 @@ export class FabrikIk {
   private readonly parentInverse = new Float64Array(16);
   private readonly matrix = new Float64Array(16);
   private readonly inverse = new Float64Array(16);
-  /** The side the chain bent to in its last bent solve, root's parent frame (zero: none yet). */
+  /** The side the chain bent to in its last bent pose, given or solved, root's parent frame (zero: none yet). */
   private readonly side = new Float64Array(3);
   private readonly targetLocal = new Float64Array(3);
   private readonly vector = new Float64Array(8);
@@ -272,6 +274,10 @@ export class FabrikIk {
     const dist = Math.sqrt(tx * tx + ty * ty + tz * tz);
     // Farther than the chain reaches, or closer than it can fold (one bone longer than the rest).
     status.outOfReach = dist > reach || dist < 2 * longest - reach;
+    // The pose's own bend, when it has one, is the side to kick a straightened chain toward: it is
+    // the latest word on the bend (animation may have rewritten the pose since the last solve), and
+    // the memory is for a pose left straight.
+    this.rememberSide();
 
     let iterations = 0;
     // With limits, CCD sweeps may finish the solve once (see the class doc); done when they did.
@@ -385,9 +391,10 @@ export class FabrikIk {
   }
 
   /**
-   * Remembers the side the chain bends to (its inner points across the root–end line, summed, in
-   * the root's parent frame) when it bends by more than 1e-3 of its reach: a chain that straightens
-   * (out of reach) and must bend again is kicked off the line toward it.
+   * Remembers the side the chain's points (`positions`) bend to (its inner points across the
+   * root–end line, summed, in the root's parent frame) when they bend by more than 1e-3 of its
+   * reach: a chain that straightens (out of reach, or in the pose it is given) and must bend again
+   * is kicked off the line toward it. Called on the pose a solve is given and on the one it leaves.
    */
   private rememberSide(): void {
     const pos = this.positions;

@@ -167,6 +167,70 @@ describe('FabrikIk: bend side', () => {
   });
 });
 
+/**
+ * Where a chain bulges: its inner points' offsets across the root–end line, summed (the side the
+ * solver remembers).
+ */
+function bulge(points: Vec[]): Vec {
+  const n = points.length - 1;
+  const [r, e] = [points[0], points[n]];
+  const d = [0, 1, 2].map((k) => e[k] - r[k]);
+  const dSq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  const out: Vec = [0, 0, 0];
+  for (let i = 1; i < n; i++) {
+    const p = [0, 1, 2].map((k) => points[i][k] - r[k]);
+    const along = (p[0] * d[0] + p[1] * d[1] + p[2] * d[2]) / dSq;
+    for (let k = 0; k < 3; k++) out[k] += p[k] - along * d[k];
+  }
+  return out;
+}
+
+const dot3 = (a: Vec, b: Vec): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+describe('FabrikIk: the bend side of a pose bent slightly', () => {
+  it("bends the way the input pose bends, not the way the last solve bent (the pose's bend wins)", () => {
+    // Animation rewrites the pose every frame: a pose bent slightly (0.02 rad at each inner joint)
+    // the other way from the last solve, with a target along its own root–end line, where the
+    // passes slow down near the line and kick the chain off it.
+    let cases = 0;
+    const flipped: string[] = [];
+    for (const parentCase of [PARENT_CASES[0], PARENT_CASES[1], PARENT_CASES[6]]) {
+      for (const bones of [3, 4]) {
+        const rig = buildRig(bones, parentCase);
+        const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
+        const lengths = new Array(bones).fill(1);
+        const bent = (x: number): Quat[] =>
+          Array.from({ length: bones + 1 }, (_, i) => (i > 0 && i < bones ? [x, 0, 0, 1] : [0, 0, 0, 1]));
+        for (const sign of [-1, 1]) {
+          for (const fraction of [0.6, 0.9]) {
+            // The last solve bends one way...
+            setChain(rig, lengths, bent(0.2 * sign));
+            expect(solver.solve(rig.pose, rig.model, targetAt(rig, [0, 1, 0], 0.8 * bones)).reached).toBe(
+              true,
+            );
+            const before = bulge(chainInParent(rig));
+            // ...the pose then comes bent slightly the other way.
+            setChain(rig, lengths, bent(0.01 * sign));
+            const points = chainInParent(rig);
+            const input = bulge(points);
+            expect(dot3(input, before)).toBeLessThan(0);
+            const chord: Vec = [0, 1, 2].map((k) => points[bones][k] - points[0][k]) as Vec;
+            const status = solver.solve(rig.pose, rig.model, targetAt(rig, chord, fraction * bones));
+            expect(status.reached).toBe(true);
+            cases++;
+            if (!(dot3(bulge(chainInParent(rig)), input) > 0)) {
+              flipped.push(`${parentCase.name}, ${bones} bones, sign ${sign}, ${fraction}`);
+            }
+          }
+        }
+      }
+    }
+    expect(cases).toBe(24);
+    // Before: 12 of the 24 flipped to the remembered side.
+    expect(flipped).toEqual([]);
+  });
+});
+
 describe('FabrikIk: targets near full reach', () => {
   it('reaches targets from 1% of full reach down to exactly full reach within the default cap', () => {
     // The passes slow down near full reach (each moving the points by 0.999… of the move before):
