@@ -49,8 +49,8 @@ export type FabrikIkOptions = ChainIkOptions;
  *    chain lying on the line through its root and the target (straight, or folded onto it, which
  *    the passes themselves tend to do) is bent sideways by 5% of its length before the next pass,
  *    toward the side the pose it was given bends to, or, if that pose is straight (bent by less
- *    than 1e-3 of its length), the side it bent to last (in a pose it was given or one it solved;
- *    a fixed side before any), since the passes would otherwise never
+ *    than 1e-3 of its length), the side it bent to last (in a pose it was given or one it solved,
+ *    the CCD sweeps' included; a fixed side before any), since the passes would otherwise never
  *    leave that line, and a limb that straightens and bends again should bend the way it did,
  *    unless the animation bends it another way; so is a chain
  *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
@@ -371,9 +371,14 @@ export class FabrikIk {
     }
 
     if (finished) {
-      // CCD's pose is the answer: its points, its flags.
+      // CCD's pose is the answer: its points, its flags, and the side it bent to (its points back in
+      // the root's parent frame, where the side is kept).
       const ccd = (this.finisher as CcdIk).status;
-      for (let i = 0; i < m; i++) vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
+      for (let i = 0; i < m; i++) {
+        vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
+        vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
+      }
+      this.rememberSide();
       status.iterations = iterations;
       status.clamped = clamped || ccd.clamped;
       status.error = ccd.error;

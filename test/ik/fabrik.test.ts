@@ -229,6 +229,52 @@ describe('FabrikIk: the bend side of a pose bent slightly', () => {
     // Before: 12 of the 24 flipped to the remembered side.
     expect(flipped).toEqual([]);
   });
+
+  it('remembers the side of a solve the CCD sweeps finish', () => {
+    const cone: JointLimit = { kind: 'cone', angle: 0.8 };
+    const limits = [cone, cone, cone, null];
+    const rig = buildRig(3);
+    const lengths = [1, 1, 1];
+    const bent = (x: number): Quat[] => [
+      [0, 0, 0, 1],
+      [x, 0, 0, 1],
+      [x, 0, 0, 1],
+      [0, 0, 0, 1],
+    ];
+    for (const sign of [-1, 1]) {
+      const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits, maxIterations: 200 });
+      // A finish that bends the chain `sign`'s way and reports the target reached.
+      const finish = vi.spyOn(CcdIk.prototype, 'solveWithin').mockImplementation(function (
+        this: CcdIk,
+        pose,
+        model,
+      ) {
+        setChain(rig, lengths, bent(0.3 * sign));
+        expect(pose).toBe(rig.pose);
+        forwardKinematics(pose, model);
+        this.status.reset();
+        this.status.iterations = 3;
+        this.status.error = 0;
+        return this.status;
+      });
+      let side: Vec;
+      try {
+        // Bent the other way, toward a target behind the chain beyond the cones: the passes stall
+        // and hand over.
+        setChain(rig, lengths, bent(-0.3 * sign));
+        solver.solve(rig.pose, rig.model, targetAt(rig, [0.2, -1, -0.3], 2.5));
+        expect(finish).toHaveBeenCalledTimes(1);
+        side = bulge(chainInParent(rig));
+      } finally {
+        finish.mockRestore();
+      }
+      // The pose comes straight (the next solve has no bend of its own to go by), the target on
+      // its line: bent CCD's way again.
+      setChain(rig, lengths, bent(0));
+      expect(solver.solve(rig.pose, rig.model, targetAt(rig, [0, 1, 0], 2.9)).reached).toBe(true);
+      expect(dot3(bulge(chainInParent(rig)), side)).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('FabrikIk: targets near full reach', () => {
