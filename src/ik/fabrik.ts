@@ -60,9 +60,10 @@ export type FabrikIkOptions = ChainIkOptions;
  *    slow down, as they do there, kept it from ever converging; there only a chain too straight
  *    for the target, its end farther from the root than the target, is kicked, since the passes
  *    bend it more by a factor of only ~1.001 per iteration, a folded or nearly straight 5-bone
- *    chain 1e-4 short of full reach taking hundreds of iterations). Without limits and with uniform
- *    scales, a target so near full reach that the chain laid straight toward it is within the
- *    tolerance gets that straight chain at once.
+ *    chain 1e-4 short of full reach taking hundreds of iterations). A target so near full reach
+ *    that the chain laid straight toward it is within the tolerance gets that straight chain at
+ *    once; with limits or non-uniform scales, when the chain built to aim at those points (clamped
+ *    into the limits) still is.
  * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
  *    ones, and a last forward pass turns the points into rotations; otherwise every forward pass
  *    does. Positional passes converge linearly, slowly near full extension, each iteration moving
@@ -284,7 +285,7 @@ export class FabrikIk {
     let handedOver = false;
     let finished = false;
     const within = dist < reach && this.withinTolerance(targetModel);
-    if (dist >= reach || (!within && positional && this.straightWithin(pos, lengths, m, tau, targetModel))) {
+    if (dist >= reach || (!within && this.straightWithin(pos, lengths, m, tau, targetModel, uniform))) {
       fabrikStraight(pos, lengths, m, tau, 0);
       clamped = this.forwardPass(true, uniform) || clamped;
       iterations = 1;
@@ -535,8 +536,11 @@ export class FabrikIk {
 
   /**
    * Near full reach the passes converge slowly, and the chain laid straight toward the target may
-   * already be within the tolerance (its end is reach − dist beyond the target): whether it is. The
-   * points are left as they were.
+   * already be within the tolerance (its end is reach − dist beyond the target): whether it is. With
+   * limits or non-uniform scales (`similar` false) the straight points are only what the joints aim
+   * at: the forward pass that will build the chain from them (clamping into the limits) decides, and
+   * runs only when the straight points themselves are within the tolerance. The points are left as
+   * they were.
    */
   private straightWithin(
     pos: Float64Array,
@@ -544,11 +548,16 @@ export class FabrikIk {
     m: number,
     tau: Float64Array,
     targetModel: Float64Array,
+    similar: boolean,
   ): boolean {
     const previous = this.previous;
     previous.set(pos);
     fabrikStraight(pos, lengths, m, tau, 0);
-    const within = this.withinTolerance(targetModel);
+    let within = this.withinTolerance(targetModel);
+    if (within && (this.setup.limited || !similar)) {
+      this.forwardPass(true, similar);
+      within = this.withinTolerance(targetModel);
+    }
     pos.set(previous);
     return within;
   }

@@ -819,6 +819,50 @@ describe('FabrikIk: joint limits', () => {
     for (const j of rig.chain.slice(1, 3)) expectWithinLimit(relative(rig, j), hinge, [0, 1, 0]);
   });
 
+  it('near full reach, takes the straight chain when the limits allow it and its end is within the tolerance', () => {
+    // The passes crawl there (and, with limits, do not extrapolate): a target 4e-6 of the reach
+    // short of it was missed at the default cap.
+    const cone: JointLimit = { kind: 'cone', angle: 0.5 };
+    const limits = [cone, cone, cone, cone, null];
+    const rig = buildRig(4);
+    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
+    let seed = 3;
+    const random = () => {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    // A turn by `angle` about a random axis across +Y (the rest direction).
+    const across = (angle: number): Quat => {
+      const phi = 2 * Math.PI * random();
+      const [c, s] = [Math.cos(angle / 2), Math.sin(angle / 2)];
+      return [Math.cos(phi) * s, 0, Math.sin(phi) * s, c];
+    };
+    for (let k = 0; k < 20; k++) {
+      const lengths = [0, 1, 2, 3].map(() => 0.5 + random());
+      setChain(rig, lengths, [
+        across(0.45 * random()),
+        across(0.45 * random()),
+        across(0.45 * random()),
+        across(0.45 * random()),
+        [0, 0, 0, 1],
+      ]);
+      const { reach } = reachOf(lengths);
+      // Inside the root's cone, the straight chain is allowed; outside it, it is not.
+      for (const [angle, allowed] of [
+        [0.4, true],
+        [0.7, false],
+      ] as const) {
+        const phi = 2 * Math.PI * random();
+        const dir: Vec = [Math.sin(angle) * Math.cos(phi), Math.cos(angle), Math.sin(angle) * Math.sin(phi)];
+        const status = solver.solve(rig.pose, rig.model, targetAt(rig, dir, reach * (1 - 4e-6)));
+        expect(status.reached).toBe(allowed);
+        if (allowed) expect(status.iterations).toBe(1);
+        checkFk(rig, solver, reach);
+        for (let i = 0; i < 4; i++) expectWithinLimit(relative(rig, rig.chain[i]), cone, [0, 1, 0]);
+      }
+    }
+  });
+
   it('a cone keeps the bone within its angle of the rest direction', () => {
     const rig = buildRig(2);
     const cone: JointLimit = { kind: 'cone', angle: Math.PI / 6 };
