@@ -579,7 +579,8 @@ function finish(
   }
   // Middle joint first, while the frames are those of the unchanged pose.
   if (midInLocalFrame) {
-    composeNormalized(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
+    multiply(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
+    normalize(rotations, mid * 4, rotations, mid * 4);
   } else {
     frameRotation(model, mid);
     // A mirrored bone between the solve frame and the middle joint turns the sense of its local
@@ -588,7 +589,8 @@ function finish(
     normalize(rotations, mid * 4, rotations, mid * 4);
   }
   // Root: its rotation frame's parent is the frame we solved in, so the turn composes on the left.
-  composeNormalized(rotations, root * 4, v, Q_ROOT, rotations, root * 4);
+  multiply(rotations, root * 4, v, Q_ROOT, rotations, root * 4);
+  normalize(rotations, root * 4, rotations, root * 4);
   localToModel(model, parents, translations, rotations, scales, root, subtreeEnd);
   if (settings[S.hasEndRotation] > 0) {
     matchEndRotation(model, parents, rotations, scales, end, settings);
@@ -597,45 +599,6 @@ function finish(
   }
   writeError(model, end, settings, result);
   if (result[R.error] <= settings[S.tolerance]) result[R.reached] = 1;
-}
-
-/**
- * out[o..] = normalize(a · b): quat.multiply then quat.normalize in one pass, the product kept in
- * locals (a zero product, from a zero quaternion in the pose, gives the identity as normalize does).
- */
-function composeNormalized(
-  out: Float64Array,
-  o: number,
-  a: Float64Array,
-  ao: number,
-  b: Float64Array,
-  bo: number,
-): void {
-  const ax = a[ao];
-  const ay = a[ao + 1];
-  const az = a[ao + 2];
-  const aw = a[ao + 3];
-  const bx = b[bo];
-  const by = b[bo + 1];
-  const bz = b[bo + 2];
-  const bw = b[bo + 3];
-  const x = aw * bx + ax * bw + ay * bz - az * by;
-  const y = aw * by - ax * bz + ay * bw + az * bx;
-  const z = aw * bz + ax * by - ay * bx + az * bw;
-  const w = aw * bw - ax * bx - ay * by - az * bz;
-  const lenSq = x * x + y * y + z * z + w * w;
-  if (!(lenSq > 0)) {
-    out[o] = 0;
-    out[o + 1] = 0;
-    out[o + 2] = 0;
-    out[o + 3] = 1;
-    return;
-  }
-  const inv = 1 / Math.sqrt(lenSq);
-  out[o] = x * inv;
-  out[o + 1] = y * inv;
-  out[o + 2] = z * inv;
-  out[o + 3] = w * inv;
 }
 
 /** result[error] = model-space distance from the end joint to the target. */
