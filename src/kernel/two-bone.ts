@@ -482,14 +482,11 @@ function solveHinge(
     v[CS] = kx * sx2 + ky * sy2 + kz * sz2;
     v[CS + 1] = (ky * sz2 - kz * sy2) * nx + (kz * sx2 - kx * sz2) * ny + (kx * sy2 - ky * sx2) * nz;
     fromAxisCosSin(v, Q_TMP2, v, N, v, CS);
-    const ax = v[Q_TMP2];
-    const ay = v[Q_TMP2 + 1];
-    const az = v[Q_TMP2 + 2];
-    const aw = v[Q_TMP2 + 3];
-    v[Q_ROOT] = aw * rx + ax * rw + ay * rz - az * ry;
-    v[Q_ROOT + 1] = aw * ry - ax * rz + ay * rw + az * rx;
-    v[Q_ROOT + 2] = aw * rz + ax * ry - ay * rx + az * rw;
-    v[Q_ROOT + 3] = aw * rw - ax * rx - ay * ry - az * rz;
+    v[Q_ROOT] = rx;
+    v[Q_ROOT + 1] = ry;
+    v[Q_ROOT + 2] = rz;
+    v[Q_ROOT + 3] = rw;
+    multiply(v, Q_ROOT, v, Q_TMP2, v, Q_ROOT);
   } else {
     // A straight limb has no knee side to roll; the hinge keeps the bend side.
     result[R.degenerate] = 1;
