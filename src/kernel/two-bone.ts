@@ -450,6 +450,10 @@ function solveHinge(
       rw = v[Q_ROOT + 3];
     }
   }
+  v[Q_ROOT] = rx;
+  v[Q_ROOT + 1] = ry;
+  v[Q_ROOT + 2] = rz;
+  v[Q_ROOT + 3] = rw;
   // Roll about n: from the knee's side (u after the alignment, across n) to the pole's side.
   const tx = 2 * (ry * uz - rz * uy);
   const ty = 2 * (rz * ux - rx * uz);
@@ -482,18 +486,10 @@ function solveHinge(
     v[CS] = kx * sx2 + ky * sy2 + kz * sz2;
     v[CS + 1] = (ky * sz2 - kz * sy2) * nx + (kz * sx2 - kx * sz2) * ny + (kx * sy2 - ky * sx2) * nz;
     fromAxisCosSin(v, Q_TMP2, v, N, v, CS);
-    v[Q_ROOT] = rx;
-    v[Q_ROOT + 1] = ry;
-    v[Q_ROOT + 2] = rz;
-    v[Q_ROOT + 3] = rw;
     multiply(v, Q_ROOT, v, Q_TMP2, v, Q_ROOT);
   } else {
     // A straight limb has no knee side to roll; the hinge keeps the bend side.
     result[R.degenerate] = 1;
-    v[Q_ROOT] = rx;
-    v[Q_ROOT + 1] = ry;
-    v[Q_ROOT + 2] = rz;
-    v[Q_ROOT + 3] = rw;
   }
 }
 
