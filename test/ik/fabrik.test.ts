@@ -863,6 +863,77 @@ describe('FabrikIk: joint limits', () => {
     }
   });
 
+  it('a cone-limited 4-bone chain reaches targets 1e-2 to 1e-4 short of full reach within the default cap', () => {
+    // Limited passes converge as slowly near full reach as unlimited ones: they extrapolate too, and
+    // iterations no limit held (FABRIK's own) do not count as a stall, whose CCD sweeps crawl there.
+    const rig = buildRig(4);
+    let seed = 21;
+    const random = () => {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    // A turn by `angle` about a random axis across +Y (the rest direction).
+    const across = (angle: number): Quat => {
+      const phi = 2 * Math.PI * random();
+      const [c, s] = [Math.cos(angle / 2), Math.sin(angle / 2)];
+      return [Math.cos(phi) * s, 0, Math.sin(phi) * s, c];
+    };
+    let missed = 0;
+    let cases = 0;
+    for (const angle of [0.3, 0.8]) {
+      const cone: JointLimit = { kind: 'cone', angle };
+      const limits = [cone, cone, cone, cone, null];
+      const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
+      for (let k = 0; k < 10; k++) {
+        for (const short of [1e-2, 1e-3, 1e-4]) {
+          const lengths = [0, 1, 2, 3].map(() => 0.5 + random());
+          const start = (): Quat[] => [0, 1, 2, 3].map(() => across(0.9 * angle * random()));
+          // The target: where the end of a chain within the limits is, bent just enough to be
+          // `short` of full reach (every bend of a pose within the limits scaled down, bisected).
+          const bends = start();
+          const scaled = (f: number): Quat[] => [
+            bends[0],
+            ...bends.slice(1).map(([x, y, z, w]): Quat => {
+              const half = f * Math.atan2(Math.hypot(x, y, z), w);
+              const n = Math.hypot(x, y, z) || 1;
+              return [
+                (x / n) * Math.sin(half),
+                (y / n) * Math.sin(half),
+                (z / n) * Math.sin(half),
+                Math.cos(half),
+              ];
+            }),
+            [0, 0, 0, 1],
+          ];
+          const { reach } = reachOf(lengths);
+          const e = 16 * rig.chain[4] + 12;
+          const spanAt = (f: number): number => {
+            setChain(rig, lengths, scaled(f));
+            return dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
+          };
+          if (spanAt(1) > reach * (1 - short)) continue;
+          let [lo, hi] = [0, 1];
+          for (let i = 0; i < 60; i++) {
+            const mid = (lo + hi) / 2;
+            if (spanAt(mid) > reach * (1 - short)) lo = mid;
+            else hi = mid;
+          }
+          spanAt(hi);
+          const target = rig.model.slice(e, e + 3);
+          setChain(rig, lengths, [...start(), [0, 0, 0, 1]]);
+          const status = solver.solve(rig.pose, rig.model, target);
+          cases++;
+          if (!status.reached) missed++;
+          expect(status.iterations).toBeLessThanOrEqual(64);
+          checkFk(rig, solver, reach);
+          for (let i = 0; i < 4; i++) expectWithinLimit(relative(rig, rig.chain[i]), cone, [0, 1, 0]);
+        }
+      }
+    }
+    // Before: 50 of these 51 missed, from 1e-2 short on.
+    expect({ missed, cases }).toEqual({ missed: 0, cases: 51 });
+  });
+
   it('a cone keeps the bone within its angle of the rest direction', () => {
     const rig = buildRig(2);
     const cone: JointLimit = { kind: 'cone', angle: Math.PI / 6 };
