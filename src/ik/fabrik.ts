@@ -91,14 +91,16 @@ export type FabrikIkOptions = ChainIkOptions;
  *    forward pass to where the backward pass leaves it again): when three iterations in which a
  *    limit held the chain (put a point elsewhere than FABRIK's own forward pass would have) have
  *    not bettered the best error by 5% (a kept jump counts as progress; an iteration no limit held
- *    is FABRIK's, which converges, if slowly), CCD sweeps with the same limits ({@link CcdIk})
- *    try to finish the solve from there, within the iterations left (`status.iterations` counts
- *    both). Their answer is kept only if it is closer to the target; otherwise the passes go on
- *    from where they were for whatever iterations the sweeps left (once: there is no second
- *    hand-over). Sweeps that stop short (a sweep changed nothing) but closer leave the passes to
- *    go on from their pose. On an arm (shoulder cone, elbow
- *    hinge, wrist cone) with targets the limits allow, 83% are reached within 200 iterations
- *    instead of 19%; chains of wide cones, where the passes keep converging, rarely hand over.
+ *    is FABRIK's, which converges, if slowly), one CCD sweep with the same limits ({@link CcdIk})
+ *    turns the chain from there (`status.iterations` counts it). It is kept only if it brings the
+ *    end closer to the target: the solve ends there if within the tolerance, otherwise the passes
+ *    go on from the sweep's pose (its rotations the ones they turn from), and may stall and hand
+ *    over again. A sweep that does not bring the end closer is undone, and there is no further
+ *    hand-over. Sweeps left to finish the solve crawled (near full reach as the passes do), where
+ *    the passes, extrapolating, converge from the nudged pose. On an arm (shoulder cone, elbow
+ *    hinge, wrist cone) with targets the limits allow, 96% are reached within 200 iterations (the
+ *    passes alone: 19%; sweeps finishing the solve: 83%), in 40 on average instead of 68; chains
+ *    of wide cones, where the passes keep converging, rarely hand over.
  * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
  *    model matrices of the root's subtree are recomputed.
  *
@@ -405,7 +407,12 @@ export class FabrikIk {
             still = 0;
             const left = this.maxIterations - iterations;
             const ccd = (this.finisher as CcdIk).status;
-            const kept = this.handOver(pose, model, targetModel, left);
+            const kept = this.handOver(
+              pose,
+              model,
+              targetModel,
+              left < HAND_OVER_SWEEPS ? left : HAND_OVER_SWEEPS,
+            );
             iterations += ccd.iterations;
             if (!kept) {
               handedOver = true;
@@ -659,6 +666,12 @@ const STALL_GAIN = 5e-2;
 
 /** Still iterations in a row after which a limited solve hands over to CCD sweeps. */
 const STALL_ITERATIONS = 3;
+
+/**
+ * CCD sweeps per hand-over: one nudges the chain off where the passes stall, and the passes, which
+ * extrapolate, then converge faster than sweeps would (which crawl near full reach).
+ */
+const HAND_OVER_SWEEPS = 1;
 
 /**
  * Whether the scale at `o` is uniform up to signs: the frame is then a rotation, possibly with a
