@@ -380,11 +380,19 @@ function solveHinge(
     let cosd = first ? cos1 : cos2;
     let sind = first ? sin1 : sin2;
     if (settings[S.hasBendRange] > 0) {
-      // Current bend β0 of w about h from e1; the bend after the turn is β0 + δ.
+      // Current bend β0 of w about h from u, both across h; the bend after the turn is β0 + δ.
+      // Divided by the length of u's part across h (not by l1): a hinge not perpendicular to the
+      // upper bone would otherwise give a cosine and sine short of unit, and a clamped turn short
+      // of (or past) the limit.
       const wp = Math.sqrt(px * px + py * py + pz * pz);
-      if (wp > 0) {
-        const c0 = (px * ux + py * uy + pz * uz) / (wp * l1);
-        const s0 = pb / wp;
+      const uh = ux * hx + uy * hy + uz * hz;
+      const ax = ux - uh * hx;
+      const ay = uy - uh * hy;
+      const az = uz - uh * hz;
+      const up = Math.sqrt(ax * ax + ay * ay + az * az);
+      if (wp > 0 && up > 0) {
+        const c0 = (px * ux + py * uy + pz * uz) / (wp * up);
+        const s0 = (pb * l1) / (wp * up);
         v[CS] = c0 * cosd - s0 * sind;
         v[CS + 1] = s0 * cosd + c0 * sind;
         if (clampAngle(settings, S.bendMin, S.bendMax)) {
@@ -398,7 +406,7 @@ function solveHinge(
       }
     }
     // The turn about the local hinge axis: the same turn, in the joint's own frame. Its half
-    // angle as in quat.fromAxisCosSin, for a cosine and sine already unit.
+    // angle as in quat.fromAxisCosSin, for a cosine and sine already unit (products of unit pairs).
     let hs = sind;
     let hc = 1 + cosd;
     if (cosd < 0) {

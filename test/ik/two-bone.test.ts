@@ -461,6 +461,49 @@ describe('two-bone IK: named cases', () => {
     expect(clamped).toBeGreaterThan(0);
   });
 
+  it('honors a bend range about a hinge oblique to the upper bone, to the limit exactly', () => {
+    // The bend is measured across the hinge: thigh and shin projected onto the plane ⟂ to it.
+    const hinge = [1, 0.6, 0].map((x) => x / Math.hypot(1, 0.6));
+    const r = rig(identity, { hingeAxis: hinge as [number, number, number], bendRange: [0, 0.5] });
+    const across = (v: number[], h: number[]) => sub(v, h.map((x) => x * dot(v, h)));
+    const obliqueBend = () => {
+      const m = r.model;
+      const p = r.toParent;
+      const o = 16 * r.knee;
+      // The knee's local hinge in the root's parent frame (unit scales along the limb).
+      const h = [0, 1, 2].map(
+        (i) =>
+          (p[i] * m[o] + p[4 + i] * m[o + 1] + p[8 + i] * m[o + 2]) * hinge[0] +
+          (p[i] * m[o + 4] + p[4 + i] * m[o + 5] + p[8 + i] * m[o + 6]) * hinge[1] +
+          (p[i] * m[o + 8] + p[4 + i] * m[o + 9] + p[8 + i] * m[o + 10]) * hinge[2],
+      );
+      const thigh = across(sub(local(r, r.knee), local(r, r.hip)), h);
+      const shin = across(sub(local(r, r.ankle), local(r, r.knee)), h);
+      return Math.atan2(dot(cross(thigh, shin), h), dot(thigh, shin));
+    };
+    let atMax = 0;
+    fc.assert(
+      fc.property(reachable, fc.boolean(), ([dir, distance], bentStart) => {
+        r.pose.resetToRest();
+        // Also from a knee already bent to the limit (the clamp then turns by little or nothing).
+        if (bentStart) {
+          const [x, y, z] = hinge.map((c) => c * Math.sin(0.25));
+          r.pose.rotations.set([x, y, z, Math.cos(0.25)], 4 * r.knee);
+        }
+        forwardKinematics(r.pose, r.model);
+        const status = r.ik.solve(r.pose, r.model, targetAt(r, dir, distance));
+        const b = obliqueBend();
+        expect(b).toBeGreaterThanOrEqual(-1e-9);
+        expect(b).toBeLessThanOrEqual(0.5 + 1e-9);
+        if (!status.clamped) expect(status.error).toBeLessThan(1e-9);
+        else if (Math.abs(b - 0.5) < 1e-9) atMax++;
+      }),
+      { seed: PROPERTY_SEED, numRuns: Math.ceil(PROPERTY_RUNS / 10) },
+    );
+    // Clamped solves land on the limit itself, not short of it.
+    expect(atMax).toBeGreaterThan(0);
+  });
+
   it('works with twist bones between the joints', () => {
     const r = rig(identity, {}, true);
     fc.assert(
