@@ -465,7 +465,11 @@ describe('two-bone IK: named cases', () => {
     // The bend is measured across the hinge: thigh and shin projected onto the plane ⟂ to it.
     const hinge = [1, 0.6, 0].map((x) => x / Math.hypot(1, 0.6));
     const r = rig(identity, { hingeAxis: hinge as [number, number, number], bendRange: [0, 0.5] });
-    const across = (v: number[], h: number[]) => sub(v, h.map((x) => x * dot(v, h)));
+    const across = (v: number[], h: number[]) =>
+      sub(
+        v,
+        h.map((x) => x * dot(v, h)),
+      );
     const obliqueBend = () => {
       const m = r.model;
       const p = r.toParent;
