@@ -716,22 +716,54 @@ describe('FabrikIk: joint limits', () => {
         sw[3] * tw[3] - sw[0] * tw[0] - sw[1] * tw[1] - sw[2] * tw[2],
       ];
     };
+    // At the default cap too, where the passes that go on from a kept CCD sweep have fewer
+    // iterations to get closer than it: the solve must not end farther than a sweep it kept.
+    const capped = new FabrikIk(rig.skeleton, { joints: rig.chain, limits, tolerance: 1e-4 });
+    const e = 16 * rig.chain[3] + 12;
+    const sweep = CcdIk.prototype.solveWithin;
+    let closestKept = Number.POSITIVE_INFINITY;
+    let keptSweeps = 0;
+    const spy = vi.spyOn(CcdIk.prototype, 'solveWithin').mockImplementation(function (
+      this: CcdIk,
+      pose,
+      model,
+      goal,
+      left,
+    ) {
+      const before = dist(model, e, goal, 0);
+      const status = sweep.call(this, pose, model, goal, left);
+      if (status.error < before) {
+        keptSweeps++;
+        closestKept = Math.min(closestKept, status.error);
+      }
+      return status;
+    });
     const runs = 300;
     let reached = 0;
-    for (let k = 0; k < runs; k++) {
-      // The target is where the end is in one pose within the limits; the chain starts from another.
-      setChain(rig, [1, 1, 1], limits.map(within));
-      const e = 16 * rig.chain[3] + 12;
-      const target = rig.model.slice(e, e + 3);
-      setChain(rig, [1, 1, 1], limits.map(within));
-      const status = solver.solve(rig.pose, rig.model, target);
-      if (status.reached) reached++;
-      expect(status.iterations).toBeLessThanOrEqual(200);
-      expect(dist(rig.model, e, target, 0)).toBeCloseTo(status.error, 12);
-      checkFk(rig, solver, 3);
-      for (let i = 0; i < 3; i++)
-        expectWithinLimit(relative(rig, rig.chain[i]), limits[i] as JointLimit, [0, 1, 0]);
+    try {
+      for (let k = 0; k < runs; k++) {
+        // The target is where the end is in one pose within the limits; the chain starts from another.
+        setChain(rig, [1, 1, 1], limits.map(within));
+        const target = rig.model.slice(e, e + 3);
+        const start = limits.map(within);
+        for (const ik of [solver, capped]) {
+          setChain(rig, [1, 1, 1], start);
+          closestKept = Number.POSITIVE_INFINITY;
+          const status = ik.solve(rig.pose, rig.model, target);
+          expect(status.error).toBeLessThanOrEqual(closestKept + 1e-12);
+          if (ik === capped) continue;
+          if (status.reached) reached++;
+          expect(status.iterations).toBeLessThanOrEqual(200);
+          expect(dist(rig.model, e, target, 0)).toBeCloseTo(status.error, 12);
+          checkFk(rig, solver, 3);
+          for (let i = 0; i < 3; i++)
+            expectWithinLimit(relative(rig, rig.chain[i]), limits[i] as JointLimit, [0, 1, 0]);
+        }
+      }
+    } finally {
+      spy.mockRestore();
     }
+    expect(keptSweeps).toBeGreaterThan(0);
     // The passes alone reached 19% of these; CCD sweeps finishing the stalled ones, 83%; a CCD
     // sweep at each stall, the passes going on from there, 96%. Others lie across a limit from the
     // start, where no local method finds the way round.
