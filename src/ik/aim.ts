@@ -426,9 +426,10 @@ export class AimIk {
     const sx = pose.scales[so];
     const sy = pose.scales[so + 1];
     const sz = pose.scales[so + 2];
-    if (fresh && sx !== 0 && sy !== 0 && sz !== 0) {
+    if (fresh && moderate(sx) && moderate(sy) && moderate(sz)) {
       // M_j = P · (t_j, q, S): M_j · (o / S) = P · (t_j + q · o), and likewise for the forward
-      // direction, so the matrix FK just wrote serves without redoing the quaternion work.
+      // direction, so the matrix FK just wrote serves without redoing the quaternion work (not for
+      // scales whose reciprocal could overflow, or whose products could underflow).
       const m = 16 * j;
       let x = w[AIM_OFFSET] / sx;
       let y = w[AIM_OFFSET + 1] / sy;
@@ -519,6 +520,12 @@ const T_ORIGIN = 0; // 3
 const T_DIR = 3; // 3
 const T_DIST = 6; // 1: distance from the ray's origin to the target
 const T_ERROR = 7; // 1: distance from the ray to the target
+
+/** Whether a scale's magnitude lies in [1e-100, 1e100], so that dividing by it is safe. */
+function moderate(scale: number): boolean {
+  const m = scale < 0 ? -scale : scale;
+  return m >= 1e-100 && m <= 1e100;
+}
 
 /** `true` when the kernel left the rotation as it was (an early degenerate return). */
 function sameRotation(w: Float64Array): boolean {

@@ -541,6 +541,21 @@ describe('AimIk edge cases', () => {
     }
   });
 
+  it('an aimed bone scaled to extremes (subnormal, tiny, huge) still hits and says so', () => {
+    for (const scale of [1e-310, 1e-150, 1e150]) {
+      const rig = makeRig(null, [scale, scale, scale]);
+      setBone(rig, norm4([0.2, 0.4, -0.1, 0.7]));
+      const ik = new AimIk(rig.skeleton, { joint: 'bone', forward: [0, 0, 1] });
+      const target = Float64Array.of(BONE_T[0] + 3, BONE_T[1] - 2, BONE_T[2] + 1);
+      const status = ik.solve(rig.pose, rig.model, target);
+      // The bone's forward axis, from its rotation (its model matrix's columns carry the scale).
+      const f = qrot(rig.pose.rotations.subarray(4 * rig.bone, 4 * rig.bone + 4), [0, 0, 1]);
+      expect(sinAngle(f, sub3(target, BONE_T)), `scale ${scale}`).toBeLessThan(1e-12);
+      expect(status.reached, `scale ${scale}`).toBe(true);
+      expect(status.error / len3(sub3(target, BONE_T)), `scale ${scale}`).toBeLessThan(1e-9);
+    }
+  });
+
   it('target along the current forward axis: the identity (never a half turn)', () => {
     for (const pc of [null, ...PARENT_CASES]) {
       const rig = makeRig(pc);
