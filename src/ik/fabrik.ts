@@ -93,12 +93,12 @@ export type FabrikIkOptions = ChainIkOptions;
  *    not bettered the best error by 5% (a kept jump counts as progress; an iteration no limit held
  *    is FABRIK's, which converges, if slowly), one CCD sweep with the same limits ({@link CcdIk})
  *    turns the chain from there (`status.iterations` counts it). It is kept only if it brings the
- *    end closer to the target: the solve ends there if within the tolerance or out of iterations,
- *    otherwise the passes go on from the sweep's pose (its rotations the ones they turn from), and
- *    may stall and hand over again; should they end farther from the target than the closest sweep
- *    kept, that sweep's pose is the answer. A sweep that does not bring the end closer is undone,
- *    and there is no further hand-over. Sweeps left to finish the solve crawled (near full reach as the passes do), where
- *    the passes, extrapolating, converge from the nudged pose. On an arm (shoulder cone, elbow
+ *    end closer to the target: the solve ends there if within the tolerance, otherwise the passes
+ *    go on from the sweep's pose (its rotations the ones they turn from) while iterations are left,
+ *    and may stall and hand over again; should they end farther from the target than the closest
+ *    sweep kept, that sweep's pose is the answer. A sweep that does not bring the end closer is
+ *    undone, and there is no further hand-over. Sweeps left to finish the solve crawled (near full
+ *    reach as the passes do), where the passes, extrapolating, converge from the nudged pose. On an arm (shoulder cone, elbow
  *    hinge, wrist cone) with targets the limits allow, 96% are reached within 200 iterations (the
  *    passes alone: 19%; sweeps finishing the solve: 83%), in 40 on average instead of 68; chains
  *    of wide cones, where the passes keep converging, rarely hand over.
@@ -423,12 +423,12 @@ export class FabrikIk {
             iterations += ccd.iterations;
             if (!kept) {
               handedOver = true;
-            } else if (ccd.error <= this.tolerance || iterations >= this.maxIterations) {
+            } else if (ccd.error <= this.tolerance) {
               finished = true;
               break;
             } else {
-              // Closer but not there: the passes go on from the sweeps' pose, their rotations the
-              // ones the passes turn from.
+              // Closer but not there: the passes go on from the sweeps' pose (if iterations are
+              // left), their rotations the ones the passes turn from.
               clamped = clamped || ccd.clamped;
               for (let i = 0; i < m; i++) {
                 vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
@@ -451,9 +451,9 @@ export class FabrikIk {
         }
       }
       if (positional) passClamped = this.forwardPass(true, uniform);
-      if (numbers[3] < Number.POSITIVE_INFINITY) {
+      if (!finished && numbers[3] < Number.POSITIVE_INFINITY) {
         // The passes went on from a kept sweep's pose and may have ended farther from the target
-        // than it: the closer of the two is the answer (the sweep's clamping is already counted).
+        // than the closest one kept: that is then the answer (its clamping is already counted).
         this.withinTolerance(targetModel);
         if (numbers[2] > numbers[3]) {
           pos.set(this.sweptPositions);
