@@ -83,6 +83,29 @@ function reachableProperty(
   );
 }
 
+/** An arm's limits: shoulder cone (with a twist range), elbow hinge, wrist cone; the tip free. */
+const ARM_LIMITS: (JointLimit | null)[] = [
+  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
+  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+  { kind: 'cone', angle: 0.6 },
+  null,
+];
+
+/** A seeded linear congruential generator of numbers in [0, 1). */
+function lcg(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+}
+
+/** The turn by `angle` (radians) about `axis` (any length), as a unit quaternion. */
+function turnAbout(axis: readonly number[], angle: number): Quat {
+  const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
 describe('FabrikIk: reachable targets', () => {
   it('reaches every reachable target, FK of its rotations reproduces its points, bones stay rigid', () => {
     const rig = buildRig(4);
@@ -307,11 +330,6 @@ describe('FabrikIk: a nearly straight chain near full reach', () => {
   // and the passes bend it by a factor of only ~1 + 2e/l per iteration (e the overshoot): a chain
   // folded back along the line (which the first backward pass stretches out nearly straight), or
   // one a few milliradians off straight, missed such targets at the default cap.
-  const turn = (axis: Vec, angle: number): Quat => {
-    const k = Math.sin(angle / 2) / Math.hypot(...axis);
-    return [axis[0] * k, axis[1] * k, axis[2] * k, Math.cos(angle / 2)];
-  };
-
   it('reaches the fuzz case: a half turn at one joint, 1e-4 short of full reach (932 iterations before)', () => {
     const rig = buildRig(5);
     const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
@@ -339,11 +357,7 @@ describe('FabrikIk: a nearly straight chain near full reach', () => {
     const rig = buildRig(5);
     const solver = new FabrikIk(rig.skeleton, { joints: rig.chain });
     // Seeded (a linear congruential generator): the bone lengths.
-    let seed = 11;
-    const random = () => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 4294967296;
-    };
+    const random = lcg(11);
     let missed = 0;
     let cases = 0;
     for (const tilt of [3e-3, 1e-2]) {
@@ -354,8 +368,8 @@ describe('FabrikIk: a nearly straight chain near full reach', () => {
           for (const short of [1e-3, 1e-4, 1e-5]) {
             const lengths = [0, 1, 2, 3, 4].map(() => 0.5 + random());
             const rotations: Quat[] = [0, 1, 2, 3, 4, 5].map(() => [0, 0, 0, 1]);
-            rotations[0] = turn([1, 0, 0.3], tilt);
-            rotations[joint] = turn([0.4, 0, 1], fold);
+            rotations[0] = turnAbout([1, 0, 0.3], tilt);
+            rotations[joint] = turnAbout([0.4, 0, 1], fold);
             setChain(rig, lengths, rotations);
             const { reach } = reachOf(lengths);
             const status = solver.solve(rig.pose, rig.model, targetAt(rig, [0, 1, 0], reach * (1 - short)));
@@ -669,12 +683,7 @@ describe('FabrikIk: joint limits', () => {
   }
 
   it('reaches targets the limits allow, where the passes alone stall (an arm: cone, hinge, cone)', () => {
-    const limits: (JointLimit | null)[] = [
-      { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
-      { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
-      { kind: 'cone', angle: 0.6 },
-      null,
-    ];
+    const limits = ARM_LIMITS;
     const rig = buildRig(3);
     const solver = new FabrikIk(rig.skeleton, {
       joints: rig.chain,
@@ -682,12 +691,8 @@ describe('FabrikIk: joint limits', () => {
       tolerance: 1e-4,
       maxIterations: 200,
     });
-    // Seeded (a linear congruential generator): random rotations within each limit.
-    let seed = 5;
-    const random = () => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 4294967296;
-    };
+    // Seeded: random rotations within each limit.
+    const random = lcg(5);
     const direction = (): Vec => {
       for (;;) {
         const v: Vec = [2 * random() - 1, 2 * random() - 1, 2 * random() - 1];
@@ -695,20 +700,16 @@ describe('FabrikIk: joint limits', () => {
         if (n > 0.1 && n < 1) return [v[0] / n, v[1] / n, v[2] / n];
       }
     };
-    const turn = (axis: readonly number[], angle: number): Quat => {
-      const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
-      return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
-    };
     const within = (limit: JointLimit | null): Quat => {
-      if (limit === null) return turn(direction(), 1.2 * random());
-      if (limit.kind === 'hinge') return turn(limit.axis, (limit.max ?? 0) * random());
+      if (limit === null) return turnAbout(direction(), 1.2 * random());
+      if (limit.kind === 'hinge') return turnAbout(limit.axis, (limit.max ?? 0) * random());
       // A twist about the rest direction (+Y), then a swing about an axis across it.
-      const tw = turn(
+      const tw = turnAbout(
         [0, 1, 0],
         (limit.twistMin ?? -1) + random() * ((limit.twistMax ?? 1) - (limit.twistMin ?? -1)),
       );
       const u = direction();
-      const sw = turn([u[2], 0, -u[0]], 0.95 * limit.angle * random());
+      const sw = turnAbout([u[2], 0, -u[0]], 0.95 * limit.angle * random());
       return [
         sw[3] * tw[0] + sw[0] * tw[3] + sw[1] * tw[2] - sw[2] * tw[1],
         sw[3] * tw[1] - sw[0] * tw[2] + sw[1] * tw[3] + sw[2] * tw[0],
@@ -773,30 +774,22 @@ describe('FabrikIk: joint limits', () => {
   it('an arm (cone, hinge, cone) reaches targets at 90–99% of its reach the limits allow', () => {
     // One CCD sweep nudges the chain off where the passes stall, and the passes (extrapolating)
     // go on from there: sweeps left to finish the solve crawled, near full reach as elsewhere.
-    const limits: (JointLimit | null)[] = [
-      { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
-      { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
-      { kind: 'cone', angle: 0.6 },
-      null,
-    ];
+    const limits = ARM_LIMITS;
     const rig = buildRig(3);
     const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits, maxIterations: 200 });
-    let seed = 9;
-    const random = () => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 4294967296;
-    };
-    const turn = (axis: readonly number[], angle: number): Quat => {
-      const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
-      return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
-    };
+    const random = lcg(9);
     // A pose within the limits, its elbow and wrist bends scaled by f (the shoulder's kept).
     const armPose = (): ((f: number) => Quat[]) => {
-      const shoulder = turn([random() - 0.5, 0, random() - 0.5], 1.1 * random());
+      const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
       const elbow = 2.4 * random();
       const wristAxis: Vec = [random() - 0.5, 0, random() - 0.5];
       const wrist = 0.55 * random();
-      return (f) => [shoulder, turn([1, 0, 0], f * elbow), turn(wristAxis, f * wrist), [0, 0, 0, 1]];
+      return (f) => [
+        shoulder,
+        turnAbout([1, 0, 0], f * elbow),
+        turnAbout(wristAxis, f * wrist),
+        [0, 0, 0, 1],
+      ];
     };
     const e = 16 * rig.chain[3] + 12;
     const span = () => dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
@@ -919,11 +912,7 @@ describe('FabrikIk: joint limits', () => {
     const limits = [cone, cone, cone, cone, null];
     const rig = buildRig(4);
     const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
-    let seed = 3;
-    const random = () => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 4294967296;
-    };
+    const random = lcg(3);
     // A turn by `angle` about a random axis across +Y (the rest direction).
     const across = (angle: number): Quat => {
       const phi = 2 * Math.PI * random();
@@ -960,11 +949,7 @@ describe('FabrikIk: joint limits', () => {
     // Limited passes converge as slowly near full reach as unlimited ones: they extrapolate too, and
     // iterations no limit held (FABRIK's own) do not count as a stall, whose CCD sweeps crawl there.
     const rig = buildRig(4);
-    let seed = 21;
-    const random = () => {
-      seed = (seed * 1664525 + 1013904223) >>> 0;
-      return seed / 4294967296;
-    };
+    const random = lcg(21);
     // A turn by `angle` about a random axis across +Y (the rest direction).
     const across = (angle: number): Quat => {
       const phi = 2 * Math.PI * random();
