@@ -581,14 +581,13 @@ function finish(
   // Middle joint first, while the frames are those of the unchanged pose.
   if (midInLocalFrame) {
     multiply(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
-    normalize(rotations, mid * 4, rotations, mid * 4);
   } else {
     frameRotation(model, mid);
     // A mirrored bone between the solve frame and the middle joint turns the sense of its local
     // turns (see turnSense).
     conjugateIntoLocal(rotations, mid * 4, scales, mid * 3, turnSense(parents, scales, root, mid), v, Q_MID);
-    normalize(rotations, mid * 4, rotations, mid * 4);
   }
+  normalize(rotations, mid * 4, rotations, mid * 4);
   // Root: its rotation frame's parent is the frame we solved in, so the turn composes on the left.
   multiply(rotations, root * 4, v, Q_ROOT, rotations, root * 4);
   normalize(rotations, root * 4, rotations, root * 4);
