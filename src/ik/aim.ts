@@ -430,19 +430,14 @@ export class AimIk {
       // M_j = P · (t_j, q, S): M_j · (o / S) = P · (t_j + q · o), and likewise for the forward
       // direction, so the matrix FK just wrote serves without redoing the quaternion work (not for
       // scales whose reciprocal could overflow, or whose products could underflow).
-      const m = 16 * j;
-      let x = w[AIM_OFFSET] / sx;
-      let y = w[AIM_OFFSET + 1] / sy;
-      let z = w[AIM_OFFSET + 2] / sz;
-      s[T_ORIGIN] = model[m] * x + model[m + 4] * y + model[m + 8] * z + model[m + 12];
-      s[T_ORIGIN + 1] = model[m + 1] * x + model[m + 5] * y + model[m + 9] * z + model[m + 13];
-      s[T_ORIGIN + 2] = model[m + 2] * x + model[m + 6] * y + model[m + 10] * z + model[m + 14];
-      x = w[AIM_FORWARD] / sx;
-      y = w[AIM_FORWARD + 1] / sy;
-      z = w[AIM_FORWARD + 2] / sz;
-      s[T_DIR] = model[m] * x + model[m + 4] * y + model[m + 8] * z;
-      s[T_DIR + 1] = model[m + 1] * x + model[m + 5] * y + model[m + 9] * z;
-      s[T_DIR + 2] = model[m + 2] * x + model[m + 6] * y + model[m + 10] * z;
+      s[T_LOCAL] = w[AIM_OFFSET] / sx;
+      s[T_LOCAL + 1] = w[AIM_OFFSET + 1] / sy;
+      s[T_LOCAL + 2] = w[AIM_OFFSET + 2] / sz;
+      vec3.transformPoint(s, T_ORIGIN, model, 16 * j, s, T_LOCAL);
+      s[T_LOCAL] = w[AIM_FORWARD] / sx;
+      s[T_LOCAL + 1] = w[AIM_FORWARD + 1] / sy;
+      s[T_LOCAL + 2] = w[AIM_FORWARD + 2] / sz;
+      vec3.transformDirection(s, T_DIR, model, 16 * j, s, T_LOCAL);
       rayDistance(s);
       return;
     }
