@@ -98,10 +98,11 @@ export type FabrikIkOptions = ChainIkOptions;
  *    and may stall and hand over again; should they end farther from the target than the closest
  *    sweep kept, that sweep's pose is the answer. A sweep that does not bring the end closer is
  *    undone, and there is no further hand-over. Sweeps left to finish the solve crawled (near full
- *    reach as the passes do), where the passes, extrapolating, converge from the nudged pose. On an arm (shoulder cone, elbow
- *    hinge, wrist cone) with targets the limits allow, 96% are reached within 200 iterations (the
- *    passes alone: 19%; sweeps finishing the solve: 83%), in 40 on average instead of 68; chains
- *    of wide cones, where the passes keep converging, rarely hand over.
+ *    reach as the passes do), where the passes, extrapolating, converge from the nudged pose. On
+ *    an arm (shoulder cone, elbow hinge, wrist cone) with targets the limits allow, 96% are
+ *    reached within 200 iterations (the passes alone: 19%; sweeps finishing the solve: 83%), in 40
+ *    on average instead of 68; chains of wide cones, where the passes keep converging, rarely
+ *    hand over.
  * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
  *    model matrices of the root's subtree are recomputed.
  *

@@ -301,9 +301,8 @@ export const EXTRAPOLATE_MIN_RATIO = 0.3;
 /**
  * The largest ratio of successive moves {@link fabrikExtrapolate} extrapolates from. Near full reach
  * the ratio creeps toward 1 (0.999 and beyond: each move is at most a thousandth shorter than the
- * one before), and the jump
- * (ρ / (1 − ρ) times the last move) is what converges at all; the caller keeps it only if it
- * brought the end closer, so a jump too long costs an iteration, not the answer.
+ * one before), and the jump (ρ / (1 − ρ) times the last move) is what converges at all; the caller
+ * keeps it only if it brought the end closer, so a jump too long costs an iteration, not the answer.
  */
 export const EXTRAPOLATE_MAX_RATIO = 0.99999;
 
