@@ -1,0 +1,505 @@
+/**
+ * Damped least-squares refinement of a limited chain: how {@link FabrikIk} finishes where its
+ * passes stall.
+ *
+ * @packageDocumentation
+ */
+import { dampedLeastSquares } from '../kernel/damped-least-squares.js';
+import {
+  clampRotation,
+  LIMIT_AXIS,
+  LIMIT_HINGE,
+  LIMIT_KIND,
+  LIMIT_REST,
+  LIMIT_STRIDE,
+  LIMIT_TWIST,
+} from '../kernel/joint-limits.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import * as quat from '../kernel/quat.js';
+import { cosSinOfAngle } from '../math/angle.js';
+import type { Pose } from '../pose/pose.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import type { ChainSetup } from './chain-setup.js';
+import { IkStatus } from './ik-status.js';
+
+/** Attempts per step: each failed one quadruples the damping. */
+const ATTEMPTS = 6;
+
+/** How far the escape bends a hinge out of its limit (radians). */
+const ESCAPE_ANGLE = 0.3;
+
+/**
+ * A step that leaves more than this share of the squared error (0.8 of the error) ends the
+ * descent: the steps converge much faster than that where they converge at all, and slower ones
+ * are pushing against a limit.
+ */
+const SLOW = 0.64;
+
+/**
+ * A refinement is worth keeping when it leaves at most this share of the error it started from
+ * (the escape is tried when the plain descent does not get there).
+ */
+export const REFINE_GAIN = 0.5;
+
+/**
+ * Levenberg–Marquardt steps on a chain's joint angles, within the joints' limits.
+ *
+ * FABRIK's passes converge linearly, and where limits hold the chain they crawl: near full reach
+ * an elbow pinned straight by its hinge makes the shoulder aim at a point the passes placed for a
+ * bent elbow, and each pass undoes most of the one before (an arm at 0.999 of its reach took ~800
+ * iterations). A damped least-squares step moves every joint at once along the end's Jacobian, and
+ * converges in a few steps there. Each joint's angles are turns about its own axes (a hinge's axis,
+ * or the three axes of its frame), composed on the right of its local rotation as every correction
+ * in tendon is, then clamped into its limit. A step is kept only when it brings the end closer to
+ * the target (model space); a failed one is retried with four times the damping.
+ *
+ * A hinge held straight at a limit is a saddle no first-order method leaves: bending it either way
+ * shortens the chain only to second order, so its column in the Jacobian lies across the error.
+ * When the steps from the given pose do not halve the error ({@link REFINE_GAIN}), the steps left
+ * start again from it with each such hinge bent {@link ESCAPE_ANGLE} into its range; the closest
+ * pose seen is the one left. The descent stops early once a step gains little ({@link SLOW}).
+ * Needs uniform scale (mirrored or not) on the chain's joints, as FabrikIk's passes do.
+ *
+ * @internal
+ */
+export class DlsRefine {
+  /** The last refinement's outcome: steps taken, model-space error, whether a limit acted. */
+  readonly status = new IkStatus();
+  private readonly skeleton: Skeleton;
+  private readonly setup: ChainSetup;
+  /** Chain index of each angle. */
+  private readonly owner: Int32Array;
+  /** Each angle's axis in its joint's own frame (3 per angle, unit). */
+  private readonly axes: Float64Array;
+  private readonly columns: Float64Array;
+  private readonly angles: Float64Array;
+  /** The chain's rotations before a step, and at the closest pose seen (4 per chain joint). */
+  private readonly saved: Float64Array;
+  private readonly best: Float64Array;
+  /** The chain's rotations when the refinement began, and after a clamped step. */
+  private readonly start: Float64Array;
+  private readonly trial: Float64Array;
+  /** The columns with those of the joints a limit held zeroed. */
+  private readonly free: Float64Array;
+  /** 1 for each chain joint whose limit acted in the last step. */
+  private readonly held: Uint8Array;
+  /**
+   * The error vector (3) and the squared damping (1), as dampedLeastSquares reads them; the escape's
+   * half-angle cos, sin (2); the squared error (1), at the start (1), the closest (1); the squared
+   * tolerance (1); the P⁻¹ determinant's sign (1): numbers in an array, not passed or returned (V8
+   * boxes a double passed to or returned from a call it does not inline).
+   */
+  private readonly numbers = new Float64Array(11);
+  /** 1 when a kept step was clamped by a limit. */
+  private readonly flags = new Int32Array(1);
+
+  /** The root's parent's model matrix and its inverse: the owner's arrays, current at each refinement. */
+  private readonly parentModel: Float64Array;
+  private readonly parentInverse: Float64Array;
+
+  constructor(skeleton: Skeleton, setup: ChainSetup, parentModel: Float64Array, parentInverse: Float64Array) {
+    this.skeleton = skeleton;
+    this.setup = setup;
+    this.parentModel = parentModel;
+    this.parentInverse = parentInverse;
+    const { joints, limits } = setup;
+    const m = joints.length;
+    const owner: number[] = [];
+    const axes: number[] = [];
+    for (let i = 0; i + 1 < m; i++) {
+      const lo = LIMIT_STRIDE * i;
+      if (limits[lo + LIMIT_KIND] === LIMIT_HINGE) {
+        owner.push(i);
+        axes.push(limits[lo + LIMIT_AXIS], limits[lo + LIMIT_AXIS + 1], limits[lo + LIMIT_AXIS + 2]);
+      } else {
+        owner.push(i, i, i);
+        axes.push(1, 0, 0, 0, 1, 0, 0, 0, 1);
+      }
+    }
+    this.owner = Int32Array.from(owner);
+    this.axes = Float64Array.from(axes);
+    this.columns = new Float64Array(axes.length);
+    this.angles = new Float64Array(owner.length);
+    this.saved = new Float64Array(4 * m);
+    this.best = new Float64Array(4 * m);
+    this.start = new Float64Array(4 * m);
+    this.trial = new Float64Array(4 * m);
+    this.free = new Float64Array(axes.length);
+    this.held = new Uint8Array(m);
+    const [c, s] = cosSinOfAngle(ESCAPE_ANGLE / 2);
+    this.numbers[4] = c;
+    this.numbers[5] = s;
+  }
+
+  /**
+   * Up to `maxSteps` steps from the pose as it is (`model` current for the root's subtree, the
+   * parent matrices given at construction current), toward `targetModel`, ending early within the
+   * chain's tolerance. When they do not halve the error and a hinge sits at a limit where its turn is
+   * across the error (the saddle, see the class doc), the steps left start again from the pose with
+   * that hinge bent into its range. Leaves the closest pose seen, its subtree's matrices current,
+   * and returns {@link DlsRefine.status}.
+   */
+  refine(pose: Pose, model: Float64Array, targetModel: Float64Array, maxSteps: number): IkStatus {
+    const tolerance = this.setup.tolerance;
+    const status = this.status;
+    status.reset();
+    const { joints } = this.setup;
+    const m = joints.length;
+    const rotations = pose.rotations;
+    const n = this.numbers;
+    // The sign of det(P⁻¹), for the sense of the turns (see columnsAt).
+    n[10] = mirrored(this.parentInverse, 0) ? -1 : 1;
+    this.measure(model, targetModel);
+    n[7] = n[6];
+    n[8] = n[6];
+    n[9] = tolerance * tolerance;
+    for (let i = 0; i < m; i++) quat.copy(this.start, 4 * i, rotations, 4 * joints[i]);
+    for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
+    this.flags[0] = 0;
+    let steps = this.descend(pose, model, targetModel, maxSteps);
+    if (n[8] > REFINE_GAIN * REFINE_GAIN * n[7] && steps < maxSteps) {
+      this.restore(pose, model, this.start);
+      this.measure(model, targetModel);
+      this.columnsAt(pose, model);
+      if (this.escape(pose, model)) steps += this.descend(pose, model, targetModel, maxSteps - steps);
+    }
+    this.measure(model, targetModel);
+    if (n[6] > n[8]) this.restore(pose, model, this.best);
+    status.iterations = steps;
+    status.clamped = this.flags[0] > 0;
+    status.error = Math.sqrt(n[8]);
+    status.reached = status.error <= tolerance;
+    return status;
+  }
+
+  /**
+   * Levenberg–Marquardt steps from the pose as it is, at most `maxSteps`, until the error is within
+   * the tolerance (numbers[9], squared) or a step fails at every damping. Each kept step must shrink
+   * the squared error by {@link PROGRESS}; the closest pose goes to `best` (its squared error to
+   * numbers[8]). Returns the steps taken.
+   */
+  private descend(pose: Pose, model: Float64Array, targetModel: Float64Array, maxSteps: number): number {
+    const { joints } = this.setup;
+    const m = joints.length;
+    const rotations = pose.rotations;
+    const n = this.numbers;
+    let reach = 0;
+    for (let i = 0; i + 1 < m; i++) {
+      const a = 16 * joints[i] + 12;
+      const b = 16 * joints[i + 1] + 12;
+      const dx = model[b] - model[a];
+      const dy = model[b + 1] - model[a + 1];
+      const dz = model[b + 2] - model[a + 2];
+      reach += Math.sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    let damping = reach / 30;
+    const floor = reach * 1e-6;
+    this.measure(model, targetModel);
+    let errorSq = n[6];
+    let steps = 0;
+    let slow = false;
+    while (steps < maxSteps && errorSq > n[9] && !slow) {
+      steps++;
+      this.columnsAt(pose, model);
+      for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
+      let kept = false;
+      for (let attempt = 0; attempt < ATTEMPTS && !kept; attempt++) {
+        n[3] = damping * damping;
+        if (!dampedLeastSquares(this.angles, this.columns, this.angles.length, n, 0)) break;
+        let stepClamped = this.apply(pose, model);
+        this.measure(model, targetModel);
+        if (stepClamped) stepClamped = this.withoutHeld(pose, model, targetModel);
+        if (n[6] < errorSq) {
+          slow = n[6] > SLOW * errorSq;
+          errorSq = n[6];
+          kept = true;
+          if (stepClamped) this.flags[0] = 1;
+          damping = damping / 3 > floor ? damping / 3 : floor;
+        } else {
+          this.restore(pose, model, this.saved);
+          this.measure(model, targetModel);
+          damping *= 4;
+        }
+      }
+      if (errorSq < n[8]) {
+        n[8] = errorSq;
+        for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
+      }
+      if (!kept) break;
+    }
+    return steps;
+  }
+
+  /**
+   * The Jacobian's columns, model space: turning joint i about its local axis `a` turns the end
+   * about the axis' direction in the root's parent frame, `n = P⁻¹ L S⁻¹ a` (L the joint's model
+   * matrix, S its scale), where the chain is rigid: the end moves along `±n̂ × P⁻¹ (e − p)`, then
+   * through P into model space. The sign is that of det(P⁻¹ L S⁻¹): a mirror turns the sense of a
+   * local turn (as in the two-bone solver's turnSense).
+   */
+  private columnsAt(pose: Pose, model: Float64Array): void {
+    const { joints } = this.setup;
+    const m = joints.length;
+    const { owner, axes, columns } = this;
+    const pi = this.numbers[10];
+    const scales = pose.scales;
+    const e = 16 * joints[m - 1] + 12;
+    const count = owner.length;
+    for (let k = 0; k < count; k++) {
+      const j = joints[owner[k]];
+      const o = 16 * j;
+      const so = 3 * j;
+      const sx = scales[so];
+      const sy = scales[so + 1];
+      const sz = scales[so + 2];
+      if (sx === 0 || sy === 0 || sz === 0) {
+        columns[3 * k] = 0;
+        columns[3 * k + 1] = 0;
+        columns[3 * k + 2] = 0;
+        continue;
+      }
+      // n in model space (L S⁻¹ a), then the sign of det(L S⁻¹) times that of det(P⁻¹).
+      const ax = axes[3 * k] / sx;
+      const ay = axes[3 * k + 1] / sy;
+      const az = axes[3 * k + 2] / sz;
+      let nx = model[o] * ax + model[o + 4] * ay + model[o + 8] * az;
+      let ny = model[o + 1] * ax + model[o + 5] * ay + model[o + 9] * az;
+      let nz = model[o + 2] * ax + model[o + 6] * ay + model[o + 10] * az;
+      const sign = mirrored(model, o) !== sx * sy * sz < 0 ? -pi : pi;
+      // Into the parent frame (P⁻¹'s linear part, as r), crossed there, and back through P.
+      const inv = this.parentInverse;
+      let x = inv[0] * nx + inv[4] * ny + inv[8] * nz;
+      let y = inv[1] * nx + inv[5] * ny + inv[9] * nz;
+      let z = inv[2] * nx + inv[6] * ny + inv[10] * nz;
+      const len = Math.sqrt(x * x + y * y + z * z);
+      if (!(len > 0)) {
+        columns[3 * k] = 0;
+        columns[3 * k + 1] = 0;
+        columns[3 * k + 2] = 0;
+        continue;
+      }
+      nx = (sign * x) / len;
+      ny = (sign * y) / len;
+      nz = (sign * z) / len;
+      const dx = model[e] - model[o + 12];
+      const dy = model[e + 1] - model[o + 13];
+      const dz = model[e + 2] - model[o + 14];
+      const rx = inv[0] * dx + inv[4] * dy + inv[8] * dz;
+      const ry = inv[1] * dx + inv[5] * dy + inv[9] * dz;
+      const rz = inv[2] * dx + inv[6] * dy + inv[10] * dz;
+      x = ny * rz - nz * ry;
+      y = nz * rx - nx * rz;
+      z = nx * ry - ny * rx;
+      const p = this.parentModel;
+      columns[3 * k] = p[0] * x + p[4] * y + p[8] * z;
+      columns[3 * k + 1] = p[1] * x + p[5] * y + p[9] * z;
+      columns[3 * k + 2] = p[2] * x + p[6] * y + p[10] * z;
+    }
+  }
+
+  /**
+   * After a step that a limit clamped (its pose current, its squared error in numbers[6]): the same
+   * step again from the step's start with the clamped joints held still, the other joints then
+   * doing what the clamped ones could not (the step's first answer pushes against the limit, and
+   * clamping it undoes most of it: convergence slows to a crawl). Keeps whichever of the two poses
+   * is closer; returns whether a limit acted in the one kept. numbers[6] is its squared error.
+   */
+  private withoutHeld(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
+    const { joints } = this.setup;
+    const m = joints.length;
+    const { owner, columns, free, held } = this;
+    const rotations = pose.rotations;
+    const n = this.numbers;
+    const first = n[6];
+    for (let i = 0; i < m; i++) quat.copy(this.trial, 4 * i, rotations, 4 * joints[i]);
+    let any = false;
+    for (let k = 0; k < owner.length; k++) {
+      const h = held[owner[k]] > 0;
+      if (!h) any = true;
+      free[3 * k] = h ? 0 : columns[3 * k];
+      free[3 * k + 1] = h ? 0 : columns[3 * k + 1];
+      free[3 * k + 2] = h ? 0 : columns[3 * k + 2];
+    }
+    this.restore(pose, model, this.saved);
+    this.measure(model, targetModel);
+    let clamped = true;
+    if (any && dampedLeastSquares(this.angles, free, owner.length, n, 0)) {
+      clamped = this.apply(pose, model);
+      this.measure(model, targetModel);
+      if (n[6] < first) return clamped;
+    }
+    this.restore(pose, model, this.trial);
+    n[6] = first;
+    this.measure(model, targetModel);
+    return true;
+  }
+
+  /**
+   * Turns each joint by its angles (a turn about the sum of its axes times their angles, composed on
+   * the right: for small angles the turns add up to first order, which is what the Jacobian models),
+   * clamps it into its limit and recomputes the root's subtree. Returns whether a limit acted.
+   */
+  private apply(pose: Pose, model: Float64Array): boolean {
+    const { joints, limits } = this.setup;
+    const { owner, axes, angles } = this;
+    const rotations = pose.rotations;
+    const count = owner.length;
+    let clamped = false;
+    let k = 0;
+    while (k < count) {
+      const i = owner[k];
+      this.held[i] = 0;
+      let wx = 0;
+      let wy = 0;
+      let wz = 0;
+      for (; k < count && owner[k] === i; k++) {
+        wx += axes[3 * k] * angles[k];
+        wy += axes[3 * k + 1] * angles[k];
+        wz += axes[3 * k + 2] * angles[k];
+      }
+      // (ω/2, 1) normalized: the turn by 2·atan(|ω|/2), |ω| to first order, without trigonometry.
+      const qo = 4 * joints[i];
+      const bx = wx / 2;
+      const by = wy / 2;
+      const bz = wz / 2;
+      const qx = rotations[qo];
+      const qy = rotations[qo + 1];
+      const qz = rotations[qo + 2];
+      const qw = rotations[qo + 3];
+      const x = qw * bx + qx + qy * bz - qz * by;
+      const y = qw * by - qx * bz + qy + qz * bx;
+      const z = qw * bz + qx * by - qy * bx + qz;
+      const w = qw - qx * bx - qy * by - qz * bz;
+      const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+      rotations[qo] = x * inv;
+      rotations[qo + 1] = y * inv;
+      rotations[qo + 2] = z * inv;
+      rotations[qo + 3] = w * inv;
+      if (clampRotation(rotations, qo, limits, LIMIT_STRIDE * i)) {
+        clamped = true;
+        this.held[i] = 1;
+      }
+    }
+    this.update(pose, model);
+    return clamped;
+  }
+
+  /**
+   * Bends each hinge joint that sits at a limit, its column (from {@link DlsRefine.columnsAt})
+   * across the error (numbers[0…2]), {@link ESCAPE_ANGLE} into its range (clamped, should the range
+   * be narrower), and recomputes the subtree. Returns whether any did.
+   */
+  private escape(pose: Pose, model: Float64Array): boolean {
+    const { joints, limits } = this.setup;
+    const { owner, columns } = this;
+    const rotations = pose.rotations;
+    const n = this.numbers;
+    const ec = n[4];
+    const es = n[5];
+    let any = false;
+    for (let k = 0; k < owner.length; k++) {
+      const i = owner[k];
+      const lo = LIMIT_STRIDE * i;
+      if (limits[lo + LIMIT_KIND] !== LIMIT_HINGE) continue;
+      // Across the error: |c · e| < 0.1 |c| |e| (squared).
+      const cx = columns[3 * k];
+      const cy = columns[3 * k + 1];
+      const cz = columns[3 * k + 2];
+      const ce = cx * n[0] + cy * n[1] + cz * n[2];
+      if (!(ce * ce < 0.01 * (cx * cx + cy * cy + cz * cz) * n[6])) continue;
+      const qo = 4 * joints[i];
+      const ax = limits[lo + LIMIT_AXIS];
+      const ay = limits[lo + LIMIT_AXIS + 1];
+      const az = limits[lo + LIMIT_AXIS + 2];
+      const rx = limits[lo + LIMIT_REST];
+      const ry = limits[lo + LIMIT_REST + 1];
+      const rz = limits[lo + LIMIT_REST + 2];
+      const rw = limits[lo + LIMIT_REST + 3];
+      const qx = rotations[qo];
+      const qy = rotations[qo + 1];
+      const qz = rotations[qo + 2];
+      const qw = rotations[qo + 3];
+      // d = conj(q₀) · q, on the hinge after the clamp: its half-angle's cos and sin about a.
+      let ts = (rw * qx - rx * qw - ry * qz + rz * qy) * ax;
+      ts += (rw * qy + rx * qz - ry * qw - rz * qx) * ay;
+      ts += (rw * qz - rx * qy + ry * qx - rz * qw) * az;
+      let tc = rw * qw + rx * qx + ry * qy + rz * qz;
+      if (tc < 0) {
+        ts = -ts;
+        tc = -tc;
+      }
+      // At a bound when sin(φ − φ₀) vanishes (as clampRotation compares them).
+      const cMin = limits[lo + LIMIT_TWIST];
+      const sMin = limits[lo + LIMIT_TWIST + 1];
+      const cMax = limits[lo + LIMIT_TWIST + 2];
+      const sMax = limits[lo + LIMIT_TWIST + 3];
+      let c: number;
+      let s: number;
+      if (Math.abs(ts * cMin - tc * sMin) < 1e-9 && !(cMin === 0 && sMin === -1)) {
+        // From the minimum, forward: half-angle φ_min + ε/2.
+        c = cMin * ec - sMin * es;
+        s = sMin * ec + cMin * es;
+      } else if (Math.abs(ts * cMax - tc * sMax) < 1e-9 && !(cMax === 0 && sMax === 1)) {
+        c = cMax * ec + sMax * es;
+        s = sMax * ec - cMax * es;
+      } else {
+        continue;
+      }
+      // q = q₀ · (a s, c).
+      const bx = ax * s;
+      const by = ay * s;
+      const bz = az * s;
+      rotations[qo] = rw * bx + rx * c + ry * bz - rz * by;
+      rotations[qo + 1] = rw * by - rx * bz + ry * c + rz * bx;
+      rotations[qo + 2] = rw * bz + rx * by - ry * bx + rz * c;
+      rotations[qo + 3] = rw * c - rx * bx - ry * by - rz * bz;
+      quat.normalize(rotations, qo, rotations, qo);
+      clampRotation(rotations, qo, limits, lo);
+      any = true;
+    }
+    if (any) this.update(pose, model);
+    return any;
+  }
+
+  /** Puts the chain's rotations back from `from` (4 per chain joint) and recomputes the subtree. */
+  private restore(pose: Pose, model: Float64Array, from: Float64Array): void {
+    const { joints } = this.setup;
+    for (let i = 0; i < joints.length; i++) quat.copy(pose.rotations, 4 * joints[i], from, 4 * i);
+    this.update(pose, model);
+  }
+
+  private update(pose: Pose, model: Float64Array): void {
+    const root = this.setup.joints[0];
+    const sk = this.skeleton;
+    localToModel(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      root,
+      sk.subtreeEnds[root],
+    );
+  }
+
+  /** numbers[0…2] = the vector from the end to the target, model space; numbers[6] its squared length. */
+  private measure(model: Float64Array, targetModel: Float64Array): void {
+    const joints = this.setup.joints;
+    const o = 16 * joints[joints.length - 1] + 12;
+    const n = this.numbers;
+    n[0] = targetModel[0] - model[o];
+    n[1] = targetModel[1] - model[o + 1];
+    n[2] = targetModel[2] - model[o + 2];
+    n[6] = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+  }
+}
+
+/** Whether the 3×3 linear part of the column-major 4×4 matrix `m[o…]` has a negative determinant. */
+function mirrored(m: Float64Array, o: number): boolean {
+  return (
+    m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9]) -
+      m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9]) +
+      m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]) <
+    0
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * DlsRefine, the damped least-squares steps FabrikIk hands a stalled limited chain to: convergence
+ * near full reach, the escape from a straight hinge at its limit, limits kept, the closest pose
+ * left, and every parent case.
+ */
+import { describe, expect, it } from 'vitest';
+import { setupChain } from '../../src/ik/chain-setup.js';
+import { DlsRefine } from '../../src/ik/dls-refine.js';
+import type { JointLimit } from '../../src/ik/joint-limits.js';
+import { clampRotation, LIMIT_STRIDE } from '../../src/kernel/joint-limits.js';
+import { invertAffine } from '../../src/kernel/mat4.js';
+import { buildRig, type ChainRig, dist, type Quat, setChain } from './chain-rig.js';
+import { PARENT_CASES } from './parents.js';
+
+const ARM: (JointLimit | null)[] = [
+  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
+  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+  { kind: 'cone', angle: 0.6 },
+  null,
+];
+
+function turnAbout(axis: readonly number[], angle: number): Quat {
+  const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
+function refinerFor(rig: ChainRig, tolerance = 1e-9) {
+  const setup = setupChain(rig.skeleton, { joints: rig.chain, limits: ARM, tolerance }, 'test', 64);
+  const parent = rig.skeleton.parents[rig.chain[0]];
+  const parentModel = rig.model.slice(16 * parent, 16 * parent + 16);
+  const parentInverse = new Float64Array(16);
+  invertAffine(parentInverse, 0, parentModel, 0);
+  return { setup, refiner: new DlsRefine(rig.skeleton, setup, parentModel, parentInverse) };
+}
+
+/** Each chain joint's rotation is within its limit (clamping it changes nothing beyond 1e-12). */
+function expectWithinLimits(rig: ChainRig, limits: Float64Array): void {
+  for (let i = 0; i < rig.chain.length; i++) {
+    const q = rig.pose.rotations.slice(4 * rig.chain[i], 4 * rig.chain[i] + 4);
+    const clamped = q.slice();
+    clampRotation(clamped, 0, limits, LIMIT_STRIDE * i);
+    for (let k = 0; k < 4; k++) expect(Math.abs(clamped[k] - q[k])).toBeLessThanOrEqual(1e-12);
+  }
+}
+
+/**
+ * The point on the line from the root through the end at `share` of the chain's reach (3: bones of
+ * 1 in the root's parent frame, where the chain is rigid), in model space.
+ */
+function targetAlongLine(rig: ChainRig, share: number): Float64Array {
+  const parent = rig.skeleton.parents[rig.chain[0]];
+  const P = rig.model.slice(16 * parent, 16 * parent + 16);
+  const inv = new Float64Array(16);
+  invertAffine(inv, 0, P, 0);
+  const local = (o: number) =>
+    [0, 1, 2].map(
+      (r) =>
+        inv[r] * rig.model[o] + inv[4 + r] * rig.model[o + 1] + inv[8 + r] * rig.model[o + 2] + inv[12 + r],
+    );
+  const root = local(16 * rig.chain[0] + 12);
+  const end = local(16 * rig.chain[3] + 12);
+  const d = [0, 1, 2].map((k) => end[k] - root[k]);
+  const span = Math.hypot(...d);
+  const t = [0, 1, 2].map((k) => root[k] + (d[k] / span) * share * 3);
+  return Float64Array.from([0, 1, 2].map((r) => P[r] * t[0] + P[4 + r] * t[1] + P[8 + r] * t[2] + P[12 + r]));
+}
+
+describe('DlsRefine', () => {
+  for (const parentCase of PARENT_CASES) {
+    it(`${parentCase.name}: leaves a straight elbow held at its limit (the saddle) and reaches`, () => {
+      const rig = buildRig(3, parentCase);
+      // Elbow straight at its 0 limit, the wrist bent to its cone's edge: the chain is too long for a
+      // target on its line at 0.95 of the reach, and only the elbow can shorten it.
+      setChain(rig, [1, 1, 1], [[0, 0, 0, 1], [0, 0, 0, 1], turnAbout([0, 0, 1], 0.6), [0, 0, 0, 1]]);
+      const target = targetAlongLine(rig, 0.95);
+      const { setup, refiner } = refinerFor(rig, 1e-12);
+      const status = refiner.refine(rig.pose, rig.model, target, 64);
+      expect(status.reached).toBe(true);
+      expect(status.error).toBeCloseTo(dist(rig.model, 16 * rig.chain[3] + 12, target, 0), 12);
+      // The elbow bent off its limit, on the side its hinge allows.
+      const elbow = rig.pose.rotations.slice(4 * rig.chain[1], 4 * rig.chain[1] + 4);
+      expect(elbow[0]).toBeGreaterThan(1e-3);
+      expectWithinLimits(rig, setup.limits);
+    });
+  }
+
+  it('converges in a few steps near full reach, where the passes crawl', () => {
+    const rig = buildRig(3);
+    // An arm at 0.999 of its reach: elbow straight at its limit, wrist bent a little.
+    setChain(
+      rig,
+      [1, 1, 1],
+      [turnAbout([1, 0, 1], 0.3), [0, 0, 0, 1], turnAbout([1, 0, 0.3], 0.2), [0, 0, 0, 1]],
+    );
+    const e = 16 * rig.chain[3] + 12;
+    const target = targetAlongLine(rig, 0.999);
+    // Moved sideways a little: the answer needs every joint.
+    target[0] += 0.01;
+    const { setup, refiner } = refinerFor(rig);
+    const status = refiner.refine(rig.pose, rig.model, target, 64);
+    expect(status.reached).toBe(true);
+    expect(status.iterations).toBeLessThanOrEqual(8);
+    expect(dist(rig.model, e, target, 0)).toBeLessThanOrEqual(1e-9);
+    expectWithinLimits(rig, setup.limits);
+  });
+
+  it('never leaves the chain farther from the target than it found it, and keeps the limits', () => {
+    const rig = buildRig(3);
+    const e = 16 * rig.chain[3] + 12;
+    let seed = 17;
+    const random = () => {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    const { setup, refiner } = refinerFor(rig, 1e-6);
+    for (let k = 0; k < 300; k++) {
+      const pose: Quat[] = [
+        turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random()),
+        turnAbout([1, 0, 0], 2.4 * random()),
+        turnAbout([random() - 0.5, 0, random() - 0.5], 0.55 * random()),
+        [0, 0, 0, 1],
+      ];
+      setChain(rig, [1, 1, 1], pose);
+      const target = Float64Array.from([0, 1, 2].map((i) => rig.model[e + i] + 2 * random() - 1));
+      const before = dist(rig.model, e, target, 0);
+      const steps = 1 + Math.floor(8 * random());
+      const status = refiner.refine(rig.pose, rig.model, target, steps);
+      expect(status.iterations).toBeLessThanOrEqual(steps);
+      expect(status.error).toBeLessThanOrEqual(before);
+      expect(dist(rig.model, e, target, 0)).toBeCloseTo(status.error, 12);
+      expectWithinLimits(rig, setup.limits);
+    }
+  });
+});
