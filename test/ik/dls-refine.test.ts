@@ -66,22 +66,31 @@ function targetAlongLine(rig: ChainRig, share: number): Float64Array {
 }
 
 describe('DlsRefine', () => {
+  // Elbow straight at its 0 limit, the wrist bent to its cone's edge: the chain is too long for a
+  // target on its line at 0.95 of the reach, and only the elbow can shorten it. Wrist bent across
+  // the elbow's hinge: a saddle (bending the elbow changes the error only to second order). Wrist
+  // bent in the hinge's plane, against the elbow's allowed side: bending the elbow alone takes the
+  // end away (a local minimum; the way out bends the elbow and flips the wrist).
+  const wrists: [string, Quat][] = [
+    ['across the hinge (a saddle)', turnAbout([0, 0, 1], 0.6)],
+    ['against the hinge (a local minimum)', turnAbout([-1, 0, 0], 0.6)],
+  ];
   for (const parentCase of PARENT_CASES) {
-    it(`${parentCase.name}: leaves a straight elbow held at its limit (the saddle) and reaches`, () => {
-      const rig = buildRig(3, parentCase);
-      // Elbow straight at its 0 limit, the wrist bent to its cone's edge: the chain is too long for a
-      // target on its line at 0.95 of the reach, and only the elbow can shorten it.
-      setChain(rig, [1, 1, 1], [[0, 0, 0, 1], [0, 0, 0, 1], turnAbout([0, 0, 1], 0.6), [0, 0, 0, 1]]);
-      const target = targetAlongLine(rig, 0.95);
-      const { setup, refiner } = refinerFor(rig, 1e-12);
-      const status = refiner.refine(rig.pose, rig.model, target, 64);
-      expect(status.reached).toBe(true);
-      expect(status.error).toBeCloseTo(dist(rig.model, 16 * rig.chain[3] + 12, target, 0), 12);
-      // The elbow bent off its limit, on the side its hinge allows.
-      const elbow = rig.pose.rotations.slice(4 * rig.chain[1], 4 * rig.chain[1] + 4);
-      expect(elbow[0]).toBeGreaterThan(1e-3);
-      expectWithinLimits(rig, setup.limits);
-    });
+    for (const [how, wrist] of wrists) {
+      it(`${parentCase.name}: leaves a straight elbow held at its limit, the wrist bent ${how}, and reaches`, () => {
+        const rig = buildRig(3, parentCase);
+        setChain(rig, [1, 1, 1], [[0, 0, 0, 1], [0, 0, 0, 1], wrist, [0, 0, 0, 1]]);
+        const target = targetAlongLine(rig, 0.95);
+        const { setup, refiner } = refinerFor(rig, 1e-12);
+        const status = refiner.refine(rig.pose, rig.model, target, 64);
+        expect(status.reached).toBe(true);
+        expect(status.error).toBeCloseTo(dist(rig.model, 16 * rig.chain[3] + 12, target, 0), 12);
+        // The elbow bent off its limit, on the side its hinge allows.
+        const elbow = rig.pose.rotations.slice(4 * rig.chain[1], 4 * rig.chain[1] + 4);
+        expect(elbow[0]).toBeGreaterThan(1e-3);
+        expectWithinLimits(rig, setup.limits);
+      });
+    }
   }
 
   it('converges in a few steps near full reach, where the passes crawl', () => {

@@ -767,9 +767,10 @@ describe('FabrikIk: joint limits', () => {
     expect(keptSweeps).toBeGreaterThan(0);
     // The passes alone reached 19% of these; CCD sweeps finishing the stalled ones, 83%; a CCD
     // sweep at each stall, the passes going on from there, 96%; damped least-squares steps tried
-    // first at a stall, 98.3%. Others lie across a limit from the start, where no local method finds
+    // first at a stall, 98.3%; those handing over again from the closest pose kept, escaping a
+    // hinge's limit, 99.3%. Others lie across a limit from the start, where no local method finds
     // the way round.
-    expect(reached / runs).toBeGreaterThan(0.97);
+    expect(reached / runs).toBeGreaterThanOrEqual(0.99);
   });
 
   it('an arm (cone, hinge, cone) reaches targets at 90–99% of its reach the limits allow', () => {
@@ -825,60 +826,68 @@ describe('FabrikIk: joint limits', () => {
         expectWithinLimit(relative(rig, rig.chain[i]), limits[i] as JointLimit, [0, 1, 0]);
     }
     // Reached, of these 45: passes alone 29 (24 within the default cap of 64); with CCD sweeps at
-    // stalls 42 (32); with damped least-squares steps first, 44 (40).
+    // stalls 42 (32); with damped least-squares steps first, 44 (40); handing over again from the
+    // closest pose kept, 45 (44).
     expect(cases).toBe(45);
-    expect(reached).toBeGreaterThanOrEqual(43);
-    expect(reachedCapped).toBeGreaterThanOrEqual(38);
+    expect(reached).toBeGreaterThanOrEqual(44);
+    expect(reachedCapped).toBeGreaterThanOrEqual(43);
   });
 
-  it('an arm at 0.999 of its reach reaches within the default cap (damped least-squares steps at a stall)', () => {
-    // The passes pin the elbow straight at its limit and crawl: 99% of these missed at the default
-    // cap, and one took ~800 iterations. The steps converge in a few.
-    const limits = ARM_LIMITS;
-    const rig = buildRig(3);
-    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
-    const random = lcg(21);
-    const e = 16 * rig.chain[3] + 12;
-    const span = () => dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
-    const armPose = (): ((f: number) => Quat[]) => {
-      const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
-      const elbow = 2.4 * random();
-      const wristAxis: Vec = [random() - 0.5, 0, random() - 0.5];
-      const wrist = 0.55 * random();
-      return (f) => [
-        shoulder,
-        turnAbout([1, 0, 0], f * elbow),
-        turnAbout(wristAxis, f * wrist),
-        [0, 0, 0, 1],
-      ];
-    };
-    let reached = 0;
-    let cases = 0;
-    while (cases < 40) {
-      const bent = armPose();
-      const start = armPose()(1);
-      setChain(rig, [1, 1, 1], bent(1));
-      if (span() > 3 * 0.999) continue;
-      let [lo, hi] = [0, 1];
-      for (let i = 0; i < 60; i++) {
-        const mid = (lo + hi) / 2;
-        setChain(rig, [1, 1, 1], bent(mid));
-        if (span() > 3 * 0.999) lo = mid;
-        else hi = mid;
+  // At 0.999 the passes pin the elbow straight at its limit and crawl: 99% of these missed at the
+  // default cap (one took ~800 iterations); damped least-squares steps converge in a few. At 0.95
+  // the passes also settle with the elbow at its limit and the wrist bent against it, where steps
+  // alone cycle with the passes (57% missed with CCD sweeps at the stalls, 40% with the steps); the
+  // escape from the hinge's limit, tried from the closest pose kept, finds the way (4.5%).
+  for (const [share, least] of [
+    [0.999, 38],
+    [0.95, 36],
+  ] as const)
+    it(`an arm at ${share} of its reach reaches within the default cap (damped least-squares steps at a stall)`, () => {
+      const limits = ARM_LIMITS;
+      const rig = buildRig(3);
+      const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
+      const random = lcg(21);
+      const e = 16 * rig.chain[3] + 12;
+      const span = () => dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
+      const armPose = (): ((f: number) => Quat[]) => {
+        const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
+        const elbow = 2.4 * random();
+        const wristAxis: Vec = [random() - 0.5, 0, random() - 0.5];
+        const wrist = 0.55 * random();
+        return (f) => [
+          shoulder,
+          turnAbout([1, 0, 0], f * elbow),
+          turnAbout(wristAxis, f * wrist),
+          [0, 0, 0, 1],
+        ];
+      };
+      let reached = 0;
+      let cases = 0;
+      while (cases < 40) {
+        const bent = armPose();
+        const start = armPose()(1);
+        setChain(rig, [1, 1, 1], bent(1));
+        if (span() > 3 * share) continue;
+        let [lo, hi] = [0, 1];
+        for (let i = 0; i < 60; i++) {
+          const mid = (lo + hi) / 2;
+          setChain(rig, [1, 1, 1], bent(mid));
+          if (span() > 3 * share) lo = mid;
+          else hi = mid;
+        }
+        setChain(rig, [1, 1, 1], bent(hi));
+        const target = rig.model.slice(e, e + 3);
+        setChain(rig, [1, 1, 1], start);
+        const status = solver.solve(rig.pose, rig.model, target);
+        cases++;
+        if (status.reached) reached++;
+        expect(status.iterations).toBeLessThanOrEqual(64);
+        checkFk(rig, solver, 3);
+        for (let i = 0; i < 3; i++)
+          expectWithinLimit(relative(rig, rig.chain[i]), limits[i] as JointLimit, [0, 1, 0]);
       }
-      setChain(rig, [1, 1, 1], bent(hi));
-      const target = rig.model.slice(e, e + 3);
-      setChain(rig, [1, 1, 1], start);
-      const status = solver.solve(rig.pose, rig.model, target);
-      cases++;
-      if (status.reached) reached++;
-      expect(status.iterations).toBeLessThanOrEqual(64);
-      checkFk(rig, solver, 3);
-      for (let i = 0; i < 3; i++)
-        expectWithinLimit(relative(rig, rig.chain[i]), limits[i] as JointLimit, [0, 1, 0]);
-    }
-    expect(reached).toBeGreaterThanOrEqual(38);
-  });
+      expect(reached).toBeGreaterThanOrEqual(least);
+    });
 
   it('three 1.2-rad cones started bent reach a target straight ahead at 0.8 of the reach', () => {
     // A zigzag the passes and CCD sweeps settle into short of the target (61.5% of such starts
