@@ -89,6 +89,8 @@ export class DlsRefine {
   private readonly free: Float64Array;
   /** 1 for each chain joint whose limit acted in the last step. */
   private readonly held: Uint8Array;
+  /** The joints from the root to the end (chain joints and those between them), parent first. */
+  private readonly path: Int32Array;
   /**
    * The error vector (3) and the squared damping (1), as dampedLeastSquares reads them; the escape's
    * half-angle cos, sin (2); the squared error (1), at the start (1), the closest (1); the squared
@@ -96,8 +98,8 @@ export class DlsRefine {
    * boxes a double passed to or returned from a call it does not inline).
    */
   private readonly numbers = new Float64Array(11);
-  /** 1 when a kept step was clamped by a limit. */
-  private readonly flags = new Int32Array(1);
+  /** 1 when a kept step on the way to the current pose (0), to the closest pose (1) was clamped. */
+  private readonly flags = new Int32Array(2);
 
   /** The root's parent's model matrix and its inverse: the owner's arrays, current at each refinement. */
   private readonly parentModel: Float64Array;
@@ -132,6 +134,13 @@ export class DlsRefine {
     this.trial = new Float64Array(4 * m);
     this.free = new Float64Array(axes.length);
     this.held = new Uint8Array(m);
+    const path: number[] = [];
+    for (let i = 0; i < m; i++) {
+      path.push(joints[i]);
+      if (i + 1 < m)
+        for (let b = setup.betweenStart[i]; b < setup.betweenStart[i + 1]; b++) path.push(setup.between[b]);
+    }
+    this.path = Int32Array.from(path);
     const [c, s] = cosSinOfAngle(ESCAPE_ANGLE / 2);
     this.numbers[4] = c;
     this.numbers[5] = s;
@@ -141,8 +150,8 @@ export class DlsRefine {
    * Up to `maxSteps` steps from the pose as it is (`model` current for the root's subtree, the
    * parent matrices given at construction current), toward `targetModel`, ending early within the
    * chain's tolerance. When they do not halve the error and a hinge sits at a limit (see the class
-   * doc), the steps left start again from the pose with that hinge bent into its range. Leaves the closest pose seen, its subtree's matrices current,
-   * and returns {@link DlsRefine.status}.
+   * doc), the steps left start again from the pose with that hinge bent into its range. Leaves the
+   * closest pose seen, its subtree's matrices current, and returns {@link DlsRefine.status}.
    */
   refine(pose: Pose, model: Float64Array, targetModel: Float64Array, maxSteps: number): IkStatus {
     const tolerance = this.setup.tolerance;
@@ -161,15 +170,23 @@ export class DlsRefine {
     for (let i = 0; i < m; i++) quat.copy(this.start, 4 * i, rotations, 4 * joints[i]);
     for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
     this.flags[0] = 0;
+    this.flags[1] = 0;
     let steps = this.descend(pose, model, targetModel, maxSteps);
     if (n[8] > REFINE_GAIN * REFINE_GAIN * n[7] && steps < maxSteps) {
       this.restore(pose, model, this.start);
-      if (this.escape(pose, model)) steps += this.descend(pose, model, targetModel, maxSteps - steps);
+      if (this.escape(pose, model)) {
+        this.flags[0] = 0;
+        steps += this.descend(pose, model, targetModel, maxSteps - steps);
+      }
     }
     this.measure(model, targetModel);
     if (n[6] > n[8]) this.restore(pose, model, this.best);
+    // The path to the end is current; now the whole subtree.
+    const root = joints[0];
+    const sk = this.skeleton;
+    localToModel(model, sk.parents, pose.translations, rotations, pose.scales, root, sk.subtreeEnds[root]);
     status.iterations = steps;
-    status.clamped = this.flags[0] > 0;
+    status.clamped = this.flags[1] > 0;
     status.error = Math.sqrt(n[8]);
     status.reached = status.error <= tolerance;
     return status;
@@ -177,9 +194,10 @@ export class DlsRefine {
 
   /**
    * Levenberg–Marquardt steps from the pose as it is, at most `maxSteps`, until the error is within
-   * the tolerance (numbers[9], squared) or a step fails at every damping. Each kept step must shrink
-   * the squared error by {@link PROGRESS}; the closest pose goes to `best` (its squared error to
-   * numbers[8]). Returns the steps taken.
+   * the tolerance (numbers[9], squared), a step fails at every damping, or a kept step leaves more
+   * than {@link SLOW} of the squared error. The closest pose (the one it starts from included) goes
+   * to `best`, its squared error to numbers[8], whether a limit clamped a step on the way to it to
+   * flags[1]. Returns the steps taken.
    */
   private descend(pose: Pose, model: Float64Array, targetModel: Float64Array, maxSteps: number): number {
     const { joints } = this.setup;
@@ -199,6 +217,12 @@ export class DlsRefine {
     const floor = reach * 1e-6;
     this.measure(model, targetModel);
     let errorSq = n[6];
+    if (errorSq < n[8]) {
+      // Where an escape landed, already closer than anything before.
+      n[8] = errorSq;
+      this.flags[1] = this.flags[0];
+      for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
+    }
     let steps = 0;
     let slow = false;
     while (steps < maxSteps && errorSq > n[9] && !slow) {
@@ -226,6 +250,7 @@ export class DlsRefine {
       }
       if (errorSq < n[8]) {
         n[8] = errorSq;
+        this.flags[1] = this.flags[0];
         for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
       }
       if (!kept) break;
@@ -429,11 +454,13 @@ export class DlsRefine {
       const sMax = limits[lo + LIMIT_TWIST + 3];
       let c: number;
       let s: number;
-      if (Math.abs(ts * cMin - tc * sMin) < 1e-9 && !(cMin === 0 && sMin === -1)) {
+      const toMin = ts * cMin - tc * sMin;
+      const toMax = ts * cMax - tc * sMax;
+      if (toMin < 1e-9 && toMin > -1e-9 && !(cMin === 0 && sMin === -1)) {
         // From the minimum, forward: half-angle φ_min + ε/2.
         c = cMin * ec - sMin * es;
         s = sMin * ec + cMin * es;
-      } else if (Math.abs(ts * cMax - tc * sMax) < 1e-9 && !(cMax === 0 && sMax === 1)) {
+      } else if (toMax < 1e-9 && toMax > -1e-9 && !(cMax === 0 && sMax === 1)) {
         c = cMax * ec + sMax * es;
         s = sMax * ec - cMax * es;
       } else {
@@ -462,18 +489,17 @@ export class DlsRefine {
     this.update(pose, model);
   }
 
+  /**
+   * Recomputes the model matrices along the path from the root to the end (chain joints and those
+   * between them), all a step reads; the rest of the subtree once, at the end of a refinement.
+   */
   private update(pose: Pose, model: Float64Array): void {
-    const root = this.setup.joints[0];
-    const sk = this.skeleton;
-    localToModel(
-      model,
-      sk.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      root,
-      sk.subtreeEnds[root],
-    );
+    const path = this.path;
+    const parents = this.skeleton.parents;
+    for (let p = 0; p < path.length; p++) {
+      const j = path[p];
+      localToModel(model, parents, pose.translations, pose.rotations, pose.scales, j, j + 1);
+    }
   }
 
   /** numbers[0…2] = the vector from the end to the target, model space; numbers[6] its squared length. */

@@ -111,11 +111,12 @@ export type FabrikIkOptions = ChainIkOptions;
  *    hand-over kept, that pose is the answer. When neither finisher brings the end closer, the
  *    passes' pose is put back and there is no further hand-over. On an arm (shoulder cone, elbow
  *    hinge, wrist cone) with targets the limits allow, 99% are reached within 200 iterations and
- *    97% within the default 64, in 14 on average (the passes alone: 19%; CCD sweeps at the stalls:
- *    96% and 88%, in 32); at 0.95 and 0.999 of its reach, 95.5% and 100% within the default cap
- *    (43% and 1% with the sweeps). Three 1.2-rad cones started bent reach a target straight ahead
- *    at 0.8 of their reach from 95.5% of starts (61.5% before); the others, and some arm targets
- *    across a limit from the start, are local minima no local method leaves.
+ *    97% within the default 64, in 14 iterations on average at that cap (the passes alone: 19%;
+ *    CCD sweeps at the stalls: 96% and 88%, in 32); at 0.95 and 0.999 of its reach, 95.5% and
+ *    100% within the default cap (43% and 1% with the sweeps). Three 1.2-rad cones started bent
+ *    reach a target straight ahead at 0.8 of their reach from 95.5% of starts (61.5% before); the
+ *    others, and some arm targets across a limit from the start, are local minima no local method
+ *    leaves.
  * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
  *    model matrices of the root's subtree are recomputed.
  *
@@ -472,6 +473,8 @@ export class FabrikIk {
               // Closer but not there: the passes go on from the hand-over's pose (if iterations are
               // left), their rotations the ones the passes turn from.
               clamped = clamped || handed.clamped;
+              // The last pass's flag describes the pose the hand-over replaced.
+              passClamped = false;
               for (let i = 0; i < m; i++) {
                 vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
                 quat.normalize(qBase, 4 * i, pose.rotations, 4 * joints[i]);
@@ -599,7 +602,8 @@ export class FabrikIk {
 
   /**
    * The passes have settled where the limits hold them (see the class doc): with uniform scales
-   * along the chain (`similar`), up to {@link REFINE_STEPS} damped least-squares steps, then, if
+   * along the chain and `refine` set (the caller clears it once they have failed), up to
+   * {@link REFINE_STEPS} damped least-squares steps, then, if
    * they did not bring the end closer, {@link HAND_OVER_SWEEPS} CCD sweeps with the same limits,
    * all within `left` iterations. Returns whether a finisher's answer is kept: only if it is closer
    * to the target in model space. Otherwise the pose gets the passes' rotations back and they go

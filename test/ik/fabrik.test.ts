@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { CcdIk } from '../../src/ik/ccd.js';
+import { DlsRefine, REFINE_GAIN } from '../../src/ik/dls-refine.js';
 import { FabrikIk } from '../../src/ik/fabrik.js';
 import type { JointLimit } from '../../src/ik/joint-limits.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
@@ -717,8 +718,9 @@ describe('FabrikIk: joint limits', () => {
         sw[3] * tw[3] - sw[0] * tw[0] - sw[1] * tw[1] - sw[2] * tw[2],
       ];
     };
-    // At the default cap too, where the passes that go on from a kept CCD sweep have fewer
-    // iterations to get closer than it: the solve must not end farther than a sweep it kept.
+    // At the default cap too, where the passes that go on from a kept hand-over have fewer
+    // iterations to get closer than it: the solve must not end farther than a hand-over it kept
+    // (a CCD sweep that brought the end closer, or steps that halved the error).
     const capped = new FabrikIk(rig.skeleton, { joints: rig.chain, limits, tolerance: 1e-4 });
     const e = 16 * rig.chain[3] + 12;
     const sweep = CcdIk.prototype.solveWithin;
@@ -735,6 +737,24 @@ describe('FabrikIk: joint limits', () => {
       const status = sweep.call(this, pose, model, goal, left);
       if (status.error < before) {
         keptSweeps++;
+        closestKept = Math.min(closestKept, status.error);
+      }
+      return status;
+    });
+    const refine = DlsRefine.prototype.refine;
+    let keptRefines = 0;
+    const refineSpy = vi.spyOn(DlsRefine.prototype, 'refine').mockImplementation(function (
+      this: DlsRefine,
+      pose,
+      model,
+      goal,
+      steps,
+    ) {
+      const before = dist(model, e, goal, 0);
+      const status = refine.call(this, pose, model, goal, steps);
+      expect(dist(model, e, goal, 0)).toBeCloseTo(status.error, 12);
+      if (status.error < REFINE_GAIN * before) {
+        keptRefines++;
         closestKept = Math.min(closestKept, status.error);
       }
       return status;
@@ -763,8 +783,10 @@ describe('FabrikIk: joint limits', () => {
       }
     } finally {
       spy.mockRestore();
+      refineSpy.mockRestore();
     }
     expect(keptSweeps).toBeGreaterThan(0);
+    expect(keptRefines).toBeGreaterThan(0);
     // The passes alone reached 19% of these; CCD sweeps finishing the stalled ones, 83%; a CCD
     // sweep at each stall, the passes going on from there, 96%; damped least-squares steps tried
     // first at a stall, 98.3%; those handing over again from the closest pose kept, escaping a
