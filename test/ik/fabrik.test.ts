@@ -110,6 +110,38 @@ function turnAbout(axis: readonly number[], angle: number): Quat {
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
 }
 
+/**
+ * A pose within {@link ARM_LIMITS} drawn from `random`, as a function of f: the elbow's and the
+ * wrist's bends scaled by f, the shoulder's kept.
+ */
+function armPose(random: () => number): (f: number) => Quat[] {
+  const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
+  const elbow = 2.4 * random();
+  const wristAxis: Vec = [random() - 0.5, 0, random() - 0.5];
+  const wrist = 0.55 * random();
+  return (f) => [shoulder, turnAbout([1, 0, 0], f * elbow), turnAbout(wristAxis, f * wrist), [0, 0, 0, 1]];
+}
+
+/**
+ * The end's model position in the pose `bent(f)` whose end is `share` of the arm's reach (3) from
+ * its root, f found by bisection; `null` when even `bent(1)` reaches farther. Leaves the rig posed.
+ */
+function armTarget(rig: Rig, bent: (f: number) => Quat[], share: number): Float64Array | null {
+  const e = 16 * rig.chain[3] + 12;
+  const span = () => dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
+  setChain(rig, [1, 1, 1], bent(1));
+  if (span() > 3 * share) return null;
+  let [lo, hi] = [0, 1];
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    setChain(rig, [1, 1, 1], bent(mid));
+    if (span() > 3 * share) lo = mid;
+    else hi = mid;
+  }
+  setChain(rig, [1, 1, 1], bent(hi));
+  return rig.model.slice(e, e + 3);
+}
+
 describe('FabrikIk: reachable targets', () => {
   it('reaches every reachable target, FK of its rotations reproduces its points, bones stay rigid', () => {
     const rig = buildRig(4);
@@ -806,39 +838,14 @@ describe('FabrikIk: joint limits', () => {
     const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits, maxIterations: 200 });
     const capped = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
     const random = lcg(9);
-    // A pose within the limits, its elbow and wrist bends scaled by f (the shoulder's kept).
-    const armPose = (): ((f: number) => Quat[]) => {
-      const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
-      const elbow = 2.4 * random();
-      const wristAxis: Vec = [random() - 0.5, 0, random() - 0.5];
-      const wrist = 0.55 * random();
-      return (f) => [
-        shoulder,
-        turnAbout([1, 0, 0], f * elbow),
-        turnAbout(wristAxis, f * wrist),
-        [0, 0, 0, 1],
-      ];
-    };
-    const e = 16 * rig.chain[3] + 12;
-    const span = () => dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
     let reached = 0;
     let reachedCapped = 0;
     let cases = 0;
     for (let k = 0; k < 60; k++) {
       const share = 0.9 + 0.09 * random();
-      const bent = armPose();
-      setChain(rig, [1, 1, 1], bent(1));
-      if (span() > 3 * share) continue;
-      let [lo, hi] = [0, 1];
-      for (let i = 0; i < 60; i++) {
-        const mid = (lo + hi) / 2;
-        setChain(rig, [1, 1, 1], bent(mid));
-        if (span() > 3 * share) lo = mid;
-        else hi = mid;
-      }
-      setChain(rig, [1, 1, 1], bent(hi));
-      const target = rig.model.slice(e, e + 3);
-      const start = armPose()(1);
+      const target = armTarget(rig, armPose(random), share);
+      if (target === null) continue;
+      const start = armPose(random)(1);
       setChain(rig, [1, 1, 1], start);
       if (capped.solve(rig.pose, rig.model, target).reached) reachedCapped++;
       setChain(rig, [1, 1, 1], start);
@@ -872,36 +879,13 @@ describe('FabrikIk: joint limits', () => {
       const rig = buildRig(3);
       const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
       const random = lcg(21);
-      const e = 16 * rig.chain[3] + 12;
-      const span = () => dist(rig.model, e, rig.model, 16 * rig.chain[0] + 12);
-      const armPose = (): ((f: number) => Quat[]) => {
-        const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
-        const elbow = 2.4 * random();
-        const wristAxis: Vec = [random() - 0.5, 0, random() - 0.5];
-        const wrist = 0.55 * random();
-        return (f) => [
-          shoulder,
-          turnAbout([1, 0, 0], f * elbow),
-          turnAbout(wristAxis, f * wrist),
-          [0, 0, 0, 1],
-        ];
-      };
       let reached = 0;
       let cases = 0;
       while (cases < 40) {
-        const bent = armPose();
-        const start = armPose()(1);
-        setChain(rig, [1, 1, 1], bent(1));
-        if (span() > 3 * share) continue;
-        let [lo, hi] = [0, 1];
-        for (let i = 0; i < 60; i++) {
-          const mid = (lo + hi) / 2;
-          setChain(rig, [1, 1, 1], bent(mid));
-          if (span() > 3 * share) lo = mid;
-          else hi = mid;
-        }
-        setChain(rig, [1, 1, 1], bent(hi));
-        const target = rig.model.slice(e, e + 3);
+        const bent = armPose(random);
+        const start = armPose(random)(1);
+        const target = armTarget(rig, bent, share);
+        if (target === null) continue;
         setChain(rig, [1, 1, 1], start);
         const status = solver.solve(rig.pose, rig.model, target);
         cases++;
