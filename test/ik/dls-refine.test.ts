@@ -3,14 +3,29 @@
  * near full reach, the escape from a straight hinge at its limit, limits kept, the closest pose
  * left, and every parent case.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { setupChain } from '../../src/ik/chain-setup.js';
 import { DlsRefine } from '../../src/ik/dls-refine.js';
 import type { JointLimit } from '../../src/ik/joint-limits.js';
 import { clampRotation, LIMIT_STRIDE } from '../../src/kernel/joint-limits.js';
 import { invertAffine } from '../../src/kernel/mat4.js';
-import { buildRig, type ChainRig, dist, type Quat, setChain } from './chain-rig.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import {
+  buildRig,
+  type ChainRig,
+  chainArb,
+  checkUnit,
+  dist,
+  expectAllFinite,
+  limitArb,
+  type Quat,
+  reachOf,
+  setChain,
+  targetAt,
+} from './chain-rig.js';
 import { PARENT_CASES } from './parents.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
 
 const ARM: (JointLimit | null)[] = [
   { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
@@ -24,8 +39,8 @@ function turnAbout(axis: readonly number[], angle: number): Quat {
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
 }
 
-function refinerFor(rig: ChainRig, tolerance = 1e-9) {
-  const setup = setupChain(rig.skeleton, { joints: rig.chain, limits: ARM, tolerance }, 'test', 64);
+function refinerFor(rig: ChainRig, tolerance = 1e-9, limits: readonly (JointLimit | null)[] = ARM) {
+  const setup = setupChain(rig.skeleton, { joints: rig.chain, limits, tolerance }, 'test', 64);
   const parent = rig.skeleton.parents[rig.chain[0]];
   const parentModel = rig.model.slice(16 * parent, 16 * parent + 16);
   const parentInverse = new Float64Array(16);
@@ -140,4 +155,47 @@ describe('DlsRefine', () => {
       expectWithinLimits(rig, setup.limits);
     }
   });
+});
+
+describe('DlsRefine: any chain, limits and target', () => {
+  for (const parentCase of PARENT_CASES) {
+    it(`${parentCase.name}: never farther, limits hold, FK current, finite and unit`, () => {
+      const rig = buildRig(3, parentCase);
+      const e = 16 * rig.chain[3] + 12;
+      fc.assert(
+        fc.property(
+          chainArb(3, 0.2, 2),
+          fc.array(limitArb, { minLength: 4, maxLength: 4 }),
+          fc.double({ min: 0, max: 2, noNaN: true }),
+          fc.integer({ min: 1, max: 8 }),
+          (c, limits, factor, steps) => {
+            setChain(rig, c.lengths, c.rotations);
+            const { setup, refiner } = refinerFor(rig, 0, limits);
+            // FabrikIk hands over poses within the limits.
+            for (let i = 0; i < 4; i++)
+              clampRotation(rig.pose.rotations, 4 * rig.chain[i], setup.limits, LIMIT_STRIDE * i);
+            forwardKinematics(rig.pose, rig.model);
+            const target = targetAt(rig, c.dir, reachOf(c.lengths).reach * factor);
+            const before = dist(rig.model, e, target, 0);
+            const status = refiner.refine(rig.pose, rig.model, target, steps);
+            expect(status.iterations).toBeLessThanOrEqual(steps);
+            // Rounding aside: the start itself is the closest pose when no step gains.
+            expect(status.error).toBeLessThanOrEqual(before * (1 + 1e-12));
+            const after = dist(rig.model, e, target, 0);
+            expect(Math.abs(after - status.error)).toBeLessThanOrEqual(1e-12 * Math.max(1, after));
+            expectAllFinite(rig.pose.rotations);
+            checkUnit(rig);
+            expectWithinLimits(rig, setup.limits);
+            const fresh = createModelBuffer(rig.skeleton);
+            forwardKinematics(rig.pose, fresh);
+            let worst = 0;
+            for (let k = 0; k < fresh.length; k++)
+              worst = Math.max(worst, Math.abs(fresh[k] - rig.model[k]) / (1 + Math.abs(fresh[k])));
+            expect(worst).toBeLessThanOrEqual(1e-12);
+          },
+        ),
+        { seed: PROPERTY_SEED, numRuns: Math.max(1, Math.floor(PROPERTY_RUNS / 20)) },
+      );
+    });
+  }
 });
