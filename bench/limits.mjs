@@ -1,0 +1,178 @@
+/**
+ * Chains with joint limits: how many targets the limits allow FabrikIk and CcdIk reach, and in how
+ * many iterations. Seeded, so every run prints the same numbers (it measures convergence, not
+ * time). The scenarios are those of test/ik/fabrik.test.ts, at more targets:
+ *
+ *   arm     shoulder cone (1.2 rad, twist ±0.5), elbow hinge [0, 2.5], wrist cone 0.6, bones of 1:
+ *           targets where the end is in a random pose within the limits, the chain starting from
+ *           another;
+ *   arm@s   the same arm, the target pose's elbow and wrist bends scaled so that the end is at
+ *           s of the reach (0.9 … 0.999);
+ *   zigzag  three 1.2-rad cones started bent at random, the target straight ahead at 0.8 of the
+ *           reach.
+ *
+ * Run: node bench/limits.mjs   (after npm run build)
+ */
+import { CcdIk, createModelBuffer, FabrikIk, forwardKinematics, Pose, Skeleton } from '../dist/index.js';
+
+/** A seeded linear congruential generator of numbers in [0, 1) (the tests' lcg). */
+function lcg(seed) {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+}
+
+function turnAbout(axis, angle) {
+  const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
+/** A parent, a 3-bone chain of bones of 1 along +Y, and a leaf: test/ik/chain-rig.ts's buildRig(3). */
+function rig() {
+  const skeleton = Skeleton.create({
+    names: ['parent', 'j0', 'j1', 'j2', 'j3', 'leaf'],
+    parents: [-1, 0, 1, 2, 3, 4],
+    restTranslations: [0, 0, 0, 0.3, 0.5, -0.2, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0.25, 0],
+  });
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const chain = [1, 2, 3, 4];
+  const set = (rotations) => {
+    for (let i = 0; i < 4; i++) {
+      const q = rotations[i];
+      const n = Math.hypot(...q);
+      pose.rotations.set(
+        q.map((x) => x / n),
+        4 * chain[i],
+      );
+    }
+    forwardKinematics(pose, model);
+  };
+  const end = 16 * chain[3] + 12;
+  const span = () =>
+    Math.hypot(model[end] - model[28], model[end + 1] - model[29], model[end + 2] - model[30]);
+  return { skeleton, pose, model, chain, set, end, span };
+}
+
+const ARM = [
+  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
+  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+  { kind: 'cone', angle: 0.6 },
+  null,
+];
+
+function solvers(r, limits, maxIterations, tolerance) {
+  const options = { joints: r.chain, limits, maxIterations, ...(tolerance ? { tolerance } : {}) };
+  return [
+    ['FabrikIk', new FabrikIk(r.skeleton, options)],
+    ['CcdIk', new CcdIk(r.skeleton, options)],
+  ];
+}
+
+/** Runs `cases` (each `() => [target, start] | null`) through every solver; prints misses and mean iterations. */
+function report(label, r, limits, cap, makeCases, count, tolerance) {
+  for (const [name, ik] of solvers(r, limits, cap, tolerance)) {
+    const next = makeCases();
+    let missed = 0;
+    let iterations = 0;
+    for (let k = 0; k < count; k++) {
+      const [target, start] = next();
+      r.set(start);
+      const status = ik.solve(r.pose, r.model, target);
+      if (!status.reached) missed++;
+      iterations += status.iterations;
+    }
+    const share = ((100 * missed) / count).toFixed(1).padStart(5);
+    console.log(
+      `${label.padEnd(12)} | ${name.padEnd(8)} | ${String(cap).padStart(3)} | ${share}% | ${(iterations / count).toFixed(1).padStart(6)}`,
+    );
+  }
+}
+
+const r = rig();
+console.log('chains with joint limits: targets missed and mean iterations (seeded, tolerance 1e-4)');
+console.log('scenario     | solver   | cap | missed | mean it.');
+console.log('-------------|----------|-----|--------|---------');
+
+// The random arm, as in the test "reaches targets the limits allow".
+const randomArm = () => {
+  const random = lcg(5);
+  const direction = () => {
+    for (;;) {
+      const v = [2 * random() - 1, 2 * random() - 1, 2 * random() - 1];
+      const n = Math.hypot(...v);
+      if (n > 0.1 && n < 1) return v.map((x) => x / n);
+    }
+  };
+  const within = (limit) => {
+    if (limit === null) return turnAbout(direction(), 1.2 * random());
+    if (limit.kind === 'hinge') return turnAbout(limit.axis, limit.max * random());
+    const tw = turnAbout([0, 1, 0], limit.twistMin + random() * (limit.twistMax - limit.twistMin));
+    const u = direction();
+    const sw = turnAbout([u[2], 0, -u[0]], 0.95 * limit.angle * random());
+    return [
+      sw[3] * tw[0] + sw[0] * tw[3] + sw[1] * tw[2] - sw[2] * tw[1],
+      sw[3] * tw[1] - sw[0] * tw[2] + sw[1] * tw[3] + sw[2] * tw[0],
+      sw[3] * tw[2] + sw[0] * tw[1] - sw[1] * tw[0] + sw[2] * tw[3],
+      sw[3] * tw[3] - sw[0] * tw[0] - sw[1] * tw[1] - sw[2] * tw[2],
+    ];
+  };
+  const limits = [
+    { ...ARM[0], twistMin: -0.5, twistMax: 0.5 },
+    ARM[1],
+    { ...ARM[2], twistMin: -1, twistMax: 1 },
+    null,
+  ];
+  return () => {
+    r.set(limits.map(within));
+    const target = r.model.slice(r.end, r.end + 3);
+    return [target, limits.map(within)];
+  };
+};
+for (const cap of [64, 200]) report('arm', r, ARM, cap, randomArm, 1000, 1e-4);
+
+// The arm at a share of its reach, as in the tests "an arm at … of its reach".
+const armAt = (share) => () => {
+  const random = lcg(7);
+  const armPose = () => {
+    const shoulder = turnAbout([random() - 0.5, 0, random() - 0.5], 1.1 * random());
+    const elbow = 2.4 * random();
+    const wristAxis = [random() - 0.5, 0, random() - 0.5];
+    const wrist = 0.55 * random();
+    return (f) => [shoulder, turnAbout([1, 0, 0], f * elbow), turnAbout(wristAxis, f * wrist), [0, 0, 0, 1]];
+  };
+  return () => {
+    for (;;) {
+      const bent = armPose();
+      const start = armPose()(1);
+      r.set(bent(1));
+      if (r.span() > 3 * share) continue;
+      let [lo, hi] = [0, 1];
+      for (let i = 0; i < 60; i++) {
+        const mid = (lo + hi) / 2;
+        r.set(bent(mid));
+        if (r.span() > 3 * share) lo = mid;
+        else hi = mid;
+      }
+      r.set(bent(hi));
+      return [r.model.slice(r.end, r.end + 3), start];
+    }
+  };
+};
+for (const share of [0.9, 0.95, 0.99, 0.999]) report(`arm@${share}`, r, ARM, 64, armAt(share), 200);
+
+// The zigzag.
+const cone = { kind: 'cone', angle: 1.2 };
+const zigzag = () => {
+  const random = lcg(3);
+  const target = Float64Array.from([0.3, 0.5 + 2.4, -0.2]);
+  return () => [
+    target,
+    [0, 1, 2]
+      .map(() => turnAbout([random() - 0.5, 0, random() - 0.5], 1.14 * random()))
+      .concat([[0, 0, 0, 1]]),
+  ];
+};
+report('zigzag', r, [cone, cone, cone, null], 64, zigzag, 200);
