@@ -96,10 +96,10 @@ export class DlsRefine {
   /**
    * The error vector (3) and the squared damping (1), as dampedLeastSquares reads them; the escape's
    * half-angle cos, sin (2); the squared error (1), at the start (1), the closest (1); the squared
-   * tolerance (1); the P⁻¹ determinant's sign (1): numbers in an array, not passed or returned (V8
-   * boxes a double passed to or returned from a call it does not inline).
+   * tolerance (1); the P⁻¹ determinant's sign (1); the chain's length (1): numbers in an array, not
+   * passed or returned (V8 boxes a double passed to or returned from a call it does not inline).
    */
-  private readonly numbers = new Float64Array(11);
+  private readonly numbers = new Float64Array(12);
   /** 1 when a kept step on the way to the current pose (0), to the closest pose (1) was clamped. */
   private readonly flags = new Int32Array(2);
 
@@ -169,8 +169,18 @@ export class DlsRefine {
     n[7] = n[6];
     n[8] = n[6];
     n[9] = tolerance * tolerance;
-    for (let i = 0; i < m; i++) quat.copy(this.start, 4 * i, rotations, 4 * joints[i]);
-    for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
+    this.save(pose, this.start);
+    this.save(pose, this.best);
+    // The chain's length, model space: the scale of the damping.
+    n[11] = 0;
+    for (let i = 0; i + 1 < m; i++) {
+      const a = 16 * joints[i] + 12;
+      const b = 16 * joints[i + 1] + 12;
+      const dx = model[b] - model[a];
+      const dy = model[b + 1] - model[a + 1];
+      const dz = model[b + 2] - model[a + 2];
+      n[11] += Math.sqrt(dx * dx + dy * dy + dz * dz);
+    }
     this.flags[0] = 0;
     this.flags[1] = 0;
     let steps = this.descend(pose, model, targetModel, maxSteps);
@@ -202,35 +212,23 @@ export class DlsRefine {
    * flags[1]. Returns the steps taken.
    */
   private descend(pose: Pose, model: Float64Array, targetModel: Float64Array, maxSteps: number): number {
-    const { joints } = this.setup;
-    const m = joints.length;
-    const rotations = pose.rotations;
     const n = this.numbers;
-    let reach = 0;
-    for (let i = 0; i + 1 < m; i++) {
-      const a = 16 * joints[i] + 12;
-      const b = 16 * joints[i + 1] + 12;
-      const dx = model[b] - model[a];
-      const dy = model[b + 1] - model[a + 1];
-      const dz = model[b + 2] - model[a + 2];
-      reach += Math.sqrt(dx * dx + dy * dy + dz * dz);
-    }
-    let damping = reach / 30;
-    const floor = reach * 1e-6;
+    let damping = n[11] / 30;
+    const floor = n[11] * 1e-6;
     this.measure(model, targetModel);
     let errorSq = n[6];
     if (errorSq < n[8]) {
       // Where an escape landed, already closer than anything before.
       n[8] = errorSq;
       this.flags[1] = this.flags[0];
-      for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
+      this.save(pose, this.best);
     }
     let steps = 0;
     let slow = false;
     while (steps < maxSteps && errorSq > n[9] && !slow) {
       steps++;
       this.columnsAt(pose, model);
-      for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
+      this.save(pose, this.saved);
       let kept = false;
       for (let attempt = 0; attempt < ATTEMPTS && !kept; attempt++) {
         n[3] = damping * damping;
@@ -253,7 +251,7 @@ export class DlsRefine {
       if (errorSq < n[8]) {
         n[8] = errorSq;
         this.flags[1] = this.flags[0];
-        for (let i = 0; i < m; i++) quat.copy(this.best, 4 * i, rotations, 4 * joints[i]);
+        this.save(pose, this.best);
       }
       if (!kept) break;
     }
@@ -335,13 +333,10 @@ export class DlsRefine {
    * is closer; returns whether a limit acted in the one kept. numbers[6] is its squared error.
    */
   private withoutHeld(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
-    const { joints } = this.setup;
-    const m = joints.length;
     const { owner, columns, free, held } = this;
-    const rotations = pose.rotations;
     const n = this.numbers;
     const first = n[6];
-    for (let i = 0; i < m; i++) quat.copy(this.trial, 4 * i, rotations, 4 * joints[i]);
+    this.save(pose, this.trial);
     let any = false;
     for (let k = 0; k < owner.length; k++) {
       const h = held[owner[k]] > 0;
@@ -484,7 +479,13 @@ export class DlsRefine {
     return any;
   }
 
-  /** Puts the chain's rotations back from `from` (4 per chain joint) and recomputes the subtree. */
+  /** Copies the chain's rotations into `to` (4 per chain joint). */
+  private save(pose: Pose, to: Float64Array): void {
+    const { joints } = this.setup;
+    for (let i = 0; i < joints.length; i++) quat.copy(to, 4 * i, pose.rotations, 4 * joints[i]);
+  }
+
+  /** Puts the chain's rotations back from `from` (4 per chain joint) and recomputes the path to the end. */
   private restore(pose: Pose, model: Float64Array, from: Float64Array): void {
     const { joints } = this.setup;
     for (let i = 0; i < joints.length; i++) quat.copy(pose.rotations, 4 * joints[i], from, 4 * i);
