@@ -276,8 +276,9 @@ export class FabrikIk {
       const j = joints[i];
       vec3.copy(t, 3 * i, pose.translations, 3 * j);
       vec3.copy(s, 3 * i, pose.scales, 3 * j);
-      if (!uniformScale(s, 3 * i)) uniform = false;
-      if (!nearlyUniformScale(s, 3 * i)) nearly = false;
+      const kind = scaleUniformity(s, 3 * i);
+      if (kind !== UNIFORM) uniform = false;
+      if (kind === NOT_UNIFORM) nearly = false;
       quat.normalize(qBase, 4 * i, pose.rotations, 4 * j);
       if (limited && clampRotation(qBase, 4 * i, limits, LIMIT_STRIDE * i)) clamped = true;
     }
@@ -295,8 +296,9 @@ export class FabrikIk {
       mat4.identity(K, ko);
       for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) {
         const j = between[b];
-        if (!uniformScale(pose.scales, 3 * j)) uniform = false;
-        if (!nearlyUniformScale(pose.scales, 3 * j)) nearly = false;
+        const kind = scaleUniformity(pose.scales, 3 * j);
+        if (kind !== UNIFORM) uniform = false;
+        if (kind === NOT_UNIFORM) nearly = false;
         trs.compose(this.matrix, 0, pose.translations, 3 * j, pose.rotations, 4 * j, pose.scales, 3 * j);
         mat4.multiplyAffine(K, ko, K, ko, this.matrix, 0);
       }
@@ -534,8 +536,8 @@ export class FabrikIk {
     }
 
     if (finished) {
-      // CCD's pose is the answer: its points, its flags, and the side it bent to (its points back in
-      // the root's parent frame, where the side is kept).
+      // The hand-over's pose is the answer: its points, its flags, and the side it bent to (its
+      // points back in the root's parent frame, where the side is kept).
       const handed = this.handed;
       for (let i = 0; i < m; i++) {
         vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
@@ -812,29 +814,27 @@ const HAND_OVER_SWEEPS = 1;
 const REFINE_STEPS = 8;
 
 /**
- * Whether the scale at `o` is uniform up to signs: the frame is then a rotation, possibly with a
- * mirror, times one positive factor, so no rotation changes a length measured through it.
+ * How uniform the scale at `o` is, up to signs: {@link UNIFORM} (the frame is a rotation, possibly
+ * with a mirror, times one positive factor, so no rotation changes a length measured through it),
+ * {@link NEARLY_UNIFORM_SCALE} (within {@link NEARLY_UNIFORM} of its size: a rotation changes such a
+ * length by at most that share), or {@link NOT_UNIFORM}. An integer, not a pair of booleans from two
+ * calls: one pass over the three components.
  */
-function uniformScale(s: Float64Array, o: number): boolean {
+function scaleUniformity(s: Float64Array, o: number): number {
   const x = s[o] < 0 ? -s[o] : s[o];
   const y = s[o + 1] < 0 ? -s[o + 1] : s[o + 1];
   const z = s[o + 2] < 0 ? -s[o + 2] : s[o + 2];
-  return x === y && x === z;
-}
-
-/**
- * Whether the scale at `o` is uniform up to signs to within {@link NEARLY_UNIFORM} of its size: a
- * rotation changes a length measured through it by at most that share.
- */
-function nearlyUniformScale(s: Float64Array, o: number): boolean {
-  const x = s[o] < 0 ? -s[o] : s[o];
-  const y = s[o + 1] < 0 ? -s[o + 1] : s[o + 1];
-  const z = s[o + 2] < 0 ? -s[o + 2] : s[o + 2];
+  if (x === y && x === z) return UNIFORM;
   const t = NEARLY_UNIFORM * x;
   const dy = x - y;
   const dz = x - z;
-  return dy <= t && dy >= -t && dz <= t && dz >= -t;
+  return dy <= t && dy >= -t && dz <= t && dz >= -t ? NEARLY_UNIFORM_SCALE : NOT_UNIFORM;
 }
+
+/** {@link scaleUniformity}'s answers. */
+const UNIFORM = 2;
+const NEARLY_UNIFORM_SCALE = 1;
+const NOT_UNIFORM = 0;
 
 /** How far from uniform a scale may be (relative) for the positional passes and the steps. */
 const NEARLY_UNIFORM = 1e-5;
