@@ -100,6 +100,8 @@ export class DlsRefine {
    * passed or returned (V8 boxes a double passed to or returned from a call it does not inline).
    */
   private readonly numbers = new Float64Array(12);
+  /** A hinge's turn from its rest rotation, and the turn the escape gives it. */
+  private readonly turn = new Float64Array(4);
   /** 1 when a kept step on the way to the current pose (0), to the closest pose (1) was clamped. */
   private readonly flags = new Int32Array(2);
 
@@ -427,19 +429,12 @@ export class DlsRefine {
       const ax = limits[lo + LIMIT_AXIS];
       const ay = limits[lo + LIMIT_AXIS + 1];
       const az = limits[lo + LIMIT_AXIS + 2];
-      const rx = limits[lo + LIMIT_REST];
-      const ry = limits[lo + LIMIT_REST + 1];
-      const rz = limits[lo + LIMIT_REST + 2];
-      const rw = limits[lo + LIMIT_REST + 3];
-      const qx = rotations[qo];
-      const qy = rotations[qo + 1];
-      const qz = rotations[qo + 2];
-      const qw = rotations[qo + 3];
       // d = conj(q₀) · q, on the hinge after the clamp: its half-angle's cos and sin about a.
-      let ts = (rw * qx - rx * qw - ry * qz + rz * qy) * ax;
-      ts += (rw * qy + rx * qz - ry * qw - rz * qx) * ay;
-      ts += (rw * qz - rx * qy + ry * qx - rz * qw) * az;
-      let tc = rw * qw + rx * qx + ry * qy + rz * qz;
+      const d = this.turn;
+      quat.conjugate(d, 0, limits, lo + LIMIT_REST);
+      quat.multiply(d, 0, d, 0, rotations, qo);
+      let ts = d[0] * ax + d[1] * ay + d[2] * az;
+      let tc = d[3];
       if (tc < 0) {
         ts = -ts;
         tc = -tc;
@@ -464,13 +459,11 @@ export class DlsRefine {
         continue;
       }
       // q = q₀ · (a s, c).
-      const bx = ax * s;
-      const by = ay * s;
-      const bz = az * s;
-      rotations[qo] = rw * bx + rx * c + ry * bz - rz * by;
-      rotations[qo + 1] = rw * by - rx * bz + ry * c + rz * bx;
-      rotations[qo + 2] = rw * bz + rx * by - ry * bx + rz * c;
-      rotations[qo + 3] = rw * c - rx * bx - ry * by - rz * bz;
+      d[0] = ax * s;
+      d[1] = ay * s;
+      d[2] = az * s;
+      d[3] = c;
+      quat.multiply(rotations, qo, limits, lo + LIMIT_REST, d, 0);
       quat.normalize(rotations, qo, rotations, qo);
       clampRotation(rotations, qo, limits, lo);
       any = true;
