@@ -6,7 +6,7 @@
 import { ccdStep } from '../kernel/ccd.js';
 import { chainOnLine, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/fabrik.js';
 import { clampRotation, LIMIT_STRIDE } from '../kernel/joint-limits.js';
-import { localToModel } from '../kernel/local-to-model.js';
+import { localToModel, localToModelAlong } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
 import * as quat from '../kernel/quat.js';
 import * as vec3 from '../kernel/vec3.js';
@@ -78,10 +78,6 @@ export class CcdIk {
   readonly status = new IkStatus();
 
   private readonly setup: ChainSetup;
-  /** The joints from the root to the end (chain joints and those between them), parent first. */
-  private readonly path: Int32Array;
-  /** Where chain joint `i` is in {@link CcdIk.path}. */
-  private readonly pathStart: Int32Array;
   private readonly parentModel = new Float64Array(16);
   private readonly parentInverse = new Float64Array(16);
   /** The target in the root's parent's frame (0…2) and the end there (3…5). */
@@ -112,15 +108,6 @@ export class CcdIk {
     const m = this.joints.length;
     this.line = new Float64Array(3 * m + 6);
     this.saved = new Float64Array(4 * m);
-    const { joints, between, betweenStart } = this.setup;
-    const path: number[] = [];
-    this.pathStart = new Int32Array(m);
-    for (let i = 0; i < m; i++) {
-      this.pathStart[i] = path.length;
-      path.push(joints[i]);
-      if (i + 1 < m) for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) path.push(between[b]);
-    }
-    this.path = Int32Array.from(path);
   }
 
   /**
@@ -393,13 +380,9 @@ export class CcdIk {
 
   /** Recomputes the model matrices from chain joint `i` down the path to the end (not side branches). */
   private update(pose: Pose, model: Float64Array, i: number): void {
-    const path = this.path;
-    const parents = this.skeleton.parents;
-    const { translations, rotations, scales } = pose;
-    for (let p = this.pathStart[i]; p < path.length; p++) {
-      const j = path[p];
-      localToModel(model, parents, translations, rotations, scales, j, j + 1);
-    }
+    const { path, pathStart } = this.setup;
+    // biome-ignore format: one call
+    localToModelAlong(model, this.skeleton.parents, pose.translations, pose.rotations, pose.scales, path, pathStart[i]);
   }
 
   /**

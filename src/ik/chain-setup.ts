@@ -37,6 +37,10 @@ export interface ChainSetup {
   readonly betweenStart: Int32Array;
   /** Joints between consecutive chain joints, parent before child. */
   readonly between: Int32Array;
+  /** The joints from the root to the end, chain joints and those between them, parent first. */
+  readonly path: Int32Array;
+  /** Where chain joint `i` is in {@link ChainSetup.path}. */
+  readonly pathStart: Int32Array;
   /** Compiled limit records, one per chain joint. */
   readonly limits: Float64Array;
   /** Whether any joint has a limit. */
@@ -101,11 +105,21 @@ export function setupChain(
     for (let k = path.length - 1; k >= 0; k--) between.push(path[k]);
   }
   betweenStart[joints.length - 1] = between.length;
+  const path: number[] = [];
+  const pathStart = new Int32Array(joints.length);
+  for (let i = 0; i < joints.length; i++) {
+    pathStart[i] = path.length;
+    path.push(joints[i]);
+    if (i + 1 < joints.length)
+      for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) path.push(between[b]);
+  }
   const { records, any } = compileJointLimits(skeleton, joints, options.limits, solver);
   return {
     joints,
     betweenStart,
     between: Int32Array.from(between),
+    path: Int32Array.from(path),
+    pathStart,
     limits: records,
     limited: any,
     tolerance,

@@ -14,7 +14,7 @@ import {
   LIMIT_STRIDE,
   LIMIT_TWIST,
 } from '../kernel/joint-limits.js';
-import { localToModel } from '../kernel/local-to-model.js';
+import { localToModel, localToModelAlong } from '../kernel/local-to-model.js';
 import * as quat from '../kernel/quat.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import type { Pose } from '../pose/pose.js';
@@ -91,8 +91,6 @@ export class DlsRefine {
   private readonly free: Float64Array;
   /** 1 for each chain joint whose limit acted in the last step. */
   private readonly held: Uint8Array;
-  /** The joints from the root to the end (chain joints and those between them), parent first. */
-  private readonly path: Int32Array;
   /**
    * The error vector (3) and the squared damping (1), as dampedLeastSquares reads them; the escape's
    * half-angle cos, sin (2); the squared error (1), at the start (1), the closest (1); the squared
@@ -138,13 +136,6 @@ export class DlsRefine {
     this.trial = new Float64Array(4 * m);
     this.free = new Float64Array(axes.length);
     this.held = new Uint8Array(m);
-    const path: number[] = [];
-    for (let i = 0; i < m; i++) {
-      path.push(joints[i]);
-      if (i + 1 < m)
-        for (let b = setup.betweenStart[i]; b < setup.betweenStart[i + 1]; b++) path.push(setup.between[b]);
-    }
-    this.path = Int32Array.from(path);
     const [c, s] = cosSinOfAngle(ESCAPE_ANGLE / 2);
     this.numbers[4] = c;
     this.numbers[5] = s;
@@ -490,12 +481,8 @@ export class DlsRefine {
    * between them), all a step reads; the rest of the subtree once, at the end of a refinement.
    */
   private update(pose: Pose, model: Float64Array): void {
-    const path = this.path;
-    const parents = this.skeleton.parents;
-    for (let p = 0; p < path.length; p++) {
-      const j = path[p];
-      localToModel(model, parents, pose.translations, pose.rotations, pose.scales, j, j + 1);
-    }
+    // biome-ignore format: one call
+    localToModelAlong(model, this.skeleton.parents, pose.translations, pose.rotations, pose.scales, this.setup.path, 0);
   }
 
   /** numbers[0…2] = the vector from the end to the target, model space; numbers[6] its squared length. */

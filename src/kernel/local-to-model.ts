@@ -119,3 +119,24 @@ export function localToModel(
     modelOut[o + 15] = 1;
   }
 }
+
+/**
+ * {@link localToModel} for the joints `path[from…]` only, in that order: a path down the hierarchy
+ * (each joint's parent before it, or already current in `modelOut`), such as a chain from its root
+ * to its end effector with the joints between, where a solver needs the end and not the side
+ * branches. Allocates nothing.
+ */
+export function localToModelAlong(
+  modelOut: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  path: Int32Array,
+  from: number,
+): void {
+  for (let p = from; p < path.length; p++) {
+    const j = path[p];
+    localToModel(modelOut, parents, translations, rotations, scales, j, j + 1);
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { Object3D } from 'three';
 import { describe, expect, it } from 'vitest';
-import { localToModel } from '../../src/kernel/local-to-model.js';
+import { localToModel, localToModelAlong } from '../../src/kernel/local-to-model.js';
 import * as mat4 from '../../src/kernel/mat4.js';
 import * as trs from '../../src/kernel/trs.js';
 import {
@@ -117,5 +117,31 @@ describe('localToModel', () => {
     const model = new Float64Array(64).fill(3);
     localToModel(model, sk.parents, sk.t, sk.r, sk.s, 2, 2);
     expect(model.every((x) => x === 3)).toBe(true);
+  });
+});
+
+describe('localToModelAlong', () => {
+  it('recomputes the path from a joint up to a leaf, bit for bit as a full recompute, and nothing else', () => {
+    const rand = rng(17);
+    for (let trial = 0; trial < 200; trial++) {
+      const sk = randomSkeleton(rand, randInt(rand, 2, 40));
+      const model = fullModel(sk);
+      // A path: a joint and its ancestors, root first.
+      const leaf = randInt(rand, 0, sk.n - 1);
+      const chain: number[] = [];
+      for (let j = leaf; j >= 0; j = sk.parents[j]) chain.unshift(j);
+      const path = Int32Array.from(chain);
+      const from = randInt(rand, 0, path.length - 1);
+      for (let p = from; p < path.length; p++) sk.r.set(randomQuat(rand), 4 * path[p]);
+      const want = fullModel(sk);
+      const before = model.slice();
+      localToModelAlong(model, sk.parents, sk.t, sk.r, sk.s, path, from);
+      const onPath = new Set(chain.slice(from));
+      for (let j = 0; j < sk.n; j++) {
+        const got = model.subarray(16 * j, 16 * j + 16);
+        if (onPath.has(j)) expectIdentical(got, want.subarray(16 * j, 16 * j + 16), `joint ${j} on the path`);
+        else expectIdentical(got, before.subarray(16 * j, 16 * j + 16), `joint ${j} off the path`);
+      }
+    }
   });
 });
