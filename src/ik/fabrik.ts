@@ -471,7 +471,9 @@ export class FabrikIk {
               // left the chain: hand over from there again (once), not from where they wandered.
               // Steps from there that cannot halve the error try the escape from a hinge's limit,
               // which the wandering hid (an arm at 0.95 of its reach cycled between steps that
-              // halved the error and passes that doubled it again until the cap).
+              // halved the error and passes that doubled it again until the cap). The passes' own
+              // points and rotations wait in `free` and `qPrevious`, both rewritten before their
+              // next use.
               this.free.set(pos);
               this.qPrevious.set(this.q);
               pos.set(this.sweptPositions);
