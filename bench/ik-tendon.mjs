@@ -146,3 +146,40 @@ export function tendonChain(targets, { solver, maxIterations }) {
     },
   };
 }
+
+/**
+ * The floor under every solve of a scenario: the bench's reset, the target read, and the partial
+ * forward kinematics (`forwardKinematicsSubtree`) any solver's answer needs, with no solve. Not a
+ * solver: the report prints it beside the target, whose time per solve must cover it.
+ */
+export function tendonFloor(targets, id) {
+  const {
+    rig: shape,
+    joint,
+    end,
+    from,
+    to,
+  } = {
+    leg: { rig: LEG, joint: LEG.chain[0], end: LEG.chain[2], from: LEG.chain[0], to: LEG.chain[2] + 1 },
+    aim: { rig: HEAD, joint: HEAD.joint, end: HEAD.joint, from: HEAD.joint, to: HEAD.names.length },
+    chain: { rig: CHAIN, joint: 0, end: CHAIN.chain.at(-1), from: 0, to: CHAIN.names.length },
+  }[id];
+  const rig = build(shape);
+  const reset = resetter(rig, from, to);
+  const target = new Float64Array(3);
+  const { pose, model } = rig;
+  const p = targets.positions;
+  const solveOne = (k) => {
+    reset();
+    target[0] = p[3 * k];
+    target[1] = p[3 * k + 1];
+    target[2] = p[3 * k + 2];
+    tendon.forwardKinematicsSubtree(pose, model, joint);
+  };
+  return {
+    library: 'tendon',
+    name: 'floor: reset + partial FK, no solve',
+    floor: true,
+    run: looped(solveOne, model, end),
+  };
+}
