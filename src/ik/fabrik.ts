@@ -593,24 +593,14 @@ export class FabrikIk {
         }
       }
       if (positional) passClamped = this.forwardPass(true, uniform);
-      if (!finished && numbers[3] < Number.POSITIVE_INFINITY) {
-        // The passes went on from a kept hand-over's pose and may have ended farther from the target
-        // than the closest one kept: that is then the answer (its clamping is already counted).
-        this.withinTolerance(targetModel);
-        if (numbers[2] > numbers[3]) {
-          pos.set(this.sweptPositions);
-          this.q.set(this.sweptRotations);
-          passClamped = false;
-        }
+      // The passes went on from a kept hand-over's pose, or from the limits' middle, and may have
+      // ended farther from the target than the closest pose kept before: that is then the answer
+      // (a kept hand-over's clamping is already counted).
+      if (!finished && this.putBackIfCloser(targetModel, 3, this.sweptPositions, this.sweptRotations)) {
+        passClamped = false;
       }
-      if (!finished && numbers[4] < Number.POSITIVE_INFINITY) {
-        // Likewise the closest pose before the restart from the limits' middle.
-        this.withinTolerance(targetModel);
-        if (numbers[2] > numbers[4]) {
-          pos.set(this.stuckPositions);
-          this.q.set(this.stuckRotations);
-          passClamped = stuckClamped;
-        }
+      if (!finished && this.putBackIfCloser(targetModel, 4, this.stuckPositions, this.stuckRotations)) {
+        passClamped = stuckClamped;
       }
       clamped = passClamped || clamped;
     }
@@ -638,6 +628,25 @@ export class FabrikIk {
     this.writeError(model, end, targetModel);
     status.reached = status.error <= this.tolerance;
     return status;
+  }
+
+  /**
+   * When the pose `positions`, `rotations` (its squared error in `numbers[slot]`, ∞ for none) is
+   * closer to the target than the passes' points, puts it in their place and returns true.
+   */
+  private putBackIfCloser(
+    targetModel: Float64Array,
+    slot: number,
+    positions: Float64Array,
+    rotations: Float64Array,
+  ): boolean {
+    const numbers = this.numbers;
+    if (!(numbers[slot] < Number.POSITIVE_INFINITY)) return false;
+    this.withinTolerance(targetModel);
+    if (!(numbers[2] > numbers[slot])) return false;
+    this.positions.set(positions);
+    this.q.set(rotations);
+    return true;
   }
 
   /**
