@@ -127,9 +127,10 @@ export type FabrikIkOptions = ChainIkOptions;
  *    limits (a target across a limit from the start pose), where the passes and the hand-overs
  *    used to take turns until the cap: once per solve, the passes then start again from the middle
  *    of the limits (each joint at its rest rotation turned to the middle of its hinge or twist
- *    range), and should they end farther from the target than the closest pose before the restart,
- *    that pose is the answer. After a failed hand-over past the restart there is no further one. On
- *    an arm (shoulder cone, elbow hinge, wrist cone) with targets the limits allow
+ *    range), and should they end farther from the target than the closer of the pose they were
+ *    stuck in and the closest hand-over kept before, that pose is the answer (with its flags).
+ *    After a failed hand-over past the restart there is no further one. On an arm (shoulder cone,
+ *    elbow hinge, wrist cone) with targets the limits allow
  *    (`bench/limits.mjs`), 99.8% are reached within 200 iterations and 99.5% within the default 64,
  *    in 13 iterations on average at that cap (without the restart 99% and 97.2%; the passes alone:
  *    19%; CCD sweeps at the stalls: 96% and 88%, in 32); at 0.95 and 0.999 of its reach, 98.5% and
@@ -179,7 +180,10 @@ export class FabrikIk {
   /** With limits: the points and rotations of the closest hand-over kept so far in a solve. */
   private readonly sweptPositions: Float64Array;
   private readonly sweptRotations: Float64Array;
-  /** With limits: the closest pose before a stuck solve restarted from the limits' middle. */
+  /**
+   * With limits: the closer of the pose a stuck solve was in and the closest hand-over kept before,
+   * kept when it restarted from the limits' middle.
+   */
   private readonly stuckPositions: Float64Array;
   private readonly stuckRotations: Float64Array;
   /** With limits: the pose a stuck solve restarts from, each joint at the middle of its limits. */
@@ -560,18 +564,19 @@ export class FabrikIk {
               // where the passes and the hand-overs took turns until the cap (a zigzag of cones missed
               // 4.5% of targets so, an arm 2.8%). Once per solve, the passes start again from the
               // middle of the limits, from where they mostly find the way the start pose hid (the
-              // zigzag: all; the arm: 0.5% missed). The closest pose so far (this one or the closest
-              // kept hand-over) waits in `stuck…`: the answer, should it stay closer.
+              // zigzag: all; the arm: 0.5% missed). The closer of this pose and the closest kept
+              // hand-over waits in `stuck…`, with its flag: the answer, should it stay closer. The
+              // flags gathered so far are that pose's, not those of the answer found from the middle.
               fromMiddle = true;
               handedOver = false;
               if (numbers[3] < numbers[1]) {
                 numbers[4] = numbers[3];
-                stuckClamped = false;
+                stuckClamped = clamped;
                 this.stuckPositions.set(this.sweptPositions);
                 this.stuckRotations.set(this.sweptRotations);
               } else {
                 numbers[4] = numbers[1];
-                stuckClamped = passClamped;
+                stuckClamped = clamped || passClamped;
                 this.stuckPositions.set(pos);
                 this.stuckRotations.set(this.q);
               }
@@ -585,6 +590,7 @@ export class FabrikIk {
               numbers[1] = Number.POSITIVE_INFINITY;
               slow = false;
               passClamped = false;
+              clamped = false;
               refine = nearly;
               restarted = false;
               handedBest = Number.POSITIVE_INFINITY;
@@ -594,13 +600,14 @@ export class FabrikIk {
       }
       if (positional) passClamped = this.forwardPass(true, uniform);
       // The passes went on from a kept hand-over's pose, or from the limits' middle, and may have
-      // ended farther from the target than the closest pose kept before: that is then the answer
-      // (a kept hand-over's clamping is already counted).
+      // ended farther from the target than the closest kept hand-over, or the pose kept when they
+      // restarted: that is then the answer (a kept hand-over's clamping is already counted).
       if (!finished && this.putBackIfCloser(targetModel, 3, this.sweptPositions, this.sweptRotations)) {
         passClamped = false;
       }
       if (!finished && this.putBackIfCloser(targetModel, 4, this.stuckPositions, this.stuckRotations)) {
-        passClamped = stuckClamped;
+        passClamped = false;
+        clamped = stuckClamped;
       }
       clamped = passClamped || clamped;
     }

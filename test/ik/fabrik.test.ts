@@ -1045,6 +1045,81 @@ describe('FabrikIk: joint limits', () => {
     expect(fartherAfter).toBeGreaterThan(0);
   });
 
+  it("restarts from the limits' middle when hand-overs stop halving the error, never ending farther than one kept", () => {
+    const limits = ARM_LIMITS;
+    const rig = buildRig(3, PARENT_CASES[5]);
+    const solver = new FabrikIk(rig.skeleton, { joints: rig.chain, limits });
+    const e = 16 * rig.chain[3] + 12;
+    // No damped least-squares steps: CCD sweeps alone at the stalls, which bring the chain a little
+    // closer (kept) and then no closer than half as far, the other way a solve gets stuck.
+    const steps = vi.spyOn(DlsRefine.prototype, 'refine').mockImplementation(function (this: DlsRefine) {
+      this.status.reset();
+      this.status.iterations = 1;
+      this.status.error = Number.POSITIVE_INFINITY;
+      return this.status;
+    });
+    const sweep = CcdIk.prototype.solveWithin;
+    let closestKept = Number.POSITIVE_INFINITY;
+    let kept = 0;
+    const sweeps = vi.spyOn(CcdIk.prototype, 'solveWithin').mockImplementation(function (
+      this: CcdIk,
+      pose,
+      model,
+      goal,
+      left,
+    ) {
+      const before = dist(model, e, goal, 0);
+      const status = sweep.call(this, pose, model, goal, left);
+      if (status.error < before) {
+        kept++;
+        closestKept = Math.min(closestKept, status.error);
+      }
+      return status;
+    });
+    // The passes start from the pose given (a forward kinematics without aiming), and again from
+    // the limits' middle when the solve restarts: rest rotations (identity here), the shoulder's
+    // and wrist's twist ranges centred on 0, the elbow's hinge [0, 2.5] at 1.25.
+    const middle = [[0, 0, 0, 1], turnAbout([1, 0, 0], 1.25), [0, 0, 0, 1], [0, 0, 0, 1]];
+    type Passes = { forwardPass(aim: boolean, similar: boolean): boolean };
+    const passes = (FabrikIk.prototype as unknown as Passes).forwardPass;
+    let starts = 0;
+    const starting = vi
+      .spyOn(FabrikIk.prototype as unknown as Passes, 'forwardPass')
+      .mockImplementation(function (this: Passes, aim, similar) {
+        if (!aim && ++starts === 2) {
+          const from = (this as unknown as { qBase: Float64Array }).qBase;
+          let worst = 0;
+          for (let i = 0; i < 4; i++)
+            for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(from[4 * i + c] - middle[i][c]));
+          expect(worst).toBeLessThan(1e-12);
+        }
+        return passes.call(this, aim, similar);
+      });
+    const random = lcg(23);
+    let restartedAfterKept = 0;
+    try {
+      for (let k = 0; k < 200; k++) {
+        const target = targetAt(rig, [random() - 0.5, random() - 0.5, random() - 0.5], 2.9 * random());
+        setChain(rig, [1, 1, 1], armPose(random)(1));
+        starts = 0;
+        kept = 0;
+        closestKept = Number.POSITIVE_INFINITY;
+        const status = solver.solve(rig.pose, rig.model, target);
+        expect(starts).toBeLessThanOrEqual(2);
+        expect(status.error).toBeLessThanOrEqual(closestKept + 1e-12);
+        expect(status.iterations).toBeLessThanOrEqual(64);
+        expect(dist(rig.model, e, target, 0)).toBeCloseTo(status.error, 12);
+        checkFk(rig, solver, 3 * scaleOf(PARENT_CASES[5]));
+        if (starts === 2 && kept > 0) restartedAfterKept++;
+      }
+    } finally {
+      steps.mockRestore();
+      sweeps.mockRestore();
+      starting.mockRestore();
+    }
+    expect(restartedAfterKept).toBeGreaterThan(10);
+  });
+
   it('a hinge chain (a finger) bends only about its axes and within range', () => {
     const rig = buildRig(3);
     const hinge: JointLimit = { kind: 'hinge', axis: [1, 0, 0], min: 0, max: Math.PI / 2 };
