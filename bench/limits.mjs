@@ -9,11 +9,23 @@
  *   arm@s   the same arm, the target pose's elbow and wrist bends scaled so that the end is at
  *           s of the reach (0.9 … 0.999);
  *   zigzag  three 1.2-rad cones started bent at random, the target straight ahead at 0.8 of the
- *           reach.
+ *           reach;
+ *   robot   a real rig: RobotExpressive's right arm (../shared/assets), clavicle cone 0.3 rad
+ *           (twist ±0.3), shoulder cone 1.2 (twist ±0.8), elbow hinge about its rest bend from
+ *           straight to 2.5 rad, the wrist the end: targets and starts as for the arm.
  *
  * Run: node bench/limits.mjs   (after npm run build)
  */
-import { CcdIk, createModelBuffer, FabrikIk, forwardKinematics, Pose, Skeleton } from '../dist/index.js';
+import { readFileSync } from 'node:fs';
+import {
+  CcdIk,
+  createModelBuffer,
+  FabrikIk,
+  forwardKinematics,
+  importGltf,
+  Pose,
+  Skeleton,
+} from '../dist/index.js';
 
 /** A seeded linear congruential generator of numbers in [0, 1) (the tests' lcg). */
 function lcg(seed) {
@@ -29,6 +41,20 @@ function turnAbout(axis, angle) {
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
 }
 
+/** Sets the chain's rotations (normalized) and runs forward kinematics. */
+function setter(pose, model, chain) {
+  return (rotations) => {
+    rotations.forEach((q, i) => {
+      const n = Math.hypot(...q);
+      pose.rotations.set(
+        q.map((x) => x / n),
+        4 * chain[i],
+      );
+    });
+    forwardKinematics(pose, model);
+  };
+}
+
 /** A parent, a 3-bone chain of bones of 1 along +Y, and a leaf: test/ik/chain-rig.ts's buildRig(3). */
 function rig() {
   const skeleton = Skeleton.create({
@@ -39,17 +65,7 @@ function rig() {
   const pose = new Pose(skeleton);
   const model = createModelBuffer(skeleton);
   const chain = [1, 2, 3, 4];
-  const set = (rotations) => {
-    for (let i = 0; i < 4; i++) {
-      const q = rotations[i];
-      const n = Math.hypot(...q);
-      pose.rotations.set(
-        q.map((x) => x / n),
-        4 * chain[i],
-      );
-    }
-    forwardKinematics(pose, model);
-  };
+  const set = setter(pose, model, chain);
   const end = 16 * chain[3] + 12;
   const span = () =>
     Math.hypot(model[end] - model[28], model[end + 1] - model[29], model[end + 2] - model[30]);
@@ -176,3 +192,77 @@ const zigzag = () => {
   ];
 };
 report('zigzag', r, [cone, cone, cone, null], 64, zigzag, 200);
+
+// A real rig: RobotExpressive's right arm, whose rest pose is bent and whose bones lie along their
+// joints' +Y with rotated rest frames. Limits relative to rest, the elbow's hinge about the rest bend.
+const multiply = (a, b) => [
+  a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+];
+const robot = await (async () => {
+  const bytes = readFileSync(new URL('../../shared/assets/gltf/RobotExpressive.glb', import.meta.url));
+  const { skeleton } = (await importGltf(new Uint8Array(bytes))).skeletons[0];
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  forwardKinematics(pose, model);
+  const chain = ['Shoulder.R', 'UpperArm.R', 'LowerArm.R', 'Palm2.R'].map((n) => skeleton.jointIndex(n));
+  const at = (j) => [0, 1, 2].map((c) => model[16 * j + 12 + c]);
+  const [, shoulder, elbow, wrist] = chain.map(at);
+  const u = shoulder.map((x, c) => elbow[c] - x);
+  const w = elbow.map((x, c) => wrist[c] - x);
+  const n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+  // The bend normal in the elbow's own frame (its model matrix's columns, normalized).
+  const axis = [0, 1, 2].map((c) => {
+    const col = [0, 1, 2].map((r) => model[16 * chain[2] + 4 * c + r]);
+    return (col[0] * n[0] + col[1] * n[1] + col[2] * n[2]) / Math.hypot(...col) / Math.hypot(...n);
+  });
+  const bend = Math.acos((u[0] * w[0] + u[1] * w[1] + u[2] * w[2]) / Math.hypot(...u) / Math.hypot(...w));
+  const limits = [
+    { kind: 'cone', angle: 0.3, twistMin: -0.3, twistMax: 0.3 },
+    { kind: 'cone', angle: 1.2, twistMin: -0.8, twistMax: 0.8 },
+    { kind: 'hinge', axis, min: -bend, max: 2.5 - bend },
+    null,
+  ];
+  const rest = chain.map((j) => Array.from(skeleton.restRotations.subarray(4 * j, 4 * j + 4)));
+  // Cone axes as the solver defaults them: toward the next chain joint, in the joint's own frame.
+  const coneAxis = (i) => {
+    const t = Array.from(skeleton.restTranslations.subarray(3 * chain[i + 1], 3 * chain[i + 1] + 3));
+    const l = Math.hypot(...t);
+    return t.map((x) => x / l);
+  };
+  const end = 16 * chain[3] + 12;
+  return {
+    skeleton,
+    pose,
+    model,
+    chain,
+    limits,
+    end,
+    set: setter(pose, model, chain),
+    /** A pose within the limits, each joint's turn from rest drawn as the arm's are. */
+    within(random) {
+      return limits.map((limit, i) => {
+        if (limit === null) return rest[i];
+        if (limit.kind === 'hinge')
+          return multiply(rest[i], turnAbout(limit.axis, limit.min + (limit.max - limit.min) * random()));
+        const a = coneAxis(i);
+        const tw = turnAbout(a, limit.twistMin + random() * (limit.twistMax - limit.twistMin));
+        // A swing about a random axis across the cone's.
+        const v = [random() - 0.5, random() - 0.5, random() - 0.5];
+        const k = v[0] * a[0] + v[1] * a[1] + v[2] * a[2];
+        const across = v.map((x, c) => x - k * a[c]);
+        return multiply(rest[i], multiply(turnAbout(across, 0.95 * limit.angle * random()), tw));
+      });
+    },
+  };
+})();
+const robotCases = () => {
+  const random = lcg(31);
+  return () => {
+    robot.set(robot.within(random));
+    return [robot.model.slice(robot.end, robot.end + 3), robot.within(random)];
+  };
+};
+report('robot arm', robot, robot.limits, 64, robotCases, 500, 1e-4);
