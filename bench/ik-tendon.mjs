@@ -169,6 +169,8 @@ export function tendonFloor(targets, id) {
   const target = new Float64Array(3);
   const { pose, model } = rig;
   const p = targets.positions;
+  // Written out as every adapter's is: one shared solveOne would share V8's type feedback across
+  // adapters (see harness.mjs's timedLoop) and time their polymorphism.
   const solveOne = (k) => {
     reset();
     target[0] = p[3 * k];
