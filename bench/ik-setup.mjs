@@ -68,6 +68,33 @@ export const CHAIN = (() => {
   };
 })();
 
+/**
+ * An arm with joint limits, bench/limits.mjs's at 0.3 of its size: a parent, then shoulder → elbow →
+ * wrist → hand tip along +Y, bones of 0.3 m, the tip the end effector (reach 0.9 m). Limits, relative
+ * to rest (identity rotations): shoulder cone 1.2 rad with twist ±0.5, elbow hinge about +X over
+ * [0, 2.5] (at rest it is straight, on its limit), wrist cone 0.6 rad.
+ */
+export const ARM = (() => {
+  const points = [
+    [0, 0, 0],
+    [0.09, 0.15, -0.06],
+  ];
+  for (let i = 0; i < 3; i++) points.push(add(points.at(-1), [0, 0.3, 0]));
+  return {
+    names: ['parent', 'shoulder', 'elbow', 'wrist', 'tip'],
+    parents: [-1, 0, 1, 2, 3],
+    points,
+    chain: [1, 2, 3, 4],
+    limits: [
+      { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
+      { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+      { kind: 'cone', angle: 0.6 },
+      null,
+    ],
+    reach: 0.9,
+  };
+})();
+
 /** Neck → head → nose: the head looks along +Z (toward the nose). */
 export const HEAD = {
   names: ['neck', 'head', 'nose'],
@@ -193,6 +220,39 @@ export const headTargets = () =>
     outMax: 5,
     keep: ([, , z]) => z > 0,
   });
+
+/**
+ * Arm targets: where the tip is in `TARGET_COUNT` seeded poses within {@link ARM}'s limits (all
+ * reachable). Each joint turns from rest by a twist about its bone (+Y) within the twist range (the
+ * wrist's ±1) and a swing about an axis across it, up to 0.95 of the cone; the elbow by an angle of
+ * its hinge's range.
+ */
+export const armTargets = () => {
+  const random = mulberry32(0x11a);
+  const positions = new Float64Array(3 * TARGET_COUNT);
+  const y = new Vector3(0, 1, 0);
+  const turn = (axis, angle) => new Quaternion().setFromAxisAngle(axis.normalize(), angle);
+  const within = (limit) => {
+    if (limit.kind === 'hinge') return turn(new Vector3(...limit.axis), limit.max * random());
+    const [lo, hi] = [limit.twistMin ?? -1, limit.twistMax ?? 1];
+    const twist = turn(y.clone(), lo + (hi - lo) * random());
+    const across = new Vector3(2 * random() - 1, 0, 2 * random() - 1);
+    return turn(across, 0.95 * limit.angle * random()).multiply(twist);
+  };
+  for (let i = 0; i < TARGET_COUNT; i++) {
+    // Forward kinematics along the chain: rest rotations are identity, so each bone's model
+    // rotation is the product of the turns above it.
+    const rotation = new Quaternion();
+    const at = new Vector3(...ARM.points[ARM.chain[0]]);
+    for (let k = 0; k + 1 < ARM.chain.length; k++) {
+      rotation.multiply(within(ARM.limits[k]));
+      const bone = new Vector3(...sub(ARM.points[ARM.chain[k + 1]], ARM.points[ARM.chain[k]]));
+      at.add(bone.applyQuaternion(rotation));
+    }
+    positions.set(at.toArray(), 3 * i);
+  }
+  return { positions, reachable: new Uint8Array(TARGET_COUNT).fill(1) };
+};
 
 // ---------------------------------------------------------------------------------------------
 // accuracy

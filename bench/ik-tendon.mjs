@@ -9,7 +9,7 @@
 import { Matrix4 } from 'three';
 import * as tendon from '../dist/index.js';
 import { timedLoop } from './harness.mjs';
-import { CHAIN, HEAD, identityRestLocals, LEG, TARGET_COUNT } from './ik-setup.mjs';
+import { ARM, CHAIN, HEAD, identityRestLocals, LEG, TARGET_COUNT } from './ik-setup.mjs';
 
 function build(rig) {
   const locals = identityRestLocals(rig);
@@ -119,13 +119,24 @@ export function tendonAim(targets, { up }) {
   };
 }
 
-export function tendonChain(targets, { solver, maxIterations }) {
+/**
+ * A chain solver on the 10-bone chain, or (`limited`) on the arm with joint limits. Both rigs share
+ * this solveOne: their solves take microseconds, so the call site's polymorphism (harness.mjs) is
+ * lost in them.
+ */
+export function tendonChain(targets, { solver, maxIterations = 64, limited = false }) {
+  const shape = limited ? ARM : CHAIN;
   const name = `${solver} (tolerance 1e-4, ≤ ${maxIterations} it.)`;
   const Solver = { FabrikIk: tendon.FabrikIk, CcdIk: tendon.CcdIk }[solver];
-  const rig = build(CHAIN);
-  const end = CHAIN.chain.at(-1);
-  const ik = new Solver(rig.skeleton, { joints: CHAIN.chain, tolerance: 1e-4, maxIterations });
-  const reset = resetter(rig, 0, CHAIN.names.length);
+  const rig = build(shape);
+  const end = shape.chain.at(-1);
+  const ik = new Solver(rig.skeleton, {
+    joints: shape.chain,
+    tolerance: 1e-4,
+    maxIterations,
+    ...(limited ? { limits: ARM.limits } : {}),
+  });
+  const reset = resetter(rig, 0, shape.names.length);
   const target = new Float64Array(3);
   const { pose, model } = rig;
   const p = targets.positions;
@@ -163,6 +174,7 @@ export function tendonFloor(targets, id) {
     leg: { rig: LEG, joint: LEG.chain[0], end: LEG.chain[2], from: LEG.chain[0], to: LEG.chain[2] + 1 },
     aim: { rig: HEAD, joint: HEAD.joint, end: HEAD.joint, from: HEAD.joint, to: HEAD.names.length },
     chain: { rig: CHAIN, joint: 0, end: CHAIN.chain.at(-1), from: 0, to: CHAIN.names.length },
+    limits: { rig: ARM, joint: ARM.chain[0], end: ARM.chain.at(-1), from: 0, to: ARM.names.length },
   }[id];
   const rig = build(shape);
   const reset = resetter(rig, from, to);

@@ -6,7 +6,10 @@
  *          BoneIKController, three-ik FABRIK, closed-chain-ik and a textbook closed form;
  *   aim    a head looking at points: tendon AimIk vs Babylon BoneLookController and three.js
  *          Object3D.lookAt;
- *   chain  10 bones to 1e-4: tendon FabrikIk and CcdIk vs three-ik and three.js CCDIKSolver.
+ *   chain  10 bones to 1e-4: tendon FabrikIk and CcdIk vs three-ik and three.js CCDIKSolver;
+ *   limits an arm with joint limits (shoulder cone, elbow hinge, wrist cone) to 1e-4, targets the
+ *          limits allow: tendon FabrikIk and CcdIk (no peer has these limits; three.js's are
+ *          per-axis Euler ranges).
  * Every solve resets the solved joints to rest, solves, and reads the end joint's position.
  *
  * Timing: warm up, then rounds of ~ROUND_TARGET_NS per adapter, the order rotated every round, and
@@ -32,7 +35,9 @@ import {
   threeLookAt,
 } from './ik-peers.mjs';
 import {
+  ARM,
   aimError,
+  armTargets,
   CHAIN,
   chainTargets,
   endAccuracy,
@@ -103,6 +108,17 @@ const SCENARIOS = [
       () => tendonFloor(t, 'chain'),
     ],
   },
+  {
+    id: 'limits',
+    name: 'arm with joint limits to 1e-4, targets the limits allow',
+    targets: armTargets,
+    accuracy: (adapter, targets) => chainAccuracy(adapter, targets, ARM),
+    adapters: (t) => [
+      () => tendonChain(t, { solver: 'FabrikIk', limited: true }),
+      () => tendonChain(t, { solver: 'CcdIk', limited: true }),
+      () => tendonFloor(t, 'limits'),
+    ],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -145,11 +161,11 @@ function aimAccuracy(adapter, targets) {
   return { meanError: sum / TARGET_COUNT, maxError: max, reachedShare: reached / TARGET_COUNT };
 }
 
-function chainAccuracy(adapter, targets) {
+function chainAccuracy(adapter, targets, rig = CHAIN) {
   const probes = probeAll(adapter);
   const iterations = probes.filter((p) => p.iterations !== undefined).map((p) => p.iterations);
   return {
-    ...endAccuracy(targets, ends(probes), CHAIN.points[0], CHAIN.reach),
+    ...endAccuracy(targets, ends(probes), rig.points[rig.chain[0]], rig.reach),
     meanIterations: iterations.length > 0 ? iterations.reduce((a, b) => a + b, 0) / iterations.length : null,
   };
 }
@@ -262,7 +278,7 @@ function printScenario({ id, scenario, results }) {
   if (id === 'aim') header.push('≤ 1e-6 rad');
   else header.push('≤ 0.1 mm', 'unreach. straight');
   if (id === 'leg') header.push('knee on hinge');
-  if (id === 'chain') header.push('mean it.');
+  if (id === 'chain' || id === 'limits') header.push('mean it.');
   header.push('B/solve');
   const rows = results.map((r) => {
     if (r.unavailable !== undefined) return [r.library, r.solver, `skipped: ${r.unavailable}`];
@@ -286,7 +302,8 @@ function printScenario({ id, scenario, results }) {
     ];
     if (id !== 'aim') row.push(fmt.pct(a.straightShare));
     if (id === 'leg') row.push(fmt.pct(a.hingeShare));
-    if (id === 'chain') row.push(a.meanIterations === null ? '–' : a.meanIterations.toFixed(1));
+    if (id === 'chain' || id === 'limits')
+      row.push(a.meanIterations === null ? '–' : a.meanIterations.toFixed(1));
     row.push(fmt.bytes(r.allocation));
     return row;
   });
@@ -302,23 +319,35 @@ function printScenario({ id, scenario, results }) {
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const row of rows) console.log(line(row).join(' | '));
   const target = TARGETS[id];
-  if (lead !== undefined) {
-    const meets = lead.solvesPerSecond >= target;
-    const free = lead.allocation.bytesPerCall < 1 && !lead.allocation.lowerBound;
+  if (lead === undefined) return;
+  const over =
+    floor === undefined
+      ? ''
+      : `${lead.solver} takes ${(lead.nsPerSolve - floor.nsPerSolve).toFixed(0)} ns over the floor`;
+  const floorTime =
+    floor === undefined
+      ? ''
+      : `floor: reset + partial FK with no solve take ${floor.nsPerSolve.toFixed(0)} ns (${fmt.rate(floor.solvesPerSecond)}/s), `;
+  if (target === undefined) {
+    // A scenario without a target (no peer to compare with): the floor alone.
+    if (floor !== undefined) console.log(`${floorTime}${over}`);
+    return;
+  }
+  const meets = lead.solvesPerSecond >= target;
+  const free = lead.allocation.bytesPerCall < 1 && !lead.allocation.lowerBound;
+  console.log(
+    `target ≥ ${fmt.rate(target)} solves/s and 0 B/solve: ${lead.solver} ${meets && free ? 'meets it' : 'does NOT meet it'} ` +
+      `(${fmt.rate(lead.solvesPerSecond)}/s, ${lead.allocation.bytesPerCall.toFixed(1)} B/solve)`,
+  );
+  if (floor !== undefined) {
+    // What the target leaves for the solve itself once the work every solve shares is paid.
+    const budget = 1e9 / target - floor.nsPerSolve;
     console.log(
-      `target ≥ ${fmt.rate(target)} solves/s and 0 B/solve: ${lead.solver} ${meets && free ? 'meets it' : 'does NOT meet it'} ` +
-        `(${fmt.rate(lead.solvesPerSecond)}/s, ${lead.allocation.bytesPerCall.toFixed(1)} B/solve)`,
+      floorTime +
+        (budget > 0
+          ? `leaving ${budget.toFixed(0)} ns of the target's ${(1e9 / target).toFixed(0)} for the solve; ${over}`
+          : `more than the target's ${(1e9 / target).toFixed(0)} ns per solve: no solver reaches the target on this machine with this reset; ${over}`),
     );
-    if (floor !== undefined) {
-      // What the target leaves for the solve itself once the work every solve shares is paid.
-      const budget = 1e9 / target - floor.nsPerSolve;
-      console.log(
-        `floor: reset + partial FK with no solve take ${floor.nsPerSolve.toFixed(0)} ns (${fmt.rate(floor.solvesPerSecond)}/s), ` +
-          (budget > 0
-            ? `leaving ${budget.toFixed(0)} ns of the target's ${(1e9 / target).toFixed(0)} for the solve; ${lead.solver} takes ${(lead.nsPerSolve - floor.nsPerSolve).toFixed(0)} ns over the floor`
-            : `more than the target's ${(1e9 / target).toFixed(0)} ns per solve: no solver reaches the target on this machine with this reset; ${lead.solver} takes ${(lead.nsPerSolve - floor.nsPerSolve).toFixed(0)} ns over the floor`),
-      );
-    }
   }
 }
 
