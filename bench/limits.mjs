@@ -36,6 +36,14 @@ function lcg(seed) {
   };
 }
 
+/** The quaternion product `a · b` (b's turn first). */
+const multiply = (a, b) => [
+  a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+];
+
 function turnAbout(axis, angle) {
   const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
@@ -127,13 +135,7 @@ const randomArm = () => {
     if (limit.kind === 'hinge') return turnAbout(limit.axis, limit.max * random());
     const tw = turnAbout([0, 1, 0], limit.twistMin + random() * (limit.twistMax - limit.twistMin));
     const u = direction();
-    const sw = turnAbout([u[2], 0, -u[0]], 0.95 * limit.angle * random());
-    return [
-      sw[3] * tw[0] + sw[0] * tw[3] + sw[1] * tw[2] - sw[2] * tw[1],
-      sw[3] * tw[1] - sw[0] * tw[2] + sw[1] * tw[3] + sw[2] * tw[0],
-      sw[3] * tw[2] + sw[0] * tw[1] - sw[1] * tw[0] + sw[2] * tw[3],
-      sw[3] * tw[3] - sw[0] * tw[0] - sw[1] * tw[1] - sw[2] * tw[2],
-    ];
+    return multiply(turnAbout([u[2], 0, -u[0]], 0.95 * limit.angle * random()), tw);
   };
   const limits = [
     { ...ARM[0], twistMin: -0.5, twistMax: 0.5 },
@@ -195,12 +197,6 @@ report('zigzag', r, [cone, cone, cone, null], 64, zigzag, 200);
 
 // A real rig: RobotExpressive's right arm, whose rest pose is bent and whose bones lie along their
 // joints' +Y with rotated rest frames. Limits relative to rest, the elbow's hinge about the rest bend.
-const multiply = (a, b) => [
-  a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-];
 const robot = await (async () => {
   const bytes = readFileSync(new URL('../../shared/assets/gltf/RobotExpressive.glb', import.meta.url));
   const { skeleton } = (await importGltf(new Uint8Array(bytes))).skeletons[0];

@@ -104,6 +104,16 @@ function lcg(seed: number): () => number {
   };
 }
 
+/** The quaternion product `a · b` (b's turn first). */
+function multiply(a: Quat, b: Quat): Quat {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
 /** The turn by `angle` (radians) about `axis` (any length), as a unit quaternion. */
 function turnAbout(axis: readonly number[], angle: number): Quat {
   const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
@@ -624,18 +634,14 @@ describe('FabrikIk: under every parent case', () => {
   }
 });
 
-/** Relative rotation `d = q₀⁻¹ q` of a joint (rest is identity in these rigs). */
-function relative(rig: Rig, j: number): Quat {
+/** Relative rotation `d = q₀⁻¹ q` of a joint (rest is identity in the chain rigs). */
+function relative(rig: Pick<Rig, 'skeleton' | 'pose'>, j: number): Quat {
   const q = rig.pose.rotations;
   const r = rig.skeleton.restRotations;
-  const [rx, ry, rz, rw] = [-r[4 * j], -r[4 * j + 1], -r[4 * j + 2], r[4 * j + 3]];
-  const [x, y, z, w] = [q[4 * j], q[4 * j + 1], q[4 * j + 2], q[4 * j + 3]];
-  return [
-    rw * x + rx * w + ry * z - rz * y,
-    rw * y - rx * z + ry * w + rz * x,
-    rw * z + rx * y - ry * x + rz * w,
-    rw * w - rx * x - ry * y - rz * z,
-  ];
+  return multiply(
+    [-r[4 * j], -r[4 * j + 1], -r[4 * j + 2], r[4 * j + 3]],
+    [q[4 * j], q[4 * j + 1], q[4 * j + 2], q[4 * j + 3]],
+  );
 }
 
 /**
@@ -780,13 +786,7 @@ describe('FabrikIk: joint limits', () => {
         (limit.twistMin ?? -1) + random() * ((limit.twistMax ?? 1) - (limit.twistMin ?? -1)),
       );
       const u = direction();
-      const sw = turnAbout([u[2], 0, -u[0]], 0.95 * limit.angle * random());
-      return [
-        sw[3] * tw[0] + sw[0] * tw[3] + sw[1] * tw[2] - sw[2] * tw[1],
-        sw[3] * tw[1] - sw[0] * tw[2] + sw[1] * tw[3] + sw[2] * tw[0],
-        sw[3] * tw[2] + sw[0] * tw[1] - sw[1] * tw[0] + sw[2] * tw[3],
-        sw[3] * tw[3] - sw[0] * tw[0] - sw[1] * tw[1] - sw[2] * tw[2],
-      ];
+      return multiply(turnAbout([u[2], 0, -u[0]], 0.95 * limit.angle * random()), tw);
     };
     // At the default cap too, where the passes that go on from a kept hand-over have fewer
     // iterations to get closer than it: the solve must not end farther than a hand-over it kept
@@ -1351,13 +1351,6 @@ describe('FabrikIk: a rig with float32 scale noise', () => {
       const l = Math.hypot(t[0], t[1], t[2]);
       return [t[0] / l, t[1] / l, t[2] / l];
     };
-    const multiply = (a: Quat, b: Quat): Quat => [
-      a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-      a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-      a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-      a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    ];
-    const conjugate = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
     const random = lcg(31);
     const within = (): Quat[] =>
       limits.map((limit, i) => {
@@ -1393,9 +1386,8 @@ describe('FabrikIk: a rig with float32 scale noise', () => {
       expect(status.iterations).toBeLessThanOrEqual(64);
       expect(dist(model, e, target, 0)).toBeCloseTo(status.error, 12);
       for (let i = 0; i < 3; i++) {
-        const q = Array.from(pose.rotations.subarray(4 * chain[i], 4 * chain[i] + 4)) as Quat;
         expectWithinLimit(
-          multiply(conjugate(rest[i]), q),
+          relative({ skeleton, pose }, chain[i]),
           limits[i] as JointLimit,
           i < 2 ? coneAxis(i) : [0, 1, 0],
         );
