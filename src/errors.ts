@@ -22,6 +22,7 @@ export type TendonErrorCode =
   | 'pose/skeleton-mismatch'
   | 'pose/buffer-size'
   | 'pose/joint-out-of-range'
+  | 'pose/not-finite'
   | 'skin/joint-out-of-range'
   | 'skin/array-size'
   | 'skin/not-finite'

@@ -17,6 +17,7 @@ import {
   AIM_PREFER_UP,
   AIM_REST,
   AIM_RESULT,
+  AIM_ROLL_SKIPPED,
   AIM_ROTATION,
   AIM_TARGET,
   AIM_TWIST_MAX,
@@ -33,7 +34,14 @@ import * as vec3 from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
+import {
+  checkFinite,
+  checkPose,
+  checkPoseNumbers,
+  type JointRef,
+  nonFiniteInPose,
+  resolveJoint,
+} from './chain.js';
 import { IkStatus } from './ik-status.js';
 
 const SOLVER = 'AimIk';
@@ -104,6 +112,10 @@ export class AimIk {
   // weight and the identity quaternion (slerp's start), read by typed-array kernels.
   private readonly numbers = new Float64Array(5);
   private readonly flags: number;
+  /** The joint whose local transform a solve reads: the aimed one. */
+  private readonly locals: Int32Array;
+  /** The joint whose model matrix a solve reads: its parent (−1 for none). */
+  private readonly models: Int32Array;
 
   /**
    * Resolves the joint, validates the options and converts the angles (once).
@@ -117,6 +129,8 @@ export class AimIk {
     this.skeleton = skeleton;
     const j = resolveJoint(skeleton, options.joint, SOLVER, 'aimed');
     this.joint = j;
+    this.locals = Int32Array.of(j);
+    this.models = Int32Array.of(skeleton.parents[j]);
     const w = this.work;
     let flags = 0;
     // Forward: given, or toward the first child's rest translation scaled by the rest scale.
@@ -344,15 +358,19 @@ export class AimIk {
     let applied = false;
     if (parent < 0) mat4.identity(s, T_PINV);
     else invertible = mat4.invertAffine(s, T_PINV, model, 16 * parent);
+    // The joint's rotation (a NaN, an infinity or zero would be normalized away unseen) and scale
+    // (read by the forward kinematics after the write), checked here; a non-finite translation or
+    // parent matrix leaves the solve degenerate, where they are looked for below.
+    const sc = pose.scales[3 * j] + pose.scales[3 * j + 1] + pose.scales[3 * j + 2];
+    if (!quat.normalizeRotation(w, AIM_ROTATION, rotations, 4 * j) || !(sc - sc === 0)) {
+      checkPoseNumbers(pose, model, this.locals, NONE, SOLVER);
+    }
     if (invertible) {
       // Current rotation, unit (the pose may have drifted), and the target in its frame:
       // d = conj(q) · (P⁻¹ t − t_j).
-      quat.normalize(w, AIM_ROTATION, rotations, 4 * j);
       quat.conjugate(s, T_CONJ, w, AIM_ROTATION);
       vec3.transformPoint(s, T_LOCAL, s, T_PINV, s, T_TARGET);
-      s[T_LOCAL] -= pose.translations[3 * j];
-      s[T_LOCAL + 1] -= pose.translations[3 * j + 1];
-      s[T_LOCAL + 2] -= pose.translations[3 * j + 2];
+      towardTarget(s, pose.translations, 3 * j);
       quat.rotateVec3(w, AIM_TARGET, s, T_CONJ, s, T_LOCAL);
       if (upModel === null) {
         flags &= ~AIM_HAS_UP;
@@ -374,13 +392,21 @@ export class AimIk {
     } else {
       bits = AIM_DEGENERATE;
     }
+    if ((bits & AIM_DEGENERATE) !== 0 && !applied) {
+      // A NaN or an infinity in the parent's model matrix or the joint's translation gives no
+      // inverse or no target direction: looked for only here, off the common path.
+      const error = nonFiniteInPose(pose, model, this.locals, this.models, SOLVER);
+      if (error !== null) throw error;
+    }
     status.degenerate = (bits & AIM_DEGENERATE) !== 0;
+    // A skipped roll leaves the aim itself exact: the target may still count as reached.
+    const aimDegenerate = status.degenerate && (bits & AIM_ROLL_SKIPPED) === 0;
     this.measure(pose, model, parent, applied);
     const error = s[T_ERROR];
     status.error = error;
     const within = error <= 1e-9 * s[T_DIST] && error < Number.POSITIVE_INFINITY;
     status.clamped = (bits & AIM_CLAMPED) !== 0 || (this.numbers[0] < 1 && !within);
-    status.reached = within && !status.degenerate && !status.clamped;
+    status.reached = within && !aimDegenerate && !status.clamped;
     return status;
   }
 
@@ -461,6 +487,40 @@ export class AimIk {
     rayDistance(s);
   }
 }
+
+/**
+ * s[T_LOCAL] = the target (there, in the parent's frame) relative to the joint's translation
+ * `translations[to…]`: zero when the target is the joint's origin up to rounding. P⁻¹ · (the
+ * joint's model position) misses its translation by rounding in the parent's model matrix and its
+ * inverse, about 1e-16 of their size: aimed along, that noise would turn the bone at random.
+ * Compared through sums of absolute values (squares would underflow for tiny rigs).
+ */
+function towardTarget(s: Float64Array, translations: Float64Array, to: number): void {
+  const px = s[T_LOCAL];
+  const py = s[T_LOCAL + 1];
+  const pz = s[T_LOCAL + 2];
+  const tx = translations[to];
+  const ty = translations[to + 1];
+  const tz = translations[to + 2];
+  const dx = px - tx;
+  const dy = py - ty;
+  const dz = pz - tz;
+  const gap = Math.abs(dx) + Math.abs(dy) + Math.abs(dz);
+  const size = Math.abs(px) + Math.abs(py) + Math.abs(pz) + (Math.abs(tx) + Math.abs(ty) + Math.abs(tz));
+  const at = gap <= AT_JOINT * size;
+  s[T_LOCAL] = at ? 0 : dx;
+  s[T_LOCAL + 1] = at ? 0 : dy;
+  s[T_LOCAL + 2] = at ? 0 : dz;
+}
+
+/** No joints: the model matrices {@link checkPoseNumbers} need not check up front. */
+const NONE = new Int32Array(0);
+
+/**
+ * A target within this share of the coordinates' size from the joint's origin is at it (see
+ * towardTarget): 1e-12, four orders above the rounding.
+ */
+const AT_JOINT = 1e-12;
 
 /**
  * s[T_DIST], s[T_ERROR] = the distances from the ray (origin s[T_ORIGIN], direction s[T_DIR]) to

@@ -12,7 +12,7 @@ import * as quat from '../kernel/quat.js';
 import * as vec3 from '../kernel/vec3.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkFinite, checkPose } from './chain.js';
+import { checkFinite, checkPose, checkPoseNumbers } from './chain.js';
 import { type ChainIkOptions, type ChainSetup, setupChain } from './chain-setup.js';
 import { IkStatus } from './ik-status.js';
 
@@ -86,6 +86,10 @@ export class CcdIk {
   private readonly line: Float64Array;
   /** The chain's rotations before a kick, 4 per chain joint. */
   private readonly saved: Float64Array;
+  /** The target pulled in when far (see solve). */
+  private readonly near = new Float64Array(3);
+  /** The root's parent (−1 for none): the model matrix a solve reads. */
+  private readonly rootParent: Int32Array;
   /** A joint's rotation before its step. */
   private readonly before = new Float64Array(4);
   /** The end during a sweep (0…2) and where a step would take it (3…5). */
@@ -103,6 +107,7 @@ export class CcdIk {
     this.skeleton = skeleton;
     this.setup = setupChain(skeleton, options, 'CcdIk', 64);
     this.joints = this.setup.joints;
+    this.rootParent = Int32Array.of(skeleton.parents[this.joints[0]]);
     this.tolerance = this.setup.tolerance;
     this.maxIterations = this.setup.maxIterations;
     const m = this.joints.length;
@@ -124,7 +129,19 @@ export class CcdIk {
   solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
     checkPose(this.skeleton, pose, model, 'CcdIk');
     checkFinite(targetModel, 3, 'CcdIk', 'targetModel');
-    return this.solveWithin(pose, model, targetModel, this.maxIterations);
+    checkPoseNumbers(pose, model, this.setup.path, this.rootParent, 'CcdIk');
+    // A target farther than vec3.FAR is aimed at through a point in its direction at that distance
+    // (its squares would overflow, and out of reach only its direction counts); the error is the
+    // real target's.
+    const near = this.near;
+    if (!vec3.pullIn(near, 0, targetModel, 0, model, 16 * this.joints[0] + 12)) {
+      return this.solveWithin(pose, model, targetModel, this.maxIterations);
+    }
+    const status = this.solveWithin(pose, model, near, this.maxIterations);
+    this.modelError(model, targetModel);
+    status.error = this.numbers[1];
+    status.reached = status.error <= this.tolerance;
+    return status;
   }
 
   /**
@@ -195,8 +212,13 @@ export class CcdIk {
     vec3.copy(pts, 0, pts, 3);
 
     const numbers = this.numbers;
-    if (dist > reach) {
-      // Out of reach: the answer is the chain straight toward the target. Turn each joint, root to
+    // The straightening pass counts as a sweep (it is one, with the target for every joint's aim).
+    let straightened = 0;
+    if (dist >= reach * (1 - NEAR_FULL_REACH) && dist > 0 && maxIterations > 0) {
+      // At or out of reach: the answer is the chain straight toward the target. Just within reach
+      // it may be too, when that leaves the end within the tolerance: sweeps from a chain bent
+      // across the line crawl there (4e-9 short of a 4-bone chain's reach, 64 sweeps left it 0.1
+      // away). Turn each joint, root to
       // tip, so that the next chain joint points at the target (within its limit): one pass lays
       // the chain straight, where sweeps from a chain folded along the line would stay folded.
       // Limits can leave that worse than the start: then the pass is undone.
@@ -214,12 +236,17 @@ export class CcdIk {
       }
       this.measure(model, endOffset);
       if (numbers[0] > start) this.restore(pose, model);
+      else if (dist < reach) {
+        this.modelError(model, targetModel);
+        if (numbers[1] > this.tolerance) this.restore(pose, model);
+      }
+      straightened = 1;
     }
     this.modelError(model, targetModel);
     let error = numbers[1];
     this.measure(model, endOffset);
     let local = numbers[0];
-    let iterations = 0;
+    let iterations = straightened;
     // Kicks on trial since the error was trialStart: kept once the end gets closer than that.
     let trial = false;
     let trialStart = 0;
@@ -401,10 +428,12 @@ export class CcdIk {
 
   /** `numbers[1]` = the model-space distance from the end joint to the target. */
   private modelError(model: Float64Array, targetModel: Float64Array): void {
-    const o = 16 * this.joints[this.joints.length - 1] + 12;
-    const dx = model[o] - targetModel[0];
-    const dy = model[o + 1] - targetModel[1];
-    const dz = model[o + 2] - targetModel[2];
-    this.numbers[1] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    vec3.distanceInto(this.numbers, 1, model, 16 * this.joints[this.joints.length - 1] + 12, targetModel, 0);
   }
 }
+
+/**
+ * Within this share of full reach, a chain laid straight toward the target may end within the
+ * tolerance of it: the solve tries that first (see solveWithin).
+ */
+const NEAR_FULL_REACH = 1e-6;

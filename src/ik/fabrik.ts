@@ -31,7 +31,7 @@ import * as vec3 from '../kernel/vec3.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { CcdIk } from './ccd.js';
-import { checkFinite, checkPose } from './chain.js';
+import { checkFinite, checkPose, checkPoseNumbers } from './chain.js';
 import { type ChainIkOptions, type ChainSetup, setupChain } from './chain-setup.js';
 import { DlsRefine, REFINE_GAIN } from './dls-refine.js';
 import { IkStatus } from './ik-status.js';
@@ -216,6 +216,8 @@ export class FabrikIk {
   private handed: IkStatus;
   /** Iterations the last hand-over used, sweeps and steps together; 1 when its steps failed. */
   private readonly used = new Int32Array(2);
+  /** The root's parent (−1 for none): the model matrix a solve reads. */
+  private readonly rootParent: Int32Array;
 
   /**
    * @throws {@link TendonError} `ik/invalid-joint` for an unknown joint, `ik/not-a-chain` when a
@@ -226,6 +228,7 @@ export class FabrikIk {
     this.skeleton = skeleton;
     this.setup = setupChain(skeleton, options, 'FabrikIk', 64);
     this.joints = this.setup.joints;
+    this.rootParent = Int32Array.of(skeleton.parents[this.joints[0]]);
     this.tolerance = this.setup.tolerance;
     this.toleranceSq = this.tolerance * this.tolerance;
     this.maxIterations = this.setup.maxIterations;
@@ -269,6 +272,7 @@ export class FabrikIk {
   solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
     checkPose(this.skeleton, pose, model, 'FabrikIk');
     checkFinite(targetModel, 3, 'FabrikIk', 'targetModel');
+    checkPoseNumbers(pose, model, this.setup.path, this.rootParent, 'FabrikIk');
     const status = this.status;
     status.reset();
     const { joints, limits, limited, betweenStart, between } = this.setup;
@@ -289,7 +293,10 @@ export class FabrikIk {
       return status;
     }
     const tau = this.targetLocal;
-    vec3.transformPoint(tau, 0, this.parentInverse, 0, targetModel, 0);
+    // A target farther than vec3.FAR is aimed at through a point in its direction at that distance
+    // (its squares would overflow, and out of reach only its direction counts).
+    vec3.pullIn(tau, 0, targetModel, 0, model, 16 * root + 12);
+    vec3.transformPoint(tau, 0, this.parentInverse, 0, tau, 0);
 
     // Load the chain from the pose; limited joints start from their limited rotation.
     const { t, s, qBase } = this;
@@ -863,11 +870,8 @@ export class FabrikIk {
 
   /** status.error = the model-space distance from the end joint to the target (no double returned). */
   private writeError(model: Float64Array, end: number, targetModel: Float64Array): void {
-    const o = 16 * end + 12;
-    const dx = model[o] - targetModel[0];
-    const dy = model[o + 1] - targetModel[1];
-    const dz = model[o + 2] - targetModel[2];
-    this.status.error = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    vec3.distanceInto(this.vector, 0, model, 16 * end + 12, targetModel, 0);
+    this.status.error = this.vector[0];
   }
 
   /**

@@ -16,7 +16,7 @@ import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkChain, checkFinite, checkPose, type JointRef, resolveJoint } from './chain.js';
+import { checkChain, checkFinite, checkPose, type JointRef, nonFiniteInPose, resolveJoint } from './chain.js';
 import { IkStatus } from './ik-status.js';
 
 /** How the middle joint is oriented. */
@@ -94,6 +94,10 @@ export class TwoBoneIk {
   private readonly memory = new Float64Array(TWO_BONE_MEMORY_LENGTH);
   private readonly result = new Float64Array(TWO_BONE_RESULT.length);
   private readonly twistRad = new Float64Array(1);
+  /** The joints whose local transforms a solve reads: root, middle, end. */
+  private readonly locals: Int32Array;
+  /** The joints whose model matrices a solve reads: the root's parent (−1 for none), root, middle, end. */
+  private readonly models: Int32Array;
 
   /**
    * @throws {@link TendonError} `ik/invalid-joint`, `ik/not-a-chain` or `ik/invalid-option`.
@@ -105,6 +109,8 @@ export class TwoBoneIk {
     this.middle = resolveJoint(skeleton, options.middle, name, 'middle');
     this.end = resolveJoint(skeleton, options.end, name, 'end');
     checkChain(skeleton, [this.root, this.middle, this.end], name);
+    this.locals = Int32Array.of(this.root, this.middle, this.end);
+    this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle, this.end);
     const s = this.settings;
     const hinge = options.hingeAxis ?? restHinge(skeleton, this.root, this.middle, this.end);
     if (hinge !== null) {
@@ -219,7 +225,19 @@ export class TwoBoneIk {
     checkPose(this.skeleton, pose, model, name);
     checkFinite(targetModel, 3, name, 'target');
     if (poleModel !== null) checkFinite(poleModel, 3, name, 'pole');
-    if (endRotationModel !== null) checkFinite(endRotationModel, 4, name, 'endRotation');
+    if (endRotationModel !== null) {
+      checkFinite(endRotationModel, 4, name, 'endRotation');
+      const x = endRotationModel[0];
+      const y = endRotationModel[1];
+      const z = endRotationModel[2];
+      const w = endRotationModel[3];
+      if (!(x * x + y * y + z * z + w * w > 1e-12)) {
+        throw new TendonError(
+          'ik/invalid-target',
+          `${name}: endRotation [${x}, ${y}, ${z}, ${w}] is not a rotation (a quaternion of length ~0)`,
+        );
+      }
+    }
     const s = this.settings;
     s[TWO_BONE.target] = targetModel[0];
     s[TWO_BONE.target + 1] = targetModel[1];
@@ -254,6 +272,12 @@ export class TwoBoneIk {
       this.result,
     );
     const r = this.result;
+    if (r[TWO_BONE_RESULT.invalid] > 0) {
+      // The kernel met a NaN, an infinity or a zero rotation where it reads the pose, and wrote
+      // nothing; checked there, as it reads them, for it costs nothing on the way.
+      const error = nonFiniteInPose(pose, model, this.locals, this.models, name);
+      if (error !== null) throw error;
+    }
     const status = this.status;
     status.reset();
     status.iterations = 1;
@@ -261,7 +285,8 @@ export class TwoBoneIk {
     status.reached = r[TWO_BONE_RESULT.reached] > 0;
     status.outOfReach = r[TWO_BONE_RESULT.outOfReach] > 0;
     status.clamped = r[TWO_BONE_RESULT.clamped] > 0;
-    status.degenerate = r[TWO_BONE_RESULT.degenerate] > 0;
+    // Invalid with every number finite: geometry too large for doubles. Nothing was written.
+    status.degenerate = r[TWO_BONE_RESULT.degenerate] > 0 || r[TWO_BONE_RESULT.invalid] > 0;
     return status;
   }
 }

@@ -81,6 +81,12 @@ export const AIM_PREFER_UP = 16;
 export const AIM_DEGENERATE = 1;
 /** {@link aimLocal} result bit: a cone or twist limit changed the answer. */
 export const AIM_CLAMPED = 2;
+/**
+ * {@link aimLocal} result bit, set with {@link AIM_DEGENERATE}: the roll was skipped (the up
+ * direction, or the up axis after the aim, is parallel to the target direction); the aim itself
+ * may still be exact.
+ */
+export const AIM_ROLL_SKIPPED = 4;
 
 // The scale of the last vector normalizeInPlace() saw, kept here rather than returned: a double
 // returned from a call that is not inlined is boxed.
@@ -129,8 +135,8 @@ function normalizeInPlace(w: Float64Array, i: number): boolean {
 /**
  * Solves one points-at constraint in a joint's rotation frame, reading and writing the slots of
  * the work array `w` (`AIM_*` constants; configuration slots are set once, input slots per solve).
- * Writes the new local rotation to `w[AIM_RESULT…]` and returns {@link AIM_DEGENERATE} and/or
- * {@link AIM_CLAMPED} bits. Allocates nothing; never throws; never writes NaN.
+ * Writes the new local rotation to `w[AIM_RESULT…]` and returns {@link AIM_DEGENERATE},
+ * {@link AIM_ROLL_SKIPPED} and/or {@link AIM_CLAMPED} bits. Allocates nothing; never throws; never writes NaN.
  *
  * 1. Aim: with `f` the forward axis, `o` the offset and `d` the target, find the point `a` on the ray
  *    `o + λ f` (λ ≥ 0) at distance `|d|` from the joint (the larger root of a quadratic), and the
@@ -215,7 +221,7 @@ export function aimLocal(w: Float64Array, flags: number): number {
 
   // 2. Roll about d̂.
   if ((flags & AIM_HAS_UP) !== 0) {
-    if (!roll(w)) result |= AIM_DEGENERATE;
+    if (!roll(w)) result |= AIM_DEGENERATE | AIM_ROLL_SKIPPED;
   }
 
   // q' = q · C (the correction acts in the joint's own frame).

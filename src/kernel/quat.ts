@@ -117,6 +117,32 @@ export function normalize(out: NumericArray, o: number, a: NumericArray, ao: num
   }
 }
 
+/**
+ * {@link normalize} that says whether `a` was a rotation at all: false (writing the identity) when
+ * its squared length is zero, NaN or infinite, which normalizing would hide. Lets a solver check a
+ * pose's rotation on the numbers it reads anyway.
+ */
+export function normalizeRotation(out: NumericArray, o: number, a: NumericArray, ao: number): boolean {
+  const x = a[ao];
+  const y = a[ao + 1];
+  const z = a[ao + 2];
+  const w = a[ao + 3];
+  const lenSq = x * x + y * y + z * z + w * w;
+  if (lenSq > 0 && lenSq < Number.POSITIVE_INFINITY) {
+    const inv = 1 / Math.sqrt(lenSq);
+    out[o] = x * inv;
+    out[o + 1] = y * inv;
+    out[o + 2] = z * inv;
+    out[o + 3] = w * inv;
+    return true;
+  }
+  out[o] = 0;
+  out[o + 1] = 0;
+  out[o + 2] = 0;
+  out[o + 3] = 1;
+  return false;
+}
+
 /** Rotates the vector `v` by the unit quaternion `q`: `out = q v q⁻¹`. */
 export function rotateVec3(
   out: NumericArray,

@@ -11,6 +11,7 @@
 import { localToModel } from './local-to-model.js';
 import { invertAffine } from './mat4.js';
 import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
+import { distanceInto, FAR, pullIn } from './vec3.js';
 
 /** Layout of the `settings` array of {@link twoBoneSolve} (indices). */
 export const TWO_BONE = {
@@ -57,8 +58,14 @@ export const TWO_BONE_RESULT = {
   clamped: 3,
   /** 1 when the bend side had to come from the hinge or memory (straight limb, pole on the line). */
   degenerate: 4,
+  /**
+   * 1 when a number the solve read was not finite (a NaN or an infinity in the model matrices or
+   * the rotations of root and middle, or geometry too large for doubles), or a rotation was zero:
+   * nothing was written.
+   */
+  invalid: 5,
   /** Length of the result array. */
-  length: 5,
+  length: 6,
 } as const;
 
 /**
@@ -74,7 +81,7 @@ const R = TWO_BONE_RESULT;
 // into it and never loose numbers: V8 boxes a double passed to (or returned from) a call it does
 // not inline, which would allocate on every solve.
 const pinv = new Float64Array(16);
-const v = new Float64Array(96);
+const v = new Float64Array(107);
 // Vectors (3) and quaternions (4) in v, all in the solve frame unless said otherwise.
 const P = 12; // pole (or the current knee), relative to the root
 const H = 15; // hinge axis
@@ -92,6 +99,9 @@ const U = 70; // root → middle
 const W = 73; // middle → end
 const LEN = 76; // l1, l2, the distance to reach, the full reach
 const WANTED = 80; // 16: the end's wanted frame, then its wanted local rotation, 3x3 in 4x4
+const NEAR = 96; // the target or pole, model space, pulled in when far (vec3.pullIn)
+const NEW_MID = 99; // the middle joint's new local rotation, before it is written
+const NEW_ROOT = 103; // the root's
 
 /**
  * Solves two-bone IK for the joints `root`, `mid`, `end` (each below the previous; twist bones may
@@ -106,8 +116,10 @@ const WANTED = 80; // 16: the end's wanted frame, then its wanted local rotation
  * goes to the point of the circle of solutions nearest the pole or the current knee, and each
  * joint takes the minimal rotation that carries its child there.
  *
- * Writes nothing at all when the weight is 0. Never throws and never produces NaN for finite
- * inputs: out-of-reach targets straighten (or fold) the limb toward them; a target at the root,
+ * Writes nothing at all when the weight is 0, nor when a number it reads from the model matrices
+ * or the rotations of root and middle is NaN or infinite, or a rotation is zero: it then sets
+ * `result[invalid]` (checked as the numbers are read, on values in hand). Never throws and never
+ * produces NaN for finite inputs: out-of-reach targets straighten (or fold) the limb toward them; a target at the root,
  * a straight limb and a pole on the root–target line fall back to the hinge or to `memory` (the
  * bend-plane normal of the last solve, in the root's parent frame) so the bend side survives.
  * Allocates nothing.
@@ -131,11 +143,16 @@ export function twoBoneSolve(
   result[R.outOfReach] = 0;
   result[R.clamped] = 0;
   result[R.degenerate] = 0;
+  result[R.invalid] = 0;
   const parent = parents[root];
   // The root's parent frame: P⁻¹ maps model space into it.
   if (parent >= 0) {
     if (!invertAffine(pinv, 0, model, parent * 16)) {
-      result[R.degenerate] = 1;
+      // A zero scale collapses the frame (degenerate); a NaN or an infinity in it is invalid input.
+      const o = parent * 16;
+      let sum = 0;
+      for (let k = 0; k < 15; k++) sum += model[o + k] - model[o + k];
+      result[sum === 0 ? R.degenerate : R.invalid] = 1;
       writeError(model, end, settings, result);
       return;
     }
@@ -185,9 +202,22 @@ export function twoBoneSolve(
   x = settings[S.target];
   y = settings[S.target + 1];
   z = settings[S.target + 2];
-  const tx = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
-  const ty = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
-  const tz = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+  let tx = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
+  let ty = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
+  let tz = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+  let lat = Math.sqrt(tx * tx + ty * ty + tz * tz);
+  if (!(lat <= FAR)) {
+    // Rare: a target so far that its squares overflow (or near it) is aimed at through the point
+    // in its direction at vec3.FAR from the root; out of reach, only its direction counts.
+    pullIn(v, NEAR, settings, S.target, model, root * 16 + 12);
+    x = v[NEAR];
+    y = v[NEAR + 1];
+    z = v[NEAR + 2];
+    tx = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
+    ty = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
+    tz = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+    lat = Math.sqrt(tx * tx + ty * ty + tz * tz);
+  }
   if (settings[S.hasPole] > 0) {
     x = settings[S.pole];
     y = settings[S.pole + 1];
@@ -195,18 +225,38 @@ export function twoBoneSolve(
     v[P] = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
     v[P + 1] = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
     v[P + 2] = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+    const size = Math.abs(v[P]) + Math.abs(v[P + 1]) + Math.abs(v[P + 2]);
+    if (!(size <= FAR)) {
+      // Rare, likewise: only the pole's side of the root–target line counts, not its distance.
+      pullIn(v, NEAR, settings, S.pole, model, root * 16 + 12);
+      x = v[NEAR];
+      y = v[NEAR + 1];
+      z = v[NEAR + 2];
+      v[P] = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
+      v[P + 1] = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
+      v[P + 2] = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+    }
   } else {
     // No pole: keep the knee as close as it can stay to where it is.
     v[P] = ux;
     v[P + 1] = uy;
     v[P + 2] = uz;
   }
-  let lat = Math.sqrt(tx * tx + ty * ty + tz * tz);
+  // The numbers read so far, summed: NaN or infinite when a model matrix held a NaN or an infinity
+  // (or the geometry overflowed). Then nothing is written (the caller says what it was).
+  const read = l1 + l2 + lat + (v[P] + v[P + 1] + v[P + 2]);
+  if (!(read - read === 0)) {
+    result[R.invalid] = 1;
+    return;
+  }
   const reach = l1 + l2;
   const fold = l1 > l2 ? l1 - l2 : l2 - l1;
   if (reach === 0) {
+    // Both bones of zero length: nothing to turn, and any target away from the root is unreachable.
     result[R.degenerate] = 1;
+    if (lat > 0) result[R.outOfReach] = 1;
     writeError(model, end, settings, result);
+    if (result[R.error] <= settings[S.tolerance]) result[R.reached] = 1;
     return;
   }
   // Direction root → target; a target at the root keeps the current root → end direction.
@@ -229,6 +279,8 @@ export function twoBoneSolve(
   }
   // Softening: past (1 − softness) of the reach, the distance eases toward full reach as
   // x / (1 + x): smooth (C1) where it starts, monotone, and never quite straight, so no snap.
+  // Out of reach is the target's distance, not the softened one (which never gets there).
+  if (lat > reach) result[R.outOfReach] = 1;
   const softness = settings[S.softness];
   if (softness > 0) {
     const start = reach * (1 - softness);
@@ -262,6 +314,7 @@ export function twoBoneSolve(
   const hinge = settings[S.hasHinge] > 0;
   if (hinge) solveHinge(model, parents, scales, root, mid, settings, result);
   else solveLeastMotion(settings, memory, result);
+  if (result[R.invalid] > 0) return;
   finish(
     model,
     parents,
@@ -332,6 +385,11 @@ function solveHinge(
   let hy = pinv[1] * mx + pinv[5] * my + pinv[9] * mz;
   let hz = pinv[2] * mx + pinv[6] * my + pinv[10] * mz;
   const hl = Math.sqrt(hx * hx + hy * hy + hz * hz);
+  if (!(hl - hl === 0)) {
+    // A NaN or an infinity in the middle joint's matrix or scale.
+    result[R.invalid] = 1;
+    return;
+  }
   const hinv = hl > 0 ? turnSense(parents, scales, root, mid) / hl : 0;
   hx *= hinv;
   hy *= hinv;
@@ -578,19 +636,46 @@ function finish(
     scaleRotation(v, Q_MID, settings);
     result[R.clamped] = 1;
   }
+  // The new rotations, into scratch first: nothing is written unless both are usable.
   // Middle joint first, while the frames are those of the unchanged pose.
   if (midInLocalFrame) {
-    multiply(rotations, mid * 4, rotations, mid * 4, v, Q_MID);
+    multiply(v, NEW_MID, rotations, mid * 4, v, Q_MID);
   } else {
     frameRotation(model, mid);
     // A mirrored bone between the solve frame and the middle joint turns the sense of its local
     // turns (see turnSense).
     conjugateIntoLocal(rotations, mid * 4, scales, mid * 3, turnSense(parents, scales, root, mid), v, Q_MID);
   }
-  normalize(rotations, mid * 4, rotations, mid * 4);
   // Root: its rotation frame's parent is the frame we solved in, so the turn composes on the left.
-  multiply(rotations, root * 4, v, Q_ROOT, rotations, root * 4);
-  normalize(rotations, root * 4, rotations, root * 4);
+  multiply(v, NEW_ROOT, v, Q_ROOT, rotations, root * 4);
+  // A zero, NaN or infinite rotation in the pose (or one the corrections made so) is invalid input:
+  // checked on the numbers the normalization reads anyway, before either joint is written.
+  const mx = v[NEW_MID];
+  const my = v[NEW_MID + 1];
+  const mz = v[NEW_MID + 2];
+  const mw = v[NEW_MID + 3];
+  const rx = v[NEW_ROOT];
+  const ry = v[NEW_ROOT + 1];
+  const rz = v[NEW_ROOT + 2];
+  const rw = v[NEW_ROOT + 3];
+  const midSq = mx * mx + my * my + mz * mz + mw * mw;
+  const rootSq = rx * rx + ry * ry + rz * rz + rw * rw;
+  if (!(midSq > 0 && midSq < Number.POSITIVE_INFINITY && rootSq > 0 && rootSq < Number.POSITIVE_INFINITY)) {
+    result[R.invalid] = 1;
+    return;
+  }
+  const mi = 1 / Math.sqrt(midSq);
+  const ri = 1 / Math.sqrt(rootSq);
+  const mo = mid * 4;
+  const ro = root * 4;
+  rotations[mo] = mx * mi;
+  rotations[mo + 1] = my * mi;
+  rotations[mo + 2] = mz * mi;
+  rotations[mo + 3] = mw * mi;
+  rotations[ro] = rx * ri;
+  rotations[ro + 1] = ry * ri;
+  rotations[ro + 2] = rz * ri;
+  rotations[ro + 3] = rw * ri;
   localToModel(model, parents, translations, rotations, scales, root, subtreeEnd);
   if (settings[S.hasEndRotation] > 0) {
     matchEndRotation(model, parents, rotations, scales, end, settings);
@@ -603,11 +688,7 @@ function finish(
 
 /** result[error] = model-space distance from the end joint to the target. */
 function writeError(model: Float64Array, end: number, settings: Float64Array, result: Float64Array): void {
-  const o = end * 16 + 12;
-  const dx = model[o] - settings[S.target];
-  const dy = model[o + 1] - settings[S.target + 1];
-  const dz = model[o + 2] - settings[S.target + 2];
-  result[R.error] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  distanceInto(result, R.error, model, end * 16 + 12, settings, S.target);
 }
 
 function copy3(out: Float64Array, o: number, src: Float64Array, so: number): void {
@@ -715,7 +796,7 @@ export function turnSense(parents: Int32Array, scales: Float64Array, root: numbe
 }
 
 /**
- * q ← q · (local turn): the turn R given in the solve frame, made by the joint itself. Its frame
+ * v[NEW_MID] = q · (local turn): the turn R given in the solve frame, made by the joint itself. Its frame
  * there is F = G · R_joint · D (v[FRAME], normalized columns; D the signs of the joint's scale), and
  * a local turn about `a` acts about sense · G · R_joint · a, so a = sense · D · Fᵀ · axis; the angle
  * stays.
@@ -740,7 +821,7 @@ function conjugateIntoLocal(
   v[Q_TMP + 1] = scales[so + 1] < 0 ? -sense * ay : sense * ay;
   v[Q_TMP + 2] = scales[so + 2] < 0 ? -sense * az : sense * az;
   v[Q_TMP + 3] = src[o + 3];
-  multiply(rotations, ro, rotations, ro, v, Q_TMP);
+  multiply(v, NEW_MID, rotations, ro, v, Q_TMP);
 }
 
 /**

@@ -131,6 +131,110 @@ export function distance(a: NumericArray, ao: number, b: NumericArray, bo: numbe
 }
 
 /**
+ * `out[o]` = the distance between the points `a[ao…]` and `b[bo…]`, without overflow or underflow in
+ * its squares (they overflow past about 1.3e154): a solver's error toward a target of any finite
+ * size. Written to an array, not returned: V8 boxes a double returned from a call it does not inline.
+ */
+export function distanceInto(
+  out: NumericArray,
+  o: number,
+  a: NumericArray,
+  ao: number,
+  b: NumericArray,
+  bo: number,
+): void {
+  let x = a[ao] - b[bo];
+  let y = a[ao + 1] - b[bo + 1];
+  let z = a[ao + 2] - b[bo + 2];
+  const sq = x * x + y * y + z * z;
+  if (sq < 1e300 && sq > 1e-300) {
+    out[o] = Math.sqrt(sq);
+    return;
+  }
+  if (!(x - x + (y - y) + (z - z) === 0)) {
+    // A difference overflowed (points near ±1.8e308): halve both first.
+    x = a[ao] / 2 - b[bo] / 2;
+    y = a[ao + 1] / 2 - b[bo + 1] / 2;
+    z = a[ao + 2] / 2 - b[bo + 2] / 2;
+    out[o] = 2 * scaledLength(x, y, z);
+    return;
+  }
+  out[o] = scaledLength(x, y, z);
+}
+
+/** |(x, y, z)| through its largest component (0 for a zero vector). Only on rare paths. */
+function scaledLength(x: number, y: number, z: number): number {
+  const ax = x < 0 ? -x : x;
+  const ay = y < 0 ? -y : y;
+  const az = z < 0 ? -z : z;
+  let m = ax > ay ? ax : ay;
+  if (az > m) m = az;
+  if (!(m > 0 && m < Number.POSITIVE_INFINITY)) return m;
+  const sx = x / m;
+  const sy = y / m;
+  const sz = z / m;
+  return m * Math.sqrt(sx * sx + sy * sy + sz * sz);
+}
+
+/**
+ * The distance beyond which {@link pullIn} moves a point: far past any rig, and near enough that
+ * its square (1e200) is far from overflow.
+ */
+export const FAR = 1e100;
+
+/**
+ * `out[o…]` = the point `point[po…]`, or, when it lies farther than {@link FAR} from `origin[oo…]`
+ * along some axis, the point at distance FAR from `origin` in its direction (found scaled, so any
+ * finite coordinates work). Solvers aim at it in place of a target so far away that their squared
+ * distances would overflow: such a target is out of reach, where only its direction counts.
+ * Returns whether the point moved.
+ */
+export function pullIn(
+  out: NumericArray,
+  o: number,
+  point: NumericArray,
+  po: number,
+  origin: NumericArray,
+  oo: number,
+): boolean {
+  const px = point[po];
+  const py = point[po + 1];
+  const pz = point[po + 2];
+  const ox = origin[oo];
+  const oy = origin[oo + 1];
+  const oz = origin[oo + 2];
+  let dx = px - ox;
+  let dy = py - oy;
+  let dz = pz - oz;
+  let m = dx < 0 ? -dx : dx;
+  if ((dy < 0 ? -dy : dy) > m) m = dy < 0 ? -dy : dy;
+  if ((dz < 0 ? -dz : dz) > m) m = dz < 0 ? -dz : dz;
+  if (!(m > FAR)) {
+    out[o] = px;
+    out[o + 1] = py;
+    out[o + 2] = pz;
+    return false;
+  }
+  if (m === Number.POSITIVE_INFINITY) {
+    // A difference overflowed (points near ±1.8e308): halved, it does not, and points the same way.
+    dx = px / 2 - ox / 2;
+    dy = py / 2 - oy / 2;
+    dz = pz / 2 - oz / 2;
+    m = dx < 0 ? -dx : dx;
+    if ((dy < 0 ? -dy : dy) > m) m = dy < 0 ? -dy : dy;
+    if ((dz < 0 ? -dz : dz) > m) m = dz < 0 ? -dz : dz;
+  }
+  dx /= m;
+  dy /= m;
+  dz /= m;
+  const k = FAR / Math.sqrt(dx * dx + dy * dy + dz * dz);
+  out[o] = ox + dx * k;
+  out[o + 1] = oy + dy * k;
+  out[o + 2] = oz + dz * k;
+  return true;
+}
+
+/**
  * `out = a / |a|`. A zero vector stays zero (there is no direction to keep); callers that need a
  * direction for it choose one themselves, where they know which is right.
  */

@@ -147,6 +147,33 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
     });
   }
 
+  it('at or a hair short of full reach, across a straight chain: straight in one sweep, counted', () => {
+    for (const parentCase of PARENT_CASES) {
+      const rig = buildRig(4, parentCase);
+      const solver = new CcdIk(rig.skeleton, { joints: rig.chain });
+      // The chain lies straight along +Y; the target is along +X, across it.
+      for (const [distance, outOfReach] of [
+        [4 * (1 + 1e-12), true],
+        [4, false],
+        [4 * (1 - 1e-9), false],
+      ] as [number, boolean][]) {
+        setChain(
+          rig,
+          [1, 1, 1, 1],
+          [0, 1, 2, 3, 4].map(() => [0, 0, 0, 1] as Quat),
+        );
+        const target = targetAt(rig, [1, 0, 0], distance);
+        const status = solver.solve(rig.pose, rig.model, target);
+        expect([status.outOfReach, status.iterations], `${parentCase.name} at ${distance}`).toEqual([
+          outOfReach,
+          1,
+        ]);
+        expect(errorInParent(rig, target)).toBeLessThanOrEqual(Math.abs(4 - distance) + 1e-12);
+        expect(status.reached).toBe(status.error <= solver.tolerance);
+      }
+    }
+  });
+
   it('too close (one bone longer than the rest): says so, never beats the fold, never worsens', () => {
     const rig = buildRig(3);
     const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 50 });

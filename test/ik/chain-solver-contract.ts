@@ -15,7 +15,8 @@ import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kin
 import { Pose } from '../../src/pose/pose.js';
 import type { Skeleton } from '../../src/skeleton/skeleton.js';
 import { readAsset } from '../helpers/assets.js';
-import { buildRig, dist, expectAllFinite, expectCode, setChain, targetAt } from './chain-rig.js';
+import { buildRig, dist, expectAllFinite, expectCode, setChain, targetAt, type Vec } from './chain-rig.js';
+import { PARENT_CASES } from './parents.js';
 import { withoutTrigonometry } from './without-trigonometry.js';
 
 /** A chain solver as the suite sees it. */
@@ -77,6 +78,7 @@ export function chainSolverContract<S extends ChainSolver>(
       ['Infinity', [0, Number.POSITIVE_INFINITY, 0]],
       ['-Infinity', [0, 0, Number.NEGATIVE_INFINITY]],
       ['too short', [1, 2]],
+      ['too long', [1, 2, 3, 4]],
     ])('ik/invalid-target for a %s target, pose and model untouched bit for bit', (_name, target) => {
       setChain(
         rig,
@@ -96,6 +98,34 @@ export function chainSolverContract<S extends ChainSolver>(
         expect(new Uint8Array(rig.pose.rotations.buffer)).toEqual(new Uint8Array(rotations.buffer));
         expect(new Uint8Array(rig.model.buffer)).toEqual(new Uint8Array(model.buffer));
       }
+    });
+
+    it('ik/invalid-target for a null or undefined target (not a TypeError)', () => {
+      const solver = create(rig.skeleton, { joints: rig.chain });
+      for (const target of [null, undefined]) {
+        expectCode(
+          () => solver.solve(rig.pose, rig.model, target as unknown as Float64Array),
+          'ik/invalid-target',
+        );
+      }
+    });
+
+    it.each<[string, (pose: Pose, model: Float64Array, chain: number[]) => void]>([
+      ['a NaN in a chain rotation', (pose, _m, chain) => (pose.rotations[4 * chain[1]] = Number.NaN)],
+      ['a zero chain rotation', (pose, _m, chain) => pose.rotations.fill(0, 4 * chain[0], 4 * chain[0] + 4)],
+      ['an infinite translation', (pose, _m, chain) => (pose.translations[3 * chain[2] + 1] = Infinity)],
+      ['a NaN scale', (pose, _m, chain) => (pose.scales[3 * chain[3]] = Number.NaN)],
+      ["a NaN in the root's parent's model matrix", (_p, model) => (model[5] = Number.NaN)],
+    ])('pose/not-finite for %s, pose and model untouched bit for bit', (_name, spoil) => {
+      const bad = buildRig(3);
+      spoil(bad.pose, bad.model, bad.chain);
+      const solver = create(bad.skeleton, { joints: bad.chain });
+      const snapshot = [bad.pose.rotations, bad.pose.translations, bad.pose.scales, bad.model].map((a) =>
+        new Uint8Array(a.buffer).slice(),
+      );
+      expectCode(() => solver.solve(bad.pose, bad.model, new Float64Array([0.5, 1, 0])), 'pose/not-finite');
+      const after = [bad.pose.rotations, bad.pose.translations, bad.pose.scales, bad.model];
+      for (const [i, a] of after.entries()) expect(new Uint8Array(a.buffer)).toEqual(snapshot[i]);
     });
 
     it('pose of another skeleton, wrong model buffer size', () => {
@@ -168,6 +198,41 @@ export function chainSolverContract<S extends ChainSolver>(
       ],
     ])('%s', (_name, options, code) => {
       expectCode(() => create(rig.skeleton, options), code);
+    });
+  });
+
+  describe(`${name}: targets of any finite size`, () => {
+    it('lays the chain straight toward a target too far to square, and reports its true distance', () => {
+      for (const pc of PARENT_CASES) {
+        for (const [dir, distance] of [
+          [[1, 0, 0], 1e155],
+          [[0.3, -0.5, 0.8], 1e200],
+          [[-1, 0.2, 0], 1e300],
+          [[0, 0, -1], 1.7e308],
+        ] as [Vec, number][]) {
+          const rig = buildRig(3, pc);
+          const solver = create(rig.skeleton, { joints: rig.chain });
+          // The target in model space: far along `dir` from the root, in whatever frame that is.
+          const root = 16 * rig.chain[0] + 12;
+          const n = Math.hypot(...dir);
+          const target = new Float64Array(dir.map((d, a) => rig.model[root + a] + (d / n) * distance));
+          const status = solver.solve(rig.pose, rig.model, target);
+          expectAllFinite(rig.model);
+          expect(status.outOfReach).toBe(true);
+          expect(status.reached).toBe(false);
+          // The end lies on the ray from the root toward the target (model space), at full reach.
+          const end = 16 * rig.chain[rig.chain.length - 1] + 12;
+          const e = [0, 1, 2].map((a) => rig.model[end + a] - rig.model[root + a]);
+          const el = Math.hypot(...e);
+          const cos = e.reduce((sum, x, a) => sum + (x / el) * (dir[a] / n), 0);
+          expect(1 - cos).toBeLessThan(1e-12);
+          // The true distance, to rounding: the target's coordinate dwarfs the rig's.
+          const far = Math.max(...target.map(Math.abs));
+          const expected =
+            Math.hypot(...[0, 1, 2].map((a) => target[a] / far - rig.model[end + a] / far)) * far;
+          expect(Math.abs(status.error - expected) / expected).toBeLessThan(1e-12);
+        }
+      }
     });
   });
 

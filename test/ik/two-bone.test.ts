@@ -135,6 +135,38 @@ const cases = PARENT_CASES.map(
 );
 
 describe.each(cases)('two-bone IK under a %s parent', (_, parent, runs) => {
+  it('straightens toward a target too far to square and reports its true distance; a far pole is a pole', () => {
+    for (const [dir, distance] of [
+      [[1, 0, 0], 1e155],
+      [[0.3, -0.5, 0.8], 1e200],
+      [[-1, 0.2, 0], 1e300],
+    ] as [number[], number][]) {
+      for (const mode of ['hinge', 'least-motion'] as const) {
+        const r = rig(parent, { mode, softness: mode === 'hinge' ? 0.05 : 0 });
+        // Far in the root's parent frame, so that the direction is known there.
+        const target = targetAt(r, dir, distance);
+        const status = r.ik.solve(r.pose, r.model, target);
+        expect(allFinite(r)).toBe(true);
+        expect(status.outOfReach).toBe(true);
+        const e = sub(local(r, r.ankle), local(r, r.hip));
+        expect(1 - dot(e, dir) / (len(e) * len(dir))).toBeLessThan(1e-12);
+        const end = 16 * r.ankle + 12;
+        const far = Math.max(...target.map(Math.abs));
+        const expected = Math.hypot(...[0, 1, 2].map((a) => target[a] / far - r.model[end + a] / far)) * far;
+        expect(Math.abs(status.error - expected) / expected).toBeLessThan(1e-12);
+      }
+    }
+    // A pole 1e200 away bends the knee as the same pole 1e3 away does.
+    const knees = [1e3, 1e200].map((distance) => {
+      const r = rig(parent);
+      const pole = targetAt(r, [1, -0.2, 0.5], distance);
+      r.ik.solve(r.pose, r.model, targetAt(r, [0.1, -1, 0.2], 0.6), pole);
+      expect(allFinite(r)).toBe(true);
+      return local(r, r.knee);
+    });
+    expect(len(sub(knees[0], knees[1]))).toBeLessThan(1e-9);
+  });
+
   it('reaches every reachable target to 1e-9 × the limb length, keeping bone lengths', () => {
     for (const mode of ['hinge', 'least-motion'] as const) {
       const r = rig(parent, { mode });
@@ -386,13 +418,17 @@ describe('two-bone IK: named cases', () => {
 
   it('softens near full extension: smooth, monotone, never snapping straight', () => {
     const r = rig(identity, { softness: 0.1 });
+    const fullReach =
+      len(sub(local(r, r.knee), local(r, r.hip))) + len(sub(local(r, r.ankle), local(r, r.knee)));
     let last = 0;
     let lastSlope = Number.NaN;
     for (let i = 0; i <= 1000; i++) {
       const distance = (L1 + L2) * (0.8 + (0.4 * i) / 1000);
       r.pose.resetToRest();
       forwardKinematics(r.pose, r.model);
-      r.ik.solve(r.pose, r.model, targetAt(r, [0, -1, 0.2], distance));
+      const status = r.ik.solve(r.pose, r.model, targetAt(r, [0, -1, 0.2], distance));
+      // Out of reach is the target's distance, not the softened one (which never gets there).
+      if (Math.abs(distance - fullReach) > 1e-12) expect(status.outOfReach).toBe(distance > fullReach);
       const reach = len(sub(local(r, r.ankle), local(r, r.hip)));
       expect(reach).toBeGreaterThanOrEqual(last - 1e-12);
       expect(reach).toBeLessThan(Math.hypot(L1, 0.03) + Math.hypot(L2, 0.06));
@@ -579,6 +615,78 @@ describe('two-bone IK: named cases', () => {
       'ik/invalid-option',
     );
     expect(code(() => (r.ik.weight = 2))).toBe('ik/invalid-option');
+  });
+
+  it('rejects null, undefined and over-long inputs and a zero end rotation with typed errors', () => {
+    const r = rig(identity);
+    const before = [r.pose.rotations.slice(), r.model.slice()];
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return error instanceof TendonError ? error.code : String(error);
+      }
+      return 'none';
+    };
+    const solve =
+      (...args: unknown[]) =>
+      () =>
+        (r.ik.solve as (...a: unknown[]) => unknown).call(r.ik, r.pose, r.model, ...args);
+    expect(codeOf(solve(null))).toBe('ik/invalid-target');
+    expect(codeOf(solve(undefined))).toBe('ik/invalid-target');
+    expect(codeOf(solve([0, -0.5, 0.1, 1]))).toBe('ik/invalid-target');
+    expect(codeOf(solve([0, -0.5, 0.1], [0, 0, 1, 0]))).toBe('ik/invalid-target');
+    expect(codeOf(solve([0, -0.5, 0.1], null, [0, 0, 0, 0]))).toBe('ik/invalid-target');
+    expect(codeOf(solve([0, -0.5, 0.1], null, [0, 0, 0, 1e-200]))).toBe('ik/invalid-target');
+    expect([r.pose.rotations, r.model]).toEqual(before);
+    // Any non-zero end rotation is a rotation: normalized, not refused.
+    expect(codeOf(solve([0, -0.5, 0.1], null, [0, 0, 0, 2]))).toBe('none');
+  });
+
+  it.each<[string, (r: Rig) => void]>([
+    ['a NaN in the root rotation', (r) => (r.pose.rotations[4 * r.hip] = Number.NaN)],
+    ['a zero middle rotation', (r) => r.pose.rotations.fill(0, 4 * r.knee, 4 * r.knee + 4)],
+    [
+      'an infinite end translation (forward kinematics run since)',
+      (r) => {
+        r.pose.translations[3 * r.ankle] = Number.NEGATIVE_INFINITY;
+        forwardKinematics(r.pose, r.model);
+      },
+    ],
+    ['a NaN middle scale', (r) => (r.pose.scales[3 * r.knee + 2] = Number.NaN)],
+    ["a NaN in the root's parent's model matrix", (r) => (r.model[0] = Number.NaN)],
+    ["a NaN in the end's model position", (r) => (r.model[16 * r.ankle + 13] = Number.NaN)],
+  ])('pose/not-finite for %s, the pose and model untouched', (_name, spoil) => {
+    const r = rig(identity);
+    const target = targetAt(r, [0, -1, 0.3], 0.6);
+    spoil(r);
+    const arrays = [r.pose.rotations, r.pose.translations, r.pose.scales, r.model];
+    const before = arrays.map((a) => new Uint8Array(a.buffer).slice());
+    let code = 'none';
+    try {
+      r.ik.solve(r.pose, r.model, target);
+    } catch (error) {
+      code = error instanceof TendonError ? error.code : String(error);
+    }
+    expect(code).toBe('pose/not-finite');
+    for (const [i, a] of arrays.entries()) expect(new Uint8Array(a.buffer)).toEqual(before[i]);
+  });
+
+  it('bones of zero length: a target away from the root is out of reach, one at it reached', () => {
+    const skeleton = Skeleton.create({
+      names: ['hip', 'knee', 'ankle'],
+      parents: [-1, 0, 1],
+      restTranslations: [0, 1, 0, 0, 0, 0, 0, 0, 0],
+    });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const ik = new TwoBoneIk(skeleton, { root: 0, middle: 1, end: 2, hingeAxis: [1, 0, 0] });
+    const away = ik.solve(pose, model, [0.1, 0.7, 0.1]);
+    expect([away.outOfReach, away.reached, away.degenerate]).toEqual([true, false, true]);
+    expect(away.error).toBeCloseTo(Math.hypot(0.1, 0.3, 0.1), 12);
+    const at = ik.solve(pose, model, [0, 1, 0]);
+    expect([at.outOfReach, at.reached, at.error]).toEqual([false, true, 0]);
   });
 
   it('keeps quaternions unit to 1e-12 over 10^6 repeated solves', () => {

@@ -722,3 +722,31 @@ describe('quat.fromTo', () => {
     );
   });
 });
+
+describe('quat.normalizeRotation', () => {
+  it('normalize where the quaternion is a rotation; false and the identity where it is not', () => {
+    fc.assert(
+      fc.property(arbQuat, (a) => {
+        const o = [9, 9, 9, 9];
+        const p = [9, 9, 9, 9];
+        const ok = quat.normalizeRotation(o, 0, a, 0);
+        quat.normalize(p, 0, a, 0);
+        const lenSq = a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3];
+        expect(ok).toBe(lenSq > 0);
+        expect(o).toEqual(p);
+      }),
+      RUNS,
+    );
+    for (const bad of [
+      [0, 0, 0, 0],
+      [Number.NaN, 0, 0, 1],
+      [0, Number.POSITIVE_INFINITY, 0, 1],
+      [1e200, 0, 0, 0],
+      [1e-200, 0, 0, 0],
+    ]) {
+      const o = [9, 9, 9, 9];
+      expect(quat.normalizeRotation(o, 0, bad, 0), String(bad)).toBe(false);
+      expect(o).toEqual([0, 0, 0, 1]);
+    }
+  });
+});

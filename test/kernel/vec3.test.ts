@@ -114,4 +114,68 @@ describe('vec3', () => {
     vec3.transformDirection(o, 0, m, 0, [1, 1, 1], 0);
     expectExact(o, [3, 1, 1]);
   });
+
+  it('distanceInto: Math.hypot to rounding at every scale, where squares would overflow or underflow too', () => {
+    const expo = fc.integer({ min: -1022, max: 1020 });
+    fc.assert(
+      fc.property(arbVec3(), arbVec3(), expo, (a, b, e) => {
+        const o = [0, 7];
+        vec3.distanceInto(o, 1, a, 0, b, 0);
+        expect(o[0]).toBe(0);
+        const plain = gv.distance(F(a), F(b));
+        // gl-matrix squares: below 1e-154 its distance underflows, ours does not.
+        expect(Math.abs(o[1] - plain)).toBeLessThanOrEqual(4e-16 * plain + 1e-150);
+        // Both points scaled by a power of two, from subnormal to near overflow.
+        const k = 2 ** e;
+        const sa = a.map((x) => x * k);
+        const sb = b.map((x) => x * k);
+        vec3.distanceInto(o, 0, sa, 0, sb, 0);
+        const want = Math.hypot(sa[0] - sb[0], sa[1] - sb[1], sa[2] - sb[2]);
+        expect(Math.abs(o[0] - want)).toBeLessThanOrEqual(4e-16 * want + 5e-324);
+      }),
+      RUNS,
+    );
+    // Differences that overflow: points near ±1.8e308.
+    const o = [0];
+    vec3.distanceInto(o, 0, [1.5e308, 0, 0], 0, [-1.5e308, 0, 0], 0);
+    expect(o[0]).toBe(Number.POSITIVE_INFINITY);
+    vec3.distanceInto(o, 0, [1e308, 1e308, 0], 0, [-1e307, 0, 0], 0);
+    expect(o[0]).toBeCloseTo(Math.hypot(1.1, 1) * 1e308, -300);
+    vec3.distanceInto(o, 0, [3e-170, 4e-170, 0], 0, [0, 0, 0], 0);
+    expect(o[0]).toBeCloseTo(5e-170, 180);
+  });
+
+  it('pullIn: leaves a point within FAR as it is, bit for bit; brings a farther one to FAR along the same ray', () => {
+    const o = [0, 0, 0];
+    expect(vec3.pullIn(o, 0, [1e99, -3, 2], 0, [1, 2, 3], 0)).toBe(false);
+    expect(o).toEqual([1e99, -3, 2]);
+    for (const [p, origin] of [
+      [
+        [1e155, 2, -3],
+        [0.5, 1, 2],
+      ],
+      [
+        [-1.7e308, 1e308, 1.7e308],
+        [1e3, -2, 0],
+      ],
+      [
+        [3e101, 1e101, -2e101],
+        [-1e100, 0, 0],
+      ],
+    ]) {
+      expect(vec3.pullIn(o, 0, p, 0, origin, 0)).toBe(true);
+      const d = [0, 1, 2].map((a) => o[a] - origin[a]);
+      expect(Math.hypot(...d) / vec3.FAR).toBeCloseTo(1, 12);
+      // The same direction: d against p − origin, computed scaled.
+      const m = Math.max(...p.map(Math.abs));
+      const want = [0, 1, 2].map((a) => p[a] / m - origin[a] / m);
+      const cos =
+        (d[0] * want[0] + d[1] * want[1] + d[2] * want[2]) / (Math.hypot(...d) * Math.hypot(...want));
+      expect(1 - cos).toBeLessThan(1e-15);
+    }
+    // In place.
+    const q = [1e200, 0, 0];
+    vec3.pullIn(q, 0, q, 0, [0, 0, 0], 0);
+    expect(q).toEqual([vec3.FAR, 0, 0]);
+  });
 });
