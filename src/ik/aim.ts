@@ -34,14 +34,7 @@ import * as vec3 from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import {
-  checkFinite,
-  checkPose,
-  checkPoseNumbers,
-  type JointRef,
-  nonFiniteInPose,
-  resolveJoint,
-} from './chain.js';
+import { checkFinite, checkPose, checkPoseNumbers, type JointRef, resolveJoint } from './chain.js';
 import { IkStatus } from './ik-status.js';
 
 const SOLVER = 'AimIk';
@@ -274,9 +267,11 @@ export class AimIk {
    *   target is at the aiming point's origin or inside the offset's sphere, or the up direction is
    *   parallel to the target direction (no roll); `error` is the distance from the target to the
    *   aim ray, model space.
-   * @throws {@link TendonError} `ik/invalid-target` for fewer than 3 or non-finite numbers in the
-   *   target or up direction, `ik/invalid-option` for an up direction without an `up` axis,
-   *   `pose/skeleton-mismatch` or `pose/buffer-size`; the pose and model are then untouched.
+   * @throws {@link TendonError} `ik/invalid-target` for a target or up direction that is not
+   *   exactly 3 finite numbers, `ik/invalid-option` for an up direction without an `up` axis,
+   *   `pose/not-finite` for a NaN, an infinity or a zero rotation in the bone's local transform or
+   *   its parent's model matrix, `pose/skeleton-mismatch` or `pose/buffer-size`; the pose and model
+   *   are then untouched.
    */
   solve(pose: Pose, model: Float64Array, targetModel: Float64Array, upModel?: Float64Array | null): IkStatus {
     checkPose(this.skeleton, pose, model, SOLVER);
@@ -395,8 +390,7 @@ export class AimIk {
     if ((bits & AIM_DEGENERATE) !== 0 && !applied) {
       // A NaN or an infinity in the parent's model matrix or the joint's translation gives no
       // inverse or no target direction: looked for only here, off the common path.
-      const error = nonFiniteInPose(pose, model, this.locals, this.models, SOLVER);
-      if (error !== null) throw error;
+      checkPoseNumbers(pose, model, this.locals, this.models, SOLVER);
     }
     status.degenerate = (bits & AIM_DEGENERATE) !== 0;
     // A skipped roll leaves the aim itself exact: the target may still count as reached.

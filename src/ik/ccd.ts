@@ -123,8 +123,10 @@ export class CcdIk {
    * {@link CcdIk.status}.
    *
    * @throws {@link TendonError} `ik/invalid-target` for a target that is not three finite numbers,
-   *   `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or buffer of another skeleton; the
-   *   pose and the buffer are then untouched.
+   *   `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or buffer of another skeleton,
+   *   `pose/not-finite` for a NaN, an infinity or a zero rotation in the local transforms of the
+   *   chain (and the joints between) or in the root's parent's model matrix; the pose and the
+   *   buffer are then untouched.
    */
   solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
     checkPose(this.skeleton, pose, model, 'CcdIk');
@@ -224,6 +226,7 @@ export class CcdIk {
       // Limits can leave that worse than the start: then the pass is undone.
       this.measure(model, endOffset);
       const start = numbers[0];
+      const clampedBefore = clamped;
       for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
       for (let i = 0; i + 1 < m; i++) {
         const j = joints[i];
@@ -235,12 +238,17 @@ export class CcdIk {
         this.update(pose, model, i);
       }
       this.measure(model, endOffset);
-      if (numbers[0] > start) this.restore(pose, model);
-      else if (dist < reach) {
+      let keep = numbers[0] <= start;
+      if (keep && dist < reach) {
         this.modelError(model, targetModel);
-        if (numbers[1] > this.tolerance) this.restore(pose, model);
+        keep = numbers[1] <= this.tolerance;
       }
-      straightened = 1;
+      if (keep) straightened = 1;
+      else {
+        // Undone, and not counted: the sweeps start from the pose as it was, clamps and all.
+        this.restore(pose, model);
+        clamped = clampedBefore;
+      }
     }
     this.modelError(model, targetModel);
     let error = numbers[1];

@@ -99,10 +99,14 @@ export function checkPose(skeleton: Skeleton, pose: Pose, model: Float64Array, s
 
 /**
  * Checks that what a solver reads from the pose and its model buffer holds numbers it can use: the
- * local rotation (finite, and of a length that normalizes: not zero), translation and scale
+ * local rotation (finite, and of a squared length that is neither zero nor infinite in doubles, so
+ * that it normalizes), translation and scale
  * (finite) of each joint of `locals`, and the affine part (the top three rows) of the model matrix
  * of each joint of `models` (entries below 0, a root's parent, skipped). A NaN there would
  * otherwise pass through the solve into the pose, or be silently replaced.
+ *
+ * Allocates nothing unless it throws (solvers call it on every solve, or when they met a bad
+ * number as they read it).
  *
  * @throws {@link TendonError} `pose/not-finite` naming the joint and the numbers, before anything
  *   is written.
@@ -144,11 +148,10 @@ export function checkPoseNumbers(
 }
 
 /**
- * The `pose/not-finite` error for the first bad number {@link checkPoseNumbers} would find, or null
- * when there is none (a sum of finite numbers overflowed): how a solver that checks its numbers as
- * it reads them says which one it met.
+ * The `pose/not-finite` error for the first bad number, or null when there is none (a sum of
+ * finite numbers overflowed). Allocates: only once the sums say something is wrong.
  */
-export function nonFiniteInPose(
+function nonFiniteInPose(
   pose: Pose,
   model: Float64Array,
   locals: Int32Array,

@@ -266,8 +266,10 @@ export class FabrikIk {
    * root's ancestors (the solver reads the root's parent from it). Returns {@link FabrikIk.status}.
    *
    * @throws {@link TendonError} `ik/invalid-target` for a target that is not three finite numbers,
-   *   `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or buffer of another skeleton; the
-   *   pose and the buffer are then untouched.
+   *   `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or buffer of another skeleton,
+   *   `pose/not-finite` for a NaN, an infinity or a zero rotation in the local transforms of the
+   *   chain (and the joints between) or in the root's parent's model matrix; the pose and the
+   *   buffer are then untouched.
    */
   solve(pose: Pose, model: Float64Array, targetModel: Float64Array): IkStatus {
     checkPose(this.skeleton, pose, model, 'FabrikIk');

@@ -16,7 +16,14 @@ import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkChain, checkFinite, checkPose, type JointRef, nonFiniteInPose, resolveJoint } from './chain.js';
+import {
+  checkChain,
+  checkFinite,
+  checkPose,
+  checkPoseNumbers,
+  type JointRef,
+  resolveJoint,
+} from './chain.js';
 import { IkStatus } from './ik-status.js';
 
 /** How the middle joint is oriented. */
@@ -211,8 +218,10 @@ export class TwoBoneIk {
    * to where it is. `endRotationModel` (a unit quaternion, model space, or `null`) makes the end
    * bone keep that rotation (a foot flat on a slope, a hand on a rung).
    *
-   * @throws {@link TendonError} `ik/invalid-target` (non-finite input), `pose/skeleton-mismatch`
-   *   or `pose/buffer-size`, before anything is written.
+   * @throws {@link TendonError} `ik/invalid-target` (a target, pole or end rotation that is not
+   *   exactly 3 or 4 finite numbers, or an end rotation of length ~0), `pose/not-finite` (a NaN, an
+   *   infinity or a zero rotation where the solve reads the pose: see the README),
+   *   `pose/skeleton-mismatch` or `pose/buffer-size`, before anything is written.
    */
   solve(
     pose: Pose,
@@ -275,8 +284,7 @@ export class TwoBoneIk {
     if (r[TWO_BONE_RESULT.invalid] > 0) {
       // The kernel met a NaN, an infinity or a zero rotation where it reads the pose, and wrote
       // nothing; checked there, as it reads them, for it costs nothing on the way.
-      const error = nonFiniteInPose(pose, model, this.locals, this.models, name);
-      if (error !== null) throw error;
+      checkPoseNumbers(pose, model, this.locals, this.models, name);
     }
     const status = this.status;
     status.reset();

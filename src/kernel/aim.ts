@@ -83,8 +83,8 @@ export const AIM_DEGENERATE = 1;
 export const AIM_CLAMPED = 2;
 /**
  * {@link aimLocal} result bit, set with {@link AIM_DEGENERATE}: the roll was skipped (the up
- * direction, or the up axis after the aim, is parallel to the target direction); the aim itself
- * may still be exact.
+ * direction, or the up axis after the aim, is parallel to the target direction), and that is the
+ * only degeneracy: the aim itself is exact.
  */
 export const AIM_ROLL_SKIPPED = 4;
 
@@ -221,7 +221,9 @@ export function aimLocal(w: Float64Array, flags: number): number {
 
   // 2. Roll about d̂.
   if ((flags & AIM_HAS_UP) !== 0) {
-    if (!roll(w)) result |= AIM_DEGENERATE | AIM_ROLL_SKIPPED;
+    // Skipped roll, flagged as the only degeneracy when the aim itself was exact.
+    if (!roll(w))
+      result |= (result & AIM_DEGENERATE) !== 0 ? AIM_DEGENERATE : AIM_DEGENERATE | AIM_ROLL_SKIPPED;
   }
 
   // q' = q · C (the correction acts in the joint's own frame).

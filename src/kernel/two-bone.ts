@@ -247,6 +247,7 @@ export function twoBoneSolve(
   const read = l1 + l2 + lat + (v[P] + v[P + 1] + v[P + 2]);
   if (!(read - read === 0)) {
     result[R.invalid] = 1;
+    writeError(model, end, settings, result);
     return;
   }
   const reach = l1 + l2;
@@ -314,7 +315,10 @@ export function twoBoneSolve(
   const hinge = settings[S.hasHinge] > 0;
   if (hinge) solveHinge(model, parents, scales, root, mid, settings, result);
   else solveLeastMotion(settings, memory, result);
-  if (result[R.invalid] > 0) return;
+  if (result[R.invalid] > 0) {
+    writeError(model, end, settings, result);
+    return;
+  }
   finish(
     model,
     parents,
@@ -660,8 +664,21 @@ function finish(
   const rw = v[NEW_ROOT + 3];
   const midSq = mx * mx + my * my + mz * mz + mw * mw;
   const rootSq = rx * rx + ry * ry + rz * rz + rw * rw;
-  if (!(midSq > 0 && midSq < Number.POSITIVE_INFINITY && rootSq > 0 && rootSq < Number.POSITIVE_INFINITY)) {
+  let valid =
+    midSq > 0 && midSq < Number.POSITIVE_INFINITY && rootSq > 0 && rootSq < Number.POSITIVE_INFINITY;
+  if (settings[S.hasEndRotation] > 0 && settings[S.weight] < 1) {
+    // A blended end rotation starts from the end's own (matchEndRotation): it too must be one.
+    const eo = end * 4;
+    const endSq =
+      rotations[eo] * rotations[eo] +
+      rotations[eo + 1] * rotations[eo + 1] +
+      rotations[eo + 2] * rotations[eo + 2] +
+      rotations[eo + 3] * rotations[eo + 3];
+    if (!(endSq > 0 && endSq < Number.POSITIVE_INFINITY)) valid = false;
+  }
+  if (!valid) {
     result[R.invalid] = 1;
+    writeError(model, end, settings, result);
     return;
   }
   const mi = 1 / Math.sqrt(midSq);

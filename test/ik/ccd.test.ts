@@ -174,6 +174,29 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
     }
   });
 
+  it('a straightening pass undone (the straight chain misses the tolerance) is not counted', () => {
+    const rig = buildRig(4);
+    // A bent chain, the target just within reach (5e-7 short: the band where straightening is tried).
+    setChain(
+      rig,
+      [1, 1, 1, 1],
+      [
+        [0, 0, 0, 1],
+        [0.2, 0, 0, 1],
+        [-0.3, 0, 0, 1],
+        [0.2, 0, 0, 1],
+        [0, 0, 0, 1],
+      ],
+    );
+    const target = targetAt(rig, [1, 0.2, 0], 4 * (1 - 5e-7));
+    const solver = new CcdIk(rig.skeleton, { joints: rig.chain, tolerance: 1e-9, maxIterations: 1 });
+    const start = errorInParent(rig, target);
+    const status = solver.solve(rig.pose, rig.model, target);
+    // The one sweep the cap allows was made: the chain moved toward the target.
+    expect(status.iterations).toBe(1);
+    expect(errorInParent(rig, target)).toBeLessThan(0.9 * start);
+  });
+
   it('too close (one bone longer than the rest): says so, never beats the fold, never worsens', () => {
     const rig = buildRig(3);
     const solver = new CcdIk(rig.skeleton, { joints: rig.chain, maxIterations: 50 });

@@ -672,6 +672,44 @@ describe('two-bone IK: named cases', () => {
     for (const [i, a] of arrays.entries()) expect(new Uint8Array(a.buffer)).toEqual(before[i]);
   });
 
+  it("a blended end rotation starts from the end joint's own: a NaN or zero one there is pose/not-finite", () => {
+    for (const spoiled of [
+      [Number.NaN, 0, 0, 1],
+      [0, 0, 0, 0],
+    ]) {
+      const r = rig(identity);
+      r.ik.weight = 0.5;
+      const target = targetAt(r, [0, -1, 0.3], 0.6);
+      r.pose.rotations.set(spoiled, 4 * r.ankle);
+      const before = [r.pose.rotations.slice(), r.model.slice()];
+      let code = 'none';
+      try {
+        r.ik.solve(r.pose, r.model, target, null, [0, 0, 0, 1]);
+      } catch (error) {
+        code = error instanceof TendonError ? error.code : String(error);
+      }
+      expect(code).toBe('pose/not-finite');
+      expect([r.pose.rotations, r.model]).toEqual(before);
+    }
+  });
+
+  it('geometry too large for doubles: nothing written, degenerate, and the true error', () => {
+    const skeleton = Skeleton.create({
+      names: ['hip', 'knee', 'ankle'],
+      parents: [-1, 0, 1],
+      restTranslations: [0, 0, 0, 0, -1e160, 1e158, 0, -1e160, -1e158],
+    });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const ik = new TwoBoneIk(skeleton, { root: 0, middle: 1, end: 2, hingeAxis: [1, 0, 0], tolerance: 1 });
+    const before = [pose.rotations.slice(), model.slice()];
+    const status = ik.solve(pose, model, [0, 1e160, 0]);
+    expect([pose.rotations, model]).toEqual(before);
+    expect([status.degenerate, status.reached]).toEqual([true, false]);
+    expect(status.error / 3e160).toBeCloseTo(1, 12);
+  });
+
   it('bones of zero length: a target away from the root is out of reach, one at it reached', () => {
     const skeleton = Skeleton.create({
       names: ['hip', 'knee', 'ankle'],
