@@ -266,6 +266,9 @@ export class TwoBoneIk {
       s[TWO_BONE.hasEndRotation] = 0;
     }
     const sk = this.skeleton;
+    // At weight 0 the kernel reads no more than the end's position: the pose is checked here, so
+    // that invalid input throws whatever the weight.
+    if (s[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
     twoBoneSolve(
       model,
       sk.parents,

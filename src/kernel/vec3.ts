@@ -187,7 +187,8 @@ export const FAR = 1e100;
  * along some axis, the point at distance FAR from `origin` in its direction (found scaled, so any
  * finite coordinates work). Solvers aim at it in place of a target so far away that their squared
  * distances would overflow: such a target is out of reach, where only its direction counts.
- * Returns whether the point moved.
+ * Returns whether the point moved. The origin should lie well within FAR of zero (a rig's joint):
+ * past about 1e116, FAR is below its rounding and the pulled point rounds back onto it.
  */
 export function pullIn(
   out: NumericArray,

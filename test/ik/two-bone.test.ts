@@ -656,10 +656,16 @@ describe('two-bone IK: named cases', () => {
     ['a NaN middle scale', (r) => (r.pose.scales[3 * r.knee + 2] = Number.NaN)],
     ["a NaN in the root's parent's model matrix", (r) => (r.model[0] = Number.NaN)],
     ["a NaN in the end's model position", (r) => (r.model[16 * r.ankle + 13] = Number.NaN)],
-  ])('pose/not-finite for %s, the pose and model untouched', (_name, spoil) => {
+  ])('pose/not-finite for %s, the pose and model untouched, at weight 1 and 0', (_name, spoil) => {
+    for (const weight of [1, 0]) expectRefused(spoil, weight);
+  });
+
+  function expectRefused(spoil: (r: Rig) => void, weight: number): void {
     const r = rig(identity);
     const target = targetAt(r, [0, -1, 0.3], 0.6);
     spoil(r);
+    // Whatever the weight: at 0 the solve writes nothing, and still refuses the pose.
+    r.ik.weight = weight;
     const arrays = [r.pose.rotations, r.pose.translations, r.pose.scales, r.model];
     const before = arrays.map((a) => new Uint8Array(a.buffer).slice());
     let code = 'none';
@@ -670,7 +676,7 @@ describe('two-bone IK: named cases', () => {
     }
     expect(code).toBe('pose/not-finite');
     for (const [i, a] of arrays.entries()) expect(new Uint8Array(a.buffer)).toEqual(before[i]);
-  });
+  }
 
   it("a blended end rotation starts from the end joint's own: a NaN or zero one there is pose/not-finite", () => {
     for (const spoiled of [
