@@ -209,13 +209,10 @@ export function twoBoneSolve(
   if (!(lat <= FAR)) {
     // Rare: a target so far that its squares overflow (or near it) is aimed at through the point
     // in its direction at vec3.FAR from the root; out of reach, only its direction counts.
-    pullIn(v, NEAR, settings, S.target, model, root * 16 + 12);
-    x = v[NEAR];
-    y = v[NEAR + 1];
-    z = v[NEAR + 2];
-    tx = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
-    ty = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
-    tz = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+    pulledIntoSolveFrame(settings, S.target, model, root * 16 + 12);
+    tx = v[NEAR];
+    ty = v[NEAR + 1];
+    tz = v[NEAR + 2];
     lat = Math.sqrt(tx * tx + ty * ty + tz * tz);
   }
   if (settings[S.hasPole] > 0) {
@@ -228,13 +225,10 @@ export function twoBoneSolve(
     const size = Math.abs(v[P]) + Math.abs(v[P + 1]) + Math.abs(v[P + 2]);
     if (!(size <= FAR)) {
       // Rare, likewise: only the pole's side of the root–target line counts, not its distance.
-      pullIn(v, NEAR, settings, S.pole, model, root * 16 + 12);
-      x = v[NEAR];
-      y = v[NEAR + 1];
-      z = v[NEAR + 2];
-      v[P] = p00 * x + p10 * y + p20 * z + pinv[12] - ax;
-      v[P + 1] = p01 * x + p11 * y + p21 * z + pinv[13] - ay;
-      v[P + 2] = p02 * x + p12 * y + p22 * z + pinv[14] - az;
+      pulledIntoSolveFrame(settings, S.pole, model, root * 16 + 12);
+      v[P] = v[NEAR];
+      v[P + 1] = v[NEAR + 1];
+      v[P + 2] = v[NEAR + 2];
     }
   } else {
     // No pole: keep the knee as close as it can stay to where it is.
@@ -333,6 +327,27 @@ export function twoBoneSolve(
     result,
     hinge,
   );
+}
+
+/**
+ * v[NEAR…] = the point `settings[so…]` (the target or the pole, model space) pulled in to vec3.FAR
+ * from the root's model position `model[ro…]` (vec3.pullIn), in the solve frame relative to the root,
+ * with the hot path's arithmetic (so the same bits): the rare path of a point too far to square.
+ */
+function pulledIntoSolveFrame(settings: Float64Array, so: number, model: Float64Array, ro: number): void {
+  pullIn(v, NEAR, settings, so, model, ro);
+  const x = v[NEAR];
+  const y = v[NEAR + 1];
+  const z = v[NEAR + 2];
+  const rx = model[ro];
+  const ry = model[ro + 1];
+  const rz = model[ro + 2];
+  const ax = pinv[0] * rx + pinv[4] * ry + pinv[8] * rz + pinv[12];
+  const ay = pinv[1] * rx + pinv[5] * ry + pinv[9] * rz + pinv[13];
+  const az = pinv[2] * rx + pinv[6] * ry + pinv[10] * rz + pinv[14];
+  v[NEAR] = pinv[0] * x + pinv[4] * y + pinv[8] * z + pinv[12] - ax;
+  v[NEAR + 1] = pinv[1] * x + pinv[5] * y + pinv[9] * z + pinv[13] - ay;
+  v[NEAR + 2] = pinv[2] * x + pinv[6] * y + pinv[10] * z + pinv[14] - az;
 }
 
 /**

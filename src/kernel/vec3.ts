@@ -164,16 +164,21 @@ export function distanceInto(
 
 /** |(x, y, z)| through its largest component (0 for a zero vector). Only on rare paths. */
 function scaledLength(x: number, y: number, z: number): number {
-  const ax = x < 0 ? -x : x;
-  const ay = y < 0 ? -y : y;
-  const az = z < 0 ? -z : z;
-  let m = ax > ay ? ax : ay;
-  if (az > m) m = az;
+  const m = largestAbs(x, y, z);
   if (!(m > 0 && m < Number.POSITIVE_INFINITY)) return m;
   const sx = x / m;
   const sy = y / m;
   const sz = z / m;
   return m * Math.sqrt(sx * sx + sy * sy + sz * sz);
+}
+
+/** The largest of |x|, |y|, |z| (small enough for V8 to inline: its doubles stay unboxed). */
+function largestAbs(x: number, y: number, z: number): number {
+  const ax = x < 0 ? -x : x;
+  const ay = y < 0 ? -y : y;
+  const az = z < 0 ? -z : z;
+  const m = ax > ay ? ax : ay;
+  return az > m ? az : m;
 }
 
 /**
@@ -207,9 +212,7 @@ export function pullIn(
   let dx = px - ox;
   let dy = py - oy;
   let dz = pz - oz;
-  let m = dx < 0 ? -dx : dx;
-  if ((dy < 0 ? -dy : dy) > m) m = dy < 0 ? -dy : dy;
-  if ((dz < 0 ? -dz : dz) > m) m = dz < 0 ? -dz : dz;
+  let m = largestAbs(dx, dy, dz);
   if (!(m > FAR)) {
     out[o] = px;
     out[o + 1] = py;
@@ -221,9 +224,7 @@ export function pullIn(
     dx = px / 2 - ox / 2;
     dy = py / 2 - oy / 2;
     dz = pz / 2 - oz / 2;
-    m = dx < 0 ? -dx : dx;
-    if ((dy < 0 ? -dy : dy) > m) m = dy < 0 ? -dy : dy;
-    if ((dz < 0 ? -dz : dz) > m) m = dz < 0 ? -dz : dz;
+    m = largestAbs(dx, dy, dz);
   }
   dx /= m;
   dy /= m;
