@@ -1,0 +1,34 @@
+/**
+ * The world as placement sees it: something that answers a ray with a point and a normal.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * Layout of a ray in a `Float64Array(7)`: origin `x, y, z`, unit direction `x, y, z`, and the
+ * largest distance along it worth answering. Numbers travel in typed arrays rather than as loose
+ * arguments so that a query allocates nothing (V8 boxes doubles passed through calls it does not
+ * inline).
+ */
+export const RAY = { origin: 0, direction: 3, maxDistance: 6, length: 7 } as const;
+
+/**
+ * Layout of a hit in a `Float64Array(7)`: the point `x, y, z`, the unit surface normal `x, y, z`
+ * (on the side the ray came from), and the distance from the ray's origin.
+ */
+export const HIT = { point: 0, normal: 3, distance: 6, length: 7 } as const;
+
+/**
+ * Anything placement can stand on: a plane, a heightfield, a triangle mesh, a renderer's ray caster.
+ * Coordinates are world space.
+ *
+ * Implementations must not allocate per query and must not keep the arrays they are given.
+ */
+export interface Ground {
+  /**
+   * Casts the ray `ray` (see {@link RAY}). On a hit within `ray[RAY.maxDistance]`, writes the
+   * nearest hit into `hit` (see {@link HIT}) and returns `true`; otherwise returns `false` and
+   * leaves `hit` as it was. A hole in the ground is a miss.
+   */
+  raycast(ray: Float64Array, hit: Float64Array): boolean;
+}

@@ -1,0 +1,78 @@
+/**
+ * What a character's IK rig knows about its limbs: plain data, found once per skeleton.
+ *
+ * @packageDocumentation
+ */
+
+/** Which side of the body a limb is on (`'center'` for a tail or a single limb). */
+export type LimbSide = 'left' | 'right' | 'center';
+
+/** How a limb was found: by a built-in or user name map, from the skeleton's shape, or given. */
+export type LimbSource = 'name' | 'shape' | 'override';
+
+/**
+ * The two shapes of leg found in real files.
+ * - `'chain'`: thigh → shin → foot (→ toe), the foot a joint below the shin (CMU, DAZ, Mixamo, VRM).
+ * - `'effector'`: thigh → shin with no joint below, and the foot a separate bone elsewhere in the
+ *   hierarchy that the animation keeps at the shin's tip (Blender IK rigs, such as the bundled
+ *   robot). The leg's end is then a fixed point in the shin's frame ({@link LegRig.endLocal}).
+ */
+export type LegShape = 'chain' | 'effector';
+
+/** One leg (or an animal's front or hind leg) as joint indices; `-1` where there is none. */
+export interface LegRig {
+  /** A readable label: `'left'`, `'right'`, `'front-left'`, ... */
+  readonly label: string;
+  readonly side: LimbSide;
+  readonly shape: LegShape;
+  readonly source: LimbSource;
+  /** The upper joint (hip / thigh). */
+  readonly root: number;
+  /** The knee (shin). */
+  readonly middle: number;
+  /** `'chain'`: the ankle joint (the foot). `'effector'`: `-1`. */
+  readonly end: number;
+  /**
+   * `'effector'`: the leg's end as a point in the middle joint's local frame (the shin's tip, where
+   * the animation keeps the foot bone). `'chain'`: `null`.
+   */
+  readonly endLocal: readonly [number, number, number] | null;
+  /** The bone placement turns onto the ground: the ankle (`'chain'`) or the separate foot bone. */
+  readonly foot: number;
+  /** The toe joint below the foot, `-1` if none. */
+  readonly toe: number;
+  /** A pole (knee target) bone, `-1` if none. */
+  readonly pole: number;
+}
+
+/** One arm: shoulder (clavicle), upper arm, forearm, hand; `-1` where there is none. */
+export interface ArmRig {
+  readonly label: string;
+  readonly side: LimbSide;
+  readonly source: LimbSource;
+  /** The clavicle / shoulder joint above the upper arm, `-1` if none. */
+  readonly clavicle: number;
+  readonly root: number;
+  readonly middle: number;
+  readonly end: number;
+}
+
+/** A character's limbs and trunk, as found by the rig detection. */
+export interface Rig {
+  /** Legs, left before right; an animal's hind legs before its front legs. */
+  readonly legs: readonly LegRig[];
+  readonly arms: readonly ArmRig[];
+  /**
+   * The joint whose translation carries the pelvis offset: the lowest common ancestor of the legs'
+   * roots (on the robot `Body`, not `Hips`). `-1` when there are no legs.
+   */
+  readonly pelvis: number;
+  /** Spine joints from the pelvis up to (not including) the neck, bottom first. */
+  readonly spine: readonly number[];
+  /** Neck joints, bottom first (may be empty). */
+  readonly neck: readonly number[];
+  /** The head joint, `-1` if none. */
+  readonly head: number;
+  /** The naming convention that matched (`'robot'`, `'cmu'`, `'mixamo'`, ...), or `null` for shape detection. */
+  readonly convention: string | null;
+}
