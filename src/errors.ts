@@ -7,7 +7,7 @@
 /**
  * What went wrong, as a stable string a caller can switch on. The prefix names the area:
  * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
- * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs,
+ * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs, `placement/…` for grounds, contacts and placement,
  * `gltf/…` and `bvh/…` for file import.
  */
 export type TendonErrorCode =
@@ -39,6 +39,11 @@ export type TendonErrorCode =
   | 'ik/not-a-chain'
   | 'ik/invalid-target'
   | 'ik/invalid-option'
+  | 'placement/invalid-ground'
+  | 'placement/invalid-contacts'
+  | 'placement/invalid-option'
+  | 'placement/invalid-input'
+  | 'placement/ground-failed'
   | 'gltf/parse'
   | 'gltf/invalid'
   | 'gltf/no-skin'

@@ -2,7 +2,8 @@
  * tendon: skeletal animation and inverse kinematics for TypeScript.
  *
  * The main entry point: skeletons, poses, forward kinematics, skinning, clips, sampling, blending,
- * and the glTF and BVH importers. The flat-array kernels are also available from `tendon/kernel`.
+ * IK solvers, character placement (feet on the ground, a head that looks), and the glTF and BVH
+ * importers. The flat-array kernels are also available from `tendon/kernel`.
  *
  * @packageDocumentation
  */
@@ -31,11 +32,36 @@ export {
 } from './io/gltf.js';
 export { cosSinOfAngle } from './math/angle.js';
 export {
+  type ContactOptions,
+  ContactTrack,
+  type ContactTrackDefinition,
+  computeContacts,
+  legLength,
+} from './placement/contacts.js';
+export { FootPlacement, type FootPlacementOptions, LEG_REPORT } from './placement/foot-placement.js';
+export { type Ground, HIT, RAY } from './placement/ground.js';
+export { HeightfieldGround, type HeightfieldOptions } from './placement/heightfield-ground.js';
+export { LookAt, type LookAtOptions } from './placement/look-at.js';
+export { MeshGround } from './placement/mesh-ground.js';
+export { PlaneGround } from './placement/plane-ground.js';
+export { ProfileGround } from './placement/profile-ground.js';
+export {
+  decayFactor,
+  EASED_WEIGHT_LENGTH,
+  easedWeightSet,
+  easedWeightStep,
+  easedWeightValue,
+  springOmega,
+  springStep,
+  springStep3,
+} from './placement/spring.js';
+export {
   createModelBuffer,
   forwardKinematics,
   forwardKinematicsSubtree,
   restModelMatrices,
 } from './pose/forward-kinematics.js';
 export { Pose } from './pose/pose.js';
+export type { ArmRig, LegRig, LegShape, LimbSide, LimbSource, Rig } from './rig/limbs.js';
 export { Skeleton, type SkeletonDefinition } from './skeleton/skeleton.js';
 export { Skin, type SkinDefinition, type SkinnedVertices, skinMesh } from './skin/skin.js';

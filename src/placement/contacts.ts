@@ -1,0 +1,448 @@
+/**
+ * When each foot is planted, read from the clip itself: a foot is in contact where the authored
+ * animation holds it low and still (still relative to the ground, which moves under an in-place
+ * clip). Computed once per clip; sampled every frame into contact weights and planted flags.
+ *
+ * @packageDocumentation
+ */
+import type { Clip } from '../animation/clip.js';
+import { SamplerContext, sampleClip } from '../animation/sampler.js';
+import { TendonError } from '../errors.js';
+import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
+import { Pose } from '../pose/pose.js';
+import type { LegRig } from '../rig/limbs.js';
+
+/** How {@link computeContacts} reads a clip. Distances are fractions of each leg's length. */
+export interface ContactOptions {
+  /** Samples per second of clip time. Default 60. */
+  readonly sampleRate?: number;
+  /** A foot counts as low within this height above its lowest point in the clip. Default 0.06. */
+  readonly lowHeight?: number;
+  /** A foot counts as still below this speed (leg lengths per second) relative to the ground. Default 0.8. */
+  readonly stillSpeed?: number;
+  /** Hysteresis: a contact ends only past the thresholds times this factor. Default 1.5. */
+  readonly releaseFactor?: number;
+  /** Contacts shorter than this many seconds are dropped. Default 0.05. */
+  readonly minDuration?: number;
+  /** Whether the clip loops (contacts may wrap around its end). Default true. */
+  readonly loop?: boolean;
+}
+
+/** A contact track given by hand (clip markers, explicit times). */
+export interface ContactTrackDefinition {
+  /** The clip's duration, seconds. */
+  readonly duration: number;
+  /** Per leg, `[start0, end0, start1, end1, …]` in seconds; for a looping clip an end may pass the duration (wrapping). */
+  readonly intervals: readonly (readonly number[])[];
+  /** Per leg, the foot joint's height above the clip's ground while planted (model units). */
+  readonly footHeights: readonly number[];
+  /** Per leg, the toe joint's height while planted, NaN for a foot without a toe. Default NaN. */
+  readonly toeHeights?: readonly number[];
+  /**
+   * Per leg, for each interval, the model-space position `x, y, z` of the foot joint when the
+   * contact starts (where the foot lands). Default: unknown (placement then looks only under the
+   * foot, not ahead of it).
+   */
+  readonly landings?: readonly (readonly number[])[];
+  /** Whether the clip loops. Default true. */
+  readonly loop?: boolean;
+  /** The ground's velocity in model space (an in-place clip's ground moves under it). Default zero. */
+  readonly groundVelocity?: readonly [number, number, number];
+}
+
+/**
+ * The contacts of one clip: per leg, the intervals of clip time its foot is planted, the foot's
+ * planted height, and the velocity the ground moves at under an in-place clip (the negative of the
+ * speed the character must travel at for its planted feet to stay still in the world).
+ */
+export class ContactTrack {
+  /** The clip's duration, seconds. */
+  readonly duration: number;
+  /** Whether the clip loops. */
+  readonly loop: boolean;
+  /** Per leg, flat `[start, end, …]` in seconds, sorted; ends may pass the duration when looping. */
+  readonly intervals: readonly Float64Array[];
+  /** Per leg, the foot joint's height above the clip's ground (model y = 0) while planted. */
+  readonly footHeights: Float64Array;
+  /** Per leg, the toe joint's height while planted, NaN where there is no toe. */
+  readonly toeHeights: Float64Array;
+  /** Per leg, `x, y, z` per interval: the foot joint's model position as the contact starts; empty if unknown. */
+  readonly landings: readonly Float64Array[];
+  /** Model-space velocity of the ground under the planted feet (zero for a clip with root motion). */
+  readonly groundVelocity: Float64Array;
+
+  /** @throws {@link TendonError} `placement/invalid-contacts` for a definition that does not hold together. */
+  constructor(definition: ContactTrackDefinition) {
+    const { duration, intervals, footHeights } = definition;
+    const name = 'ContactTrack';
+    if (!(duration > 0 && Number.isFinite(duration))) {
+      throw new TendonError(
+        'placement/invalid-contacts',
+        `${name}: duration ${duration} is not a positive number`,
+      );
+    }
+    if (!Array.isArray(intervals) || !Array.isArray(footHeights) || intervals.length !== footHeights.length) {
+      throw new TendonError(
+        'placement/invalid-contacts',
+        `${name}: one interval list and one foot height per leg`,
+      );
+    }
+    this.duration = duration;
+    this.loop = definition.loop ?? true;
+    this.intervals = intervals.map((list, leg) => {
+      const a = Float64Array.from(list);
+      for (let i = 0; i < a.length; i += 2) {
+        const ok =
+          a.length % 2 === 0 &&
+          Number.isFinite(a[i]) &&
+          Number.isFinite(a[i + 1]) &&
+          a[i] <= a[i + 1] &&
+          (i === 0 || a[i] >= a[i - 1]);
+        if (!ok) {
+          throw new TendonError(
+            'placement/invalid-contacts',
+            `${name}: leg ${leg}'s intervals [${list.join(', ')}] are not sorted [start, end] pairs`,
+          );
+        }
+      }
+      return a;
+    });
+    this.footHeights = Float64Array.from(footHeights);
+    if (!this.footHeights.every(Number.isFinite)) {
+      throw new TendonError(
+        'placement/invalid-contacts',
+        `${name}: foot heights [${footHeights.join(', ')}] are not finite`,
+      );
+    }
+    this.toeHeights = Float64Array.from(definition.toeHeights ?? footHeights.map(() => Number.NaN));
+    if (this.toeHeights.length !== footHeights.length) {
+      throw new TendonError('placement/invalid-contacts', `${name}: one toe height per leg`);
+    }
+    this.landings = this.intervals.map((list, leg) => {
+      const given = definition.landings?.[leg];
+      const a = Float64Array.from(given ?? []);
+      if (given !== undefined && (a.length !== (3 * list.length) / 2 || !a.every(Number.isFinite))) {
+        throw new TendonError(
+          'placement/invalid-contacts',
+          `${name}: leg ${leg} needs 3 finite numbers per interval in landings`,
+        );
+      }
+      return a;
+    });
+    const v = definition.groundVelocity ?? [0, 0, 0];
+    this.groundVelocity = Float64Array.from(v);
+    if (this.groundVelocity.length !== 3 || !this.groundVelocity.every(Number.isFinite)) {
+      throw new TendonError('placement/invalid-contacts', `${name}: groundVelocity must be 3 finite numbers`);
+    }
+  }
+
+  /** Number of legs. */
+  get legCount(): number {
+    return this.intervals.length;
+  }
+
+  /**
+   * The contacts at clip time `time` (wrapped when looping, held at the ends otherwise). Writes per
+   * leg, into `weights`, a contact weight that is 1 while planted and eases (smoothstep) from 0 over
+   * the `rampIn` seconds before a contact starts and back to 0 over the `rampOut` seconds after it
+   * ends (default: `rampIn`), and into `planted` 1 while planted, else 0. Allocates nothing.
+   */
+  sample(time: number, rampIn: number, weights: Float64Array, planted: Uint8Array, rampOut = rampIn): void {
+    const d = this.duration;
+    let t = time;
+    if (this.loop) {
+      t = time - Math.floor(time / d) * d;
+      if (!(t >= 0 && t < d)) t = 0;
+    } else {
+      t = time < 0 ? 0 : time > d ? d : time;
+    }
+    for (let leg = 0; leg < this.intervals.length; leg++) {
+      const list = this.intervals[leg];
+      let w = 0;
+      let on = 0;
+      // A looping clip's contacts repeat: the copies one duration before and after count too.
+      const first = this.loop ? -1 : 0;
+      const last = this.loop ? 1 : 0;
+      for (let k = first; k <= last; k++) {
+        const shift = k * d;
+        for (let i = 0; i < list.length; i += 2) {
+          const s = list[i] + shift;
+          const e = list[i + 1] + shift;
+          if (t >= s && t <= e) {
+            w = 1;
+            on = 1;
+          } else {
+            const gap = t < s ? s - t : t - e;
+            const ramp = t < s ? rampIn : rampOut;
+            if (gap < ramp) {
+              const x = 1 - gap / ramp;
+              const eased = x * x * (3 - 2 * x);
+              if (eased > w) w = eased;
+            }
+          }
+        }
+      }
+      weights[leg] = w;
+      planted[leg] = on;
+    }
+  }
+
+  /**
+   * The next contact of `leg` after clip time `time`: returns the seconds until it starts (0 while
+   * planted, `Infinity` when no contact follows) and, when the track knows where the foot lands,
+   * writes its model position into `out[o…o+2]` (else leaves `out` as it was). Allocates nothing.
+   */
+  nextContact(time: number, leg: number, out: Float64Array, o: number): number {
+    const d = this.duration;
+    const list = this.intervals[leg];
+    const landing = this.landings[leg];
+    let t = time;
+    if (this.loop) t = time - Math.floor(time / d) * d;
+    let best = Number.POSITIVE_INFINITY;
+    let index = -1;
+    for (let k = this.loop ? -1 : 0; k <= (this.loop ? 1 : 0); k++) {
+      for (let i = 0; i < list.length; i += 2) {
+        const start = list[i] + k * d;
+        const end = list[i + 1] + k * d;
+        const until = t >= start && t <= end ? 0 : start - t;
+        if (until >= 0 && until < best) {
+          best = until;
+          index = i >> 1;
+        }
+      }
+    }
+    if (index >= 0 && landing.length > 0) {
+      out[o] = landing[3 * index];
+      out[o + 1] = landing[3 * index + 1];
+      out[o + 2] = landing[3 * index + 2];
+    }
+    return best;
+  }
+}
+
+/**
+ * Reads the contacts of `clip` for `legs` (as a rig finds them). Samples the clip at `sampleRate`,
+ * runs forward kinematics, and marks a foot planted where it is low and still relative to the
+ * ground, with hysteresis; contacts shorter than `minDuration` are dropped. A foot with a toe is low
+ * when its heel (ankle) or its toe is near that point's lowest height in the clip, and still when
+ * that point is: a heel strike and a push-off on the toe are contact too.
+ *
+ * The ground's velocity: zero when the legs' common ancestor (the pelvis) travels through the clip
+ * (root motion); otherwise (an in-place clip) the median horizontal velocity of the low feet, the
+ * negative of the speed the character must travel at.
+ *
+ * @throws {@link TendonError} `placement/invalid-contacts` for invalid options or no legs.
+ */
+export function computeContacts(
+  clip: Clip,
+  legs: readonly LegRig[],
+  options: ContactOptions = {},
+): ContactTrack {
+  const name = 'computeContacts';
+  const rate = options.sampleRate ?? 60;
+  const lowHeight = options.lowHeight ?? 0.06;
+  const stillSpeed = options.stillSpeed ?? 0.8;
+  const release = options.releaseFactor ?? 1.5;
+  const minDuration = options.minDuration ?? 0.05;
+  const loop = options.loop ?? true;
+  for (const [key, value] of Object.entries({ rate, lowHeight, stillSpeed, release, minDuration })) {
+    if (
+      !(value >= 0 && Number.isFinite(value)) ||
+      (key === 'rate' && !(value > 0)) ||
+      (key === 'release' && value < 1)
+    ) {
+      throw new TendonError(
+        'placement/invalid-contacts',
+        `${name}: option ${key} = ${value} is out of range`,
+      );
+    }
+  }
+  if (!Array.isArray(legs) || legs.length === 0)
+    throw new TendonError('placement/invalid-contacts', `${name}: no legs`);
+  const skeleton = clip.skeleton;
+  const duration = clip.duration;
+  const frames = Math.max(2, Math.round(duration * rate));
+  const step = duration > 0 ? duration / frames : 0;
+  const count = loop ? frames : frames + 1;
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(clip);
+  const pelvis = commonAncestor(
+    skeleton.parents,
+    legs.map((leg) => leg.root),
+  );
+  // Per leg, the ankle's (foot joint's) positions, then the toe's (or the ankle's again).
+  const ankles = legs.map(() => new Float64Array(3 * count));
+  const toes = legs.map(() => new Float64Array(3 * count));
+  const pelvisTravel = new Float64Array(3);
+  for (let k = 0; k <= count; k++) {
+    // One more sample at the very end (clamped) measures how far the pelvis travels.
+    const last = k === count;
+    sampleClip(clip, context, last ? duration : k * step, pose, last ? 'clamp' : loop ? 'loop' : 'clamp');
+    forwardKinematics(pose, model);
+    if (pelvis >= 0 && (k === 0 || last)) {
+      for (let a = 0; a < 3; a++)
+        pelvisTravel[a] = model[16 * pelvis + 12 + a] - (k === 0 ? 0 : pelvisTravel[a]);
+    }
+    if (last) break;
+    legs.forEach((leg, i) => {
+      ankles[i].set(model.subarray(16 * leg.foot + 12, 16 * leg.foot + 15), 3 * k);
+      const toe = leg.toe >= 0 ? leg.toe : leg.foot;
+      toes[i].set(model.subarray(16 * toe + 12, 16 * toe + 15), 3 * k);
+    });
+  }
+  const rest = restModelMatrices(skeleton);
+  const lengths = legs.map((leg) => legLength(rest, leg));
+  const shortest = Math.min(...lengths);
+  const velocity = (p: Float64Array, k: number, axis: number): number => {
+    if (step === 0) return 0;
+    const prev = k > 0 ? k - 1 : loop ? count - 1 : 0;
+    const next = k < count - 1 ? k + 1 : loop ? 0 : count - 1;
+    return (p[3 * next + axis] - p[3 * prev + axis]) / (step * (next - prev + (next < prev ? count : 0)));
+  };
+  const lowest = (p: Float64Array): number => {
+    let m = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < count; k++) m = Math.min(m, p[3 * k + 1]);
+    return m;
+  };
+  const ankleMin = ankles.map(lowest);
+  const toeMin = toes.map(lowest);
+  // Which point carries the foot at frame k: the one nearer its own lowest height.
+  const contactPoint = (i: number, k: number): [Float64Array, number] => {
+    const ha = ankles[i][3 * k + 1] - ankleMin[i];
+    const ht = toes[i][3 * k + 1] - toeMin[i];
+    return ht < ha ? [toes[i], ht] : [ankles[i], ha];
+  };
+  const travel = duration > 0 ? Math.sqrt(pelvisTravel[0] ** 2 + pelvisTravel[2] ** 2) / duration : 0;
+  let groundVelocity: [number, number, number] = [0, 0, 0];
+  if (!(travel > 0.2 * shortest)) {
+    // In place: the ground moves under the planted feet. The median velocity of the low feet.
+    const vx: number[] = [];
+    const vz: number[] = [];
+    legs.forEach((_, i) => {
+      for (let k = 0; k < count; k++) {
+        const [p, height] = contactPoint(i, k);
+        if (height <= lowHeight * lengths[i]) {
+          vx.push(velocity(p, k, 0));
+          vz.push(velocity(p, k, 2));
+        }
+      }
+    });
+    groundVelocity = [median(vx), 0, median(vz)];
+  }
+  const intervals: number[][] = [];
+  const footHeights: number[] = [];
+  const toeHeights: number[] = [];
+  const landings: number[][] = [];
+  legs.forEach((leg, i) => {
+    const L = lengths[i];
+    const contact = new Uint8Array(count);
+    // Hysteresis needs the state before frame 0: a looping clip goes round twice.
+    let on = false;
+    for (let pass = loop ? 2 : 1; pass > 0; pass--) {
+      for (let k = 0; k < count; k++) {
+        const [p, height] = contactPoint(i, k);
+        const dvx = velocity(p, k, 0) - groundVelocity[0];
+        const dvz = velocity(p, k, 2) - groundVelocity[2];
+        const dvy = velocity(p, k, 1);
+        const speed = Math.sqrt(dvx * dvx + dvz * dvz + dvy * dvy);
+        const factor: number = on ? release : 1;
+        on = height <= lowHeight * L * factor && speed <= stillSpeed * L * factor;
+        contact[k] = on ? 1 : 0;
+      }
+    }
+    const list: number[] = [];
+    const lands: number[] = [];
+    for (const [first, last] of runs(contact, loop)) {
+      if ((last - first) * step < minDuration) continue;
+      list.push(first * step, last * step);
+      const k = first % count;
+      lands.push(ankles[i][3 * k], ankles[i][3 * k + 1], ankles[i][3 * k + 2]);
+    }
+    intervals.push(list);
+    landings.push(lands);
+    // Planted heights: the lowest the heel and the toe sit while in contact.
+    let ha = Number.POSITIVE_INFINITY;
+    let ht = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < count; k++) {
+      if (contact[k]) {
+        ha = Math.min(ha, ankles[i][3 * k + 1]);
+        ht = Math.min(ht, toes[i][3 * k + 1]);
+      }
+    }
+    footHeights.push(ha === Number.POSITIVE_INFINITY ? ankleMin[i] : ha);
+    toeHeights.push(leg.toe < 0 ? Number.NaN : ht === Number.POSITIVE_INFINITY ? toeMin[i] : ht);
+  });
+  return new ContactTrack({ duration, intervals, footHeights, toeHeights, landings, loop, groundVelocity });
+}
+
+/** The lowest common ancestor of `joints` (joints stored parent-before-child), `-1` for none. */
+function commonAncestor(parents: Int32Array, joints: readonly number[]): number {
+  let a = joints[0];
+  for (let i = 1; i < joints.length && a >= 0; i++) {
+    let b = joints[i];
+    while (a >= 0 && b >= 0 && a !== b) {
+      if (a > b) a = parents[a];
+      else b = parents[b];
+    }
+    a = a === b ? a : -1;
+  }
+  return a;
+}
+
+/** Runs of 1s as `[firstFrame, lastFrame]`; when looping, a run across the end continues past it. */
+function runs(flags: Uint8Array, loop: boolean): [number, number][] {
+  const n = flags.length;
+  const out: [number, number][] = [];
+  if (flags.every((f) => f === 1)) return loop ? [[0, n]] : [[0, n - 1]];
+  // Start scanning just after a 0, so that a wrapping run is seen whole.
+  let origin = 0;
+  if (loop) while (flags[origin] === 1) origin++;
+  let k = 0;
+  while (k < n) {
+    const i = (origin + k) % n;
+    if (flags[i] === 1) {
+      const start = origin + k;
+      while (k < n && flags[(origin + k) % n] === 1) k++;
+      const end = origin + k - 1;
+      out.push(start >= n ? [start - n, end - n] : [start, end]);
+    } else {
+      k++;
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = values.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+}
+
+/** A leg's length in the rest pose: root to middle plus middle to its end (joint or point). */
+export function legLength(rest: Float64Array, leg: LegRig): number {
+  const r = 16 * leg.root + 12;
+  const m = 16 * leg.middle + 12;
+  let ex: number;
+  let ey: number;
+  let ez: number;
+  if (leg.end >= 0) {
+    ex = rest[16 * leg.end + 12];
+    ey = rest[16 * leg.end + 13];
+    ez = rest[16 * leg.end + 14];
+  } else {
+    const p = leg.endLocal ?? [0, 0, 0];
+    const o = 16 * leg.middle;
+    ex = rest[o] * p[0] + rest[o + 4] * p[1] + rest[o + 8] * p[2] + rest[o + 12];
+    ey = rest[o + 1] * p[0] + rest[o + 5] * p[1] + rest[o + 9] * p[2] + rest[o + 13];
+    ez = rest[o + 2] * p[0] + rest[o + 6] * p[1] + rest[o + 10] * p[2] + rest[o + 14];
+  }
+  const a = norm3(rest[m] - rest[r], rest[m + 1] - rest[r + 1], rest[m + 2] - rest[r + 2]);
+  const b = norm3(ex - rest[m], ey - rest[m + 1], ez - rest[m + 2]);
+  return a + b;
+}
+
+function norm3(x: number, y: number, z: number): number {
+  return Math.sqrt(x * x + y * y + z * z);
+}

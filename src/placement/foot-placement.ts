@@ -1,0 +1,826 @@
+/**
+ * Feet on uneven ground: the per-frame layer a game calls once per character, over the two-bone
+ * solver.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { TwoBoneIk } from '../ik/two-bone.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import { invert } from '../kernel/mat4.js';
+import { conjugate, fromTo, multiply, nlerp, normalize as normalizeQuat } from '../kernel/quat.js';
+import { decompose } from '../kernel/trs.js';
+import { cosSinOfAngle } from '../math/angle.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
+import type { Pose } from '../pose/pose.js';
+import type { LegRig, Rig } from '../rig/limbs.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { type ContactTrack, legLength } from './contacts.js';
+import { type Ground, HIT, RAY } from './ground.js';
+import {
+  EASED_WEIGHT_LENGTH,
+  easedWeightSet,
+  easedWeightStep,
+  easedWeightValue,
+  springOmega,
+  springStep,
+  springStep3,
+} from './spring.js';
+
+/**
+ * Set-up of a {@link FootPlacement}. Distances are fractions of each leg's length (hip to ankle in
+ * the rest pose), so the same options serve a 3-unit robot and a 60-unit fox; times are seconds.
+ */
+export interface FootPlacementOptions {
+  /** What the feet stand on (world space, +Y up). */
+  readonly ground: Ground;
+  /**
+   * Per leg, the foot joint's height above the sole in model units: where the ankle sits when the
+   * foot is planted on flat ground. Default: the planted heights of a contact track when one is
+   * given to {@link FootPlacement.setFootHeights}, else the foot joints' rest heights above model y = 0.
+   */
+  readonly footHeights?: readonly number[];
+  /** Largest tilt of a foot to the ground's normal, radians. Default 0.6 (34°). */
+  readonly maxTilt?: number;
+  /** Largest drop of the pelvis. Default 0.5. */
+  readonly maxDrop?: number;
+  /** Largest rise of the pelvis. Default 0.1. */
+  readonly maxRise?: number;
+  /** Rays start this far above the foot. Default 0.6 (a step up to 60% of the leg is seen). */
+  readonly rayAbove?: number;
+  /** Rays search this far below the foot. Default 0.6; farther ground counts as a hole. */
+  readonly rayBelow?: number;
+  /** Smoothing of the pelvis offset. Default 0.1 s. */
+  readonly pelvisSmoothTime?: number;
+  /** Smoothing of a swinging foot's offset from the animation. Default 0.06 s. */
+  readonly footSmoothTime?: number;
+  /** Smoothing of the ground normal a foot aligns to. Default 0.08 s. */
+  readonly normalSmoothTime?: number;
+  /** Time over which a foot's weight eases in or out when the ground appears or vanishes. Default 0.2 s. */
+  readonly groundEaseTime?: number;
+  /** A locked foot stays within this distance of the animated foot; past it, the lock slides. Default 0.3. */
+  readonly lockRadius?: number;
+  /** The pelvis keeps every weighted foot within this fraction of its leg's reach. Default 0.995. */
+  readonly reachMargin?: number;
+}
+
+/** Per-leg numbers of the last solve, in world space (read them for debugging and measuring). */
+export const LEG_REPORT = {
+  /** Where the foot was aimed (after weights). */
+  target: 0,
+  /** The ground hit under the foot. */
+  groundPoint: 3,
+  /** The ground normal there. */
+  groundNormal: 6,
+  /** The foot's weight (ground found, eased) times the placement's weight. */
+  weight: 9,
+  /** 1 when the ray found ground this frame. */
+  grounded: 10,
+  /** 1 while the foot is locked in place. */
+  locked: 11,
+  /** The distance the two-bone solve left between the leg's end and its target. */
+  error: 12,
+  length: 13,
+} as const;
+
+/**
+ * Plants a character's feet on the ground every frame: a ray down from each animated foot finds the
+ * ground; each foot's target keeps the sole at its animated height above the ground (whatever the
+ * slope) and locks while the clip says the foot is planted; the pelvis drops (or rises a little) so
+ * every planted foot can reach; each leg bends by two-bone IK with its knee on its hinge; each foot
+ * turns to the ground's normal within a tilt limit. Targets, the pelvis, normals and weights follow
+ * their goals through trig-free springs and eases, so nothing pops and the result is bit-identical
+ * on every engine.
+ *
+ * The order of one {@link FootPlacement.solve}: read the animated feet → query the ground → targets,
+ * locks, weights, pelvis → smoothing → pelvis offset and its subtree's forward kinematics → each
+ * leg (two-bone IK with the foot's rotation; an `'effector'` leg's foot bone placed at the leg's
+ * end) → the model buffer is current. Allocates nothing.
+ */
+export class FootPlacement {
+  /** The skeleton. */
+  readonly skeleton: Skeleton;
+  /** The legs placed, in order. */
+  readonly legs: readonly LegRig[];
+  /** The joint the pelvis offset moves, `-1` for none. */
+  readonly pelvis: number;
+  /** The two-bone solver of each leg. */
+  readonly solvers: readonly TwoBoneIk[];
+  /**
+   * Per leg, the contact weight in [0, 1] for the next solve (1 planted, easing around contacts):
+   * it weighs the foot's lock, its alignment to the ground and its pull on the pelvis. Fill it from
+   * a {@link ContactTrack} (`track.sample(time, ramp, placement.contactWeights, placement.planted)`)
+   * or by hand. Default 1 (every foot grounded, none locked).
+   */
+  readonly contactWeights: Float64Array;
+  /** Per leg, 1 while the foot is planted (it locks), else 0. Default 0. */
+  readonly planted: Uint8Array;
+  /** Per leg, {@link LEG_REPORT} numbers of the last solve. */
+  readonly report: Float64Array;
+  /** The pelvis offset of the last solve, world units along +Y. */
+  pelvisOffset = 0;
+
+  private readonly ground: Ground;
+  private readonly footHeights: Float64Array;
+  /** Per leg: rest length (model units). */
+  private readonly lengths: Float64Array;
+  private readonly settings: Float64Array;
+  private readonly offsetSprings: Float64Array;
+  private readonly normalSprings: Float64Array;
+  /** Per leg, where the heel (foot joint) and the toe were planted: `heelX, heelZ, toeX, toeZ`, world. */
+  private readonly locks: Float64Array;
+  /** Per leg, how far the locked foot must move (x, z) to stay where it was planted. */
+  private readonly drift: Float64Array;
+  /** Per leg, the animation's lift of the foot joint and of the sole (the lower of heel and toe). */
+  private readonly lifts: Float64Array;
+  private readonly locked: Uint8Array;
+  private readonly groundWeights: Float64Array;
+  private readonly pelvisSpring = new Float64Array(2);
+  private track: ContactTrack | null = null;
+  /** Seconds the contact weight eases in before a contact and out after it. */
+  private readonly ramps = Float64Array.of(0.1, 0.25);
+  /** Per leg: the next landing in model space, then the ground height under it (with the foot's height). */
+  private readonly landingModel: Float64Array;
+  private readonly landingBase: Float64Array;
+  private readonly landingFound: Uint8Array;
+  private readonly toeHeights: Float64Array;
+  private readonly animatedToe: Float64Array;
+  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
+  private weightEase = 0.25;
+  private initialized = false;
+  // Scratch, per frame.
+  private readonly world = new Float64Array(16);
+  private readonly worldInverse = new Float64Array(16);
+  private readonly worldRotation = new Float64Array(4);
+  private readonly worldRotationInverse = new Float64Array(4);
+  private readonly animated: Float64Array;
+  private readonly hips: Float64Array;
+  private readonly ray = new Float64Array(RAY.length);
+  private readonly hit = new Float64Array(HIT.length);
+  private readonly vec = new Float64Array(12);
+  private readonly quat = new Float64Array(16);
+  private readonly trs = new Float64Array(10);
+  private readonly parentInverse = new Float64Array(16);
+
+  /**
+   * @param skeleton - the character's skeleton.
+   * @param rig - its limbs (from `findRig`); every leg in `rig.legs` is placed.
+   * @throws {@link TendonError} `placement/invalid-option` for options out of range; the two-bone
+   *   solver's errors for a leg that is not a chain.
+   */
+  constructor(skeleton: Skeleton, rig: Rig, options: FootPlacementOptions) {
+    const name = 'FootPlacement';
+    if (options === null || typeof options !== 'object' || typeof options.ground?.raycast !== 'function') {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: options.ground must be a Ground (an object with raycast)`,
+      );
+    }
+    if (rig === null || typeof rig !== 'object' || !Array.isArray(rig.legs) || rig.legs.length === 0) {
+      throw new TendonError('placement/invalid-option', `${name}: the rig has no legs to place`);
+    }
+    this.skeleton = skeleton;
+    this.legs = rig.legs.slice();
+    this.pelvis = rig.pelvis;
+    this.ground = options.ground;
+    const n = this.legs.length;
+    const rest = restModelMatrices(skeleton);
+    this.lengths = Float64Array.from(this.legs, (leg) => legLength(rest, leg));
+    const heights = options.footHeights ?? this.legs.map((leg) => rest[16 * leg.foot + 13]);
+    if (heights.length !== n || !heights.every(Number.isFinite)) {
+      throw new TendonError('placement/invalid-option', `${name}: footHeights must be ${n} finite numbers`);
+    }
+    this.footHeights = Float64Array.from(heights);
+    const option = (
+      key: keyof FootPlacementOptions,
+      fallback: number,
+      max = Number.POSITIVE_INFINITY,
+    ): number => {
+      const value = options[key] ?? fallback;
+      if (typeof value !== 'number' || !(value >= 0 && value <= max)) {
+        throw new TendonError(
+          'placement/invalid-option',
+          `${name}: ${key} = ${String(value)} is not a number in [0, ${max}]`,
+        );
+      }
+      return value;
+    };
+    const maxTilt = option('maxTilt', 0.6, Math.PI / 2);
+    const [tiltCos, tiltSin] = cosSinOfAngle(maxTilt);
+    this.settings = Float64Array.of(
+      tiltCos,
+      tiltSin,
+      option('maxDrop', 0.5, 1),
+      option('maxRise', 0.1, 1),
+      option('rayAbove', 0.6),
+      option('rayBelow', 0.6),
+      springOmega(option('pelvisSmoothTime', 0.1)),
+      springOmega(option('footSmoothTime', 0.06)),
+      springOmega(option('normalSmoothTime', 0.08)),
+      option('groundEaseTime', 0.2),
+      option('lockRadius', 0.3),
+      option('reachMargin', 0.995, 1),
+    );
+    this.solvers = this.legs.map((leg) =>
+      leg.shape === 'effector'
+        ? new TwoBoneIk(skeleton, {
+            root: leg.root,
+            middle: leg.middle,
+            endLocal: leg.endLocal as readonly [number, number, number],
+          })
+        : new TwoBoneIk(skeleton, { root: leg.root, middle: leg.middle, end: leg.end }),
+    );
+    this.contactWeights = new Float64Array(n).fill(1);
+    this.planted = new Uint8Array(n);
+    this.report = new Float64Array(LEG_REPORT.length * n);
+    this.offsetSprings = new Float64Array(6 * n);
+    this.normalSprings = new Float64Array(6 * n);
+    this.locks = new Float64Array(4 * n);
+    this.drift = new Float64Array(2 * n);
+    this.lifts = new Float64Array(2 * n);
+    this.locked = new Uint8Array(n);
+    this.groundWeights = new Float64Array(EASED_WEIGHT_LENGTH * n);
+    this.animated = new Float64Array(3 * n);
+    this.landingModel = new Float64Array(3 * n);
+    this.landingBase = new Float64Array(n);
+    this.landingFound = new Uint8Array(n);
+    this.toeHeights = Float64Array.from(this.legs, (leg) =>
+      leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN,
+    );
+    this.animatedToe = new Float64Array(3 * n);
+    this.hips = new Float64Array(3 * n);
+    easedWeightSet(this.weightState, 0, 1);
+  }
+
+  /** Sets each foot's planted height (model units), e.g. from a contact track's `footHeights`. */
+  setFootHeights(heights: ArrayLike<number>): void {
+    if (heights?.length !== this.legs.length || !Array.prototype.every.call(heights, Number.isFinite)) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `FootPlacement.setFootHeights: ${this.legs.length} finite numbers expected`,
+      );
+    }
+    this.footHeights.set(heights);
+  }
+
+  /**
+   * Drives the contacts from a clip's contact track: each solve then samples it at the clip time it
+   * is given (contact weights easing in over `rampIn` seconds before each contact and out over
+   * `rampOut` after it, the longer so a foot eases back from its lock gently; planted flags,
+   * where each swinging foot will land), and the feet's planted heights are the track's. `null`
+   * goes back to {@link FootPlacement.contactWeights} and {@link FootPlacement.planted} set by hand.
+   */
+  setContactTrack(track: ContactTrack | null, rampIn = 0.1, rampOut = 0.25): void {
+    if (track !== null && track?.legCount !== this.legs.length) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `FootPlacement.setContactTrack: the track has ${track?.legCount} legs, the placement ${this.legs.length}`,
+      );
+    }
+    if (!(rampIn >= 0 && Number.isFinite(rampIn) && rampOut >= 0 && Number.isFinite(rampOut))) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `FootPlacement.setContactTrack: ramps ${rampIn}, ${rampOut}`,
+      );
+    }
+    this.track = track;
+    this.ramps[0] = rampIn;
+    this.ramps[1] = rampOut;
+    if (track !== null) {
+      this.footHeights.set(track.footHeights);
+      this.toeHeights.set(track.toeHeights);
+    }
+  }
+
+  /** The placement's weight now (eased), in [0, 1]. */
+  get weight(): number {
+    return easedWeightValue(this.weightState, 0);
+  }
+
+  /**
+   * Eases the whole placement in (1) or out (0) over `easeTime` seconds: turning it off or on
+   * mid-clip never pops. At weight 0 a solve writes nothing.
+   */
+  setWeight(goal: number, easeTime = 0.25): void {
+    if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `FootPlacement.setWeight: ${goal} over ${easeTime} s`,
+      );
+    }
+    this.weightEase = easeTime;
+    easedWeightStep(this.weightState, 0, goal, easeTime, 0);
+  }
+
+  /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
+  reset(): void {
+    this.initialized = false;
+    this.locked.fill(0);
+    this.pelvisOffset = 0;
+  }
+
+  /**
+   * Places the feet for one frame. `model` must hold the model matrices of `pose` (forward
+   * kinematics after sampling); `world` is the character's model-to-world matrix (column-major 4x4:
+   * translation, a rotation about +Y or any rotation, a uniform scale); `dt` the seconds since the
+   * last solve; `time` the clip time, when a contact track drives the contacts
+   * ({@link FootPlacement.setContactTrack}). Writes the pelvis translation, the legs' rotations and the effector feet into
+   * `pose`, and updates `model`.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world` or a bad `dt`,
+   *   `placement/ground-failed` when the ground throws or answers non-finite numbers (nothing is
+   *   written then), and the solvers' `pose/…` errors for a pose with NaN in it.
+   */
+  solve(pose: Pose, model: Float64Array, world: ArrayLike<number>, dt: number, time = 0): void {
+    const name = 'FootPlacement.solve';
+    if (!Number.isFinite(time)) {
+      throw new TendonError('placement/invalid-input', `${name}: time ${time} is not finite`);
+    }
+    if (pose?.skeleton !== this.skeleton) {
+      throw new TendonError(
+        'pose/skeleton-mismatch',
+        `${name}: the pose is not of this placement's skeleton`,
+      );
+    }
+    if (!(model instanceof Float64Array) || model.length !== 16 * this.skeleton.jointCount) {
+      throw new TendonError(
+        'pose/buffer-size',
+        `${name}: model must be a Float64Array of 16 × ${this.skeleton.jointCount}`,
+      );
+    }
+    if (!(dt >= 0 && Number.isFinite(dt))) {
+      throw new TendonError('placement/invalid-input', `${name}: dt ${dt} is not a finite number ≥ 0`);
+    }
+    const W = this.world;
+    for (let i = 0; i < 16; i++) {
+      const v = world?.[i];
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        throw new TendonError(
+          'placement/invalid-input',
+          `${name}: world[${i}] is ${String(v)}, not a finite number`,
+        );
+      }
+      W[i] = v;
+    }
+    if (!invert(this.worldInverse, 0, W, 0)) {
+      throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
+    }
+    easedWeightStep(this.weightState, 0, this.weightState[1], this.weightEase, dt);
+    const globalWeight = easedWeightValue(this.weightState, 0);
+    if (globalWeight === 0 && this.weightState[2] === 1) {
+      // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
+      this.initialized = false;
+      this.locked.fill(0);
+      this.pelvisOffset = 0;
+      return;
+    }
+    const t = this.trs;
+    decompose(t, 0, this.worldRotation, 0, t, 3, W, 0);
+    conjugate(this.worldRotationInverse, 0, this.worldRotation, 0);
+    const scale = Math.sqrt(W[4] * W[4] + W[5] * W[5] + W[6] * W[6]);
+    if (this.track !== null)
+      this.track.sample(time, this.ramps[0], this.contactWeights, this.planted, this.ramps[1]);
+    this.queryGround(model, scale, time);
+    this.computeTargets(dt, scale, globalWeight);
+    this.applyPelvis(pose, model, dt, scale);
+    this.solveLegs(pose, model);
+    this.initialized = true;
+  }
+
+  /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */
+  private queryGround(model: Float64Array, scale: number, time: number): void {
+    const s = this.settings;
+    const W = this.world;
+    const ray = this.ray;
+    const hit = this.hit;
+    const report = this.report;
+    for (let i = 0; i < this.legs.length; i++) {
+      const leg = this.legs[i];
+      transformPointInto(this.animated, 3 * i, W, model, 16 * leg.foot + 12);
+      transformPointInto(this.hips, 3 * i, W, model, 16 * leg.root + 12);
+      if (leg.toe >= 0) transformPointInto(this.animatedToe, 3 * i, W, model, 16 * leg.toe + 12);
+      const L = this.lengths[i] * scale;
+      const r = LEG_REPORT.length * i;
+      // The animation's lift of the foot above its planted height on the clip's flat ground, and
+      // the sole's (the lower of heel and toe above its own planted height).
+      const lift = this.animated[3 * i + 1] - W[13] - this.footHeights[i] * scale;
+      let soleLift = lift;
+      const toeHeight = this.toeHeights[i];
+      const hasToe = leg.toe >= 0 && !Number.isNaN(toeHeight);
+      if (hasToe) {
+        const toeLift = this.animatedToe[3 * i + 1] - W[13] - toeHeight * scale;
+        if (toeLift < soleLift) soleLift = toeLift;
+      }
+      this.lifts[2 * i] = lift;
+      this.lifts[2 * i + 1] = soleLift;
+      // A locked foot stays where it was planted: of heel and toe, the one nearer the ground
+      // (blended across a band of 5% of the leg) holds still, so the animation's roll from heel to
+      // toe plays out while the foot as a whole does not slide.
+      const locked = this.locked[i] === 1 && this.initialized;
+      let driftX = 0;
+      let driftZ = 0;
+      if (locked) {
+        driftX = this.locks[4 * i] - this.animated[3 * i];
+        driftZ = this.locks[4 * i + 1] - this.animated[3 * i + 2];
+        if (hasToe) {
+          let k = 0.5 + (lift - soleLift) / (0.05 * L);
+          k = k < 0 ? 0 : k > 1 ? 1 : k;
+          driftX += (this.locks[4 * i + 2] - this.animatedToe[3 * i] - driftX) * k;
+          driftZ += (this.locks[4 * i + 3] - this.animatedToe[3 * i + 2] - driftZ) * k;
+        }
+        // Keep the lock within reach of the animation: past the radius it slides along.
+        const d = Math.sqrt(driftX * driftX + driftZ * driftZ);
+        const radius = s[10] * L;
+        if (d > radius) {
+          const excess = 1 - radius / d;
+          for (let k = 0; k < 4; k += 2) {
+            this.locks[4 * i + k] -= driftX * excess;
+            this.locks[4 * i + k + 1] -= driftZ * excess;
+          }
+          driftX *= radius / d;
+          driftZ *= radius / d;
+        }
+      }
+      this.drift[2 * i] = driftX;
+      this.drift[2 * i + 1] = driftZ;
+      ray[RAY.origin] = this.animated[3 * i] + driftX;
+      ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
+      ray[RAY.origin + 2] = this.animated[3 * i + 2] + driftZ;
+      ray[RAY.direction] = 0;
+      ray[RAY.direction + 1] = -1;
+      ray[RAY.direction + 2] = 0;
+      ray[RAY.maxDistance] = (s[4] + s[5] + s[2]) * L;
+      const found = this.castChecked(ray, hit, leg);
+      if (found) {
+        const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
+        for (let k = 0; k < 3; k++) {
+          report[r + LEG_REPORT.groundPoint + k] = hit[k];
+          report[r + LEG_REPORT.groundNormal + k] = hit[3 + k] / nl;
+        }
+      }
+      report[r + LEG_REPORT.grounded] = found ? 1 : 0;
+      this.landingFound[i] = 0;
+      const track = this.track;
+      if (track === null || locked || track.landings[i].length === 0) continue;
+      const until = track.nextContact(time, i, this.landingModel, 3 * i);
+      if (!(until > 0 && until < Number.POSITIVE_INFINITY)) continue;
+      // Where the foot will land, in the world: its model position then, carried by the travel an
+      // in-place clip implies until then.
+      transformPointInto(ray, RAY.origin, W, this.landingModel, 3 * i);
+      const g = track.groundVelocity;
+      ray[RAY.origin] -= (W[0] * g[0] + W[4] * g[1] + W[8] * g[2]) * until;
+      ray[RAY.origin + 2] -= (W[2] * g[0] + W[6] * g[1] + W[10] * g[2]) * until;
+      ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
+      if (this.castChecked(ray, hit, leg)) {
+        const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
+        this.landingBase[i] = hit[1] + (hit[4] / nl) * this.footHeights[i] * scale;
+        this.landingFound[i] = 1;
+      }
+    }
+  }
+
+  /** One ray into the ground, its answer checked. */
+  private castChecked(ray: Float64Array, hit: Float64Array, leg: LegRig): boolean {
+    let found: boolean;
+    try {
+      found = this.ground.raycast(ray, hit) === true;
+    } catch (cause) {
+      throw new TendonError(
+        'placement/ground-failed',
+        `FootPlacement.solve: the ground threw for leg "${leg.label}"`,
+        {
+          cause,
+        },
+      );
+    }
+    if (!found) return false;
+    for (let k = 0; k < 6; k++) {
+      if (!Number.isFinite(hit[k])) {
+        throw new TendonError(
+          'placement/ground-failed',
+          `FootPlacement.solve: the ground answered ${hit[k]} for leg "${leg.label}"`,
+        );
+      }
+    }
+    if (!(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5] > 0)) {
+      throw new TendonError(
+        'placement/ground-failed',
+        `FootPlacement.solve: a zero normal for leg "${leg.label}"`,
+      );
+    }
+    return true;
+  }
+
+  /** Targets, locks and weights from the ground hits, smoothed. */
+  private computeTargets(dt: number, scale: number, globalWeight: number): void {
+    const s = this.settings;
+    const report = this.report;
+    const v = this.vec;
+    const fresh = !this.initialized;
+    for (let i = 0; i < this.legs.length; i++) {
+      const r = LEG_REPORT.length * i;
+      const grounded = report[r + LEG_REPORT.grounded] === 1;
+      const gw = EASED_WEIGHT_LENGTH * i;
+      const c = this.contactWeights[i];
+      if (fresh) easedWeightSet(this.groundWeights, gw, grounded ? 1 : 0);
+      else easedWeightStep(this.groundWeights, gw, grounded ? 1 : 0, s[9], dt);
+      const ax = this.animated[3 * i];
+      const ay = this.animated[3 * i + 1];
+      const az = this.animated[3 * i + 2];
+      const h = this.footHeights[i] * scale;
+      // The animation's lift of the foot above its planted height on the clip's flat ground. While
+      // planted, the sole's own lift (the lower of heel and toe above its planted height: a clip
+      // whose floor is not quite level, a foot that floats or sinks) is taken out, so the sole
+      // lands on the ground while a heel raised on the toe stays raised.
+      // That correction eases with the contact weight, so it is added after the smoothing.
+      const lift = this.lifts[2 * i];
+      const soleLift = this.lifts[2 * i + 1];
+      const correction = grounded ? -c * soleLift : 0;
+      const os = 6 * i;
+      const locked = this.locked[i] === 1 && !fresh;
+      if (grounded) {
+        // Where the foot joint sits when planted here: the sole on the ground, whatever the slope.
+        const nx = report[r + LEG_REPORT.groundNormal];
+        const ny = report[r + LEG_REPORT.groundNormal + 1];
+        const nz = report[r + LEG_REPORT.groundNormal + 2];
+        const base = report[r + LEG_REPORT.groundPoint + 1] + ny * h;
+        // A swinging foot rises early for a step up where it will land, and never drops below the
+        // ground it passes over.
+        const land = !locked && this.landingFound[i] === 1 ? this.landingBase[i] : base;
+        const y = (land > base ? land : base) + lift;
+        // Offsets from where the ray was cast (the animated foot, plus the lock's drift).
+        v[0] = report[r + LEG_REPORT.groundPoint] + nx * h - ax - this.drift[2 * i];
+        v[1] = y - ay;
+        v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * h - az - this.drift[2 * i + 1];
+        v[3] = nx;
+        v[4] = ny;
+        v[5] = nz;
+      } else {
+        // No ground: keep the last offset and turn the foot back upright while its weight eases out.
+        v[0] = this.offsetSprings[os];
+        v[1] = this.offsetSprings[os + 1];
+        v[2] = this.offsetSprings[os + 2];
+        v[3] = 0;
+        v[4] = 1;
+        v[5] = 0;
+      }
+      if (fresh) {
+        for (let k = 0; k < 3; k++) {
+          this.offsetSprings[os + k] = v[k];
+          this.offsetSprings[os + 3 + k] = 0;
+          this.normalSprings[os + k] = v[3 + k];
+          this.normalSprings[os + 3 + k] = 0;
+        }
+      } else {
+        // A swinging foot's offset is smoothed; as the contact weight rises the spring stiffens
+        // twentyfold, so a planted foot does not lag behind the ground under it (a slope's ramp).
+        springStep3(this.offsetSprings, os, v, 0, s[7] / (1 - 0.95 * this.contactWeights[i]), dt);
+        springStep3(this.normalSprings, os, v, 3, s[8], dt);
+      }
+      // Lock at touchdown where the foot is now (locking moves nothing); release once the
+      // contact has ended and its weight has eased out, or when the ground is lost.
+      let tx = ax + this.offsetSprings[os];
+      const ty = ay + this.offsetSprings[os + 1] + correction;
+      let tz = az + this.offsetSprings[os + 2];
+      if (this.planted[i] === 1 && !locked && grounded) {
+        this.locked[i] = 1;
+        this.locks[4 * i] = ax;
+        this.locks[4 * i + 1] = az;
+        this.locks[4 * i + 2] = this.legs[i].toe >= 0 ? this.animatedToe[3 * i] : ax;
+        this.locks[4 * i + 3] = this.legs[i].toe >= 0 ? this.animatedToe[3 * i + 2] : az;
+      } else if (locked && ((this.planted[i] === 0 && c === 0) || !grounded)) {
+        this.locked[i] = 0;
+      } else if (locked) {
+        // The locked foot's drift, eased back to the animation as the contact ends.
+        tx += this.drift[2 * i] * c;
+        tz += this.drift[2 * i + 1] * c;
+      }
+      const w = easedWeightValue(this.groundWeights, gw) * globalWeight;
+      report[r + LEG_REPORT.target] = ax + (tx - ax) * w;
+      report[r + LEG_REPORT.target + 1] = ay + (ty - ay) * w;
+      report[r + LEG_REPORT.target + 2] = az + (tz - az) * w;
+      report[r + LEG_REPORT.weight] = w;
+      report[r + LEG_REPORT.locked] = this.locked[i];
+    }
+  }
+
+  /** The pelvis drop (or limited rise) every planted foot needs, smoothed, then clamped to reach. */
+  private applyPelvis(pose: Pose, model: Float64Array, dt: number, scale: number): void {
+    const pelvis = this.pelvis;
+    if (pelvis < 0) return;
+    const s = this.settings;
+    const report = this.report;
+    let minLength = Number.POSITIVE_INFINITY;
+    let goal = 0;
+    let first = true;
+    for (let i = 0; i < this.legs.length; i++) {
+      const r = LEG_REPORT.length * i;
+      const drop = (report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1]) * this.contactWeights[i];
+      goal = first || drop < goal ? drop : goal;
+      first = false;
+      if (this.lengths[i] < minLength) minLength = this.lengths[i];
+    }
+    const L = minLength * scale;
+    if (goal > s[3] * L) goal = s[3] * L;
+    if (goal < -s[2] * L) goal = -s[2] * L;
+    if (this.initialized) springStep(this.pelvisSpring, 0, goal, s[6], dt);
+    else {
+      this.pelvisSpring[0] = goal;
+      this.pelvisSpring[1] = 0;
+    }
+    let offset = this.pelvisSpring[0];
+    // Reach: the highest the hip may sit for each weighted foot to stay within its leg's reach.
+    for (let i = 0; i < this.legs.length; i++) {
+      const r = LEG_REPORT.length * i;
+      if (report[r + LEG_REPORT.weight] === 0) continue;
+      const reach = s[11] * this.lengths[i] * scale;
+      const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
+      const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
+      const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+      const across = dx * dx + dz * dz;
+      const highest = across < reach * reach ? dy + Math.sqrt(reach * reach - across) : dy;
+      if (highest < offset) offset = highest;
+    }
+    if (offset < -s[2] * L) offset = -s[2] * L;
+    this.pelvisOffset = offset;
+    if (offset === 0) return;
+    // The world offset (0, offset, 0) in model space, then in the pelvis' parent's frame.
+    const Wi = this.worldInverse;
+    const v = this.vec;
+    v[0] = Wi[4] * offset;
+    v[1] = Wi[5] * offset;
+    v[2] = Wi[6] * offset;
+    const parent = this.skeleton.parents[pelvis];
+    if (parent >= 0) {
+      if (!invert(this.parentInverse, 0, model, 16 * parent)) return;
+      const P = this.parentInverse;
+      const x = v[0];
+      const y = v[1];
+      const z = v[2];
+      v[0] = P[0] * x + P[4] * y + P[8] * z;
+      v[1] = P[1] * x + P[5] * y + P[9] * z;
+      v[2] = P[2] * x + P[6] * y + P[10] * z;
+    }
+    pose.translations[3 * pelvis] += v[0];
+    pose.translations[3 * pelvis + 1] += v[1];
+    pose.translations[3 * pelvis + 2] += v[2];
+    const sk = this.skeleton;
+    localToModel(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      pelvis,
+      sk.subtreeEnds[pelvis],
+    );
+  }
+
+  /** Two-bone IK per leg toward its target, with the foot turned to the smoothed ground normal. */
+  private solveLegs(pose: Pose, model: Float64Array): void {
+    const s = this.settings;
+    const report = this.report;
+    const v = this.vec;
+    const q = this.quat;
+    const Wi = this.worldInverse;
+    for (let i = 0; i < this.legs.length; i++) {
+      const leg = this.legs[i];
+      const r = LEG_REPORT.length * i;
+      const w = report[r + LEG_REPORT.weight];
+      if (w === 0) {
+        report[r + LEG_REPORT.error] = 0;
+        continue;
+      }
+      // Target in model space.
+      const tx = report[r + LEG_REPORT.target];
+      const ty = report[r + LEG_REPORT.target + 1];
+      const tz = report[r + LEG_REPORT.target + 2];
+      v[0] = Wi[0] * tx + Wi[4] * ty + Wi[8] * tz + Wi[12];
+      v[1] = Wi[1] * tx + Wi[5] * ty + Wi[9] * tz + Wi[13];
+      v[2] = Wi[2] * tx + Wi[6] * ty + Wi[10] * tz + Wi[14];
+      // The foot's tilt: from up to the smoothed normal, within the limit, weighted by contact.
+      const ns = 6 * i;
+      let nx = this.normalSprings[ns];
+      let ny = this.normalSprings[ns + 1];
+      let nz = this.normalSprings[ns + 2];
+      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      if (nl > 0) {
+        nx /= nl;
+        ny /= nl;
+        nz /= nl;
+      } else {
+        ny = 1;
+      }
+      if (ny < s[0]) {
+        // Past the tilt limit: the direction maxTilt from up toward the normal.
+        const hl = Math.sqrt(nx * nx + nz * nz);
+        const k = hl > 0 ? s[1] / hl : 0;
+        nx *= k;
+        nz *= k;
+        ny = s[0];
+      }
+      v[3] = 0;
+      v[4] = 1;
+      v[5] = 0;
+      v[6] = nx;
+      v[7] = ny;
+      v[8] = nz;
+      fromTo(q, 0, v, 3, v, 6); // world tilt
+      q[4] = 0;
+      q[5] = 0;
+      q[6] = 0;
+      q[7] = 1;
+      nlerp(q, 0, q, 4, q, 0, this.contactWeights[i] * w);
+      // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
+      multiply(q, 0, this.worldRotationInverse, 0, q, 0);
+      multiply(q, 0, q, 0, this.worldRotation, 0);
+      const t = this.trs;
+      decompose(t, 0, q, 8, t, 3, model, 16 * leg.foot);
+      multiply(q, 8, q, 0, q, 8);
+      normalizeQuat(q, 8, q, 8);
+      let pole: Float64Array | null = null;
+      if (leg.pole >= 0) {
+        v[9] = model[16 * leg.pole + 12];
+        v[10] = model[16 * leg.pole + 13];
+        v[11] = model[16 * leg.pole + 14];
+        pole = v.subarray(9, 12);
+      }
+      const solver = this.solvers[i];
+      const target = v.subarray(0, 3);
+      const endRotation = q.subarray(8, 12);
+      if (leg.shape === 'effector') {
+        const status = solver.solve(pose, model, target, pole);
+        report[r + LEG_REPORT.error] = status.error;
+        this.placeEffectorFoot(pose, model, leg, endRotation);
+      } else {
+        const status = solver.solve(pose, model, target, pole, endRotation);
+        report[r + LEG_REPORT.error] = status.error;
+      }
+    }
+  }
+
+  /**
+   * An `'effector'` leg's foot is a bone of its own: put it at the leg's solved end with the turned
+   * rotation, through its parent's model matrix, and update its subtree.
+   */
+  private placeEffectorFoot(pose: Pose, model: Float64Array, leg: LegRig, rotationModel: Float64Array): void {
+    const sk = this.skeleton;
+    const p = leg.endLocal as readonly [number, number, number];
+    const m = 16 * leg.middle;
+    const v = this.vec;
+    v[0] = model[m] * p[0] + model[m + 4] * p[1] + model[m + 8] * p[2] + model[m + 12];
+    v[1] = model[m + 1] * p[0] + model[m + 5] * p[1] + model[m + 9] * p[2] + model[m + 13];
+    v[2] = model[m + 2] * p[0] + model[m + 6] * p[1] + model[m + 10] * p[2] + model[m + 14];
+    const foot = leg.foot;
+    const parent = sk.parents[foot];
+    const q = this.quat;
+    if (parent >= 0) {
+      if (!invert(this.parentInverse, 0, model, 16 * parent)) return;
+      const P = this.parentInverse;
+      const x = v[0];
+      const y = v[1];
+      const z = v[2];
+      v[0] = P[0] * x + P[4] * y + P[8] * z + P[12];
+      v[1] = P[1] * x + P[5] * y + P[9] * z + P[13];
+      v[2] = P[2] * x + P[6] * y + P[10] * z + P[14];
+      const t = this.trs;
+      decompose(t, 0, q, 12, t, 3, model, 16 * parent);
+      conjugate(q, 12, q, 12);
+      multiply(q, 12, q, 12, rotationModel, 0);
+    } else {
+      q[12] = rotationModel[0];
+      q[13] = rotationModel[1];
+      q[14] = rotationModel[2];
+      q[15] = rotationModel[3];
+    }
+    normalizeQuat(q, 12, q, 12);
+    pose.translations[3 * foot] = v[0];
+    pose.translations[3 * foot + 1] = v[1];
+    pose.translations[3 * foot + 2] = v[2];
+    for (let k = 0; k < 4; k++) pose.rotations[4 * foot + k] = q[12 + k];
+    localToModel(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      foot,
+      sk.subtreeEnds[foot],
+    );
+  }
+}
+
+function transformPointInto(
+  out: Float64Array,
+  o: number,
+  m: Float64Array,
+  p: Float64Array,
+  po: number,
+): void {
+  const x = p[po];
+  const y = p[po + 1];
+  const z = p[po + 2];
+  out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
+  out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+  out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+}

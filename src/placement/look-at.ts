@@ -1,0 +1,196 @@
+/**
+ * A head that looks at a point, the turn spread over the upper spine and the neck.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { AimIk } from '../ik/aim.js';
+import { invert } from '../kernel/mat4.js';
+import { decompose } from '../kernel/trs.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
+import type { Pose } from '../pose/pose.js';
+import type { Rig } from '../rig/limbs.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import {
+  EASED_WEIGHT_LENGTH,
+  easedWeightSet,
+  easedWeightStep,
+  easedWeightValue,
+  springOmega,
+  springStep3,
+} from './spring.js';
+
+/** Set-up of a {@link LookAt}. */
+export interface LookAtOptions {
+  /**
+   * The joints that turn, bottom first, the last one the head. Default: the rig's top spine joint,
+   * its neck joints and its head.
+   */
+  readonly joints?: readonly number[];
+  /**
+   * Per joint, the share of the remaining turn it takes, in (0, 1]: each joint aims that fraction
+   * of the way, then the next one corrects what is left, so the head, last at 1, ends on the target
+   * (within its cone). Default: 0.25 for the spine, 0.4 for each neck joint, 1 for the head.
+   */
+  readonly shares?: readonly number[];
+  /** The character's forward and up directions in model space. Default +Z forward, +Y up. */
+  readonly forward?: readonly [number, number, number];
+  readonly up?: readonly [number, number, number];
+  /** Largest turn of each joint away from its rest direction (a swing cone), radians. Default 0.8. */
+  readonly coneAngle?: number;
+  /** Smoothing of the target's motion. Default 0.15 s. */
+  readonly smoothTime?: number;
+}
+
+/**
+ * Turns a character's head (and, by shares, its neck and upper spine) toward a point, keeping the
+ * head upright. Each joint is an {@link AimIk} in its own frame, so its cone limits the turn; the
+ * target follows the goal through a trig-free spring and the weight eases in and out, so a look
+ * that starts, moves or stops never pops. Call after the legs, on the final pose.
+ */
+export class LookAt {
+  /** The joints that turn, bottom first. */
+  readonly joints: readonly number[];
+  /** Their aim solvers. */
+  readonly solvers: readonly AimIk[];
+  private readonly skeleton: Skeleton;
+  private readonly shares: Float64Array;
+  private readonly target = new Float64Array(6);
+  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
+  private readonly omega: number;
+  private readonly modelTarget = new Float64Array(3);
+  private readonly modelUp = new Float64Array(3);
+  private readonly up = new Float64Array(3);
+  private readonly world = new Float64Array(16);
+  private readonly worldInverse = new Float64Array(16);
+  private weightEase = 0.3;
+  private initialized = false;
+
+  /** @throws {@link TendonError} `placement/invalid-option` for a rig without a head or bad options. */
+  constructor(skeleton: Skeleton, rig: Rig, options: LookAtOptions = {}) {
+    const name = 'LookAt';
+    const joints =
+      options.joints ??
+      [...rig.spine.slice(-1), ...rig.neck, ...(rig.head >= 0 ? [rig.head] : [])].filter((j) => j >= 0);
+    if (joints.length === 0) {
+      throw new TendonError('placement/invalid-option', `${name}: no head or neck joints to turn`);
+    }
+    const shares =
+      options.shares ??
+      joints.map((j, i) => (i === joints.length - 1 ? 1 : rig.neck.includes(j) ? 0.4 : 0.25));
+    if (shares.length !== joints.length || !shares.every((s) => s > 0 && s <= 1)) {
+      throw new TendonError('placement/invalid-option', `${name}: one share in (0, 1] per joint`);
+    }
+    const forward = options.forward ?? [0, 0, 1];
+    const up = options.up ?? [0, 1, 0];
+    const cone = options.coneAngle ?? 0.8;
+    this.skeleton = skeleton;
+    this.joints = joints.slice();
+    this.shares = Float64Array.from(shares);
+    this.up.set(up);
+    const rest = restModelMatrices(skeleton);
+    const t = new Float64Array(3);
+    const q = new Float64Array(4);
+    const s = new Float64Array(3);
+    this.solvers = joints.map((joint) => {
+      // The character's forward and up, in the joint's rest rotation frame.
+      decompose(t, 0, q, 0, s, 0, rest, 16 * joint);
+      const local = (v: readonly number[]): [number, number, number] => {
+        // Rotate v by the inverse of q: v + 2w(v × (−u)) + 2(−u) × ((−u) × v)... written as q⁻¹ v q.
+        const [x, y, z, w] = [-q[0], -q[1], -q[2], q[3]];
+        const tx = 2 * (y * v[2] - z * v[1]);
+        const ty = 2 * (z * v[0] - x * v[2]);
+        const tz = 2 * (x * v[1] - y * v[0]);
+        return [
+          v[0] + w * tx + (y * tz - z * ty),
+          v[1] + w * ty + (z * tx - x * tz),
+          v[2] + w * tz + (x * ty - y * tx),
+        ];
+      };
+      return new AimIk(skeleton, { joint, forward: local(forward), up: local(up), coneAngle: cone });
+    });
+    this.omega = springOmega(options.smoothTime ?? 0.15);
+    easedWeightSet(this.weightState, 0, 1);
+  }
+
+  /** The look's weight now (eased), in [0, 1]. */
+  get weight(): number {
+    return easedWeightValue(this.weightState, 0);
+  }
+
+  /** Eases the look in (1) or out (0) over `easeTime` seconds. */
+  setWeight(goal: number, easeTime = 0.3): void {
+    if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
+      throw new TendonError('placement/invalid-option', `LookAt.setWeight: ${goal} over ${easeTime} s`);
+    }
+    this.weightEase = easeTime;
+    easedWeightStep(this.weightState, 0, goal, easeTime, 0);
+  }
+
+  /** Forgets the smoothing: the next solve looks straight at its target. */
+  reset(): void {
+    this.initialized = false;
+  }
+
+  /**
+   * Turns the joints toward `targetWorld` (3 numbers, world space) for one frame. `model` must be
+   * current (after the legs); `world` is the character's model-to-world matrix; `dt` seconds.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite target, world or `dt`;
+   *   the aim solvers' errors for a pose with NaN in it.
+   */
+  solve(
+    pose: Pose,
+    model: Float64Array,
+    targetWorld: ArrayLike<number>,
+    world: ArrayLike<number>,
+    dt: number,
+  ): void {
+    const name = 'LookAt.solve';
+    if (!(dt >= 0 && Number.isFinite(dt))) {
+      throw new TendonError('placement/invalid-input', `${name}: dt ${dt} is not a finite number ≥ 0`);
+    }
+    for (let k = 0; k < 3; k++) {
+      if (typeof targetWorld?.[k] !== 'number' || !Number.isFinite(targetWorld[k])) {
+        throw new TendonError(
+          'placement/invalid-input',
+          `${name}: target[${k}] is ${String(targetWorld?.[k])}`,
+        );
+      }
+    }
+    for (let k = 0; k < 16; k++) {
+      if (typeof world?.[k] !== 'number' || !Number.isFinite(world[k])) {
+        throw new TendonError('placement/invalid-input', `${name}: world[${k}] is ${String(world?.[k])}`);
+      }
+      this.world[k] = world[k];
+    }
+    if (pose?.skeleton !== this.skeleton) {
+      throw new TendonError('pose/skeleton-mismatch', `${name}: the pose is not of this look's skeleton`);
+    }
+    if (!invert(this.worldInverse, 0, this.world, 0)) {
+      throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
+    }
+    easedWeightStep(this.weightState, 0, this.weightState[1], this.weightEase, dt);
+    if (this.initialized) springStep3(this.target, 0, targetWorld as Float64Array, 0, this.omega, dt);
+    else {
+      this.target.set([targetWorld[0], targetWorld[1], targetWorld[2], 0, 0, 0]);
+      this.initialized = true;
+    }
+    const weight = easedWeightValue(this.weightState, 0);
+    if (weight === 0) return;
+    const Wi = this.worldInverse;
+    const x = this.target[0];
+    const y = this.target[1];
+    const z = this.target[2];
+    const m = this.modelTarget;
+    m[0] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
+    m[1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
+    m[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
+    this.modelUp.set(this.up);
+    for (let i = 0; i < this.solvers.length; i++) {
+      const solver = this.solvers[i];
+      solver.weight = this.shares[i] * weight;
+      solver.solve(pose, model, m, this.modelUp);
+    }
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * A character walking over terrain at 60 frames per second, with and without placement, and the
+ * measures the placement issue asks for: sole-to-ground distance at contact frames, sliding of
+ * planted feet, and the largest frame-to-frame change of the rotation IK adds to any joint.
+ *
+ * The character controller is the game's part, written here as a game would: an in-place clip moves
+ * the character at its contact track's ground speed; a clip with root motion carries the model
+ * itself. The controller keeps the character's origin on the ground under its pelvis, smoothed like
+ * a capsule's step-up, so a step does not teleport the whole body.
+ */
+import type { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import type { ContactTrack } from '../../src/placement/contacts.js';
+import { FootPlacement, type FootPlacementOptions, LEG_REPORT } from '../../src/placement/foot-placement.js';
+import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
+import { springOmega, springStep } from '../../src/placement/spring.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import type { Rig } from '../../src/rig/limbs.js';
+
+export interface WalkCase {
+  readonly clip: Clip;
+  readonly rig: Rig;
+  readonly track: ContactTrack;
+  readonly ground: Ground;
+  /** Uniform scale from model to world units (metres). */
+  readonly scale: number;
+  /** Horizontal direction of travel in world space for an in-place clip is the clip's own. */
+  readonly seconds: number;
+  readonly fps?: number;
+  /** Start position in world space, `[x, z]`. */
+  readonly start?: readonly [number, number];
+  /** Extra placement options. */
+  readonly options?: Partial<FootPlacementOptions>;
+  /** Frames at which placement is switched off, and back on (eased). */
+  readonly toggle?: readonly [number, number];
+}
+
+export interface WalkMetrics {
+  /** |sole − ground| at contact frames, world units, with IK. */
+  readonly contactErrors: number[];
+  /** The same measure on the animation without IK. */
+  readonly contactErrorsWithoutIk: number[];
+  /** Per contact: the largest horizontal drift of the foot (the lesser of its heel's and its toe's) from where it was planted. */
+  readonly slides: number[];
+  /** The largest change, between two frames, of the rotation IK adds to any joint, degrees. */
+  readonly maxAddedRotationStepDeg: number;
+  /** Frame and joint of that largest change. */
+  readonly maxStepAt: readonly [number, number];
+  /** Frames where a knee bent the other way from the animation's knee. */
+  readonly kneeFlips: number;
+  /** Contact frames measured. */
+  readonly contactFrames: number;
+  /** The largest distance between a leg's end and its target left by the solves, world units. */
+  readonly maxLegError: number;
+}
+
+const ray = new Float64Array(RAY.length);
+const hit = new Float64Array(HIT.length);
+
+/** The ground straight under (x, z): point y and normal, or null. */
+export function groundUnder(ground: Ground, x: number, z: number): Float64Array | null {
+  ray.set([x, 1e4, z, 0, -1, 0, 2e4]);
+  return ground.raycast(ray, hit) ? hit : null;
+}
+
+function angleDeg(q: Float64Array, o: number, p: Float64Array, po: number): number {
+  const d = Math.abs(q[o] * p[po] + q[o + 1] * p[po + 1] + q[o + 2] * p[po + 2] + q[o + 3] * p[po + 3]);
+  return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+}
+
+/** Walks the case with placement (and measures the animation without it alongside). */
+export function walk(c: WalkCase): WalkMetrics {
+  const skeleton = c.clip.skeleton;
+  const fps = c.fps ?? 60;
+  const dt = 1 / fps;
+  const frames = Math.round(c.seconds * fps);
+  const pose = new Pose(skeleton);
+  const animated = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const animatedModel = createModelBuffer(skeleton);
+  const context = new SamplerContext(c.clip);
+  const placement = new FootPlacement(skeleton, c.rig, { ground: c.ground, ...c.options });
+  placement.setContactTrack(c.track);
+  const legs = c.rig.legs;
+  const world = new Float64Array(16);
+  const controller = new Float64Array(2);
+  const omega = springOmega(0.15);
+  let x = c.start?.[0] ?? 0;
+  let z = c.start?.[1] ?? 0;
+  const gv = c.track.groundVelocity;
+  const contactErrors: number[] = [];
+  const contactErrorsWithoutIk: number[] = [];
+  const slides: number[] = [];
+  const plantedAt = new Float64Array(4 * legs.length);
+  const slide = new Float64Array(legs.length);
+  const wasPlanted = new Uint8Array(legs.length);
+  const n = skeleton.jointCount;
+  const added = new Float64Array(4 * n);
+  const previousAdded = new Float64Array(4 * n);
+  let maxStep = 0;
+  let maxStepAt: [number, number] = [-1, -1];
+  let kneeFlips = 0;
+  let contactFrames = 0;
+  let maxLegError = 0;
+  const s = c.scale;
+  for (let f = 0; f < frames; f++) {
+    const time = f * dt;
+    if (c.toggle && f === c.toggle[0]) placement.setWeight(0, 0.25);
+    if (c.toggle && f === c.toggle[1]) placement.setWeight(1, 0.25);
+    sampleClip(c.clip, context, time, animated);
+    forwardKinematics(animated, animatedModel);
+    pose.copyFrom(animated);
+    model.set(animatedModel);
+    // The controller: in-place clips travel at the ground's speed; the origin follows the ground
+    // under the pelvis.
+    x -= gv[0] * s * dt;
+    z -= gv[2] * s * dt;
+    const pelvis = c.rig.pelvis;
+    const px = x + s * animatedModel[16 * pelvis + 12];
+    const pz = z + s * animatedModel[16 * pelvis + 14];
+    const under = groundUnder(c.ground, px, pz);
+    const groundY = under ? under[1] : controller[0];
+    if (f === 0) controller[0] = groundY;
+    else springStep(controller, 0, groundY, omega, dt);
+    world.set([s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, x, controller[0], z, 1]);
+    placement.solve(pose, model, world, dt, time);
+    // Measures.
+    for (let i = 0; i < legs.length; i++) {
+      const leg = legs[i];
+      const r = LEG_REPORT.length * i;
+      if (placement.report[r + LEG_REPORT.weight] > 0) {
+        maxLegError = Math.max(maxLegError, placement.report[r + LEG_REPORT.error] * s);
+      }
+      const fx = x + s * model[16 * leg.foot + 12];
+      const fz = z + s * model[16 * leg.foot + 14];
+      if (placement.planted[i] === 1) {
+        const e = soleError(c, i, model, x, controller[0], z);
+        if (!Number.isNaN(e)) {
+          contactErrors.push(e);
+          contactFrames++;
+        }
+        const e0 = soleError(c, i, animatedModel, x, controller[0], z);
+        if (!Number.isNaN(e0)) contactErrorsWithoutIk.push(e0);
+        // Sliding: the heel and the toe each drift from where they were planted; a foot rolling
+        // from heel to toe keeps one of them still, a sliding foot moves both.
+        const toe = leg.toe >= 0 ? leg.toe : leg.foot;
+        const tx = x + s * model[16 * toe + 12];
+        const tz = z + s * model[16 * toe + 14];
+        if (!wasPlanted[i]) {
+          plantedAt.set([fx, fz, tx, tz], 4 * i);
+          slide[i] = 0;
+        } else {
+          const heel = Math.hypot(fx - plantedAt[4 * i], fz - plantedAt[4 * i + 1]);
+          const toeDrift = Math.hypot(tx - plantedAt[4 * i + 2], tz - plantedAt[4 * i + 3]);
+          slide[i] = Math.max(slide[i], Math.min(heel, toeDrift));
+        }
+      } else if (wasPlanted[i]) {
+        slides.push(slide[i]);
+      }
+      wasPlanted[i] = placement.planted[i];
+      // Knee flip: the knee's side of the hip–ankle line, against the animation's.
+      const side = (m: Float64Array): number => {
+        const a = 16 * leg.root + 12;
+        const b = 16 * leg.middle + 12;
+        const e = leg.end >= 0 ? 16 * leg.end + 12 : 16 * leg.foot + 12;
+        const mx = 0.5 * (m[a] + m[e]);
+        const my = 0.5 * (m[a + 1] + m[e + 1]);
+        const mz = 0.5 * (m[a + 2] + m[e + 2]);
+        const dx = m[b] - mx;
+        const dy = m[b + 1] - my;
+        const dz = m[b + 2] - mz;
+        const len = Math.hypot(m[e] - m[a], m[e + 1] - m[a + 1], m[e + 2] - m[a + 2]);
+        const off = Math.hypot(dx, dy, dz);
+        // Only a clearly bent knee has a side.
+        return off > 0.05 * len ? Math.sign(dx * gvDir[0] + dz * gvDir[1]) : 0;
+      };
+      const gvl = Math.hypot(gv[0], gv[2]);
+      const gvDir = gvl > 0 ? [-gv[0] / gvl, -gv[2] / gvl] : [0, 1];
+      const sa = side(animatedModel);
+      const sp = side(model);
+      if (sa !== 0 && sp !== 0 && sa !== sp) kneeFlips++;
+    }
+    // The rotation IK adds to each joint: animated⁻¹ · placed, local; its change from last frame.
+    for (let j = 0; j < n; j++) {
+      const a = animated.rotations;
+      const p = pose.rotations;
+      const o = 4 * j;
+      // conj(a) * p
+      const ax = -a[o];
+      const ay = -a[o + 1];
+      const az = -a[o + 2];
+      const aw = a[o + 3];
+      added[o] = aw * p[o] + ax * p[o + 3] + ay * p[o + 2] - az * p[o + 1];
+      added[o + 1] = aw * p[o + 1] - ax * p[o + 2] + ay * p[o + 3] + az * p[o];
+      added[o + 2] = aw * p[o + 2] + ax * p[o + 1] - ay * p[o] + az * p[o + 3];
+      added[o + 3] = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
+      if (f > 0) {
+        const step = angleDeg(added, o, previousAdded, o);
+        if (step > maxStep) {
+          maxStep = step;
+          maxStepAt = [f, j];
+        }
+      }
+    }
+    previousAdded.set(added);
+  }
+  return {
+    contactErrors,
+    contactErrorsWithoutIk,
+    slides,
+    maxAddedRotationStepDeg: maxStep,
+    maxStepAt,
+    kneeFlips,
+    contactFrames,
+    maxLegError,
+  };
+}
+
+/**
+ * The sole's distance to the ground: of the heel (the foot joint) and the toe, the one nearer its
+ * planted height above the ground below it (a push-off stands on the toe, a heel strike on the
+ * heel), measured along the ground's normal. NaN over a hole.
+ */
+function soleError(c: WalkCase, i: number, m: Float64Array, x: number, y: number, z: number): number {
+  const leg = c.rig.legs[i];
+  const s = c.scale;
+  let best = Number.NaN;
+  const points: [number, number][] = [[leg.foot, c.track.footHeights[i]]];
+  if (leg.toe >= 0 && Number.isFinite(c.track.toeHeights[i])) points.push([leg.toe, c.track.toeHeights[i]]);
+  for (const [joint, height] of points) {
+    const px = x + s * m[16 * joint + 12];
+    const py = y + s * m[16 * joint + 13];
+    const pz = z + s * m[16 * joint + 14];
+    const g = groundUnder(c.ground, px, pz);
+    if (!g) continue;
+    const e = (py - g[1]) * g[HIT.normal + 1] - height * s;
+    if (Number.isNaN(best) || Math.abs(e) < Math.abs(best)) best = e;
+  }
+  return Math.abs(best);
+}
+
+/** Mean and max of a list, for reports. */
+export function summary(values: readonly number[]): { mean: number; max: number } {
+  let sum = 0;
+  let max = 0;
+  for (const v of values) {
+    sum += v;
+    if (v > max) max = v;
+  }
+  return { mean: values.length > 0 ? sum / values.length : 0, max };
+}
