@@ -229,7 +229,9 @@ export class ContactTrack {
  *
  * The ground's velocity: zero when the legs' common ancestor (the pelvis) travels through the clip
  * (root motion); otherwise (an in-place clip) the median horizontal velocity of the low feet, the
- * negative of the speed the character must travel at.
+ * negative of the speed the character must travel at. An animator's planted foot seldom moves at one
+ * constant speed under an in-place clip, so there a foot counts as still within 60% of the ground's
+ * speed of it (plus `stillSpeed`).
  *
  * @throws {@link TendonError} `placement/invalid-contacts` for invalid options or no legs.
  */
@@ -334,8 +336,12 @@ export function computeContacts(
   const footHeights: number[] = [];
   const toeHeights: number[] = [];
   const landings: number[][] = [];
+  // Under an in-place clip the planted foot moves with the ground, but an animator's foot seldom
+  // moves at one constant speed: there, "still" allows a share of the ground's speed too.
+  const groundSpeed = Math.sqrt(groundVelocity[0] ** 2 + groundVelocity[2] ** 2);
   legs.forEach((leg, i) => {
     const L = lengths[i];
+    const still = stillSpeed * L + 0.6 * groundSpeed;
     const contact = new Uint8Array(count);
     // Hysteresis needs the state before frame 0: a looping clip goes round twice.
     let on = false;
@@ -347,7 +353,7 @@ export function computeContacts(
         const dvy = velocity(p, k, 1);
         const speed = Math.sqrt(dvx * dvx + dvz * dvz + dvy * dvy);
         const factor: number = on ? release : 1;
-        on = height <= lowHeight * L * factor && speed <= stillSpeed * L * factor;
+        on = height <= lowHeight * L * factor && speed <= still * factor;
         contact[k] = on ? 1 : 0;
       }
     }

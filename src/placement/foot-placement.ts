@@ -62,6 +62,11 @@ export interface FootPlacementOptions {
   readonly lockRadius?: number;
   /** The pelvis keeps every weighted foot within this fraction of its leg's reach. Default 0.995. */
   readonly reachMargin?: number;
+  /**
+   * The character's forward direction in model space. Default +Z. Used for a leg whose rest pose is
+   * straight: its knee bends toward forward.
+   */
+  readonly forward?: readonly [number, number, number];
 }
 
 /** Per-leg numbers of the last solve, in world space (read them for debugging and measuring). */
@@ -221,15 +226,15 @@ export class FootPlacement {
       option('lockRadius', 0.3),
       option('reachMargin', 0.995, 1),
     );
-    this.solvers = this.legs.map((leg) =>
-      leg.shape === 'effector'
-        ? new TwoBoneIk(skeleton, {
-            root: leg.root,
-            middle: leg.middle,
-            endLocal: leg.endLocal as readonly [number, number, number],
-          })
-        : new TwoBoneIk(skeleton, { root: leg.root, middle: leg.middle, end: leg.end }),
-    );
+    const forward = options.forward ?? [0, 0, 1];
+    this.solvers = this.legs.map((leg) => {
+      const end = leg.shape === 'effector' ? { endLocal: leg.endLocal as readonly [number, number, number] } : { end: leg.end };
+      // A leg straight at rest has no bend plane to take its knee's hinge from: the knee then
+      // bends about the character's side axis, so that it goes forward (a human knee; give the
+      // rest pose a bend, or a forward of −Z, for a leg that bends the other way).
+      const hingeAxis = restIsStraight(rest, leg) ? sideAxisIn(rest, leg.middle, forward) : undefined;
+      return new TwoBoneIk(skeleton, { root: leg.root, middle: leg.middle, ...end, hingeAxis });
+    });
     this.contactWeights = new Float64Array(n).fill(1);
     this.planted = new Uint8Array(n);
     this.report = new Float64Array(LEG_REPORT.length * n);
@@ -404,41 +409,56 @@ export class FootPlacement {
       // The animation's lift of the foot above its planted height on the clip's flat ground, and
       // the sole's (the lower of heel and toe above its own planted height).
       const lift = this.animated[3 * i + 1] - W[13] - this.footHeights[i] * scale;
-      let soleLift = lift;
+      let toeLift = lift;
       const toeHeight = this.toeHeights[i];
       const hasToe = leg.toe >= 0 && !Number.isNaN(toeHeight);
-      if (hasToe) {
-        const toeLift = this.animatedToe[3 * i + 1] - W[13] - toeHeight * scale;
-        if (toeLift < soleLift) soleLift = toeLift;
-      }
+      if (hasToe) toeLift = this.animatedToe[3 * i + 1] - W[13] - toeHeight * scale;
       this.lifts[2 * i] = lift;
-      this.lifts[2 * i + 1] = soleLift;
+      this.lifts[2 * i + 1] = toeLift < lift ? toeLift : lift;
       // A locked foot stays where it was planted: of heel and toe, the one nearer the ground
       // (blended across a band of 5% of the leg) holds still, so the animation's roll from heel to
-      // toe plays out while the foot as a whole does not slide.
+      // toe plays out while the foot as a whole does not slide. Once the contact has ended, the
+      // foot keeps the drift it had and eases back to the animation with the contact weight.
       const locked = this.locked[i] === 1 && this.initialized;
       let driftX = 0;
       let driftZ = 0;
-      if (locked) {
+      if (locked && this.planted[i] === 0) {
+        driftX = this.drift[2 * i];
+        driftZ = this.drift[2 * i + 1];
+      } else if (locked) {
         driftX = this.locks[4 * i] - this.animated[3 * i];
         driftZ = this.locks[4 * i + 1] - this.animated[3 * i + 2];
         if (hasToe) {
-          let k = 0.5 + (lift - soleLift) / (0.05 * L);
+          let k = 0.5 + (lift - toeLift) / (0.05 * L);
           k = k < 0 ? 0 : k > 1 ? 1 : k;
           driftX += (this.locks[4 * i + 2] - this.animatedToe[3 * i] - driftX) * k;
           driftZ += (this.locks[4 * i + 3] - this.animatedToe[3 * i + 2] - driftZ) * k;
         }
-        // Keep the lock within reach of the animation: past the radius it slides along.
+        // The lock slides along with the animation rather than hold the foot past the lock radius,
+        // or farther than 90% of the leg's length from the animated hip, horizontally (a planted
+        // foot the body has left behind lets go; nearer, the pelvis drops the little it takes).
         const d = Math.sqrt(driftX * driftX + driftZ * driftZ);
-        const radius = s[10] * L;
-        if (d > radius) {
-          const excess = 1 - radius / d;
+        let keep = d > s[10] * L ? (s[10] * L) / d : 1;
+        const ex = this.animated[3 * i] - this.hips[3 * i];
+        const ez = this.animated[3 * i + 2] - this.hips[3 * i + 2];
+        const e2 = ex * ex + ez * ez;
+        const reach = 0.9 * L;
+        const r2 = e2 > reach * reach ? e2 : reach * reach;
+        const dd = d * d;
+        if (dd > 0) {
+          const ed = ex * driftX + ez * driftZ;
+          // The largest share t of the drift with |e + t·drift| ≤ reach.
+          const disc = ed * ed - dd * (e2 - r2);
+          const t = disc > 0 ? (-ed + Math.sqrt(disc)) / dd : 0;
+          if (t < keep) keep = t < 0 ? 0 : t;
+        }
+        if (keep < 1) {
           for (let k = 0; k < 4; k += 2) {
-            this.locks[4 * i + k] -= driftX * excess;
-            this.locks[4 * i + k + 1] -= driftZ * excess;
+            this.locks[4 * i + k] -= driftX * (1 - keep);
+            this.locks[4 * i + k + 1] -= driftZ * (1 - keep);
           }
-          driftX *= radius / d;
-          driftZ *= radius / d;
+          driftX *= keep;
+          driftZ *= keep;
         }
       }
       this.drift[2 * i] = driftX;
@@ -808,6 +828,63 @@ export class FootPlacement {
       sk.subtreeEnds[foot],
     );
   }
+}
+
+/** Whether a leg's rest pose is straight (bent by less than ~0.06°, too little for a bend plane). */
+function restIsStraight(rest: Float64Array, leg: LegRig): boolean {
+  const a = 16 * leg.root + 12;
+  const b = 16 * leg.middle + 12;
+  let cx: number;
+  let cy: number;
+  let cz: number;
+  if (leg.end >= 0) {
+    cx = rest[16 * leg.end + 12];
+    cy = rest[16 * leg.end + 13];
+    cz = rest[16 * leg.end + 14];
+  } else {
+    const p = leg.endLocal ?? [0, 0, 0];
+    const m = 16 * leg.middle;
+    cx = rest[m] * p[0] + rest[m + 4] * p[1] + rest[m + 8] * p[2] + rest[m + 12];
+    cy = rest[m + 1] * p[0] + rest[m + 5] * p[1] + rest[m + 9] * p[2] + rest[m + 13];
+    cz = rest[m + 2] * p[0] + rest[m + 6] * p[1] + rest[m + 10] * p[2] + rest[m + 14];
+  }
+  const ux = rest[b] - rest[a];
+  const uy = rest[b + 1] - rest[a + 1];
+  const uz = rest[b + 2] - rest[a + 2];
+  const wx = cx - rest[b];
+  const wy = cy - rest[b + 1];
+  const wz = cz - rest[b + 2];
+  const nx = uy * wz - uz * wy;
+  const ny = uz * wx - ux * wz;
+  const nz = ux * wy - uy * wx;
+  const n = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  const lu = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  const lw = Math.sqrt(wx * wx + wy * wy + wz * wz);
+  return !(n > 1e-3 * lu * lw);
+}
+
+/**
+ * The character's side axis (up × forward, up = +Y: +X for a character facing +Z), in the joint's
+ * rest rotation frame: a knee turning positively about it moves forward.
+ */
+function sideAxisIn(rest: Float64Array, joint: number, forward: readonly number[]): [number, number, number] {
+  // up × forward with up = (0, 1, 0).
+  const sx = forward[2];
+  const sy = 0;
+  const sz = -forward[0];
+  const t = new Float64Array(3);
+  const q = new Float64Array(4);
+  const sc = new Float64Array(3);
+  decompose(t, 0, q, 0, sc, 0, rest, 16 * joint);
+  // q⁻¹ · s · q.
+  const x = -q[0];
+  const y = -q[1];
+  const z = -q[2];
+  const w = q[3];
+  const tx = 2 * (y * sz - z * sy);
+  const ty = 2 * (z * sx - x * sz);
+  const tz = 2 * (x * sy - y * sx);
+  return [sx + w * tx + (y * tz - z * ty), sy + w * ty + (z * tx - x * tz), sz + w * tz + (x * ty - y * tx)];
 }
 
 function transformPointInto(

@@ -32,6 +32,8 @@ export interface WalkCase {
   readonly start?: readonly [number, number];
   /** Extra placement options. */
   readonly options?: Partial<FootPlacementOptions>;
+  /** Called after each frame's placement, for debugging. */
+  readonly trace?: (frame: number, placement: FootPlacement, model: Float64Array, animated: Float64Array) => void;
   /** Frames at which placement is switched off, and back on (eased). */
   readonly toggle?: readonly [number, number];
 }
@@ -125,6 +127,7 @@ export function walk(c: WalkCase): WalkMetrics {
     else springStep(controller, 0, groundY, omega, dt);
     world.set([s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, x, controller[0], z, 1]);
     placement.solve(pose, model, world, dt, time);
+    c.trace?.(f, placement, model, animatedModel);
     // Measures.
     for (let i = 0; i < legs.length; i++) {
       const leg = legs[i];

@@ -1,0 +1,341 @@
+/**
+ * Hanging from a bar or a ledge: both hands on the edge, the body below, swinging like a pendulum,
+ * moving hand over hand along it.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { TwoBoneIk } from '../ik/two-bone.js';
+import { invert } from '../kernel/mat4.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
+import type { Pose } from '../pose/pose.js';
+import type { ArmRig, Rig } from '../rig/limbs.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { legLength } from './contacts.js';
+
+/** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
+export interface BarHangOptions {
+  /** One end of the bar (or ledge edge), world space. */
+  readonly from: readonly [number, number, number];
+  /** The other end; the bar should be roughly horizontal. */
+  readonly to: readonly [number, number, number];
+  /** Model-to-world scale of the character. Default 1. */
+  readonly scale?: number;
+  /** The shoulders hang this fraction of the arm's reach below the bar. Default 0.92: never stretched. */
+  readonly armExtension?: number;
+  /** Distance between the hands along the bar. Default the shoulders' width. */
+  readonly gripWidth?: number;
+  /** Distance a hand moves along the bar in one move. Default 0.3. */
+  readonly handStep?: number;
+  /** Gravity, world units per second². Default 9.81. */
+  readonly gravity?: number;
+  /** Share of the swing's speed lost per second. Default 0.15. */
+  readonly damping?: number;
+}
+
+/** Per-hand numbers of the last update: target `x, y, z` (world), 1 while gripping. Left hand first. */
+export const HANG_HAND = { target: 0, gripping: 3, length: 4 } as const;
+
+/**
+ * A character hanging from a bar by both hands. The body is a pendulum under the grip: a point
+ * mass integrated by Verlet steps and held at its distance from the grip, so no angle (and no
+ * trigonometry) is ever needed; a push swings it, damping calms it. Moving along the bar goes hand
+ * over hand: one hand moves to its next grip while the other holds. Each update writes the
+ * character's world matrix (hanging along the line from its grip, facing across the bar) and bends
+ * both arms onto the bar by two-bone IK; the shoulders stay below the bar by less than the arms'
+ * reach, so a gripping hand holds the bar exactly.
+ */
+export class BarHang {
+  /** Where along the bar the body hangs, world units from `from`. */
+  position: number;
+  /** The character's model-to-world matrix of the last update. */
+  readonly world = new Float64Array(16);
+  /** Per hand, {@link HANG_HAND} numbers. */
+  readonly report = new Float64Array(2 * HANG_HAND.length);
+  /** The arms' solvers, left then right. */
+  readonly arms: readonly TwoBoneIk[];
+  private readonly skeleton: Skeleton;
+  /** `from` (3), unit bar direction (3), bar length, scale, hang length, shoulder height, grip width, step, gravity, damping, facing (3). */
+  private readonly frame: Float64Array;
+  /** The body's point (the shoulders' midpoint), now and one step before: `x, y, z, px, py, pz`. */
+  private readonly body = new Float64Array(6);
+  private readonly push = new Float64Array(3);
+  private readonly worldInverse = new Float64Array(16);
+  private readonly target = new Float64Array(3);
+  private readonly pole = new Float64Array(3);
+  private readonly reaches: Float64Array;
+  private lastDt = 0;
+  private started = false;
+
+  /** @throws {@link TendonError} `placement/invalid-option` for a rig without two arms or a bar of no length. */
+  constructor(skeleton: Skeleton, rig: Rig, options: BarHangOptions) {
+    const name = 'BarHang';
+    if (rig?.arms?.length < 2) throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms`);
+    const a = options?.from;
+    const b = options?.to;
+    const ends = [...(a ?? []), ...(b ?? [])];
+    if (ends.length !== 6 || !ends.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw new TendonError('placement/invalid-option', `${name}: from and to must be 3 finite numbers each`);
+    }
+    const dx = b[0] - a[0];
+    const dy = b[1] - a[1];
+    const dz = b[2] - a[2];
+    const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(length > 0)) throw new TendonError('placement/invalid-option', `${name}: the bar has no length`);
+    const scale = options.scale ?? 1;
+    if (!(scale > 0 && Number.isFinite(scale))) {
+      throw new TendonError('placement/invalid-option', `${name}: scale ${scale} is not a positive number`);
+    }
+    this.skeleton = skeleton;
+    const left = rig.arms.find((arm) => arm.side === 'left') ?? rig.arms[0];
+    const right = rig.arms.find((arm) => arm !== left) ?? rig.arms[1];
+    const rest = restModelMatrices(skeleton);
+    const armLength = (arm: ArmRig) =>
+      legLength(rest, {
+        label: arm.label,
+        side: arm.side,
+        shape: 'chain',
+        source: arm.source,
+        root: arm.root,
+        middle: arm.middle,
+        end: arm.end,
+        endLocal: null,
+        foot: arm.end,
+        toe: -1,
+        pole: -1,
+      });
+    this.reaches = Float64Array.of(armLength(left), armLength(right));
+    const reach = Math.min(this.reaches[0], this.reaches[1]) * scale;
+    const shoulderY = 0.5 * (rest[16 * left.root + 13] + rest[16 * right.root + 13]) * scale;
+    const shoulderWidth = Math.abs(rest[16 * left.root + 12] - rest[16 * right.root + 12]) * scale;
+    const extension = options.armExtension ?? 0.92;
+    // The character faces across the bar: its forward is the horizontal perpendicular to the bar.
+    let fx = dz;
+    let fz = -dx;
+    const fl = Math.sqrt(fx * fx + fz * fz);
+    fx = fl > 0 ? fx / fl : 0;
+    fz = fl > 0 ? fz / fl : 1;
+    this.frame = Float64Array.of(
+      a[0],
+      a[1],
+      a[2],
+      dx / length,
+      dy / length,
+      dz / length,
+      length,
+      scale,
+      extension * reach,
+      shoulderY,
+      options.gripWidth ?? shoulderWidth,
+      options.handStep ?? 0.3,
+      options.gravity ?? 9.81,
+      options.damping ?? 0.15,
+      fx,
+      0,
+      fz,
+    );
+    this.arms = [
+      new TwoBoneIk(skeleton, { root: left.root, middle: left.middle, end: left.end }),
+      new TwoBoneIk(skeleton, { root: right.root, middle: right.middle, end: right.end }),
+    ];
+    this.position = 0.5 * length;
+  }
+
+  /** Gives the swing a push: a world-space acceleration (units/s²) applied over the next update. */
+  pushBody(ax: number, ay: number, az: number): void {
+    if (!Number.isFinite(ax) || !Number.isFinite(ay) || !Number.isFinite(az)) {
+      throw new TendonError('placement/invalid-input', 'BarHang.pushBody: the acceleration must be finite');
+    }
+    this.push[0] += ax;
+    this.push[1] += ay;
+    this.push[2] += az;
+  }
+
+  /**
+   * Advances the swing by `dt` seconds and moves `move` world units along the bar (hand over hand;
+   * clamped to the bar), then poses the arms: call after sampling the base pose and forward
+   * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `dt` or `move`.
+   */
+  update(pose: Pose, model: Float64Array, dt: number, move = 0): void {
+    if (!(dt >= 0 && Number.isFinite(dt)) || !Number.isFinite(move)) {
+      throw new TendonError('placement/invalid-input', `BarHang.update: dt ${dt}, move ${move}`);
+    }
+    if (pose?.skeleton !== this.skeleton) {
+      throw new TendonError('pose/skeleton-mismatch', 'BarHang.update: the pose is not of this skeleton');
+    }
+    const f = this.frame;
+    const margin = 0.5 * f[10];
+    this.position = Math.min(f[6] - margin, Math.max(margin, this.position + move));
+    // The pivot: the point of the bar above the body.
+    const px = f[0] + f[3] * this.position;
+    const py = f[1] + f[4] * this.position;
+    const pz = f[2] + f[5] * this.position;
+    this.swing(px, py, pz, dt);
+    this.placeBody(px, py, pz);
+    this.placeHands(px, py, pz);
+    this.solveArms(pose, model);
+  }
+
+  /** One Verlet step of the body point under gravity and the push, held at its distance from the pivot. */
+  private swing(px: number, py: number, pz: number, dt: number): void {
+    const f = this.frame;
+    const b = this.body;
+    const l = f[8];
+    if (!this.started) {
+      b[0] = px;
+      b[1] = py - l;
+      b[2] = pz;
+      b[3] = b[0];
+      b[4] = b[1];
+      b[5] = b[2];
+      this.started = true;
+    }
+    if (dt > 0) {
+      // Velocity carried from the last step (rescaled if the step length changed), damped.
+      const ratio = this.lastDt > 0 ? dt / this.lastDt : 1;
+      const keep = (1 - f[13] * dt > 0 ? 1 - f[13] * dt : 0) * ratio;
+      const vx = (b[0] - b[3]) * keep;
+      const vy = (b[1] - b[4]) * keep;
+      const vz = (b[2] - b[5]) * keep;
+      b[3] = b[0];
+      b[4] = b[1];
+      b[5] = b[2];
+      b[0] += vx + this.push[0] * dt * dt;
+      b[1] += vy + (this.push[1] - f[12]) * dt * dt;
+      b[2] += vz + this.push[2] * dt * dt;
+      this.lastDt = dt;
+    }
+    this.push.fill(0);
+    // Keep the body in the plane across the bar, at its distance below the pivot.
+    let dx = b[0] - px;
+    let dy = b[1] - py;
+    let dz = b[2] - pz;
+    const along = dx * f[3] + dy * f[4] + dz * f[5];
+    dx -= along * f[3];
+    dy -= along * f[4];
+    dz -= along * f[5];
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (d > 0) {
+      b[0] = px + (dx * l) / d;
+      b[1] = py + (dy * l) / d;
+      b[2] = pz + (dz * l) / d;
+    } else {
+      b[0] = px;
+      b[1] = py - l;
+      b[2] = pz;
+    }
+  }
+
+  /** The world matrix: the body's up along pivot − body, its side along the bar. */
+  private placeBody(px: number, py: number, pz: number): void {
+    const f = this.frame;
+    const b = this.body;
+    const s = f[7];
+    let ux = px - b[0];
+    let uy = py - b[1];
+    let uz = pz - b[2];
+    const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    ux /= ul;
+    uy /= ul;
+    uz /= ul;
+    // Forward ⟂ up and the bar, on the side of the facing direction; side = up × forward.
+    let fx = uy * f[5] - uz * f[4];
+    let fy = uz * f[3] - ux * f[5];
+    let fz = ux * f[4] - uy * f[3];
+    if (fx * f[14] + fz * f[16] < 0) {
+      fx = -fx;
+      fy = -fy;
+      fz = -fz;
+    }
+    const fl = Math.sqrt(fx * fx + fy * fy + fz * fz);
+    fx /= fl;
+    fy /= fl;
+    fz /= fl;
+    const sx = uy * fz - uz * fy;
+    const sy = uz * fx - ux * fz;
+    const sz = ux * fy - uy * fx;
+    const W = this.world;
+    W[0] = sx * s;
+    W[1] = sy * s;
+    W[2] = sz * s;
+    W[3] = 0;
+    W[4] = ux * s;
+    W[5] = uy * s;
+    W[6] = uz * s;
+    W[7] = 0;
+    W[8] = fx * s;
+    W[9] = fy * s;
+    W[10] = fz * s;
+    W[11] = 0;
+    // The shoulders' midpoint is the body point: the origin is shoulder height below it.
+    W[12] = b[0] - ux * f[9];
+    W[13] = b[1] - uy * f[9];
+    W[14] = b[2] - uz * f[9];
+    W[15] = 1;
+  }
+
+  /** The hands' grips: shoulder width apart about the pivot, moving hand over hand when it moves. */
+  private placeHands(px: number, py: number, pz: number): void {
+    const f = this.frame;
+    const step = f[11];
+    const half = 0.5 * f[10];
+    const r = this.report;
+    // Which side of the pivot each hand is on depends on the character's side axis along the bar.
+    const sideSign = this.world[0] * f[3] + this.world[1] * f[4] + this.world[2] * f[5] > 0 ? 1 : -1;
+    // Each hand holds points `step` apart; as the position moves, the leading hand reaches for its
+    // next grip during the first half of each step, the trailing one during the second half.
+    for (let hand = 0; hand < 2; hand++) {
+      const side = (hand === 0 ? 1 : -1) * sideSign;
+      const phase = hand === 0 ? 0 : 0.5;
+      const q = this.position / step - phase;
+      const k = Math.floor(q);
+      const u = q - k;
+      const fromAt = (k + phase) * step;
+      const toAt = (k + 1 + phase) * step;
+      let at: number;
+      let lift = 0;
+      if (u < 0.5) {
+        const t0 = u / 0.5;
+        const t = t0 * t0 * (3 - 2 * t0);
+        at = fromAt + (toAt - fromAt) * t;
+        lift = 4 * t * (1 - t) * 0.1 * step;
+        r[hand * HANG_HAND.length + HANG_HAND.gripping] = 0;
+      } else {
+        at = toAt;
+        r[hand * HANG_HAND.length + HANG_HAND.gripping] = 1;
+      }
+      // A grip is a point on the bar; the hand sits half the grip width out from the body's line.
+      const along = at - 0.25 * step - this.position + side * half;
+      const o = hand * HANG_HAND.length;
+      r[o] = px + f[3] * along;
+      r[o + 1] = py + f[4] * along + lift;
+      r[o + 2] = pz + f[5] * along;
+    }
+  }
+
+  private solveArms(pose: Pose, model: Float64Array): void {
+    invert(this.worldInverse, 0, this.world, 0);
+    const Wi = this.worldInverse;
+    const t = this.target;
+    const pole = this.pole;
+    for (let hand = 0; hand < 2; hand++) {
+      const o = hand * HANG_HAND.length;
+      const x = this.report[o];
+      const y = this.report[o + 1];
+      const z = this.report[o + 2];
+      t[0] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
+      t[1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
+      t[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
+      // Elbows out to the side and a little back.
+      const solver = this.arms[hand];
+      const m = 16 * solver.middle;
+      const reach = this.reaches[hand];
+      pole[0] = model[m + 12] + (hand === 0 ? 1 : -1) * reach;
+      pole[1] = model[m + 13];
+      pole[2] = model[m + 14] - 0.3 * reach;
+      solver.solve(pose, model, t, pole);
+    }
+  }
+}

@@ -1,0 +1,407 @@
+/**
+ * Climbing a ladder: hands and feet on its rungs in a natural sequence, procedurally, over any base
+ * pose (an idle clip will do).
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { TwoBoneIk } from '../ik/two-bone.js';
+import { invert } from '../kernel/mat4.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
+import type { Pose } from '../pose/pose.js';
+import type { LegRig, Rig } from '../rig/limbs.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import { legLength } from './contacts.js';
+
+/** A ladder in world space (+Y up): a vertical line of rungs. */
+export interface Ladder {
+  /** The foot of the ladder on the ground, midway between its rails. */
+  readonly bottom: readonly [number, number, number];
+  /** Horizontal direction from the ladder toward the side it is climbed from, `[x, z]`. */
+  readonly facing: readonly [number, number];
+  /** Number of rungs. */
+  readonly rungCount: number;
+  /** Distance between rungs. */
+  readonly spacing: number;
+  /** Height of the first rung above `bottom`. Default `spacing`. */
+  readonly firstRung?: number;
+  /** Distance between the rails. Default 0.45. */
+  readonly width?: number;
+}
+
+/** Set-up of a {@link LadderClimb}; lengths in world units. */
+export interface LadderClimbOptions {
+  readonly ladder: Ladder;
+  /** Model-to-world scale of the character. Default 1. */
+  readonly scale?: number;
+  /** Horizontal distance from the ladder to the character's origin while climbing. Default 0.45 × the leg's length. */
+  readonly standOff?: number;
+  /** How far a moving hand or foot swings away from the ladder, at mid-move. Default 0.25 × spacing. */
+  readonly arc?: number;
+  /** How many rungs above the feet the hands grip. Default: the shoulders' height in rungs. */
+  readonly handRungsAbove?: number;
+}
+
+/**
+ * Per-limb numbers of the last update, limbs in the order right hand, left foot, left hand, right
+ * foot: the target `x, y, z` (world), 1 while gripping, the rung held (−1 the ground below, the rung
+ * count the ground above; NaN while moving), the IK weight.
+ */
+export const CLIMB_LIMB = { target: 0, gripping: 3, rung: 4, weight: 5, length: 6 } as const;
+
+/** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
+const PHASES = [0, 0.5, 1, 1.5];
+/** A limb moves during the first quarter-cycle after its phase. */
+const MOVE = 0.5;
+
+/**
+ * A climb up or down a ladder, driven by one number: the climb's progress in rungs. Each limb holds
+ * a rung while one other moves: right hand, left foot, left hand, right foot, each two rungs per
+ * cycle, a moving limb arcing away from the ladder onto its next rung, while the body rises (or
+ * sinks) steadily. Progress below the ladder stands on the ground in front of it (the feet step
+ * from the ground onto the first rungs), progress past the top climbs onto the ground above (the
+ * feet step onto it, the body moves over the top, the hands let go). Running the progress backward
+ * climbs down the same way.
+ *
+ * Each update writes the character's world matrix (facing the ladder), then bends the arms and legs
+ * onto their targets by two-bone IK. A gripping hand or foot holds its rung exactly (weight 1)
+ * wherever the limb can reach it. Trig-free; no allocation per update.
+ */
+export class LadderClimb {
+  /** The climb's progress, in rungs: 0 has the feet around the first rung. */
+  progress: number;
+  /** The lowest progress (standing on the ground in front of the ladder). */
+  readonly start: number;
+  /** The highest progress (standing on the ground above the ladder). */
+  readonly end: number;
+  /** Per limb, {@link CLIMB_LIMB} numbers. */
+  readonly report = new Float64Array(4 * CLIMB_LIMB.length);
+  /** The character's model-to-world matrix of the last update. */
+  readonly world = new Float64Array(16);
+  /** The solvers: right arm, left leg, left arm, right leg. */
+  readonly limbs: readonly TwoBoneIk[];
+  private readonly skeleton: Skeleton;
+  /** Ladder and set-up numbers (see the constructor). */
+  private readonly frame: Float64Array;
+  private readonly feet: Int32Array;
+  private readonly worldInverse = new Float64Array(16);
+  private readonly target = new Float64Array(3);
+  private readonly pole = new Float64Array(3);
+  private readonly sides: Float64Array;
+  private readonly limbOffsets: Float64Array;
+
+  /**
+   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms and two legs
+   *   or a ladder that does not hold together.
+   */
+  constructor(skeleton: Skeleton, rig: Rig, options: LadderClimbOptions) {
+    const name = 'LadderClimb';
+    const ladder = options?.ladder;
+    if (rig?.legs?.length < 2 || rig?.arms?.length < 2) {
+      throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms and two legs`);
+    }
+    const numbers = [
+      ...(ladder?.bottom ?? []),
+      ...(ladder?.facing ?? []),
+      ladder?.rungCount,
+      ladder?.spacing,
+      ladder?.firstRung ?? ladder?.spacing,
+      ladder?.width ?? 0.45,
+    ];
+    if (
+      numbers.length !== 9 ||
+      !numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) ||
+      !(ladder.spacing > 0) ||
+      !Number.isInteger(ladder.rungCount) ||
+      ladder.rungCount < 2
+    ) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: a ladder needs a finite bottom and facing, at least 2 rungs and a spacing > 0`,
+      );
+    }
+    const fl = Math.sqrt(ladder.facing[0] ** 2 + ladder.facing[1] ** 2);
+    if (!(fl > 0)) throw new TendonError('placement/invalid-option', `${name}: facing must be a non-zero [x, z]`);
+    this.skeleton = skeleton;
+    const scale = options.scale ?? 1;
+    if (!(scale > 0 && Number.isFinite(scale))) {
+      throw new TendonError('placement/invalid-option', `${name}: scale ${scale} is not a positive number`);
+    }
+    const left = (side: string) => side === 'left';
+    const legL = rig.legs.find((l) => left(l.side)) ?? rig.legs[0];
+    const legR = rig.legs.find((l) => l !== legL && !left(l.side)) ?? rig.legs[1];
+    const armL = rig.arms.find((a) => left(a.side)) ?? rig.arms[0];
+    const armR = rig.arms.find((a) => a !== armL && !left(a.side)) ?? rig.arms[1];
+    const rest = restModelMatrices(skeleton);
+    const legLengthWorld = legLength(rest, legL) * scale;
+    const spacing = ladder.spacing;
+    const standOff = options.standOff ?? 0.45 * legLengthWorld;
+    // How far above the origin (the soles) the hands grip, in rungs: the shoulders' height.
+    const shoulder = rest[16 * armL.root + 13] * scale;
+    const hands = options.handRungsAbove ?? Math.max(2, Math.round(shoulder / spacing));
+    this.frame = Float64Array.of(
+      ladder.bottom[0],
+      ladder.bottom[1],
+      ladder.bottom[2],
+      ladder.facing[0] / fl,
+      ladder.facing[1] / fl,
+      ladder.rungCount,
+      spacing,
+      ladder.firstRung ?? spacing,
+      ladder.width ?? 0.45,
+      scale,
+      standOff,
+      options.arc ?? 0.25 * spacing,
+      hands,
+    );
+    // Per limb: the rung it reaches at the end of a cycle, from the cycle's start. With the phases,
+    // a foot holds rungs around `progress + 0.25`, a hand around `progress + hands + 0.75`; the
+    // right hand holds even rungs (from `hands`), the left odd ones, and the feet likewise.
+    this.limbOffsets = Float64Array.of(hands, 0, hands + 1, 1);
+    // Per limb: side (−1 right, +1 left) as seen by the climber, and whether it is a foot.
+    this.sides = Float64Array.of(-1, 1, 1, -1);
+    this.feet = Int32Array.of(0, 1, 0, 1);
+    const chain = (limb: { root: number; middle: number; end: number }) => ({
+      root: limb.root,
+      middle: limb.middle,
+      end: limb.end,
+    });
+    const legSolver = (leg: typeof legL) =>
+      leg.shape === 'effector' && leg.endLocal !== null
+        ? new TwoBoneIk(skeleton, { root: leg.root, middle: leg.middle, endLocal: leg.endLocal })
+        : new TwoBoneIk(skeleton, chain(leg));
+    this.limbs = [
+      new TwoBoneIk(skeleton, chain(armR)),
+      legSolver(legL),
+      new TwoBoneIk(skeleton, chain(armL)),
+      legSolver(legR),
+    ];
+    const armLength = (arm: typeof armL) =>
+      legLength(rest, { ...legL, root: arm.root, middle: arm.middle, end: arm.end, endLocal: null, shape: 'chain' });
+    this.reaches = Float64Array.of(armLength(armR), legLength(rest, legL), armLength(armL), legLength(rest, legR));
+    this.legsBySide = [legL, legR];
+    this.effectorFeet = Int32Array.of(-1, legL.shape === 'effector' ? 1 : 0, -1, legR.shape === 'effector' ? 1 : 0);
+    // The ground phases: below `start` both feet stand on the ground in front of the ladder; past
+    // `end` they stand on the ground at the top.
+    this.start = -3;
+    this.end = ladder.rungCount + 2;
+    this.progress = this.start;
+  }
+
+  private readonly effectorFeet: Int32Array;
+  /** Per limb, its length in the rest pose (model units). */
+  private readonly reaches: Float64Array;
+  private readonly legsBySide: readonly [LegRig, LegRig];
+
+  /** The world position of rung `r`'s grip for a limb on side `side` (hands wide, feet narrow). */
+  private rungPoint(out: Float64Array, r: number, side: number, foot: boolean): void {
+    const f = this.frame;
+    const fx = f[3];
+    const fz = f[4];
+    // The ladder's side axis, as the climber (facing −facing) sees it: its left is facing × up.
+    const sx = -fz;
+    const sz = fx;
+    const count = f[5];
+    const spacing = f[6];
+    const half = foot ? 0.22 * f[8] : 0.4 * f[8];
+    if (foot && r < 0) {
+      // Standing on the ground in front of the ladder.
+      const d = f[10];
+      out[0] = f[0] + fx * d + sx * side * half;
+      out[1] = f[1];
+      out[2] = f[2] + fz * d + sz * side * half;
+      return;
+    }
+    if (r >= count) {
+      // Past the top: the feet on the ground above, behind the ladder; hands on the rail tops.
+      const top = f[1] + f[7] + count * spacing;
+      const back = foot ? 0.5 * f[10] : 0;
+      out[0] = f[0] - fx * back + sx * side * half;
+      out[1] = foot ? top : top + 0.5 * spacing;
+      out[2] = f[2] - fz * back + sz * side * half;
+      return;
+    }
+    out[0] = f[0] + sx * side * half;
+    out[1] = f[1] + f[7] + r * spacing;
+    out[2] = f[2] + sz * side * half;
+  }
+
+  /**
+   * Moves the climb by `deltaRungs` (positive up), clamped to [{@link LadderClimb.start},
+   * {@link LadderClimb.end}], then poses the character: call after sampling its base pose and
+   * running forward kinematics. Writes {@link LadderClimb.world} (use it to place the character),
+   * the arms' and legs' rotations (and the effector feet) into `pose`, and updates `model`.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta; the solvers'
+   *   errors for a pose with NaN in it.
+   */
+  update(pose: Pose, model: Float64Array, deltaRungs: number): void {
+    if (!Number.isFinite(deltaRungs)) {
+      throw new TendonError('placement/invalid-input', `LadderClimb.update: delta ${deltaRungs} is not finite`);
+    }
+    if (pose?.skeleton !== this.skeleton) {
+      throw new TendonError('pose/skeleton-mismatch', 'LadderClimb.update: the pose is not of this skeleton');
+    }
+    const p = Math.min(this.end, Math.max(this.start, this.progress + deltaRungs));
+    this.progress = p;
+    this.placeBody(p);
+    const report = this.report;
+    const a = this.target;
+    const b = this.pole;
+    for (let i = 0; i < 4; i++) {
+      const foot = this.feet[i] === 1;
+      const side = this.sides[i];
+      // Which rung the limb holds, or which two it moves between (see PHASES).
+      const q = p - PHASES[i];
+      const k = Math.floor(q / 2);
+      const u = q - 2 * k;
+      const to = 2 * k + 2 + this.limbOffsets[i];
+      const from = to - 2;
+      const r = LIMB_REPORT(i);
+      if (u < MOVE) {
+        // Moving: an arc away from the ladder, eased in and out.
+        const t0 = u / MOVE;
+        const t = t0 * t0 * (3 - 2 * t0);
+        this.rungPoint(a, this.clampRung(from, foot), side, foot);
+        this.rungPoint(b, this.clampRung(to, foot), side, foot);
+        const lift = 4 * t * (1 - t) * this.frame[11];
+        for (let c = 0; c < 3; c++) report[r + c] = a[c] + (b[c] - a[c]) * t;
+        report[r] += this.frame[3] * lift;
+        report[r + 2] += this.frame[4] * lift;
+        report[r + CLIMB_LIMB.gripping] = 0;
+        report[r + CLIMB_LIMB.rung] = Number.NaN;
+        // A hand moving past the top lets go as it moves (there is nothing to hold up there).
+        report[r + CLIMB_LIMB.weight] = !foot && to >= this.frame[5] ? (from >= this.frame[5] ? 0 : 1 - t) : 1;
+      } else {
+        const rung = this.clampRung(to, foot);
+        this.rungPoint(a, rung, side, foot);
+        report[r] = a[0];
+        report[r + 1] = a[1];
+        report[r + 2] = a[2];
+        const released = !foot && to >= this.frame[5];
+        report[r + CLIMB_LIMB.gripping] = released ? 0 : 1;
+        report[r + CLIMB_LIMB.rung] = rung;
+        report[r + CLIMB_LIMB.weight] = released ? 0 : 1;
+      }
+    }
+    this.solveLimbs(pose, model);
+  }
+
+  /** Feet below the ladder stand on the ground (rung −1); above it, on the top (rung = count). */
+  private clampRung(r: number, foot: boolean): number {
+    const count = this.frame[5];
+    if (foot) return r < 0 ? -1 : r >= count ? count : r;
+    return r < 0 ? 0 : r > count ? count : r;
+  }
+
+  /** The character's world matrix for progress `p`: facing the ladder, rising with the feet. */
+  private placeBody(p: number): void {
+    const f = this.frame;
+    const spacing = f[6];
+    const count = f[5];
+    // The feet's level in rungs, held between the ground (below the first rung) and the top,
+    // with smooth corners.
+    const level = p + 0.25;
+    const lo = -f[7] / spacing;
+    const g = lo + ramp(level - lo + 0.5) - ramp(level - count + 0.5);
+    const y = f[1] + f[7] + g * spacing;
+    // Horizontal: in front of the ladder, moving over the top as the feet step onto it.
+    const over = smooth01((level - (count - 1)) / 2);
+    const d = f[10] * (1 - over) - 0.5 * f[10] * over;
+    const s = f[9];
+    // Facing the ladder: model +Z onto −facing.
+    const fx = -f[3];
+    const fz = -f[4];
+    const W = this.world;
+    W.fill(0);
+    W[0] = fz * s;
+    W[2] = -fx * s;
+    W[5] = s;
+    W[8] = fx * s;
+    W[10] = fz * s;
+    W[12] = f[0] + f[3] * d;
+    W[13] = y;
+    W[14] = f[2] + f[4] * d;
+    W[15] = 1;
+  }
+
+  private solveLimbs(pose: Pose, model: Float64Array): void {
+    invert(this.worldInverse, 0, this.world, 0);
+    const Wi = this.worldInverse;
+    const t = this.target;
+    const pole = this.pole;
+    for (let i = 0; i < 4; i++) {
+      const r = LIMB_REPORT(i);
+      const solver = this.limbs[i];
+      const weight = this.report[r + CLIMB_LIMB.weight];
+      solver.weight = weight;
+      const x = this.report[r];
+      const y = this.report[r + 1];
+      const z = this.report[r + 2];
+      t[0] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
+      t[1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
+      t[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
+      // Knees forward (toward the ladder, model +Z), elbows down and out.
+      const m = 16 * solver.middle;
+      const reach = this.reaches[i];
+      const foot = this.feet[i] === 1;
+      pole[0] = model[m + 12] + (foot ? 0 : 0.5 * this.sides[i] * reach);
+      pole[1] = model[m + 13] - (foot ? 0 : reach);
+      pole[2] = model[m + 14] + (foot ? reach : 0);
+      solver.solve(pose, model, t, pole);
+      if (this.effectorFeet[i] === 1) this.placeFootAtLegEnd(pose, model, i);
+    }
+  }
+
+  /** An effector foot follows the leg's solved end, keeping its animated rotation. */
+  private placeFootAtLegEnd(pose: Pose, model: Float64Array, i: number): void {
+    const leg = this.legsBySide[i === 1 ? 0 : 1];
+    if (leg.endLocal === null) return;
+    const foot = leg.foot;
+    const m = 16 * leg.middle;
+    const e = leg.endLocal;
+    const x = model[m] * e[0] + model[m + 4] * e[1] + model[m + 8] * e[2] + model[m + 12];
+    const y = model[m + 1] * e[0] + model[m + 5] * e[1] + model[m + 9] * e[2] + model[m + 13];
+    const z = model[m + 2] * e[0] + model[m + 6] * e[1] + model[m + 10] * e[2] + model[m + 14];
+    const parent = this.skeleton.parents[foot];
+    const P = this.worldInverse; // reused as scratch: the parent's inverse
+    let lx = x;
+    let ly = y;
+    let lz = z;
+    if (parent >= 0) {
+      invert(P, 0, model, 16 * parent);
+      lx = P[0] * x + P[4] * y + P[8] * z + P[12];
+      ly = P[1] * x + P[5] * y + P[9] * z + P[13];
+      lz = P[2] * x + P[6] * y + P[10] * z + P[14];
+    }
+    // Move the foot bone's model position (and its subtree) to the leg's end.
+    const dx = x - model[16 * foot + 12];
+    const dy = y - model[16 * foot + 13];
+    const dz = z - model[16 * foot + 14];
+    pose.translations[3 * foot] = lx;
+    pose.translations[3 * foot + 1] = ly;
+    pose.translations[3 * foot + 2] = lz;
+    const end = this.skeleton.subtreeEnds[foot];
+    for (let j = foot; j < end; j++) {
+      model[16 * j + 12] += dx;
+      model[16 * j + 13] += dy;
+      model[16 * j + 14] += dz;
+    }
+  }
+}
+
+function LIMB_REPORT(i: number): number {
+  return CLIMB_LIMB.length * i;
+}
+
+/** 0 below 0, x²/2 up to 1, then x − 1/2: a ramp with a smooth start. */
+function ramp(x: number): number {
+  return x <= 0 ? 0 : x < 1 ? 0.5 * x * x : x - 0.5;
+}
+
+/** Smoothstep of x clamped to [0, 1]. */
+function smooth01(x: number): number {
+  const t = x < 0 ? 0 : x > 1 ? 1 : x;
+  return t * t * (3 - 2 * t);
+}
+
