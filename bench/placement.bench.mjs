@@ -42,11 +42,14 @@ function terrain() {
   const cell = 0.25;
   const table = [0, 0.0707, 0.1, 0.0707, 0, -0.0707, -0.1, -0.0707];
   const heights = new Float64Array(columns * rows);
-  for (let j = 0; j < rows; j++) for (let i = 0; i < columns; i++) heights[j * columns + i] = table[j % 8] * 0.5 + table[(i + j) % 8] * 0.5;
+  for (let j = 0; j < rows; j++)
+    for (let i = 0; i < columns; i++)
+      heights[j * columns + i] = table[j % 8] * 0.5 + table[(i + j) % 8] * 0.5;
   const options = { originX: -5, originZ: -20, cellSize: cell, columns, rows, heights };
   const positions = [];
   const indices = [];
-  for (let j = 0; j < rows; j++) for (let i = 0; i < columns; i++) positions.push(-5 + i * cell, heights[j * columns + i], -20 + j * cell);
+  for (let j = 0; j < rows; j++)
+    for (let i = 0; i < columns; i++) positions.push(-5 + i * cell, heights[j * columns + i], -20 + j * cell);
   for (let j = 0; j + 1 < rows; j++) {
     for (let i = 0; i + 1 < columns; i++) {
       const a = j * columns + i;
@@ -119,10 +122,19 @@ async function main() {
     }
     const pose = median(posing);
     const place = median(placing);
-    const allocation = await measureAllocation((count) => {
-      for (let i = 0; i < count; i++) both();
-    }, [100_000, 10_000, 1_000]);
-    results.push({ ground: name, poseNs: pose, placeNs: place, ratio: place / pose, bytesPerFrame: allocation.bytesPerCall });
+    const allocation = await measureAllocation(
+      (count) => {
+        for (let i = 0; i < count; i++) both();
+      },
+      [100_000, 10_000, 1_000],
+    );
+    results.push({
+      ground: name,
+      poseNs: pose,
+      placeNs: place,
+      ratio: place / pose,
+      bytesPerFrame: allocation.bytesPerCall,
+    });
     console.log(
       `  ${name.padEnd(12)} pose ${(pose / 1000).toFixed(2)} µs   placement ${(place / 1000).toFixed(2)} µs   ratio ${(place / pose).toFixed(2)}× (target ≤ 1×)   ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
     );

@@ -35,8 +35,15 @@ export interface TwoBoneIkOptions {
   readonly root: JointRef;
   /** The middle joint (knee, elbow): below `root`, possibly with twist bones between. */
   readonly middle: JointRef;
-  /** The end joint (ankle, wrist): below `middle`. */
-  readonly end: JointRef;
+  /** The end joint (ankle, wrist): below `middle`. Give this or `endLocal`. */
+  readonly end?: JointRef;
+  /**
+   * The limb's end as a point in the middle joint's local frame, for a limb with no end joint below
+   * its middle one: a leg exported from a Blender IK rig, whose foot is a separate bone kept at the
+   * shin's tip. The solve then moves that point onto the target; an `endRotation` has no bone to
+   * turn and is refused. Give this or `end`.
+   */
+  readonly endLocal?: readonly [number, number, number];
   /**
    * The middle joint's hinge axis in its own rotation frame, the axis a positive bend turns about.
    * Default: the normal of the bend plane of the rest pose (root → middle × middle → end), so the
@@ -91,7 +98,7 @@ export class TwoBoneIk {
   readonly root: number;
   /** Joint index of the middle joint. */
   readonly middle: number;
-  /** Joint index of the end joint. */
+  /** Joint index of the end joint, `-1` when the end is a point of the middle joint (`endLocal`). */
   readonly end: number;
   /** The last solve's outcome (the object is reused). */
   readonly status = new IkStatus();
@@ -114,12 +121,31 @@ export class TwoBoneIk {
     this.skeleton = skeleton;
     this.root = resolveJoint(skeleton, options.root, name, 'root');
     this.middle = resolveJoint(skeleton, options.middle, name, 'middle');
-    this.end = resolveJoint(skeleton, options.end, name, 'end');
-    checkChain(skeleton, [this.root, this.middle, this.end], name);
-    this.locals = Int32Array.of(this.root, this.middle, this.end);
-    this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle, this.end);
+    const endLocal = options.endLocal;
+    if ((options.end === undefined) === (endLocal === undefined)) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${name}: give exactly one of end (a joint) and endLocal (a point)`,
+      );
+    }
+    if (endLocal !== undefined) {
+      if (!Array.isArray(endLocal) || endLocal.length !== 3 || !endLocal.every(Number.isFinite)) {
+        throw new TendonError('ik/invalid-option', `${name}: endLocal must be 3 finite numbers`);
+      }
+      this.end = -1;
+      checkChain(skeleton, [this.root, this.middle], name);
+      this.settings.set(endLocal, TWO_BONE.endLocal);
+      this.settings[TWO_BONE.hasEndLocal] = 1;
+      this.locals = Int32Array.of(this.root, this.middle);
+      this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle);
+    } else {
+      this.end = resolveJoint(skeleton, options.end as JointRef, name, 'end');
+      checkChain(skeleton, [this.root, this.middle, this.end], name);
+      this.locals = Int32Array.of(this.root, this.middle, this.end);
+      this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle, this.end);
+    }
     const s = this.settings;
-    const hinge = options.hingeAxis ?? restHinge(skeleton, this.root, this.middle, this.end);
+    const hinge = options.hingeAxis ?? restHinge(skeleton, this.root, this.middle, this.end, endLocal);
     if (hinge !== null) {
       const [x, y, z] = hinge;
       const l = Math.sqrt(x * x + y * y + z * z);
@@ -164,7 +190,10 @@ export class TwoBoneIk {
     let tolerance = options.tolerance;
     if (tolerance === undefined) {
       const rest = restModelMatrices(skeleton);
-      tolerance = 1e-6 * (distance(rest, this.root, this.middle) + distance(rest, this.middle, this.end));
+      const e = restEnd(rest, this.middle, this.end, endLocal);
+      const m = 16 * this.middle + 12;
+      const tail = Math.sqrt((e[0] - rest[m]) ** 2 + (e[1] - rest[m + 1]) ** 2 + (e[2] - rest[m + 2]) ** 2);
+      tolerance = 1e-6 * (distance(rest, this.root, this.middle) + tail);
     }
     if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
       throw new TendonError(
@@ -235,6 +264,12 @@ export class TwoBoneIk {
     checkFinite(targetModel, 3, name, 'target');
     if (poleModel !== null) checkFinite(poleModel, 3, name, 'pole');
     if (endRotationModel !== null) {
+      if (this.end < 0) {
+        throw new TendonError(
+          'ik/invalid-option',
+          `${name}: an endRotation needs an end joint (this limb ends at endLocal)`,
+        );
+      }
       checkFinite(endRotationModel, 4, name, 'endRotation');
       const x = endRotationModel[0];
       const y = endRotationModel[1];
@@ -302,6 +337,21 @@ export class TwoBoneIk {
   }
 }
 
+/** The limb's end in the rest model matrices: the end joint, or the middle joint's `endLocal` point. */
+function restEnd(
+  model: Float64Array,
+  middle: number,
+  end: number,
+  endLocal: readonly [number, number, number] | undefined,
+): number[] {
+  const m = 16 * middle;
+  if (endLocal === undefined) return [model[16 * end + 12], model[16 * end + 13], model[16 * end + 14]];
+  const [x, y, z] = endLocal;
+  return [0, 1, 2].map(
+    (r) => model[m + r] * x + model[m + 4 + r] * y + model[m + 8 + r] * z + model[m + 12 + r],
+  );
+}
+
 function distance(model: Float64Array, i: number, j: number): number {
   const dx = model[16 * i + 12] - model[16 * j + 12];
   const dy = model[16 * i + 13] - model[16 * j + 13];
@@ -319,6 +369,7 @@ function restHinge(
   root: number,
   middle: number,
   end: number,
+  endLocal: readonly [number, number, number] | undefined,
 ): [number, number, number] | null {
   const model = restModelMatrices(skeleton);
   const parent = skeleton.parents[root];
@@ -332,7 +383,8 @@ function restHinge(
   };
   const a = point(root);
   const b = point(middle);
-  const c = point(end);
+  const e = restEnd(model, middle, end, endLocal);
+  const c = [0, 1, 2].map((r) => pinv[r] * e[0] + pinv[4 + r] * e[1] + pinv[8 + r] * e[2] + pinv[12 + r]);
   const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
   const w = [c[0] - b[0], c[1] - b[1], c[2] - b[2]];
   const n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];

@@ -42,8 +42,12 @@ export const TWO_BONE = {
   hasEndRotation: 24,
   /** Reached when the end is within this distance of the target (model units). */
   tolerance: 25,
+  /** The limb's end as a point in the middle joint's local frame (3), when it has no end joint. */
+  endLocal: 26,
+  /** 1 when the end is `endLocal` (the `end` joint index is then not read). */
+  hasEndLocal: 29,
   /** Length of the settings array. */
-  length: 26,
+  length: 30,
 } as const;
 
 /** Layout of the `result` array of {@link twoBoneSolve}. */
@@ -81,7 +85,7 @@ const R = TWO_BONE_RESULT;
 // into it and never loose numbers: V8 boxes a double passed to (or returned from) a call it does
 // not inline, which would allocate on every solve.
 const pinv = new Float64Array(16);
-const v = new Float64Array(107);
+const v = new Float64Array(110);
 // Vectors (3) and quaternions (4) in v, all in the solve frame unless said otherwise.
 const P = 12; // pole (or the current knee), relative to the root
 const H = 15; // hinge axis
@@ -102,6 +106,7 @@ const WANTED = 80; // 16: the end's wanted frame, then its wanted local rotation
 const NEAR = 96; // the target or pole, model space, pulled in when far (vec3.pullIn)
 const NEW_MID = 99; // the middle joint's new local rotation, before it is written
 const NEW_ROOT = 103; // the root's
+const END = 107; // the limb's end, model space (endPosition)
 
 /**
  * Solves two-bone IK for the joints `root`, `mid`, `end` (each below the previous; twist bones may
@@ -153,7 +158,7 @@ export function twoBoneSolve(
       let sum = 0;
       for (let k = 0; k < 15; k++) sum += model[o + k] - model[o + k];
       result[sum === 0 ? R.degenerate : R.invalid] = 1;
-      writeError(model, end, settings, result);
+      writeError(model, mid, end, settings, result);
       return;
     }
   } else {
@@ -161,7 +166,7 @@ export function twoBoneSolve(
     for (let i = 0; i < 16; i++) pinv[i] = i % 5 === 0 ? 1 : 0;
   }
   if (settings[S.weight] <= 0) {
-    writeError(model, end, settings, result);
+    writeError(model, mid, end, settings, result);
     result[R.clamped] = 1;
     return;
   }
@@ -192,9 +197,10 @@ export function twoBoneSolve(
   const uy = p01 * x + p11 * y + p21 * z;
   const uz = p02 * x + p12 * y + p22 * z;
   const l1 = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  x = model[end * 16 + 12] - model[o];
-  y = model[end * 16 + 13] - model[o + 1];
-  z = model[end * 16 + 14] - model[o + 2];
+  endPosition(model, mid, end, settings);
+  x = v[END] - model[o];
+  y = v[END + 1] - model[o + 1];
+  z = v[END + 2] - model[o + 2];
   const wx = p00 * x + p10 * y + p20 * z;
   const wy = p01 * x + p11 * y + p21 * z;
   const wz = p02 * x + p12 * y + p22 * z;
@@ -241,7 +247,7 @@ export function twoBoneSolve(
   const read = l1 + l2 + lat + (v[P] + v[P + 1] + v[P + 2]);
   if (!(read - read === 0)) {
     result[R.invalid] = 1;
-    writeError(model, end, settings, result);
+    writeError(model, mid, end, settings, result);
     return;
   }
   const reach = l1 + l2;
@@ -250,7 +256,7 @@ export function twoBoneSolve(
     // Both bones of zero length: nothing to turn, and any target away from the root is unreachable.
     result[R.degenerate] = 1;
     if (lat > 0) result[R.outOfReach] = 1;
-    writeError(model, end, settings, result);
+    writeError(model, mid, end, settings, result);
     if (result[R.error] <= settings[S.tolerance]) result[R.reached] = 1;
     return;
   }
@@ -310,7 +316,7 @@ export function twoBoneSolve(
   if (hinge) solveHinge(model, parents, scales, root, mid, settings, result);
   else solveLeastMotion(settings, memory, result);
   if (result[R.invalid] > 0) {
-    writeError(model, end, settings, result);
+    writeError(model, mid, end, settings, result);
     return;
   }
   finish(
@@ -539,41 +545,62 @@ function solveHinge(
   v[Q_ROOT + 1] = ry;
   v[Q_ROOT + 2] = rz;
   v[Q_ROOT + 3] = rw;
-  // Roll about n: from the knee's side (u after the alignment, across n) to the pole's side.
-  const tx = 2 * (ry * uz - rz * uy);
-  const ty = 2 * (rz * ux - rx * uz);
-  const tz = 2 * (rx * uy - ry * ux);
-  let kx = ux + rw * tx + ry * tz - rz * ty;
-  let ky = uy + rw * ty + rz * tx - rx * tz;
-  let kz = uz + rw * tz + rx * ty - ry * tx;
+  // Roll about n so that the hinge, after the alignment, points across n where the wanted hinge
+  // does: the pole's (the normal of the plane through n and the pole's side), or without a pole
+  // (or one on the line) the input pose's own hinge. Taken from the hinge, not from the knee's side
+  // of the root–target line: at and past full reach the knee lies on that line to within rounding,
+  // and a roll taken from its side would spin the thigh about the leg from one frame to the next.
+  // The hinge is defined on a straight limb too.
+  const tx = 2 * (ry * hz - rz * hy);
+  const ty = 2 * (rz * hx - rx * hz);
+  const tz = 2 * (rx * hy - ry * hx);
+  let kx = hx + rw * tx + ry * tz - rz * ty;
+  let ky = hy + rw * ty + rz * tx - rx * tz;
+  let kz = hz + rw * tz + rx * ty - ry * tx;
   let along = kx * nx + ky * ny + kz * nz;
   kx -= along * nx;
   ky -= along * ny;
   kz -= along * nz;
-  let ox = v[P];
-  let oy = v[P + 1];
-  let oz = v[P + 2];
+  // The wanted hinge across n: the pole's side × n (the hinge of a limb bent toward the pole).
+  let ox = hx;
+  let oy = hy;
+  let oz = hz;
+  const min = l1 * 1e-9;
+  if (settings[S.hasPole] > 0) {
+    let sx = v[P];
+    let sy = v[P + 1];
+    let sz = v[P + 2];
+    along = sx * nx + sy * ny + sz * nz;
+    sx -= along * nx;
+    sy -= along * ny;
+    sz -= along * nz;
+    // A pole within 1e-6 of the upper bone's length of the line gives no side: the pose's hinge.
+    const pmin = l1 * 1e-6;
+    if (sx * sx + sy * sy + sz * sz > pmin * pmin) {
+      ox = sy * nz - sz * ny;
+      oy = sz * nx - sx * nz;
+      oz = sx * ny - sy * nx;
+    }
+  }
   along = ox * nx + oy * ny + oz * nz;
   ox -= along * nx;
   oy -= along * ny;
   oz -= along * nz;
-  // A side shorter than 1e-9 of the upper bone gives no direction.
-  const min = l1 * 1e-9;
   if (kx * kx + ky * ky + kz * kz > min * min && ox * ox + oy * oy + oz * oz > min * min) {
-    // The pole's side turned about n by the configured twist (Rodrigues across the axis).
+    // The wanted hinge turned about n by the configured twist (Rodrigues across the axis).
     const tc = settings[S.twist];
     const ts = settings[S.twist + 1];
     const sx2 = ox * tc + (ny * oz - nz * oy) * ts;
     const sy2 = oy * tc + (nz * ox - nx * oz) * ts;
     const sz2 = oz * tc + (nx * oy - ny * ox) * ts;
     // By the angle's cosine and sine about n exactly (a cross product's direction would be poor
-    // when the two sides are nearly opposite), both times |k| |s|: the turn needs only their ratio.
+    // when the two are nearly opposite), both times |k| |s|: the turn needs only their ratio.
     v[CS] = kx * sx2 + ky * sy2 + kz * sz2;
     v[CS + 1] = (ky * sz2 - kz * sy2) * nx + (kz * sx2 - kx * sz2) * ny + (kx * sy2 - ky * sx2) * nz;
     fromAxisCosSin(v, Q_TMP2, v, N, v, CS);
     multiply(v, Q_ROOT, v, Q_TMP2, v, Q_ROOT);
   } else {
-    // A straight limb has no knee side to roll; the hinge keeps the bend side.
+    // The hinge lies along the root–target line: no roll defines the bend plane.
     result[R.degenerate] = 1;
   }
 }
@@ -693,7 +720,7 @@ function finish(
   }
   if (!valid) {
     result[R.invalid] = 1;
-    writeError(model, end, settings, result);
+    writeError(model, mid, end, settings, result);
     return;
   }
   const mi = 1 / Math.sqrt(midSq);
@@ -714,13 +741,41 @@ function finish(
     // The end and whatever hangs below it (the range may hold other joints: harmless).
     localToModel(model, parents, translations, rotations, scales, end, subtreeEnd);
   }
-  writeError(model, end, settings, result);
+  writeError(model, mid, end, settings, result);
   if (result[R.error] <= settings[S.tolerance]) result[R.reached] = 1;
 }
 
-/** result[error] = model-space distance from the end joint to the target. */
-function writeError(model: Float64Array, end: number, settings: Float64Array, result: Float64Array): void {
-  distanceInto(result, R.error, model, end * 16 + 12, settings, S.target);
+/** result[error] = model-space distance from the limb's end (joint or point) to the target. */
+function writeError(
+  model: Float64Array,
+  mid: number,
+  end: number,
+  settings: Float64Array,
+  result: Float64Array,
+): void {
+  endPosition(model, mid, end, settings);
+  distanceInto(result, R.error, v, END, settings, S.target);
+}
+
+/**
+ * v[END…] = the limb's end in model space: the end joint's position, or the point `endLocal` of the
+ * middle joint's frame (a leg whose foot is a bone of its own, elsewhere in the hierarchy).
+ */
+function endPosition(model: Float64Array, mid: number, end: number, settings: Float64Array): void {
+  if (settings[S.hasEndLocal] > 0) {
+    const m = mid * 16;
+    const px = settings[S.endLocal];
+    const py = settings[S.endLocal + 1];
+    const pz = settings[S.endLocal + 2];
+    v[END] = model[m] * px + model[m + 4] * py + model[m + 8] * pz + model[m + 12];
+    v[END + 1] = model[m + 1] * px + model[m + 5] * py + model[m + 9] * pz + model[m + 13];
+    v[END + 2] = model[m + 2] * px + model[m + 6] * py + model[m + 10] * pz + model[m + 14];
+  } else {
+    const e = end * 16 + 12;
+    v[END] = model[e];
+    v[END + 1] = model[e + 1];
+    v[END + 2] = model[e + 2];
+  }
 }
 
 function copy3(out: Float64Array, o: number, src: Float64Array, so: number): void {

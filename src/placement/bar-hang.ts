@@ -70,7 +70,8 @@ export class BarHang {
   /** @throws {@link TendonError} `placement/invalid-option` for a rig without two arms or a bar of no length. */
   constructor(skeleton: Skeleton, rig: Rig, options: BarHangOptions) {
     const name = 'BarHang';
-    if (rig?.arms?.length < 2) throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms`);
+    if (rig?.arms?.length < 2)
+      throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms`);
     const a = options?.from;
     const b = options?.to;
     const ends = [...(a ?? []), ...(b ?? [])];

@@ -18,7 +18,7 @@ export interface ContactOptions {
   readonly sampleRate?: number;
   /** A foot counts as low within this height above its lowest point in the clip. Default 0.06. */
   readonly lowHeight?: number;
-  /** A foot counts as still below this speed (leg lengths per second) relative to the ground. Default 0.8. */
+  /** A foot counts as still below this speed (leg lengths per second) relative to the ground. Default 0.4. */
   readonly stillSpeed?: number;
   /** Hysteresis: a contact ends only past the thresholds times this factor. Default 1.5. */
   readonly releaseFactor?: number;
@@ -243,7 +243,7 @@ export function computeContacts(
   const name = 'computeContacts';
   const rate = options.sampleRate ?? 60;
   const lowHeight = options.lowHeight ?? 0.06;
-  const stillSpeed = options.stillSpeed ?? 0.8;
+  const stillSpeed = options.stillSpeed ?? 0.4;
   const release = options.releaseFactor ?? 1.5;
   const minDuration = options.minDuration ?? 0.05;
   const loop = options.loop ?? true;

@@ -138,7 +138,12 @@ export class FootPlacement {
   private readonly drift: Float64Array;
   /** Per leg, the animation's lift of the foot joint and of the sole (the lower of heel and toe). */
   private readonly lifts: Float64Array;
+  /** Per leg, where (x, z) this frame's ray under the foot was cast. */
+  private readonly rayOrigins: Float64Array;
   private readonly locked: Uint8Array;
+  private readonly wasPlanted: Uint8Array;
+  /** Per leg, how much of the lock's drift is held (1 while planted, easing to 0 after). */
+  private readonly lockWeights: Float64Array;
   private readonly groundWeights: Float64Array;
   private readonly pelvisSpring = new Float64Array(2);
   private track: ContactTrack | null = null;
@@ -228,7 +233,10 @@ export class FootPlacement {
     );
     const forward = options.forward ?? [0, 0, 1];
     this.solvers = this.legs.map((leg) => {
-      const end = leg.shape === 'effector' ? { endLocal: leg.endLocal as readonly [number, number, number] } : { end: leg.end };
+      const end =
+        leg.shape === 'effector'
+          ? { endLocal: leg.endLocal as readonly [number, number, number] }
+          : { end: leg.end };
       // A leg straight at rest has no bend plane to take its knee's hinge from: the knee then
       // bends about the character's side axis, so that it goes forward (a human knee; give the
       // rest pose a bend, or a forward of −Z, for a leg that bends the other way).
@@ -243,7 +251,10 @@ export class FootPlacement {
     this.locks = new Float64Array(4 * n);
     this.drift = new Float64Array(2 * n);
     this.lifts = new Float64Array(2 * n);
+    this.rayOrigins = new Float64Array(2 * n);
     this.locked = new Uint8Array(n);
+    this.wasPlanted = new Uint8Array(n);
+    this.lockWeights = new Float64Array(EASED_WEIGHT_LENGTH * n);
     this.groundWeights = new Float64Array(EASED_WEIGHT_LENGTH * n);
     this.animated = new Float64Array(3 * n);
     this.landingModel = new Float64Array(3 * n);
@@ -463,9 +474,14 @@ export class FootPlacement {
       }
       this.drift[2 * i] = driftX;
       this.drift[2 * i + 1] = driftZ;
-      ray[RAY.origin] = this.animated[3 * i] + driftX;
+      // The ray: under the heel's lock while planted (a fixed point, so the ground under a planted
+      // foot cannot jump as its heel and toe trade places near a step's edge), else under the foot.
+      const plantedLock = locked && this.planted[i] === 1;
+      ray[RAY.origin] = plantedLock ? this.locks[4 * i] : this.animated[3 * i] + driftX;
       ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
-      ray[RAY.origin + 2] = this.animated[3 * i + 2] + driftZ;
+      ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 1] : this.animated[3 * i + 2] + driftZ;
+      this.rayOrigins[2 * i] = ray[RAY.origin];
+      this.rayOrigins[2 * i + 1] = ray[RAY.origin + 2];
       ray[RAY.direction] = 0;
       ray[RAY.direction + 1] = -1;
       ray[RAY.direction + 2] = 0;
@@ -568,10 +584,10 @@ export class FootPlacement {
         // ground it passes over.
         const land = !locked && this.landingFound[i] === 1 ? this.landingBase[i] : base;
         const y = (land > base ? land : base) + lift;
-        // Offsets from where the ray was cast (the animated foot, plus the lock's drift).
-        v[0] = report[r + LEG_REPORT.groundPoint] + nx * h - ax - this.drift[2 * i];
+        // Horizontal offsets from where the ray was cast (the slope's push of the sole, n·h).
+        v[0] = report[r + LEG_REPORT.groundPoint] + nx * h - this.rayOrigins[2 * i];
         v[1] = y - ay;
-        v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * h - az - this.drift[2 * i + 1];
+        v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * h - this.rayOrigins[2 * i + 1];
         v[3] = nx;
         v[4] = ny;
         v[5] = nz;
@@ -602,19 +618,35 @@ export class FootPlacement {
       let tx = ax + this.offsetSprings[os];
       const ty = ay + this.offsetSprings[os + 1] + correction;
       let tz = az + this.offsetSprings[os + 2];
-      if (this.planted[i] === 1 && !locked && grounded) {
+      // A new contact (planted rising) locks afresh where the foot is now (the animated foot plus
+      // what is left of an easing drift), so locking moves nothing. When the contact ends, the
+      // drift eases out over the contact track's ramp-out (its own ease, not the contact weight,
+      // which may already be rising for the next contact); then the lock is let go.
+      const lw = EASED_WEIGHT_LENGTH * i;
+      const held = locked ? easedWeightValue(this.lockWeights, lw) : 0;
+      if (this.planted[i] === 1 && (!locked || this.wasPlanted[i] === 0) && grounded) {
+        const dx = this.drift[2 * i] * held;
+        const dz = this.drift[2 * i + 1] * held;
         this.locked[i] = 1;
-        this.locks[4 * i] = ax;
-        this.locks[4 * i + 1] = az;
-        this.locks[4 * i + 2] = this.legs[i].toe >= 0 ? this.animatedToe[3 * i] : ax;
-        this.locks[4 * i + 3] = this.legs[i].toe >= 0 ? this.animatedToe[3 * i + 2] : az;
-      } else if (locked && ((this.planted[i] === 0 && c === 0) || !grounded)) {
+        this.locks[4 * i] = ax + dx;
+        this.locks[4 * i + 1] = az + dz;
+        this.locks[4 * i + 2] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i] : ax) + dx;
+        this.locks[4 * i + 3] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i + 2] : az) + dz;
+        this.drift[2 * i] = dx;
+        this.drift[2 * i + 1] = dz;
+        easedWeightSet(this.lockWeights, lw, 1);
+        tx += dx;
+        tz += dz;
+      } else if (locked && !grounded) {
         this.locked[i] = 0;
       } else if (locked) {
-        // The locked foot's drift, eased back to the animation as the contact ends.
-        tx += this.drift[2 * i] * c;
-        tz += this.drift[2 * i + 1] * c;
+        easedWeightStep(this.lockWeights, lw, this.planted[i], this.ramps[1], dt);
+        const hold = easedWeightValue(this.lockWeights, lw);
+        tx += this.drift[2 * i] * hold;
+        tz += this.drift[2 * i + 1] * hold;
+        if (hold === 0) this.locked[i] = 0;
       }
+      this.wasPlanted[i] = this.planted[i];
       const w = easedWeightValue(this.groundWeights, gw) * globalWeight;
       report[r + LEG_REPORT.target] = ax + (tx - ax) * w;
       report[r + LEG_REPORT.target + 1] = ay + (ty - ay) * w;

@@ -121,7 +121,8 @@ export class LadderClimb {
       );
     }
     const fl = Math.sqrt(ladder.facing[0] ** 2 + ladder.facing[1] ** 2);
-    if (!(fl > 0)) throw new TendonError('placement/invalid-option', `${name}: facing must be a non-zero [x, z]`);
+    if (!(fl > 0))
+      throw new TendonError('placement/invalid-option', `${name}: facing must be a non-zero [x, z]`);
     this.skeleton = skeleton;
     const scale = options.scale ?? 1;
     if (!(scale > 0 && Number.isFinite(scale))) {
@@ -177,10 +178,27 @@ export class LadderClimb {
       legSolver(legR),
     ];
     const armLength = (arm: typeof armL) =>
-      legLength(rest, { ...legL, root: arm.root, middle: arm.middle, end: arm.end, endLocal: null, shape: 'chain' });
-    this.reaches = Float64Array.of(armLength(armR), legLength(rest, legL), armLength(armL), legLength(rest, legR));
+      legLength(rest, {
+        ...legL,
+        root: arm.root,
+        middle: arm.middle,
+        end: arm.end,
+        endLocal: null,
+        shape: 'chain',
+      });
+    this.reaches = Float64Array.of(
+      armLength(armR),
+      legLength(rest, legL),
+      armLength(armL),
+      legLength(rest, legR),
+    );
     this.legsBySide = [legL, legR];
-    this.effectorFeet = Int32Array.of(-1, legL.shape === 'effector' ? 1 : 0, -1, legR.shape === 'effector' ? 1 : 0);
+    this.effectorFeet = Int32Array.of(
+      -1,
+      legL.shape === 'effector' ? 1 : 0,
+      -1,
+      legR.shape === 'effector' ? 1 : 0,
+    );
     // The ground phases: below `start` both feet stand on the ground in front of the ladder; past
     // `end` they stand on the ground at the top.
     this.start = -3;
@@ -237,7 +255,10 @@ export class LadderClimb {
    */
   update(pose: Pose, model: Float64Array, deltaRungs: number): void {
     if (!Number.isFinite(deltaRungs)) {
-      throw new TendonError('placement/invalid-input', `LadderClimb.update: delta ${deltaRungs} is not finite`);
+      throw new TendonError(
+        'placement/invalid-input',
+        `LadderClimb.update: delta ${deltaRungs} is not finite`,
+      );
     }
     if (pose?.skeleton !== this.skeleton) {
       throw new TendonError('pose/skeleton-mismatch', 'LadderClimb.update: the pose is not of this skeleton');
@@ -271,7 +292,8 @@ export class LadderClimb {
         report[r + CLIMB_LIMB.gripping] = 0;
         report[r + CLIMB_LIMB.rung] = Number.NaN;
         // A hand moving past the top lets go as it moves (there is nothing to hold up there).
-        report[r + CLIMB_LIMB.weight] = !foot && to >= this.frame[5] ? (from >= this.frame[5] ? 0 : 1 - t) : 1;
+        report[r + CLIMB_LIMB.weight] =
+          !foot && to >= this.frame[5] ? (from >= this.frame[5] ? 0 : 1 - t) : 1;
       } else {
         const rung = this.clampRung(to, foot);
         this.rungPoint(a, rung, side, foot);
@@ -404,4 +426,3 @@ function smooth01(x: number): number {
   const t = x < 0 ? 0 : x > 1 ? 1 : x;
   return t * t * (3 - 2 * t);
 }
-

@@ -39,7 +39,9 @@ export function restPointIn(skeleton: Skeleton, middle: number, joint: number): 
 }
 
 export async function robot(): Promise<Character> {
-  const imported = await importGltf(readAsset('gltf', 'RobotExpressive.glb'), { source: 'RobotExpressive.glb' });
+  const imported = await importGltf(readAsset('gltf', 'RobotExpressive.glb'), {
+    source: 'RobotExpressive.glb',
+  });
   const { skeleton, clips } = imported.skeletons[0];
   const J = (name: string) => skeleton.jointIndex(name);
   const leg = (side: 'left' | 'right', s: 'L' | 'R'): LegRig => ({
@@ -78,9 +80,12 @@ export async function robot(): Promise<Character> {
 }
 
 export function cmu(file: string): Character {
-  const { skeleton, clip } = importBvh(readFileSync(new URL(`../../../shared/assets/bvh/${file}`, import.meta.url), 'utf8'), {
-    source: file,
-  });
+  const { skeleton, clip } = importBvh(
+    readFileSync(new URL(`../../../shared/assets/bvh/${file}`, import.meta.url), 'utf8'),
+    {
+      source: file,
+    },
+  );
   const J = (name: string) => skeleton.indexOf(name);
   // CMU files come in two namings: LeftUpLeg/LeftLeg/LeftFoot/LeftToeBase and LeftHip/LeftKnee/LeftAnkle/LeftToe.
   const named = J('LeftUpLeg') >= 0;
@@ -110,10 +115,61 @@ export function cmu(file: string): Character {
     legs: [leg('left', 'Left'), leg('right', 'Right')],
     arms: [arm('left', 'Left'), arm('right', 'Right')],
     pelvis: J('Hips'),
-    spine: [J('LowerBack'), J('Spine'), J('Spine1'), J('lowerback'), J('Chest'), J('Chest2')].filter((j) => j >= 0),
+    spine: [J('LowerBack'), J('Spine'), J('Spine1'), J('lowerback'), J('Chest'), J('Chest2')].filter(
+      (j) => j >= 0,
+    ),
     neck: [J('lowerneck'), J('Neck'), J('Neck1')].filter((j) => j >= 0),
     head: J('Head'),
     convention: 'cmu',
   };
   return { skeleton, rig, clips: new Map([[clip.name, clip]]), scale: CMU_SCALE };
+}
+
+export async function fox(): Promise<Character> {
+  const imported = await importGltf(readAsset('gltf', 'Fox.glb'), { source: 'Fox.glb' });
+  const { skeleton, clips } = imported.skeletons[0];
+  const J = (name: string) => skeleton.jointIndex(name);
+  const leg = (
+    label: string,
+    side: 'left' | 'right',
+    root: string,
+    middle: string,
+    end: string,
+    toe: string,
+  ): LegRig => ({
+    label,
+    side,
+    shape: 'chain',
+    source: 'override',
+    root: J(root),
+    middle: J(middle),
+    end: J(end),
+    endLocal: null,
+    foot: J(end),
+    toe: toe === '' ? -1 : J(toe),
+    pole: -1,
+  });
+  const rig: Rig = {
+    legs: [
+      leg('hind-left', 'left', 'b_LeftLeg01_015', 'b_LeftLeg02_016', 'b_LeftFoot01_017', 'b_LeftFoot02_018'),
+      leg(
+        'hind-right',
+        'right',
+        'b_RightLeg01_019',
+        'b_RightLeg02_020',
+        'b_RightFoot01_021',
+        'b_RightFoot02_022',
+      ),
+      leg('front-left', 'left', 'b_LeftUpperArm_09', 'b_LeftForeArm_010', 'b_LeftHand_011', ''),
+      leg('front-right', 'right', 'b_RightUpperArm_06', 'b_RightForeArm_07', 'b_RightHand_08', ''),
+    ],
+    arms: [],
+    pelvis: J('b_Hip_01'),
+    spine: [J('b_Spine01_02'), J('b_Spine02_03')],
+    neck: [J('b_Neck_04')],
+    head: J('b_Head_05'),
+    convention: null,
+  };
+  // The fox is modelled in centimetres: 60 units tall.
+  return { skeleton, rig, clips: new Map(clips.map((c) => [c.name, c])), scale: 0.01 };
 }

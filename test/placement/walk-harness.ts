@@ -33,7 +33,12 @@ export interface WalkCase {
   /** Extra placement options. */
   readonly options?: Partial<FootPlacementOptions>;
   /** Called after each frame's placement, for debugging. */
-  readonly trace?: (frame: number, placement: FootPlacement, model: Float64Array, animated: Float64Array) => void;
+  readonly trace?: (
+    frame: number,
+    placement: FootPlacement,
+    model: Float64Array,
+    animated: Float64Array,
+  ) => void;
   /** Frames at which placement is switched off, and back on (eased). */
   readonly toggle?: readonly [number, number];
 }

@@ -1,0 +1,94 @@
+/**
+ * Placement on real clips over procedural terrain, at 60 frames per second: the measures the issue
+ * sets (soles on the ground at contact frames, no sliding while planted, no knee flips, IK adding at
+ * most 10° to any joint between two frames), with the same soles measured on the animation without
+ * IK beside them. `REPORT=1 npx vitest run test/placement/foot-placement.test.ts` prints the table.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { computeContacts } from '../../src/placement/contacts.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { type Character, cmu, fox, robot } from './characters.js';
+import { terrains } from './terrains.js';
+import { summary, walk } from './walk-harness.js';
+
+interface Case {
+  readonly name: string;
+  readonly character: () => Promise<Character> | Character;
+  readonly clip: string;
+  readonly loop: boolean;
+}
+
+const CASES: Case[] = [
+  { name: 'robot Walking', character: robot, clip: 'Walking', loop: true },
+  { name: 'robot Running', character: robot, clip: 'Running', loop: true },
+  { name: 'CMU 02_01 walk', character: () => cmu('cmu_02_01_walk.bvh'), clip: '', loop: false },
+  {
+    name: 'CMU 131_01 start-walk-stop',
+    character: () => cmu('cmu_131_01_start_walk_stop.bvh'),
+    clip: '',
+    loop: false,
+  },
+  { name: 'Fox Walk', character: fox, clip: 'Walk', loop: true },
+];
+
+/** Where the pelvis starts and which way the character travels (root motion, or the ground's speed). */
+function path(
+  clip: Clip,
+  pelvis: number,
+  scale: number,
+  groundVelocity: Float64Array,
+): { along: [number, number]; start: number } {
+  const pose = new Pose(clip.skeleton);
+  const model = createModelBuffer(clip.skeleton);
+  const context = new SamplerContext(clip);
+  sampleClip(clip, context, 0, pose, 'clamp');
+  forwardKinematics(pose, model);
+  const x0 = model[16 * pelvis + 12];
+  const z0 = model[16 * pelvis + 14];
+  sampleClip(clip, context, clip.duration, pose, 'clamp');
+  forwardKinematics(pose, model);
+  let dx = model[16 * pelvis + 12] - x0;
+  let dz = model[16 * pelvis + 14] - z0;
+  if (Math.hypot(dx, dz) < 1e-9) {
+    dx = -groundVelocity[0];
+    dz = -groundVelocity[2];
+  }
+  const l = Math.hypot(dx, dz);
+  const along: [number, number] = [dx / l, dz / l];
+  return { along, start: scale * (x0 * along[0] + z0 * along[1]) + 0.5 };
+}
+
+const rows: string[] = [];
+
+describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
+  it.each(['flat', 'slope', 'steps', 'bumps'])(
+    '%s: soles within 1 cm at contacts, no sliding, no flips, ≤ 10° per frame',
+    async (terrain) => {
+      const character = await c.character();
+      const clip = c.clip === '' ? [...character.clips.values()][0] : (character.clips.get(c.clip) as Clip);
+      const track = computeContacts(clip, character.rig.legs, { loop: c.loop });
+      const { along, start } = path(clip, character.rig.pelvis, character.scale, track.groundVelocity);
+      const ground = terrains(along, start)[terrain];
+      const seconds = c.loop ? 6 : clip.duration;
+      const m = walk({ clip, rig: character.rig, track, ground, scale: character.scale, seconds });
+      const e = summary(m.contactErrors);
+      const e0 = summary(m.contactErrorsWithoutIk);
+      const slide = summary(m.slides);
+      rows.push(
+        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}°`,
+      );
+      expect(m.contactFrames).toBeGreaterThan(30);
+      expect(e.max).toBeLessThanOrEqual(0.01);
+      expect(slide.max).toBeLessThanOrEqual(0.01);
+      expect(m.kneeFlips).toBe(0);
+      expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(10);
+    },
+  );
+});
+
+afterAll(() => {
+  if (process.env.REPORT) console.log(`\n${rows.join('\n')}`);
+});
