@@ -48,6 +48,12 @@ export interface ContactTrackDefinition {
   readonly loop?: boolean;
   /** The ground's velocity in model space (an in-place clip's ground moves under it). Default zero. */
   readonly groundVelocity?: readonly [number, number, number];
+  /**
+   * The ground's horizontal velocity through the clip, `x, z` per sample, the samples evenly spaced
+   * over the duration (the first at 0): how fast the planted feet of an in-place clip move, moment
+   * by moment. Default: none (the constant `groundVelocity`).
+   */
+  readonly groundVelocities?: readonly number[];
 }
 
 /**
@@ -70,6 +76,8 @@ export class ContactTrack {
   readonly landings: readonly Float64Array[];
   /** Model-space velocity of the ground under the planted feet (zero for a clip with root motion). */
   readonly groundVelocity: Float64Array;
+  /** The ground's horizontal velocity per sample, `x, z` (see {@link ContactTrackDefinition.groundVelocities}). */
+  readonly groundVelocities: Float64Array;
 
   /** @throws {@link TendonError} `placement/invalid-contacts` for a definition that does not hold together. */
   constructor(definition: ContactTrackDefinition) {
@@ -129,6 +137,13 @@ export class ContactTrack {
       }
       return a;
     });
+    this.groundVelocities = Float64Array.from(definition.groundVelocities ?? []);
+    if (this.groundVelocities.length % 2 !== 0 || !this.groundVelocities.every(Number.isFinite)) {
+      throw new TendonError(
+        'placement/invalid-contacts',
+        `${name}: groundVelocities must be finite x, z pairs`,
+      );
+    }
     const v = definition.groundVelocity ?? [0, 0, 0];
     this.groundVelocity = Float64Array.from(v);
     if (this.groundVelocity.length !== 3 || !this.groundVelocity.every(Number.isFinite)) {
@@ -185,6 +200,34 @@ export class ContactTrack {
       weights[leg] = w;
       planted[leg] = on;
     }
+  }
+
+  /**
+   * The ground's velocity under the planted feet at clip time `time` (model space, y = 0), into
+   * `out[o…o+2]`: for an in-place clip, how fast a character must travel, moment by moment, for its
+   * planted feet to stay still in the world (the negative of it). Interpolated between samples;
+   * the constant {@link ContactTrack.groundVelocity} when the track has no samples. Allocates nothing.
+   */
+  groundVelocityAt(time: number, out: Float64Array, o: number): void {
+    const g = this.groundVelocities;
+    const n = g.length >> 1;
+    if (n === 0) {
+      out[o] = this.groundVelocity[0];
+      out[o + 1] = 0;
+      out[o + 2] = this.groundVelocity[2];
+      return;
+    }
+    const d = this.duration;
+    let t = this.loop ? time - Math.floor(time / d) * d : time < 0 ? 0 : time > d ? d : time;
+    if (!(t >= 0)) t = 0;
+    const x = (t / d) * (this.loop ? n : n - 1);
+    let i = Math.floor(x);
+    if (i >= n) i = n - 1;
+    const f = x - i;
+    const j = i + 1 < n ? i + 1 : this.loop ? 0 : i;
+    out[o] = g[2 * i] + (g[2 * j] - g[2 * i]) * f;
+    out[o + 1] = 0;
+    out[o + 2] = g[2 * i + 1] + (g[2 * j + 1] - g[2 * i + 1]) * f;
   }
 
   /**
@@ -288,9 +331,9 @@ export function computeContacts(
     }
     if (last) break;
     legs.forEach((leg, i) => {
-      ankles[i].set(model.subarray(16 * leg.foot + 12, 16 * leg.foot + 15), 3 * k);
-      const toe = leg.toe >= 0 ? leg.toe : leg.foot;
-      toes[i].set(model.subarray(16 * toe + 12, 16 * toe + 15), 3 * k);
+      footPoint(ankles[i], 3 * k, model, leg);
+      if (leg.toe >= 0) toes[i].set(model.subarray(16 * leg.toe + 12, 16 * leg.toe + 15), 3 * k);
+      else toes[i].set(ankles[i].subarray(3 * k, 3 * k + 3), 3 * k);
     });
   }
   const rest = restModelMatrices(skeleton);
@@ -336,6 +379,7 @@ export function computeContacts(
   const footHeights: number[] = [];
   const toeHeights: number[] = [];
   const landings: number[][] = [];
+  const planted: Uint8Array[] = [];
   // Under an in-place clip the planted foot moves with the ground, but an animator's foot seldom
   // moves at one constant speed: there, "still" allows a share of the ground's speed too.
   const groundSpeed = Math.sqrt(groundVelocity[0] ** 2 + groundVelocity[2] ** 2);
@@ -343,6 +387,7 @@ export function computeContacts(
     const L = lengths[i];
     const still = stillSpeed * L + 0.6 * groundSpeed;
     const contact = new Uint8Array(count);
+    planted.push(contact);
     // Hysteresis needs the state before frame 0: a looping clip goes round twice.
     let on = false;
     for (let pass = loop ? 2 : 1; pass > 0; pass--) {
@@ -379,7 +424,52 @@ export function computeContacts(
     footHeights.push(ha === Number.POSITIVE_INFINITY ? ankleMin[i] : ha);
     toeHeights.push(leg.toe < 0 ? Number.NaN : ht === Number.POSITIVE_INFINITY ? toeMin[i] : ht);
   });
-  return new ContactTrack({ duration, intervals, footHeights, toeHeights, landings, loop, groundVelocity });
+  // In place: the ground's speed moment by moment, the mean velocity of the feet planted then,
+  // where one is; between (a run's flight) it carries on from the clip's median; then smoothed over
+  // a tenth of a second, so a character driven by it does not jerk.
+  const groundVelocities: number[] = [];
+  if (groundVelocity[0] !== 0 || groundVelocity[2] !== 0) {
+    const raw = new Float64Array(2 * count);
+    for (let k = 0; k < count; k++) {
+      let sx = 0;
+      let sz = 0;
+      let n = 0;
+      legs.forEach((_, i) => {
+        if (!planted[i][k]) return;
+        const [p] = contactPoint(i, k);
+        sx += velocity(p, k, 0);
+        sz += velocity(p, k, 2);
+        n++;
+      });
+      raw[2 * k] = n > 0 ? sx / n : groundVelocity[0];
+      raw[2 * k + 1] = n > 0 ? sz / n : groundVelocity[2];
+    }
+    const half = Math.max(1, Math.round(0.05 / (step || 1)));
+    for (let k = 0; k < count; k++) {
+      let sx = 0;
+      let sz = 0;
+      let n = 0;
+      for (let q = -half; q <= half; q++) {
+        let j = k + q;
+        if (loop) j = ((j % count) + count) % count;
+        else if (j < 0 || j >= count) continue;
+        sx += raw[2 * j];
+        sz += raw[2 * j + 1];
+        n++;
+      }
+      groundVelocities.push(sx / n, sz / n);
+    }
+  }
+  return new ContactTrack({
+    duration,
+    intervals,
+    footHeights,
+    toeHeights,
+    landings,
+    loop,
+    groundVelocity,
+    groundVelocities,
+  });
 }
 
 /** The lowest common ancestor of `joints` (joints stored parent-before-child), `-1` for none. */
@@ -424,6 +514,28 @@ function median(values: number[]): number {
   const s = values.slice().sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 === 1 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+}
+
+/**
+ * Where a leg's foot is in `model`, into `out[o…o+2]`: the foot joint of a `'chain'` leg; for an
+ * `'effector'` leg the leg's own end (`endLocal` on the middle joint), not the separate foot bone,
+ * which an exported clip keeps there only on its keys (between them, interpolated rotations move
+ * the leg's end by up to a few centimetres from it, past the leg's reach at times): the leg's end is
+ * where the leg can put the foot.
+ */
+export function footPoint(out: Float64Array, o: number, model: Float64Array, leg: LegRig): void {
+  if (leg.shape === 'effector' && leg.endLocal !== null) {
+    const m = 16 * leg.middle;
+    const [x, y, z] = leg.endLocal;
+    out[o] = model[m] * x + model[m + 4] * y + model[m + 8] * z + model[m + 12];
+    out[o + 1] = model[m + 1] * x + model[m + 5] * y + model[m + 9] * z + model[m + 13];
+    out[o + 2] = model[m + 2] * x + model[m + 6] * y + model[m + 10] * z + model[m + 14];
+  } else {
+    const f = 16 * leg.foot + 12;
+    out[o] = model[f];
+    out[o + 1] = model[f + 1];
+    out[o + 2] = model[f + 2];
+  }
 }
 
 /** A leg's length in the rest pose: root to middle plus middle to its end (joint or point). */

@@ -15,7 +15,7 @@ import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { type ContactTrack, legLength } from './contacts.js';
+import { type ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import {
   EASED_WEIGHT_LENGTH,
@@ -60,8 +60,19 @@ export interface FootPlacementOptions {
   readonly groundEaseTime?: number;
   /** A locked foot stays within this distance of the animated foot; past it, the lock slides. Default 0.3. */
   readonly lockRadius?: number;
-  /** The pelvis keeps every weighted foot within this fraction of its leg's reach. Default 0.995. */
+  /**
+   * The pelvis keeps every weighted foot within this fraction of its leg's reach. Default 0.97: the
+   * legs' softening starts there, so a planted foot is always reached exactly.
+   */
   readonly reachMargin?: number;
+  /**
+   * Near full extension a knee's angle changes fastest for a given move of its foot; the legs ease
+   * their reach out over this last fraction of it (the two-bone solver's softness), so a leg never
+   * snaps straight. Default 0.03.
+   */
+  readonly softness?: number;
+  /** Seconds before landing over which a swinging foot heads for the height where it lands. Default 0.3. */
+  readonly anticipation?: number;
   /**
    * The character's forward direction in model space. Default +Z. Used for a leg whose rest pose is
    * straight: its knee bends toward forward.
@@ -153,6 +164,8 @@ export class FootPlacement {
   private readonly landingModel: Float64Array;
   private readonly landingBase: Float64Array;
   private readonly landingFound: Uint8Array;
+  /** Per leg, seconds until the next landing. */
+  private readonly landingIn: Float64Array;
   private readonly toeHeights: Float64Array;
   private readonly animatedToe: Float64Array;
   private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
@@ -229,7 +242,9 @@ export class FootPlacement {
       springOmega(option('normalSmoothTime', 0.08)),
       option('groundEaseTime', 0.2),
       option('lockRadius', 0.3),
-      option('reachMargin', 0.995, 1),
+      option('reachMargin', 0.97, 1),
+      option('anticipation', 0.3),
+      option('softness', 0.03, 0.5),
     );
     const forward = options.forward ?? [0, 0, 1];
     this.solvers = this.legs.map((leg) => {
@@ -241,7 +256,13 @@ export class FootPlacement {
       // bends about the character's side axis, so that it goes forward (a human knee; give the
       // rest pose a bend, or a forward of −Z, for a leg that bends the other way).
       const hingeAxis = restIsStraight(rest, leg) ? sideAxisIn(rest, leg.middle, forward) : undefined;
-      return new TwoBoneIk(skeleton, { root: leg.root, middle: leg.middle, ...end, hingeAxis });
+      return new TwoBoneIk(skeleton, {
+        root: leg.root,
+        middle: leg.middle,
+        ...end,
+        hingeAxis,
+        softness: this.settings[13],
+      });
     });
     this.contactWeights = new Float64Array(n).fill(1);
     this.planted = new Uint8Array(n);
@@ -260,6 +281,7 @@ export class FootPlacement {
     this.landingModel = new Float64Array(3 * n);
     this.landingBase = new Float64Array(n);
     this.landingFound = new Uint8Array(n);
+    this.landingIn = new Float64Array(n);
     this.toeHeights = Float64Array.from(this.legs, (leg) =>
       leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN,
     );
@@ -281,9 +303,10 @@ export class FootPlacement {
 
   /**
    * Drives the contacts from a clip's contact track: each solve then samples it at the clip time it
-   * is given (contact weights easing in over `rampIn` seconds before each contact and out over
-   * `rampOut` after it, the longer so a foot eases back from its lock gently; planted flags,
-   * where each swinging foot will land), and the feet's planted heights are the track's. `null`
+   * is given (contact weights easing in over `rampIn` seconds before each contact and out over as
+   * long after it; planted flags,
+   * where each swinging foot will land), and the feet's planted heights are the track's. A lock
+   * eases back to the animation over `rampOut` seconds after its contact ends. `null`
    * goes back to {@link FootPlacement.contactWeights} and {@link FootPlacement.planted} set by hand.
    */
   setContactTrack(track: ContactTrack | null, rampIn = 0.1, rampOut = 0.25): void {
@@ -394,8 +417,7 @@ export class FootPlacement {
     decompose(t, 0, this.worldRotation, 0, t, 3, W, 0);
     conjugate(this.worldRotationInverse, 0, this.worldRotation, 0);
     const scale = Math.sqrt(W[4] * W[4] + W[5] * W[5] + W[6] * W[6]);
-    if (this.track !== null)
-      this.track.sample(time, this.ramps[0], this.contactWeights, this.planted, this.ramps[1]);
+    if (this.track !== null) this.track.sample(time, this.ramps[0], this.contactWeights, this.planted);
     this.queryGround(model, scale, time);
     this.computeTargets(dt, scale, globalWeight);
     this.applyPelvis(pose, model, dt, scale);
@@ -412,7 +434,8 @@ export class FootPlacement {
     const report = this.report;
     for (let i = 0; i < this.legs.length; i++) {
       const leg = this.legs[i];
-      transformPointInto(this.animated, 3 * i, W, model, 16 * leg.foot + 12);
+      footPoint(this.vec, 0, model, leg);
+      transformPointInto(this.animated, 3 * i, W, this.vec, 0);
       transformPointInto(this.hips, 3 * i, W, model, 16 * leg.root + 12);
       if (leg.toe >= 0) transformPointInto(this.animatedToe, 3 * i, W, model, 16 * leg.toe + 12);
       const L = this.lengths[i] * scale;
@@ -446,14 +469,16 @@ export class FootPlacement {
           driftZ += (this.locks[4 * i + 3] - this.animatedToe[3 * i + 2] - driftZ) * k;
         }
         // The lock slides along with the animation rather than hold the foot past the lock radius,
-        // or farther than 90% of the leg's length from the animated hip, horizontally (a planted
-        // foot the body has left behind lets go; nearer, the pelvis drops the little it takes).
+        // or farther from the animated hip than the reach the pelvis keeps (or than the animation
+        // itself has the foot): a planted foot the body has left behind lets go instead of
+        // stretching the leg or pulling the pelvis down.
         const d = Math.sqrt(driftX * driftX + driftZ * driftZ);
         let keep = d > s[10] * L ? (s[10] * L) / d : 1;
         const ex = this.animated[3 * i] - this.hips[3 * i];
+        const ey = this.animated[3 * i + 1] - this.hips[3 * i + 1];
         const ez = this.animated[3 * i + 2] - this.hips[3 * i + 2];
-        const e2 = ex * ex + ez * ez;
-        const reach = 0.9 * L;
+        const e2 = ex * ex + ey * ey + ez * ez;
+        const reach = s[11] * L;
         const r2 = e2 > reach * reach ? e2 : reach * reach;
         const dd = d * d;
         if (dd > 0) {
@@ -510,6 +535,7 @@ export class FootPlacement {
       if (this.castChecked(ray, hit, leg)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         this.landingBase[i] = hit[1] + (hit[4] / nl) * this.footHeights[i] * scale;
+        this.landingIn[i] = until;
         this.landingFound[i] = 1;
       }
     }
@@ -580,9 +606,15 @@ export class FootPlacement {
         const ny = report[r + LEG_REPORT.groundNormal + 1];
         const nz = report[r + LEG_REPORT.groundNormal + 2];
         const base = report[r + LEG_REPORT.groundPoint + 1] + ny * h;
-        // A swinging foot rises early for a step up where it will land, and never drops below the
-        // ground it passes over.
-        const land = !locked && this.landingFound[i] === 1 ? this.landingBase[i] : base;
+        // A swinging foot heads for the height of the ground where it will land over the last
+        // `anticipation` seconds before it lands (so it clears a step up in time, and does not
+        // climb a long slope at once), and never drops below the ground it passes over.
+        let land = base;
+        if (!locked && this.landingFound[i] === 1) {
+          let k = 1 - this.landingIn[i] / s[12];
+          k = k < 0 ? 0 : k * k * (3 - 2 * k);
+          land = base + (this.landingBase[i] - base) * k;
+        }
         const y = (land > base ? land : base) + lift;
         // Horizontal offsets from where the ray was cast (the slope's push of the sole, n·h).
         v[0] = report[r + LEG_REPORT.groundPoint] + nx * h - this.rayOrigins[2 * i];
@@ -694,6 +726,12 @@ export class FootPlacement {
       if (highest < offset) offset = highest;
     }
     if (offset < -s[2] * L) offset = -s[2] * L;
+    if (offset < this.pelvisSpring[0]) {
+      // Held down by a leg's reach: the spring goes on from where the pelvis is, so that it rises
+      // back smoothly once the leg lets go, rather than jump to where the spring had got to.
+      this.pelvisSpring[0] = offset;
+      if (this.pelvisSpring[1] > 0) this.pelvisSpring[1] = 0;
+    }
     this.pelvisOffset = offset;
     if (offset === 0) return;
     // The world offset (0, offset, 0) in model space, then in the pelvis' parent's frame.

@@ -34,7 +34,7 @@ export interface LadderClimbOptions {
   readonly ladder: Ladder;
   /** Model-to-world scale of the character. Default 1. */
   readonly scale?: number;
-  /** Horizontal distance from the ladder to the character's origin while climbing. Default 0.45 × the leg's length. */
+  /** Horizontal distance from the ladder to the character's origin while climbing. Default 0.3 × the leg's length. */
   readonly standOff?: number;
   /** How far a moving hand or foot swings away from the ladder, at mid-move. Default 0.25 × spacing. */
   readonly arc?: number;
@@ -85,6 +85,9 @@ export class LadderClimb {
   private readonly frame: Float64Array;
   private readonly feet: Int32Array;
   private readonly worldInverse = new Float64Array(16);
+  private readonly parentInverse = new Float64Array(16);
+  /** Rungs the hands' progress runs ahead of the feet's (standing rather than crouched). */
+  private handShift = 0;
   private readonly target = new Float64Array(3);
   private readonly pole = new Float64Array(3);
   private readonly sides: Float64Array;
@@ -135,11 +138,27 @@ export class LadderClimb {
     const armR = rig.arms.find((a) => a !== armL && !left(a.side)) ?? rig.arms[1];
     const rest = restModelMatrices(skeleton);
     const legLengthWorld = legLength(rest, legL) * scale;
+    const armLengthWorld =
+      legLength(rest, {
+        ...legL,
+        root: armL.root,
+        middle: armL.middle,
+        end: armL.end,
+        endLocal: null,
+        shape: 'chain',
+      }) * scale;
     const spacing = ladder.spacing;
-    const standOff = options.standOff ?? 0.45 * legLengthWorld;
-    // How far above the origin (the soles) the hands grip, in rungs: the shoulders' height.
-    const shoulder = rest[16 * armL.root + 13] * scale;
-    const hands = options.handRungsAbove ?? Math.max(2, Math.round(shoulder / spacing));
+    // A climber's hips sit 40% of a leg above its feet's level and 30% of a leg out from the
+    // ladder: a foot up to 1.25 rungs below or above that level stays within reach. Its origin
+    // (the soles' level when standing) is then `crouch` below the feet's level; the hands grip
+    // about 55% of an arm above the shoulders, where the rungs they hold stay within the arm's
+    // reach and outside its fold.
+    const hipY = rest[16 * legL.root + 13] * scale;
+    const shoulderY = rest[16 * armL.root + 13] * scale;
+    const standOff = options.standOff ?? 0.3 * legLengthWorld;
+    const crouch = hipY - 0.4 * legLengthWorld;
+    const handsAboveFeet = shoulderY - crouch + 0.55 * armLengthWorld;
+    const hands = options.handRungsAbove ?? Math.max(2, Math.round(handsAboveFeet / spacing - 0.5));
     this.frame = Float64Array.of(
       ladder.bottom[0],
       ladder.bottom[1],
@@ -154,6 +173,9 @@ export class LadderClimb {
       standOff,
       options.arc ?? 0.25 * spacing,
       hands,
+      crouch,
+      0.5 * (rest[16 * legL.foot + 13] + rest[16 * legR.foot + 13]) * scale,
+      0.5 * Math.abs(rest[16 * legL.root + 12] - rest[16 * legR.root + 12]) * scale,
     );
     // Per limb: the rung it reaches at the end of a cycle, from the cycle's start. With the phases,
     // a foot holds rungs around `progress + 0.25`, a hand around `progress + hands + 0.75`; the
@@ -222,25 +244,28 @@ export class LadderClimb {
     const count = f[5];
     const spacing = f[6];
     const half = foot ? 0.22 * f[8] : 0.4 * f[8];
+    // A foot's joint sits its rest height above what it stands on.
+    const lift = foot ? f[14] : 0;
     if (foot && r < 0) {
-      // Standing on the ground in front of the ladder.
+      // Standing on the ground in front of the ladder, each foot under its hip.
       const d = f[10];
-      out[0] = f[0] + fx * d + sx * side * half;
-      out[1] = f[1];
-      out[2] = f[2] + fz * d + sz * side * half;
+      out[0] = f[0] + fx * d + sx * side * f[15];
+      out[1] = f[1] + lift;
+      out[2] = f[2] + fz * d + sz * side * f[15];
       return;
     }
     if (r >= count) {
       // Past the top: the feet on the ground above, behind the ladder; hands on the rail tops.
       const top = f[1] + f[7] + count * spacing;
       const back = foot ? 0.5 * f[10] : 0;
-      out[0] = f[0] - fx * back + sx * side * half;
-      out[1] = foot ? top : top + 0.5 * spacing;
-      out[2] = f[2] - fz * back + sz * side * half;
+      const across = half;
+      out[0] = f[0] - fx * back + sx * side * across;
+      out[1] = foot ? top + lift : top + 0.5 * spacing;
+      out[2] = f[2] - fz * back + sz * side * across;
       return;
     }
     out[0] = f[0] + sx * side * half;
-    out[1] = f[1] + f[7] + r * spacing;
+    out[1] = f[1] + f[7] + r * spacing + lift;
     out[2] = f[2] + sz * side * half;
   }
 
@@ -273,7 +298,7 @@ export class LadderClimb {
       const foot = this.feet[i] === 1;
       const side = this.sides[i];
       // Which rung the limb holds, or which two it moves between (see PHASES).
-      const q = p - PHASES[i];
+      const q = p + (foot ? 0 : this.handShift) - PHASES[i];
       const k = Math.floor(q / 2);
       const u = q - 2 * k;
       const to = 2 * k + 2 + this.limbOffsets[i];
@@ -321,14 +346,20 @@ export class LadderClimb {
     const f = this.frame;
     const spacing = f[6];
     const count = f[5];
-    // The feet's level in rungs, held between the ground (below the first rung) and the top,
-    // with smooth corners.
+    // The feet's level in rungs (a foot holds rungs around progress + 0.25), and the exit's
+    // progress over the top as the feet step onto it.
     const level = p + 0.25;
-    const lo = -f[7] / spacing;
-    const g = lo + ramp(level - lo + 0.5) - ramp(level - count + 0.5);
-    const y = f[1] + f[7] + g * spacing;
-    // Horizontal: in front of the ladder, moving over the top as the feet step onto it.
     const over = smooth01((level - (count - 1)) / 2);
+    const feetY = f[1] + f[7] + (level < count ? level : count) * spacing;
+    // Crouched on the rungs, standing on the ground below and above: the higher of the two,
+    // with a smooth corner half a rung wide.
+    const climbing = feetY - f[13] * (1 - over);
+    const top = f[1] + f[7] + count * spacing;
+    const y = smoothMax(f[1], Math.min(climbing, top), 0.5 * spacing);
+    // Standing (below or above), the body is higher than crouched on the rungs: the hands grip as
+    // much higher, so that they reach as they do when climbing.
+    this.handShift = (y - climbing) / spacing;
+    // Horizontal: in front of the ladder, moving over the top onto the ground behind it.
     const d = f[10] * (1 - over) - 0.5 * f[10] * over;
     const s = f[9];
     // Facing the ladder: model +Z onto −facing.
@@ -386,7 +417,7 @@ export class LadderClimb {
     const y = model[m + 1] * e[0] + model[m + 5] * e[1] + model[m + 9] * e[2] + model[m + 13];
     const z = model[m + 2] * e[0] + model[m + 6] * e[1] + model[m + 10] * e[2] + model[m + 14];
     const parent = this.skeleton.parents[foot];
-    const P = this.worldInverse; // reused as scratch: the parent's inverse
+    const P = this.parentInverse;
     let lx = x;
     let ly = y;
     let lz = z;
@@ -416,9 +447,13 @@ function LIMB_REPORT(i: number): number {
   return CLIMB_LIMB.length * i;
 }
 
-/** 0 below 0, x²/2 up to 1, then x − 1/2: a ramp with a smooth start. */
-function ramp(x: number): number {
-  return x <= 0 ? 0 : x < 1 ? 0.5 * x * x : x - 0.5;
+/** max(a, b), with the corner rounded over a width `w` (continuous slope). */
+function smoothMax(a: number, b: number, w: number): number {
+  const d = b - a;
+  if (d >= w) return b;
+  if (d <= -w) return a;
+  const t = (d + w) / (2 * w);
+  return a + w * 2 * t * t * 0.5;
 }
 
 /** Smoothstep of x clamped to [0, 1]. */

@@ -96,6 +96,7 @@ export function walk(c: WalkCase): WalkMetrics {
   let x = c.start?.[0] ?? 0;
   let z = c.start?.[1] ?? 0;
   const gv = c.track.groundVelocity;
+  const velocity = new Float64Array(3);
   const contactErrors: number[] = [];
   const contactErrorsWithoutIk: number[] = [];
   const slides: number[] = [];
@@ -121,8 +122,10 @@ export function walk(c: WalkCase): WalkMetrics {
     model.set(animatedModel);
     // The controller: in-place clips travel at the ground's speed; the origin follows the ground
     // under the pelvis.
-    x -= gv[0] * s * dt;
-    z -= gv[2] * s * dt;
+    // An in-place clip: travel at the ground's speed of the moment, so the planted feet stay still.
+    c.track.groundVelocityAt(time, velocity, 0);
+    x -= velocity[0] * s * dt;
+    z -= velocity[2] * s * dt;
     const pelvis = c.rig.pelvis;
     const px = x + s * animatedModel[16 * pelvis + 12];
     const pz = z + s * animatedModel[16 * pelvis + 14];

@@ -1,0 +1,193 @@
+/**
+ * The robot (no climbing animation: procedural over its Idle clip) climbs a ladder of 10 rungs 30 cm
+ * apart, from the ground below onto the ground above and back down, and hangs from a bar swinging
+ * for 5 s and moving along it: every gripping hand and foot within 1 cm of its rung or the bar, no
+ * joint turned more than 10° from one frame to the next by the IK.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { isTendonError } from '../../src/errors.js';
+import { BarHang, HANG_HAND } from '../../src/placement/bar-hang.js';
+import { CLIMB_LIMB, LadderClimb } from '../../src/placement/ladder-climb.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { robot } from './characters.js';
+
+/** Largest frame-to-frame change of the rotation IK adds to any joint, degrees (see walk-harness). */
+class AddedRotationSteps {
+  max = 0;
+  private readonly previous: Float64Array;
+  private first = true;
+  constructor(count: number) {
+    this.previous = new Float64Array(4 * count);
+  }
+  add(animated: Float64Array, placed: Float64Array): void {
+    for (let o = 0; o < animated.length; o += 4) {
+      const [ax, ay, az, aw] = [-animated[o], -animated[o + 1], -animated[o + 2], animated[o + 3]];
+      const p = placed;
+      const x = aw * p[o] + ax * p[o + 3] + ay * p[o + 2] - az * p[o + 1];
+      const y = aw * p[o + 1] - ax * p[o + 2] + ay * p[o + 3] + az * p[o];
+      const z = aw * p[o + 2] + ax * p[o + 1] - ay * p[o] + az * p[o + 3];
+      const w = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
+      const q = this.previous;
+      if (!this.first) {
+        const d = Math.min(1, Math.abs(x * q[o] + y * q[o + 1] + z * q[o + 2] + w * q[o + 3]));
+        this.max = Math.max(this.max, (2 * Math.acos(d) * 180) / Math.PI);
+      }
+      q[o] = x;
+      q[o + 1] = y;
+      q[o + 2] = z;
+      q[o + 3] = w;
+    }
+    this.first = false;
+  }
+}
+
+function worldOf(W: Float64Array, m: Float64Array, joint: number): number[] {
+  const p = [m[16 * joint + 12], m[16 * joint + 13], m[16 * joint + 14]];
+  return [0, 1, 2].map((k) => W[k] * p[0] + W[4 + k] * p[1] + W[8 + k] * p[2] + W[12 + k]);
+}
+
+describe('LadderClimb', () => {
+  it('climbs the robot up 10 rungs and back down: grips within 1 cm, ≤ 10° per frame', async () => {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const idle = character.clips.get('Idle') as Clip;
+    const context = new SamplerContext(idle);
+    const animated = new Pose(skeleton);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const climb = new LadderClimb(skeleton, rig, {
+      ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 10, spacing: 0.3 },
+      scale: character.scale,
+    });
+    const steps = new AddedRotationSteps(skeleton.jointCount);
+    const feet = [rig.legs[0].foot, rig.legs[1].foot];
+    let maxError = 0;
+    let gripping = 0;
+    let top = Number.NEGATIVE_INFINITY;
+    const dt = 1 / 60;
+    const rate = 1.2; // rungs per second
+    const frames = Math.ceil((climb.end - climb.start) / rate / dt) + 30;
+    for (let f = 0; f < 2 * frames; f++) {
+      sampleClip(idle, context, f * dt, animated);
+      pose.copyFrom(animated);
+      forwardKinematics(pose, model);
+      climb.update(pose, model, (f < frames ? 1 : -1) * rate * dt);
+      steps.add(animated.rotations, pose.rotations);
+      top = Math.max(top, climb.progress);
+      for (let i = 0; i < 4; i++) {
+        const r = CLIMB_LIMB.length * i;
+        if (climb.report[r + CLIMB_LIMB.gripping] !== 1) continue;
+        const joint = i % 2 === 1 ? feet[i === 1 ? 0 : 1] : climb.limbs[i].end;
+        const p = worldOf(climb.world, model, joint);
+        maxError = Math.max(
+          maxError,
+          Math.hypot(p[0] - climb.report[r], p[1] - climb.report[r + 1], p[2] - climb.report[r + 2]),
+        );
+        gripping++;
+      }
+    }
+    expect(top).toBe(climb.end);
+    expect(climb.progress).toBe(climb.start);
+    expect(gripping).toBeGreaterThan(2000);
+    expect(maxError).toBeLessThanOrEqual(0.01);
+    expect(steps.max).toBeLessThanOrEqual(10);
+  });
+
+  it('on the ladder, moves one limb at a time, each onto the next rung but one', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const climb = new LadderClimb(skeleton, rig, {
+      ladder: { bottom: [0, 0, 0], facing: [1, 0], rungCount: 10, spacing: 0.3 },
+      scale,
+    });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const held = [Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+    for (let k = 0; k < 400; k++) {
+      forwardKinematics(pose.resetToRest(), model);
+      climb.update(pose, model, 0.02);
+      let moving = 0;
+      for (let i = 0; i < 4; i++) {
+        const r = CLIMB_LIMB.length * i;
+        if (climb.report[r + CLIMB_LIMB.gripping] === 0 && climb.report[r + CLIMB_LIMB.weight] > 0) moving++;
+        const rung = climb.report[r + CLIMB_LIMB.rung];
+        if (
+          !Number.isNaN(rung) &&
+          rung >= 0 &&
+          rung < 10 &&
+          !Number.isNaN(held[i]) &&
+          held[i] >= 0 &&
+          held[i] < 10 &&
+          rung !== held[i]
+        ) {
+          expect(rung - held[i]).toBe(2);
+        }
+        if (!Number.isNaN(rung)) held[i] = rung;
+      }
+      // On the ground below and above, hands and feet step to their own rhythm.
+      if (climb.progress > 1 && climb.progress < 6) expect(moving).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('refuses a ladder of one rung and a rig without arms, with typed errors', async () => {
+    const { skeleton, rig } = await robot();
+    const ladder = {
+      bottom: [0, 0, 0] as [number, number, number],
+      facing: [0, 1] as [number, number],
+      rungCount: 1,
+      spacing: 0.3,
+    };
+    expect(() => new LadderClimb(skeleton, rig, { ladder })).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-option' }),
+    );
+    try {
+      new LadderClimb(skeleton, { ...rig, arms: [] }, { ladder: { ...ladder, rungCount: 5 } });
+      expect.unreachable();
+    } catch (error) {
+      expect(isTendonError(error, 'placement/invalid-option')).toBe(true);
+    }
+  });
+});
+
+describe('BarHang', () => {
+  it('hangs the robot from a bar for 5 s, swinging and moving along it: hands within 1 cm', async () => {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const idle = character.clips.get('Idle') as Clip;
+    const context = new SamplerContext(idle);
+    const animated = new Pose(skeleton);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale: character.scale });
+    const steps = new AddedRotationSteps(skeleton.jointCount);
+    let maxError = 0;
+    let minZ = Number.POSITIVE_INFINITY;
+    let maxZ = Number.NEGATIVE_INFINITY;
+    const start = hang.position;
+    for (let f = 0; f < 300; f++) {
+      sampleClip(idle, context, f / 60, animated);
+      pose.copyFrom(animated);
+      forwardKinematics(pose, model);
+      if (f === 10) hang.pushBody(0, 0, 60);
+      hang.update(pose, model, 1 / 60, f >= 150 && f < 250 ? 0.006 : 0);
+      steps.add(animated.rotations, pose.rotations);
+      minZ = Math.min(minZ, hang.world[14]);
+      maxZ = Math.max(maxZ, hang.world[14]);
+      for (let h = 0; h < 2; h++) {
+        const o = h * HANG_HAND.length;
+        if (hang.report[o + HANG_HAND.gripping] !== 1) continue;
+        const p = worldOf(hang.world, model, hang.arms[h].end);
+        maxError = Math.max(
+          maxError,
+          Math.hypot(p[0] - hang.report[o], p[1] - hang.report[o + 1], p[2] - hang.report[o + 2]),
+        );
+      }
+    }
+    expect(maxZ - minZ).toBeGreaterThan(0.1); // it swings
+    expect(hang.position - start).toBeCloseTo(0.6, 9); // and moved 60 cm along the bar
+    expect(maxError).toBeLessThanOrEqual(0.01);
+    expect(steps.max).toBeLessThanOrEqual(10);
+  });
+});
