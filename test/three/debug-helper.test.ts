@@ -1,5 +1,5 @@
 /** IkDebugHelper: what it draws, where, and that its buffers are allocated once. */
-import { Matrix4, Vector3 } from 'three';
+import { Matrix4 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { HIT } from '../../src/placement/ground.js';
 import { restModelMatrices } from '../../src/pose/forward-kinematics.js';
