@@ -6,6 +6,8 @@ import {
   BufferAttribute,
   BufferGeometry,
   Group,
+  InterleavedBuffer,
+  InterleavedBufferAttribute,
   Matrix3,
   Mesh,
   MeshBasicMaterial,
@@ -191,6 +193,56 @@ describe('ThreeRaycastGround', () => {
     group.updateMatrixWorld(true);
     expect(two.raycast(makeRay([0, 5, 0], [0, -1, 0], 10), hit)).toBe(true);
     expect(hit[HIT.point + 1]).toBeCloseTo(3, 12);
+  });
+
+  it('agrees with three’s Raycaster straight down, on indirect, grouped and interleaved trees', () => {
+    const next = random(29);
+    const grouped = bumpy();
+    grouped.clearGroups();
+    const half = (grouped.getIndex()!.count / 6) * 3;
+    grouped.addGroup(0, half, 0);
+    grouped.addGroup(half, grouped.getIndex()!.count - half, 1);
+    const interleaved = bumpy();
+    const source = interleaved.getAttribute('position');
+    const data = new InterleavedBuffer(new Float32Array(source.count * 5), 5);
+    const attribute = new InterleavedBufferAttribute(data, 3, 1);
+    for (let i = 0; i < source.count; i++)
+      attribute.setXYZ(i, source.getX(i), source.getY(i), source.getZ(i));
+    interleaved.setAttribute('position', attribute);
+    const indirect = bumpy();
+    (indirect as BufferGeometry & { boundsTree?: MeshBVH }).boundsTree = new MeshBVH(indirect, {
+      indirect: true,
+    });
+    const cases = [grouped, interleaved, indirect.toNonIndexed(), indirect];
+    (cases[2] as BufferGeometry & { boundsTree?: MeshBVH }).boundsTree = new MeshBVH(cases[2], {
+      indirect: true,
+    });
+    for (const geometry of cases) {
+      const mesh = floor(geometry, 0.25);
+      const ground = new ThreeRaycastGround([mesh]);
+      const roots = MeshBVH.serialize(ground.trees[0], { cloneBuffers: false }).roots.length;
+      expect(roots).toBe(geometry === grouped ? 2 : 1);
+      const hit = new Float64Array(HIT.length);
+      for (let i = 0; i < 100; i++) {
+        // Straight down (two direction components exactly 0) half the time, oblique otherwise.
+        const direction = i % 2 === 0 ? [0, -1, 0] : [next() - 0.5, -1, next() - 0.5];
+        const ray = makeRay([(next() - 0.5) * 12, 3, (next() - 0.5) * 12], direction, 10);
+        const expected = oracle([mesh], ray);
+        expect(ground.raycast(ray, hit)).toBe(expected !== null);
+        if (expected !== null) expectHitLike(hit, expected);
+      }
+    }
+  });
+
+  it('refuses a tree that is not laid out as three-mesh-bvh 0.9 lays it out', () => {
+    const geometry = bumpy();
+    const tree = new MeshBVH(geometry);
+    const root = MeshBVH.serialize(tree, { cloneBuffers: false }).roots[0];
+    new Uint32Array(root)[6] = 1; // the root's right child onto its left child
+    (geometry as BufferGeometry & { boundsTree?: MeshBVH }).boundsTree = tree;
+    expect(() => new ThreeRaycastGround([floor(geometry)])).toThrow(
+      expect.objectContaining({ code: 'three/invalid-ground' }),
+    );
   });
 
   it('uses a tree the geometry already has (computeBoundsTree), and rejects a geometry without positions', () => {
