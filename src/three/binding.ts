@@ -28,6 +28,13 @@ export interface ThreeBindingOptions {
    * of the bones becomes a joint).
    */
   readonly root?: Object3D | null;
+  /**
+   * A tendon skeleton to use instead of building one, such as `importGltf`'s for the same file, so
+   * that its clips, skins and rig apply to the binding's pose as they are. Its joints are matched to
+   * three's objects by name (see {@link bindThreeSkeleton} for the names) and must be exactly the
+   * objects between the root and the bones, with the same parents. Its rest pose is kept.
+   */
+  readonly skeleton?: Skeleton;
 }
 
 /** What three.js objects {@link ThreeSkeletonBinding.useTendonPalette} changed, to restore them. */
@@ -448,10 +455,15 @@ export function bindThreeSkeleton(
     s[3 * i + 1] = o.scale.y;
     s[3 * i + 2] = o.scale.z;
   });
-  const skeleton = wrap(() =>
-    Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s }),
-  );
-  // The skeleton keeps a parent-first order as given, which a depth-first walk is.
+  // Skeleton.create keeps a parent-first order as given, which a depth-first walk is.
+  const skeleton =
+    options.skeleton ??
+    wrap(() => Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s }));
+  const objects = options.skeleton === undefined ? order : matchByName(options.skeleton, names, order, root);
+  const jointOf = new Map<Object3D, number>();
+  objects.forEach((o, j) => {
+    jointOf.set(o, j);
+  });
   const threeSkeletons: ThreeSkeleton[] = [];
   const boundMeshes: SkinnedMesh[] = [];
   const skins: Skin[] = [];
@@ -459,7 +471,7 @@ export function bindThreeSkeleton(
     if (threeSkeletons.includes(three)) return true;
     const joints = new Int32Array(three.bones.length);
     for (let b = 0; b < three.bones.length; b++) {
-      const j = index.get(three.bones[b]);
+      const j = jointOf.get(three.bones[b]);
       if (j === undefined) return false;
       joints[b] = j;
     }
@@ -480,7 +492,41 @@ export function bindThreeSkeleton(
     );
   }
   for (const mesh of meshes) if (bindSkeleton(mesh.skeleton)) boundMeshes.push(mesh);
-  return new ThreeSkeletonBinding(skeleton, order, root, threeSkeletons, boundMeshes, skins);
+  return new ThreeSkeletonBinding(skeleton, objects, root, threeSkeletons, boundMeshes, skins);
+}
+
+/** The three.js object of each joint of `given`, by name; the hierarchies must agree. */
+function matchByName(
+  given: Skeleton,
+  names: readonly string[],
+  order: readonly Object3D[],
+  root: Object3D | null,
+): Object3D[] {
+  const fail = (why: string): never => {
+    throw new TendonError('three/invalid-skeleton', `bindThreeSkeleton: the given skeleton ${why}`);
+  };
+  if (given.jointCount !== order.length) {
+    fail(
+      `has ${given.jointCount} joints, but ${order.length} objects lie between the root and the bones (${names.join(', ')})`,
+    );
+  }
+  const byName = new Map<string, Object3D>();
+  names.forEach((name, i) => {
+    byName.set(name, order[i]);
+  });
+  const objects = given.names.map(
+    (name) => byName.get(name) ?? fail(`has a joint "${name}" that three does not`),
+  );
+  for (let j = 0; j < objects.length; j++) {
+    const p = given.parents[j];
+    const expected = p < 0 ? root : objects[p];
+    if (objects[j].parent !== expected) {
+      fail(
+        `makes "${given.names[j]}" a child of ${p < 0 ? 'the root' : `"${given.names[p]}"`}, but in three its parent is "${objects[j].parent?.name ?? ''}"`,
+      );
+    }
+  }
+  return objects;
 }
 
 /** The highest ancestor of `bone` that is not a scene: GLTFLoader's `gltf.scene` group. */

@@ -5,10 +5,12 @@
  */
 import { AnimationMixer, Group, Matrix4, Object3D, Scene, type SkinnedMesh, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
 import { TwoBoneIk } from '../../src/ik/two-bone.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { bindThreeSkeleton } from '../../src/three/index.js';
 import { maxRelativeError, readAsset } from '../helpers/assets.js';
 import { loadWithThree } from '../helpers/three-gltf.js';
@@ -220,6 +222,48 @@ describe('bindThreeSkeleton on RobotExpressive (GLTFLoader)', () => {
       }
     }
     expect(worst).toBeLessThanOrEqual(1e-5);
+  });
+
+  it('Mode 2 with importGltf’s skeleton and clip: tendon samples, the palette matches three’s mixer', async () => {
+    const { bytes, three, root } = await loadRobot();
+    const imported = (await importGltf(bytes, { source: FILE })).skeletons[0];
+    const binding = bindThreeSkeleton(root, { skeleton: imported.skeleton }).useTendonPalette();
+    expect(binding.skeleton).toBe(imported.skeleton);
+    binding.objects.forEach((o, j) => {
+      expect(o.userData.name ?? o.name).toBe(imported.skeleton.names[j]);
+    });
+    // An independent three.js copy of the robot, animated by three.
+    const other = await loadWithThree(bytes);
+    const mixer = new AnimationMixer(other.gltf.scene);
+    mixer.clipAction(other.gltf.animations.find((a) => a.name === 'Walking')!).play();
+    const theirs = skinnedMeshes(other.gltf.scene)[0].skeleton;
+    const walk = imported.clips.find((c) => c.name === 'Walking')!;
+    const context = new SamplerContext(walk);
+    let worst = 0;
+    for (const time of [0.05, 0.31, 0.77]) {
+      sampleClip(walk, context, time, binding.pose, 'loop');
+      forwardKinematics(binding.pose, binding.model);
+      binding.writeBoneMatrices();
+      mixer.setTime(time);
+      other.gltf.scene.updateMatrixWorld(true);
+      theirs.update();
+      worst = Math.max(
+        worst,
+        maxRelativeError(binding.threeSkeletons[0].boneMatrices!, theirs.boneMatrices!),
+      );
+    }
+    expect(worst).toBeLessThanOrEqual(1e-5);
+    expect(three.gltf.animations.length).toBeGreaterThan(0);
+    const fox = (await importGltf(readAsset('gltf', 'Fox.glb'))).skeletons[0].skeleton;
+    expect(() => bindThreeSkeleton(root, { skeleton: fox })).toThrow(
+      expect.objectContaining({ code: 'three/invalid-skeleton' }),
+    );
+    // Same names, one joint moved to another parent: refused, naming it.
+    const s = imported.skeleton;
+    const parents = Int32Array.from(s.parents);
+    parents[s.indexOf('UpperArm.L')] = s.indexOf('Torso');
+    const moved = Skeleton.create({ names: s.names, parents });
+    expect(() => bindThreeSkeleton(root, { skeleton: moved })).toThrow(/UpperArm\.L/);
   });
 
   it('Mode 2: useTendonPalette stops three’s update from overwriting the palette, and restores it', async () => {
