@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 
+export { type Ground, HIT, RAY } from '../placement/ground.js';
 export { bindThreeSkeleton, type ThreeBindingOptions, ThreeSkeletonBinding } from './binding.js';
 export { type IkDebugFrame, IkDebugHelper, type IkDebugHelperOptions } from './debug-helper.js';
 export { ThreeRaycastGround, type ThreeRaycastGroundOptions } from './ground.js';
