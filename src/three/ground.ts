@@ -68,7 +68,8 @@ const S = { ox: 0, oy: 1, oz: 2, dx: 3, dy: 4, dz: 5, ix: 6, iy: 7, iz: 8, best:
  * `updateMatrixWorld`, which the renderer runs), so moving platforms work. Geometry edited after
  * construction needs its tree refitted (`tree.refit()`, see {@link ThreeRaycastGround.trees}).
  * Every triangle counts, whatever the material's `side`, draw range or groups: the ground is the
- * geometry. Skinned meshes found under the given objects are skipped (a character is not ground).
+ * geometry. Skinned meshes found under the given objects are skipped (a character is not ground),
+ * and so are instanced and batched meshes (give each instance as a `Mesh` to stand on it).
  */
 export class ThreeRaycastGround implements Ground {
   /** The meshes queried (found under the objects given to the constructor). */
@@ -87,8 +88,8 @@ export class ThreeRaycastGround implements Ground {
   private readonly stackEntry: Float64Array;
 
   /**
-   * @param objects - meshes, or objects to search for meshes (depth first; `Mesh`, not
-   *   `SkinnedMesh`).
+   * @param objects - meshes, or objects to search for meshes (depth first; `Mesh`, but not
+   *   `SkinnedMesh`, `InstancedMesh` or `BatchedMesh`, which are skipped).
    * @param options - see {@link ThreeRaycastGroundOptions}.
    * @throws {@link TendonError} `three/invalid-ground` when a mesh's geometry has no `position`
    *   of three floats per vertex, or its tree is not laid out as three-mesh-bvh 0.9 lays it out.
@@ -98,8 +99,10 @@ export class ThreeRaycastGround implements Ground {
     const meshes: Mesh[] = [];
     for (const object of objects) {
       object.traverse((o) => {
-        const m = o as Mesh & { isSkinnedMesh?: boolean };
+        const m = o as Mesh & { isSkinnedMesh?: boolean; isInstancedMesh?: boolean; isBatchedMesh?: boolean };
         if (m.isMesh !== true || m.isSkinnedMesh === true) return;
+        // Their triangles are placed per instance, which one tree in one frame cannot answer.
+        if (m.isInstancedMesh === true || m.isBatchedMesh === true) return;
         if (!includeInvisible && !m.visible) return;
         if (!meshes.includes(m)) meshes.push(m);
       });

@@ -6,6 +6,7 @@ import {
   BufferAttribute,
   BufferGeometry,
   Group,
+  InstancedMesh,
   InterleavedBuffer,
   InterleavedBufferAttribute,
   Matrix3,
@@ -178,10 +179,16 @@ describe('ThreeRaycastGround', () => {
     const skinned = new SkinnedMesh(character.geometry, character.material);
     skinned.rotation.x = -Math.PI / 2;
     skinned.position.y = 4;
-    group.add(lower, upper, skinned);
+    const instanced = new InstancedMesh(new PlaneGeometry(100, 100), new MeshBasicMaterial(), 1);
+    instanced.rotation.x = -Math.PI / 2;
+    instanced.position.y = 4.5;
+    const hidden = floor(new PlaneGeometry(1, 1), 0.5);
+    hidden.visible = false;
+    group.add(lower, upper, skinned, instanced, hidden);
     group.updateMatrixWorld(true);
-    const two = new ThreeRaycastGround([group]);
-    expect(two.meshes.length).toBe(2);
+    expect(new ThreeRaycastGround([group]).meshes.length).toBe(3);
+    const two = new ThreeRaycastGround([group], { includeInvisible: false });
+    expect(two.meshes).toEqual([lower, upper]);
     expect(two.raycast(makeRay([0, 5, 0], [0, -1, 0], 10), hit)).toBe(true);
     expect(hit[HIT.point + 1]).toBeCloseTo(1, 12);
     expect(two.raycast(makeRay([3, 5, 0], [0, -1, 0], 10), hit)).toBe(true);
