@@ -94,6 +94,8 @@ export class ThreeSkeletonBinding {
   readonly rootWorldInverse = new Float64Array(16);
   /** For each of {@link threeSkeletons}, an earlier one with the same palette to copy, or −1. */
   private readonly paletteSource: Int32Array;
+  /** Every joint that is a bone of a bound skeleton: the world matrices Mode 2 writes. */
+  private readonly boneJoints: Int32Array;
   /** Model matrices moved to world space, for the palette when {@link root} is not at the origin. */
   private readonly worldModel: Float64Array;
   private rootIsIdentity = true;
@@ -118,6 +120,11 @@ export class ThreeSkeletonBinding {
     this.boneOfJoint = new Int32Array(skeleton.jointCount).fill(-1);
     this.jointOfBone = skins[0].joints.slice();
     for (let b = 0; b < bones.length; b++) this.boneOfJoint[this.jointOfBone[b]] = b;
+    const isBone = new Uint8Array(skeleton.jointCount);
+    for (const skin of skins) for (const j of skin.joints) isBone[j] = 1;
+    const boneJoints: number[] = [];
+    for (let j = 0; j < isBone.length; j++) if (isBone[j] === 1) boneJoints.push(j);
+    this.boneJoints = Int32Array.from(boneJoints);
     this.paletteSource = new Int32Array(skins.length).fill(-1);
     for (let s = 1; s < skins.length; s++) {
       for (let e = 0; e < s; e++) {
@@ -218,7 +225,9 @@ export class ThreeSkeletonBinding {
 
   /**
    * Mode 2: writes the skinning palette for the model matrices `model` (default {@link model})
-   * into `boneMatrices` of every bound three.js skeleton, and flags their bone textures for upload.
+   * into `boneMatrices` of every bound three.js skeleton, flags their bone textures for upload, and
+   * writes each bone's `matrixWorld` (`rootWorld · model[joint]`), so that what hangs from a bone
+   * (the robot's rigid parts, a sword in a hand) follows when three updates the scene.
    *
    * Entry `b` is `rootWorld · model[jointOfBone[b]] · boneInverses[b]`: exactly what three's
    * `Skeleton.update()` writes from `bone.matrixWorld`, so the shader (`bindMatrixInverse ·
@@ -261,6 +270,13 @@ export class ThreeSkeletonBinding {
       }
       if (three.boneTexture !== null) three.boneTexture.needsUpdate = true;
     }
+    const objects = this.objects;
+    const bones = this.boneJoints;
+    for (let i = 0; i < bones.length; i++) {
+      const j = bones[i];
+      const e = objects[j].matrixWorld.elements;
+      for (let c = 0; c < 16; c++) e[c] = source[16 * j + c];
+    }
   }
 
   /**
@@ -269,37 +285,40 @@ export class ThreeSkeletonBinding {
    * - makes each bound `THREE.Skeleton`'s `update()` a no-op (the renderer calls it every frame and
    *   it would overwrite the palette from the bones' world matrices);
    * - stops three computing the bones' local and world matrices (`matrixAutoUpdate` and
-   *   `matrixWorldAutoUpdate` false), unless `keepBoneMatrices` is `true` (objects attached to a
-   *   bone, a sword in a hand, need it; then also call {@link writeToThree});
+   *   `matrixWorldAutoUpdate` false): {@link writeBoneMatrices} writes their world matrices, and
+   *   three still updates what hangs from them. Their `position`, `quaternion` and local `matrix`
+   *   are left as they were (call {@link writeToThree} too if something reads them);
    * - turns off frustum culling of the bound meshes (three would cull them with the bounding
    *   sphere of the bind pose, wherever tendon moved them).
    *
    * Returns `this`. {@link restoreThreePalette} undoes it.
    */
-  useTendonPalette(options: { readonly keepBoneMatrices?: boolean } = {}): this {
+  useTendonPalette(): this {
     if (this.saved !== null) return this;
-    const bones = this.threeSkeletons[0].bones;
+    const bones = this.boneObjects();
     this.saved = {
       matrixAutoUpdate: bones.map((b) => b.matrixAutoUpdate),
       matrixWorldAutoUpdate: bones.map((b) => b.matrixWorldAutoUpdate),
       frustumCulled: this.meshes.map((m) => m.frustumCulled),
     };
     for (const skeleton of this.threeSkeletons) skeleton.update = noUpdate;
-    if (options.keepBoneMatrices !== true) {
-      for (const bone of bones) {
-        bone.matrixAutoUpdate = false;
-        bone.matrixWorldAutoUpdate = false;
-      }
+    for (const bone of bones) {
+      bone.matrixAutoUpdate = false;
+      bone.matrixWorldAutoUpdate = false;
     }
     for (const mesh of this.meshes) mesh.frustumCulled = false;
     return this;
+  }
+
+  private boneObjects(): Object3D[] {
+    return Array.from(this.boneJoints, (j) => this.objects[j]);
   }
 
   /** Undoes {@link useTendonPalette}: three computes the bones and the palette again. Returns `this`. */
   restoreThreePalette(): this {
     const saved = this.saved;
     if (saved === null) return this;
-    const bones = this.threeSkeletons[0].bones;
+    const bones = this.boneObjects();
     for (const skeleton of this.threeSkeletons) {
       if (Object.hasOwn(skeleton, 'update')) delete (skeleton as { update?: unknown }).update;
     }

@@ -3,7 +3,7 @@
  * builds matches importGltf's; Mode 1 (read three's animated pose, solve, write back) and Mode 2
  * (tendon's palette in three's boneMatrices) agree with what three computes itself.
  */
-import { AnimationMixer, Group, Matrix4, Object3D, Scene, type SkinnedMesh, Vector3 } from 'three';
+import { AnimationMixer, Group, Matrix4, type Mesh, Object3D, Scene, type SkinnedMesh, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
@@ -264,6 +264,45 @@ describe('bindThreeSkeleton on RobotExpressive (GLTFLoader)', () => {
     parents[s.indexOf('UpperArm.L')] = s.indexOf('Torso');
     const moved = Skeleton.create({ names: s.names, parents });
     expect(() => bindThreeSkeleton(root, { skeleton: moved })).toThrow(/UpperArm\.L/);
+  });
+
+  it('Mode 2: what hangs from the bones (the robot’s rigid parts) follows tendon’s pose', async () => {
+    const { bytes, root } = await loadRobot();
+    const other = (await loadWithThree(bytes)).gltf;
+    const imported = (await importGltf(bytes, { source: FILE })).skeletons[0];
+    const binding = bindThreeSkeleton(root, { skeleton: imported.skeleton }).useTendonPalette();
+    const mixer = new AnimationMixer(other.scene);
+    mixer.clipAction(other.animations.find((a) => a.name === 'Walking')!).play();
+    const walk = imported.clips.find((c) => c.name === 'Walking')!;
+    const context = new SamplerContext(walk);
+    const rigid = (scene: Object3D) => {
+      const found: Object3D[] = [];
+      scene.traverse((o) => {
+        if ((o as Mesh).isMesh && !(o as SkinnedMesh).isSkinnedMesh) found.push(o);
+      });
+      return found;
+    };
+    const ours = rigid(root);
+    const theirs = rigid(other.scene);
+    expect(ours.length).toBeGreaterThan(5);
+    expect(ours.length).toBe(theirs.length);
+    let worst = 0;
+    for (const [i, time] of [0.1, 0.55].entries()) {
+      for (const scene of [root, other.scene]) scene.position.set(i, 0.5, -i);
+      sampleClip(walk, context, time, binding.pose, 'loop');
+      forwardKinematics(binding.pose, binding.model);
+      binding.writeBoneMatrices();
+      root.updateMatrixWorld();
+      mixer.setTime(time);
+      other.scene.updateMatrixWorld();
+      for (let k = 0; k < ours.length; k++) {
+        worst = Math.max(
+          worst,
+          maxRelativeError(ours[k].matrixWorld.elements, theirs[k].matrixWorld.elements),
+        );
+      }
+    }
+    expect(worst).toBeLessThanOrEqual(1e-5);
   });
 
   it('Mode 2: useTendonPalette stops three’s update from overwriting the palette, and restores it', async () => {
