@@ -80,7 +80,7 @@ function drawn(a: number[]): number {
 }
 
 describe.skipIf(!hasChromium)('tendon/three in Chromium (WebGL)', () => {
-  it('Mode 2 draws the robot as three draws it at the same time', async () => {
+  it('Mode 2 draws the robot as three draws it at the same time; the debug helper draws', async () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -122,6 +122,10 @@ describe.skipIf(!hasChromium)('tendon/three in Chromium (WebGL)', () => {
       );
       expect(same).toBeLessThanOrEqual(0.002 * pixels);
       expect(other).toBeGreaterThan(0.05 * robot);
+      // The debug helper's lines show (thin lines: a few hundred pixels, not a blank image).
+      const lines = drawn(ok.helper);
+      console.log(`IkDebugHelper: ${lines} pixels drawn`);
+      expect(lines).toBeGreaterThan(100);
     } finally {
       await browser.close();
     }

@@ -15,7 +15,7 @@ import {
 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { forwardKinematics, importGltf, SamplerContext, sampleClip } from '../../src/index.js';
-import { bindThreeSkeleton } from '../../src/three/index.js';
+import { bindThreeSkeleton, IkDebugHelper } from '../../src/three/index.js';
 
 export interface ThreeBrowserResult {
   readonly size: number;
@@ -26,6 +26,8 @@ export interface ThreeBrowserResult {
   /** RGBA pixels, tendon's palette 0.3 s later. */
   readonly later: number[];
   readonly boneTextures: boolean;
+  /** RGBA pixels, an IkDebugHelper alone (skeleton, a chain, a target, a ground hit). */
+  readonly helper: number[];
 }
 
 const SIZE = 200;
@@ -87,7 +89,16 @@ async function run(): Promise<ThreeBrowserResult> {
   pose(TIME + 0.3);
   const later = read(sceneB);
   const boneTextures = robot.threeSkeletons.every((k) => k.boneTexture !== null);
-  return { size: SIZE, three, tendon, later, boneTextures };
+  const sceneC = new Scene();
+  const arm = ['UpperArm.L', 'LowerArm.L', 'Palm2.L'].map((name) => skeleton.jointIndex(name));
+  const helper = new IkDebugHelper(skeleton, { chains: [arm] });
+  sceneC.add(helper);
+  helper.update(robot.model, robot.rootWorld, {
+    targets: [1.2, 3.2, 0.4],
+    hits: [0.4, -1.2, 0, 0, 1, 0, 1],
+  });
+  const drawnHelper = read(sceneC);
+  return { size: SIZE, three, tendon, later, boneTextures, helper: drawnHelper };
 }
 
 const scope = window as unknown as { tendonThreeResult?: ThreeBrowserResult | { error: string } };
