@@ -3,7 +3,22 @@
  * builds matches importGltf's; Mode 1 (read three's animated pose, solve, write back) and Mode 2
  * (tendon's palette in three's boneMatrices) agree with what three computes itself.
  */
-import { AnimationMixer, Group, Matrix4, type Mesh, Object3D, Scene, type SkinnedMesh, Vector3 } from 'three';
+import {
+  AnimationMixer,
+  Bone,
+  CylinderGeometry,
+  Float32BufferAttribute,
+  Group,
+  Matrix4,
+  type Mesh,
+  MeshBasicMaterial,
+  Object3D,
+  Scene,
+  SkinnedMesh,
+  Skeleton as ThreeSkeleton,
+  Uint16BufferAttribute,
+  Vector3,
+} from 'three';
 import { describe, expect, it } from 'vitest';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
@@ -104,6 +119,58 @@ describe('bindThreeSkeleton on RobotExpressive (GLTFLoader)', () => {
     expect(() => bindThreeSkeleton(new Group())).toThrow(
       expect.objectContaining({ code: 'three/no-skeleton' }),
     );
+  });
+
+  it('binds a skeleton made by hand (bones under the mesh, as three’s examples do), and one robot of two', async () => {
+    const geometry = new CylinderGeometry(0.2, 0.2, 3, 8, 6);
+    const position = geometry.getAttribute('position');
+    const indices: number[] = [];
+    const weights: number[] = [];
+    for (let i = 0; i < position.count; i++) {
+      const y = position.getY(i) + 1.5;
+      const bone = Math.min(2, Math.floor(y));
+      const w = y - bone;
+      indices.push(bone, Math.min(2, bone + 1), 0, 0);
+      weights.push(1 - w, w, 0, 0);
+    }
+    geometry.setAttribute('skinIndex', new Uint16BufferAttribute(indices, 4));
+    geometry.setAttribute('skinWeight', new Float32BufferAttribute(weights, 4));
+    const bones = [new Bone(), new Bone(), new Bone()];
+    bones[0].position.y = -1.5;
+    bones[1].position.y = 1;
+    bones[2].position.y = 1;
+    bones[0].add(bones[1]);
+    bones[1].add(bones[2]);
+    const mesh = new SkinnedMesh(geometry, new MeshBasicMaterial());
+    mesh.add(bones[0]);
+    mesh.bind(new ThreeSkeleton(bones));
+    const scene = new Scene();
+    scene.add(mesh);
+    mesh.position.set(3, 0, 1);
+    mesh.rotation.z = 0.3;
+    const binding = bindThreeSkeleton(mesh);
+    expect(binding.root).toBe(mesh);
+    expect(binding.skeleton.names).toEqual(['joint_0', 'joint_1', 'joint_2']);
+    bones[1].rotation.x = 0.5;
+    bones[2].rotation.z = -0.4;
+    binding.readFromThree();
+    forwardKinematics(binding.pose, binding.model);
+    binding.writeBoneMatrices();
+    const ours = Float32Array.from(mesh.skeleton.boneMatrices!);
+    scene.updateMatrixWorld();
+    mesh.skeleton.update();
+    expect(maxRelativeError(ours, mesh.skeleton.boneMatrices!)).toBeLessThanOrEqual(1e-6);
+
+    // Two robots in one group: the first found is bound, with its own meshes only.
+    const a = (await loadRobot()).root;
+    const b = (await loadRobot()).root;
+    const group = new Group();
+    group.add(a, b);
+    const first = bindThreeSkeleton(group);
+    expect(first.root).toBe(group);
+    expect(first.skeleton.jointCount).toBe(46); // gltf.scene of the first robot, then its 45
+    expect(first.meshes.every((m) => skinnedMeshes(a).includes(m))).toBe(true);
+    expect(first.meshes.length).toBe(skinnedMeshes(a).length);
   });
 
   it('Mode 1: readFromThree + forwardKinematics equals three’s matrixWorld under the Walking clip', async () => {
