@@ -12,6 +12,7 @@
  *   tendon readFromThree               Mode 1 read of every joint
  *   tendon writeBoneMatrices           Mode 2: the palette into both skeletons' boneMatrices
  *   tendon FK + writeBoneMatrices      Mode 2's frame, the counterpart of three's frame above
+ *   tendon IkDebugHelper.update        the skeleton, two chains and a few markers of each kind
  *   ground: ThreeRaycastGround.raycast vs three's Raycaster with three-mesh-bvh's
  *   acceleratedRaycast (firstHitOnly), one downward ray on a 128 × 128 bumpy plane (32,768 triangles).
  *
@@ -28,7 +29,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { acceleratedRaycast, computeBoundsTree } from 'three-mesh-bvh';
 import { createModelBuffer, forwardKinematics } from '../dist/index.js';
 import { HIT, RAY } from '../dist/placement/ground.js';
-import { bindThreeSkeleton, ThreeRaycastGround } from '../dist/three/index.js';
+import { bindThreeSkeleton, IkDebugHelper, ThreeRaycastGround } from '../dist/three/index.js';
 import { environment, measureAllocation, median, runWithV8Flags, timedLoop } from './harness.mjs';
 
 const WARMUP_CALLS = 20_000;
@@ -102,6 +103,14 @@ async function setUp() {
   const limbs = Int32Array.from(LIMB_JOINTS, (name) => s.jointIndex(name));
   const skeletons = binding.threeSkeletons;
   const model = createModelBuffer(s);
+  const helper = new IkDebugHelper(s, { chains: [limbs.subarray(0, 3), limbs.subarray(3, 6)] });
+  const markers = {
+    targets: new Float64Array([1.2, 3.2, 0.4, -1.2, 3.2, 0.4]),
+    poles: new Float64Array([0.6, 1, 2]),
+    contacts: new Float64Array([0.5, 0, 0, -0.5, 0, 0]),
+    hits: new Float64Array([0.5, 0, 0, 0, 1, 0, 2, -0.5, 0, 0, 0, 1, 0, 2]),
+    rungs: new Float64Array([-1, 1, 1, 1, 1, 1]),
+  };
   const first = binding.objects[s.jointIndex('UpperArm.L')];
   const lines = [
     {
@@ -153,6 +162,12 @@ async function setUp() {
         binding.writeBoneMatrices(model);
       },
       read: () => skeletons[1].boneMatrices[12],
+    },
+    {
+      id: 'debug-helper',
+      label: 'tendon IkDebugHelper.update',
+      op: () => helper.update(binding.model, binding.rootWorld, markers),
+      read: () => helper.geometry.drawRange.count,
     },
   ];
   return { lines, binding, skeletons };

@@ -79,6 +79,10 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
   private readonly positions: Float32Array;
   private readonly colors: Float32Array;
   private readonly world = new Float64Array(16);
+  /** Scratch: a point in world space. */
+  private readonly point = new Float64Array(3);
+  /** Scratch: the two ends of a hit's normal line. */
+  private readonly line = new Float64Array(6);
   private vertexCount = 0;
 
   /**
@@ -160,36 +164,34 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
     this.vertexCount = 0;
     this.jointLines(model, this.bonePairs, COLORS.bone);
     this.jointLines(model, this.chainPairs, COLORS.chain);
-    const s = this.size;
+    // Numbers reach the private drawers as an array and an index, never as arguments: V8 boxes a
+    // double passed to a call it does not inline, and this runs every frame.
+    this.crosses(frame.targets, true, COLORS.target);
+    this.crosses(frame.poles, true, COLORS.pole);
+    this.crosses(frame.contacts, false, COLORS.contact);
     const max = this.maxMarkers;
-    if (frame.targets !== undefined) this.crosses(frame.targets, 3, true, COLORS.target, s, max);
-    if (frame.poles !== undefined) this.crosses(frame.poles, 3, true, COLORS.pole, s, max);
-    if (frame.contacts !== undefined) this.crosses(frame.contacts, 3, false, COLORS.contact, s, max);
-    if (frame.hits !== undefined) {
-      const hits = frame.hits;
+    const hits = frame.hits;
+    if (hits !== undefined) {
       const k = Math.min(Math.floor(hits.length / HIT.length), max);
+      const line = this.line;
       for (let i = 0; i < k; i++) {
         const o = i * HIT.length;
-        const x = hits[o + HIT.point];
-        const y = hits[o + HIT.point + 1];
-        const z = hits[o + HIT.point + 2];
-        this.cross(x, y, z, COLORS.hit, s);
-        const l = 4 * s;
-        this.vertex(x, y, z, COLORS.hit);
-        this.vertex(
-          x + l * hits[o + HIT.normal],
-          y + l * hits[o + HIT.normal + 1],
-          z + l * hits[o + HIT.normal + 2],
-          COLORS.hit,
-        );
+        this.cross(hits, o + HIT.point, false, COLORS.hit);
+        const l = 4 * this.size;
+        for (let c = 0; c < 3; c++) {
+          line[c] = hits[o + HIT.point + c];
+          line[3 + c] = line[c] + l * hits[o + HIT.normal + c];
+        }
+        this.vertex(line, 0, COLORS.hit);
+        this.vertex(line, 3, COLORS.hit);
       }
     }
-    if (frame.rungs !== undefined) {
-      const rungs = frame.rungs;
+    const rungs = frame.rungs;
+    if (rungs !== undefined) {
       const k = Math.min(Math.floor(rungs.length / 6), max);
       for (let i = 0; i < k; i++) {
-        this.vertex(rungs[6 * i], rungs[6 * i + 1], rungs[6 * i + 2], COLORS.rung);
-        this.vertex(rungs[6 * i + 3], rungs[6 * i + 4], rungs[6 * i + 5], COLORS.rung);
+        this.vertex(rungs, 6 * i, COLORS.rung);
+        this.vertex(rungs, 6 * i + 3, COLORS.rung);
       }
     }
     const geometry = this.geometry;
@@ -206,61 +208,65 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
   }
 
   private jointLines(model: Float64Array, pairs: Int32Array, color: readonly number[]): void {
+    const p = this.point;
+    const w = this.world;
     for (let i = 0; i < pairs.length; i++) {
       const o = 16 * pairs[i];
-      this.modelVertex(model[o + 12], model[o + 13], model[o + 14], color);
+      const x = model[o + 12];
+      const y = model[o + 13];
+      const z = model[o + 14];
+      p[0] = w[0] * x + w[4] * y + w[8] * z + w[12];
+      p[1] = w[1] * x + w[5] * y + w[9] * z + w[13];
+      p[2] = w[2] * x + w[6] * y + w[10] * z + w[14];
+      this.vertex(p, 0, color);
     }
   }
 
+  /** A cross at each point of `points` (3 numbers each), up to `maxMarkers`. */
   private crosses(
-    points: ArrayLike<number>,
-    stride: number,
+    points: ArrayLike<number> | undefined,
     modelSpace: boolean,
     color: readonly number[],
-    s: number,
-    max: number,
   ): void {
-    const k = Math.min(Math.floor(points.length / stride), max);
-    const w = this.world;
-    for (let i = 0; i < k; i++) {
-      let x = points[stride * i];
-      let y = points[stride * i + 1];
-      let z = points[stride * i + 2];
-      if (modelSpace) {
-        const px = x;
-        const py = y;
-        x = w[0] * px + w[4] * py + w[8] * z + w[12];
-        y = w[1] * px + w[5] * py + w[9] * z + w[13];
-        z = w[2] * px + w[6] * py + w[10] * z + w[14];
+    if (points === undefined) return;
+    const k = Math.min(Math.floor(points.length / 3), this.maxMarkers);
+    for (let i = 0; i < k; i++) this.cross(points, 3 * i, modelSpace, color);
+  }
+
+  /** A three-axis cross about `points[o…o+2]` (moved to world space first when in model space). */
+  private cross(points: ArrayLike<number>, o: number, modelSpace: boolean, color: readonly number[]): void {
+    const p = this.point;
+    const x = points[o];
+    const y = points[o + 1];
+    const z = points[o + 2];
+    if (modelSpace) {
+      const w = this.world;
+      p[0] = w[0] * x + w[4] * y + w[8] * z + w[12];
+      p[1] = w[1] * x + w[5] * y + w[9] * z + w[13];
+      p[2] = w[2] * x + w[6] * y + w[10] * z + w[14];
+    } else {
+      p[0] = x;
+      p[1] = y;
+      p[2] = z;
+    }
+    const s = this.size;
+    for (let axis = 0; axis < 3; axis++) {
+      for (let side = -1; side <= 1; side += 2) {
+        const i = 3 * this.vertexCount++;
+        for (let c = 0; c < 3; c++) {
+          this.positions[i + c] = c === axis ? p[c] + side * s : p[c];
+          this.colors[i + c] = color[c];
+        }
       }
-      this.cross(x, y, z, color, s);
     }
   }
 
-  private cross(x: number, y: number, z: number, color: readonly number[], s: number): void {
-    this.vertex(x - s, y, z, color);
-    this.vertex(x + s, y, z, color);
-    this.vertex(x, y - s, z, color);
-    this.vertex(x, y + s, z, color);
-    this.vertex(x, y, z - s, color);
-    this.vertex(x, y, z + s, color);
-  }
-
-  private modelVertex(x: number, y: number, z: number, color: readonly number[]): void {
-    const w = this.world;
-    this.vertex(
-      w[0] * x + w[4] * y + w[8] * z + w[12],
-      w[1] * x + w[5] * y + w[9] * z + w[13],
-      w[2] * x + w[6] * y + w[10] * z + w[14],
-      color,
-    );
-  }
-
-  private vertex(x: number, y: number, z: number, color: readonly number[]): void {
+  /** One vertex at `source[o…o+2]`. */
+  private vertex(source: ArrayLike<number>, o: number, color: readonly number[]): void {
     const i = 3 * this.vertexCount++;
-    this.positions[i] = x;
-    this.positions[i + 1] = y;
-    this.positions[i + 2] = z;
+    this.positions[i] = source[o];
+    this.positions[i + 1] = source[o + 1];
+    this.positions[i + 2] = source[o + 2];
     this.colors[i] = color[0];
     this.colors[i + 1] = color[1];
     this.colors[i + 2] = color[2];
