@@ -7,8 +7,9 @@
 /**
  * What went wrong, as a stable string a caller can switch on. The prefix names the area:
  * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
- * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs, `placement/…` for grounds, contacts and placement,
- * `gltf/…` and `bvh/…` for file import.
+ * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs,
+ * `placement/…` for grounds, contacts and placement, `gltf/…` and `bvh/…` for file import,
+ * `three/…` for the three.js adapter (`tendon/three`).
  */
 export type TendonErrorCode =
   | 'skeleton/empty'
@@ -50,7 +51,11 @@ export type TendonErrorCode =
   | 'bvh/parse'
   | 'bvh/frame-count'
   | 'bvh/missing-values'
-  | 'bvh/not-finite';
+  | 'bvh/not-finite'
+  | 'three/no-skeleton'
+  | 'three/invalid-root'
+  | 'three/invalid-skeleton'
+  | 'three/invalid-ground';
 
 /**
  * Thrown for invalid input: a malformed file, a skeleton with a cycle, a buffer of the wrong size.

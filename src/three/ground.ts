@@ -1,0 +1,426 @@
+/**
+ * A {@link Ground} over three.js meshes, queried through three-mesh-bvh's bounding volume
+ * hierarchy.
+ *
+ * @packageDocumentation
+ */
+import {
+  type BufferAttribute,
+  type InterleavedBufferAttribute,
+  Matrix4,
+  type Mesh,
+  type Object3D,
+  Vector3,
+} from 'three';
+import { MeshBVH } from 'three-mesh-bvh';
+import { TendonError } from '../errors.js';
+import { type Ground, HIT, RAY } from '../placement/ground.js';
+
+/** Options of {@link ThreeRaycastGround}. */
+export interface ThreeRaycastGroundOptions {
+  /**
+   * Include meshes whose `visible` is `false` (default `true`: an invisible collision mesh is a
+   * common ground).
+   */
+  readonly includeInvisible?: boolean;
+}
+
+/** One root of a three-mesh-bvh tree, as typed views over its node buffer, made once. */
+interface TreeRoot {
+  readonly f32: Float32Array;
+  readonly u16: Uint16Array;
+  readonly u32: Uint32Array;
+}
+
+/** A mesh's tree as this ground walks it. */
+interface MeshTree {
+  readonly roots: readonly TreeRoot[];
+  /** Tree order → triangle, for an `indirect` tree; `null` when the tree reordered the index. */
+  readonly indirect: Uint32Array | Uint16Array | null;
+}
+
+/**
+ * Node layout of three-mesh-bvh 0.9's serialized roots: 8 uint32 per node, bounds as 6 float32
+ * (min xyz, max xyz); a leaf has 0xFFFF in uint16 15, its triangle count in uint16 14 and first
+ * triangle in uint32 6; an inner node's left child follows it and uint32 6 holds its right child's
+ * offset from it, in nodes. The constructor checks every tree against it.
+ */
+const UINT32_PER_NODE = 8;
+const LEAF_FLAG = 0xffff;
+
+/** Slots of the per-query scratch array (numbers live in typed arrays: no boxing, no garbage). */
+const S = { ox: 0, oy: 1, oz: 2, dx: 3, dy: 4, dz: 5, ix: 6, iy: 7, iz: 8, best: 9, t: 10 } as const;
+
+/**
+ * Placement's {@link Ground} over the triangles of three.js meshes: the nearest triangle the ray
+ * crosses, from either side, within the ray's length; the normal is the triangle's, in world
+ * space, on the side the ray came from.
+ *
+ * Each mesh's geometry gets a three-mesh-bvh `MeshBVH` (its own `geometry.boundsTree` when it has
+ * one, as `computeBoundsTree()` leaves it; otherwise one built here and kept here), so a query
+ * visits a few boxes and triangles, not the whole mesh. The query walks the tree's node buffer
+ * itself, nearest box first, with typed-array scratch: it allocates nothing, where three's
+ * `Raycaster` (with or without three-mesh-bvh's `acceleratedRaycast`) creates intersection objects
+ * and typed-array views on every cast. The tree layout read is three-mesh-bvh 0.9's; the
+ * constructor verifies it and throws if a different version lays trees out otherwise.
+ *
+ * Meshes are read where they are now: each query reads their `matrixWorld` (kept current by three's
+ * `updateMatrixWorld`, which the renderer runs), so moving platforms work. Geometry edited after
+ * construction needs its tree refitted (`tree.refit()`, see {@link ThreeRaycastGround.trees}).
+ * Every triangle counts, whatever the material's `side`, draw range or groups: the ground is the
+ * geometry. Skinned meshes found under the given objects are skipped (a character is not ground),
+ * and so are instanced and batched meshes (give each instance as a `Mesh` to stand on it).
+ */
+export class ThreeRaycastGround implements Ground {
+  /** The meshes queried (found under the objects given to the constructor). */
+  readonly meshes: readonly Mesh[];
+  /** The bounding volume hierarchy of each mesh's geometry, by index in {@link meshes}. */
+  readonly trees: readonly MeshBVH[];
+  private readonly walk: readonly MeshTree[];
+  private readonly inverse = new Matrix4();
+  private readonly scratch = new Float64Array(11);
+  /** The nearest triangle of the current mesh (local space), then of all meshes (world space). */
+  private readonly triangle = new Float64Array(9);
+  private readonly a = new Vector3();
+  private readonly b = new Vector3();
+  private readonly c = new Vector3();
+  private readonly stackNodes: Int32Array;
+  private readonly stackEntry: Float64Array;
+
+  /**
+   * @param objects - meshes, or objects to search for meshes (depth first; `Mesh`, but not
+   *   `SkinnedMesh`, `InstancedMesh` or `BatchedMesh`, which are skipped).
+   * @param options - see {@link ThreeRaycastGroundOptions}.
+   * @throws {@link TendonError} `three/invalid-ground` when a mesh's geometry has no `position`
+   *   of three floats per vertex, or its tree is not laid out as three-mesh-bvh 0.9 lays it out.
+   */
+  constructor(objects: readonly Object3D[], options: ThreeRaycastGroundOptions = {}) {
+    const includeInvisible = options.includeInvisible !== false;
+    const meshes: Mesh[] = [];
+    for (const object of objects) {
+      object.traverse((o) => {
+        const m = o as Mesh & { isSkinnedMesh?: boolean; isInstancedMesh?: boolean; isBatchedMesh?: boolean };
+        if (m.isMesh !== true || m.isSkinnedMesh === true) return;
+        // Their triangles are placed per instance, which one tree in one frame cannot answer.
+        if (m.isInstancedMesh === true || m.isBatchedMesh === true) return;
+        if (!includeInvisible && !m.visible) return;
+        if (!meshes.includes(m)) meshes.push(m);
+      });
+    }
+    const trees: MeshBVH[] = [];
+    const walk: MeshTree[] = [];
+    let depth = 1;
+    for (const mesh of meshes) {
+      const name = mesh.name || mesh.type;
+      const position = mesh.geometry.getAttribute('position') as
+        | BufferAttribute
+        | InterleavedBufferAttribute
+        | undefined;
+      if (position === undefined || position.itemSize !== 3 || position.normalized) {
+        throw new TendonError(
+          'three/invalid-ground',
+          `ThreeRaycastGround: mesh "${name}" needs a position attribute of 3 floats per vertex`,
+        );
+      }
+      const own = (mesh.geometry as { boundsTree?: unknown }).boundsTree;
+      const tree = own instanceof MeshBVH ? own : new MeshBVH(mesh.geometry);
+      const entry = readTree(tree, name);
+      depth = Math.max(depth, entry.depth);
+      trees.push(tree);
+      walk.push(entry.tree);
+    }
+    this.meshes = Object.freeze(meshes);
+    this.trees = Object.freeze(trees);
+    this.walk = Object.freeze(walk);
+    this.stackNodes = new Int32Array(depth + 2);
+    this.stackEntry = new Float64Array(depth + 2);
+  }
+
+  /** {@inheritDoc Ground.raycast} */
+  raycast(ray: Float64Array, hit: Float64Array): boolean {
+    const s = this.scratch;
+    const ox = ray[RAY.origin];
+    const oy = ray[RAY.origin + 1];
+    const oz = ray[RAY.origin + 2];
+    const dx = ray[RAY.direction];
+    const dy = ray[RAY.direction + 1];
+    const dz = ray[RAY.direction + 2];
+    let best = ray[RAY.maxDistance];
+    let found = false;
+    const tri = this.triangle;
+    for (let m = 0; m < this.meshes.length; m++) {
+      const mesh = this.meshes[m];
+      const e = this.inverse.copy(mesh.matrixWorld).invert().elements;
+      // Along this ray a local distance is k times the world distance (k = |M⁻¹ d|).
+      const lx = e[0] * dx + e[4] * dy + e[8] * dz;
+      const ly = e[1] * dx + e[5] * dy + e[9] * dz;
+      const lz = e[2] * dx + e[6] * dy + e[10] * dz;
+      const k = Math.sqrt(lx * lx + ly * ly + lz * lz);
+      if (!(k > 0) || !Number.isFinite(k)) continue;
+      s[S.ox] = e[0] * ox + e[4] * oy + e[8] * oz + e[12];
+      s[S.oy] = e[1] * ox + e[5] * oy + e[9] * oz + e[13];
+      s[S.oz] = e[2] * ox + e[6] * oy + e[10] * oz + e[14];
+      s[S.dx] = lx / k;
+      s[S.dy] = ly / k;
+      s[S.dz] = lz / k;
+      s[S.ix] = 1 / s[S.dx];
+      s[S.iy] = 1 / s[S.dy];
+      s[S.iz] = 1 / s[S.dz];
+      s[S.best] = best * k;
+      if (this.castMesh(m)) {
+        best = s[S.best] / k;
+        found = true;
+        // Keep the triangle in world space: a later mesh may overwrite the local one.
+        const w = mesh.matrixWorld;
+        this.a.set(tri[0], tri[1], tri[2]).applyMatrix4(w);
+        this.b.set(tri[3], tri[4], tri[5]).applyMatrix4(w);
+        this.c.set(tri[6], tri[7], tri[8]).applyMatrix4(w);
+      }
+    }
+    if (!found) return false;
+    // The world triangle's normal (any affine matrix, mirrored or sheared, keeps it right).
+    const a = this.a;
+    const ab = this.b.sub(a);
+    const n = ab.cross(this.c.sub(a));
+    const length = n.length();
+    if (!(length > 0)) return false;
+    // The face the ray arrives at: the normal points back toward the ray's origin.
+    const sign = n.x * dx + n.y * dy + n.z * dz > 0 ? -1 / length : 1 / length;
+    hit[HIT.point] = ox + dx * best;
+    hit[HIT.point + 1] = oy + dy * best;
+    hit[HIT.point + 2] = oz + dz * best;
+    hit[HIT.normal] = n.x * sign;
+    hit[HIT.normal + 1] = n.y * sign;
+    hit[HIT.normal + 2] = n.z * sign;
+    hit[HIT.distance] = best;
+    return true;
+  }
+
+  /**
+   * Walks mesh `m`'s tree with the local ray in the scratch array, nearest box first; on a hit
+   * nearer than `scratch[best]`, lowers it and keeps the triangle. Returns whether it hit.
+   */
+  private castMesh(m: number): boolean {
+    const s = this.scratch;
+    const geometry = this.meshes[m].geometry;
+    const attribute = geometry.getAttribute('position') as BufferAttribute | InterleavedBufferAttribute;
+    let positions: ArrayLike<number>;
+    let stride: number;
+    let start: number;
+    if ((attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute === true) {
+      const interleaved = attribute as InterleavedBufferAttribute;
+      positions = interleaved.data.array;
+      stride = interleaved.data.stride;
+      start = interleaved.offset;
+    } else {
+      positions = (attribute as BufferAttribute).array;
+      stride = 3;
+      start = 0;
+    }
+    const index = geometry.index === null ? null : geometry.index.array;
+    const { roots, indirect } = this.walk[m];
+    const nodes = this.stackNodes;
+    const entry = this.stackEntry;
+    let hit = false;
+    for (let r = 0; r < roots.length; r++) {
+      const { f32, u16, u32 } = roots[r];
+      let top = 0;
+      boxEntry(f32, 0, s);
+      if (s[S.t] <= s[S.best]) {
+        nodes[0] = 0;
+        entry[0] = s[S.t];
+        top = 1;
+      }
+      while (top > 0) {
+        top--;
+        const node = nodes[top];
+        if (entry[top] > s[S.best]) continue;
+        if (u16[2 * node + 15] === LEAF_FLAG) {
+          const first = u32[node + 6];
+          const end = first + u16[2 * node + 14];
+          for (let i = first; i < end; i++) {
+            const t = indirect === null ? i : indirect[i];
+            const ia = index === null ? 3 * t : index[3 * t];
+            const ib = index === null ? 3 * t + 1 : index[3 * t + 1];
+            const ic = index === null ? 3 * t + 2 : index[3 * t + 2];
+            if (
+              intersectTriangle(positions, start + ia * stride, start + ib * stride, start + ic * stride, s)
+            ) {
+              hit = true;
+              const tri = this.triangle;
+              for (let c = 0; c < 3; c++) {
+                tri[c] = positions[start + ia * stride + c];
+                tri[3 + c] = positions[start + ib * stride + c];
+                tri[6 + c] = positions[start + ic * stride + c];
+              }
+            }
+          }
+          continue;
+        }
+        const left = node + UINT32_PER_NODE;
+        const right = node + UINT32_PER_NODE * u32[node + 6];
+        boxEntry(f32, left, s);
+        const tLeft = s[S.t];
+        boxEntry(f32, right, s);
+        const tRight = s[S.t];
+        // Push the farther child first so the nearer one is walked first.
+        const nearFirst = tLeft <= tRight;
+        const far = nearFirst ? right : left;
+        const tFar = nearFirst ? tRight : tLeft;
+        const near = nearFirst ? left : right;
+        const tNear = nearFirst ? tLeft : tRight;
+        if (tFar <= s[S.best]) {
+          nodes[top] = far;
+          entry[top] = tFar;
+          top++;
+        }
+        if (tNear <= s[S.best]) {
+          nodes[top] = near;
+          entry[top] = tNear;
+          top++;
+        }
+      }
+    }
+    return hit;
+  }
+}
+
+/**
+ * Where the local ray enters the box of node `node` (0 from inside), into `s[S.t]`; +∞ when it
+ * misses the box or the box lies behind. Slab test; an axis the ray is parallel to only checks the
+ * origin lies within that slab.
+ */
+function boxEntry(f32: Float32Array, node: number, s: Float64Array): void {
+  let near = 0;
+  let far = Number.POSITIVE_INFINITY;
+  for (let axis = 0; axis < 3; axis++) {
+    const o = s[S.ox + axis];
+    const min = f32[node + axis];
+    const max = f32[node + 3 + axis];
+    if (s[S.dx + axis] === 0) {
+      if (o < min || o > max) {
+        s[S.t] = Number.POSITIVE_INFINITY;
+        return;
+      }
+      continue;
+    }
+    const inv = s[S.ix + axis];
+    let t0 = (min - o) * inv;
+    let t1 = (max - o) * inv;
+    if (t0 > t1) {
+      const swap = t0;
+      t0 = t1;
+      t1 = swap;
+    }
+    if (t0 > near) near = t0;
+    if (t1 < far) far = t1;
+    if (near > far) {
+      s[S.t] = Number.POSITIVE_INFINITY;
+      return;
+    }
+  }
+  s[S.t] = near;
+}
+
+/**
+ * Möller–Trumbore, both faces, vertices at `positions[a…]`, `[b…]`, `[c…]`: on a hit at a distance
+ * in `[0, s[best]]`, writes it to `s[best]` and returns `true`.
+ */
+function intersectTriangle(
+  positions: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+  s: Float64Array,
+): boolean {
+  const ax = positions[a];
+  const ay = positions[a + 1];
+  const az = positions[a + 2];
+  const e1x = positions[b] - ax;
+  const e1y = positions[b + 1] - ay;
+  const e1z = positions[b + 2] - az;
+  const e2x = positions[c] - ax;
+  const e2y = positions[c + 1] - ay;
+  const e2z = positions[c + 2] - az;
+  const dx = s[S.dx];
+  const dy = s[S.dy];
+  const dz = s[S.dz];
+  const px = dy * e2z - dz * e2y;
+  const py = dz * e2x - dx * e2z;
+  const pz = dx * e2y - dy * e2x;
+  const det = e1x * px + e1y * py + e1z * pz;
+  if (det === 0 || !Number.isFinite(det)) return false;
+  const inv = 1 / det;
+  const sx = s[S.ox] - ax;
+  const sy = s[S.oy] - ay;
+  const sz = s[S.oz] - az;
+  const u = (sx * px + sy * py + sz * pz) * inv;
+  if (u < 0 || u > 1) return false;
+  const qx = sy * e1z - sz * e1y;
+  const qy = sz * e1x - sx * e1z;
+  const qz = sx * e1y - sy * e1x;
+  const v = (dx * qx + dy * qy + dz * qz) * inv;
+  if (v < 0 || u + v > 1) return false;
+  const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
+  if (!(t >= 0) || t > s[S.best]) return false;
+  s[S.best] = t;
+  return true;
+}
+
+/**
+ * Typed views over a tree's serialized roots, checked against the layout {@link ThreeRaycastGround}
+ * reads: every child inside the buffer, every leaf's triangles inside the geometry and no triangle
+ * in two leaves, some triangle in a leaf. Returns the depth for the traversal stack.
+ */
+function readTree(tree: MeshBVH, name: string): { tree: MeshTree; depth: number } {
+  const serialized = MeshBVH.serialize(tree, { cloneBuffers: false });
+  const indirect = serialized.indirectBuffer ?? null;
+  const geometry = tree.geometry;
+  const triangles =
+    indirect !== null
+      ? indirect.length
+      : geometry.index !== null
+        ? geometry.index.count / 3
+        : geometry.getAttribute('position').count / 3;
+  const seen = new Uint8Array(triangles);
+  let covered = 0;
+  let depth = 1;
+  const bad = (why: string): never => {
+    throw new TendonError(
+      'three/invalid-ground',
+      `ThreeRaycastGround: the three-mesh-bvh tree of mesh "${name}" is not laid out as version 0.9 lays it out (${why}); use three-mesh-bvh 0.9`,
+    );
+  };
+  const roots: TreeRoot[] = [];
+  for (const buffer of serialized.roots) {
+    const root = {
+      f32: new Float32Array(buffer),
+      u16: new Uint16Array(buffer),
+      u32: new Uint32Array(buffer),
+    };
+    const nodeCount = root.u32.length / UINT32_PER_NODE;
+    if (!Number.isInteger(nodeCount) || nodeCount === 0) bad('a root buffer is not whole nodes');
+    const stack: [number, number][] = [[0, 1]];
+    while (stack.length > 0) {
+      const [node, level] = stack.pop()!;
+      depth = Math.max(depth, level);
+      if (root.u16[2 * node + 15] === LEAF_FLAG) {
+        const first = root.u32[node + 6];
+        const count = root.u16[2 * node + 14];
+        if (first + count > triangles) bad('a leaf lists triangles past the geometry');
+        for (let i = first; i < first + count; i++) {
+          if (seen[i] === 1) bad('a triangle is in two leaves');
+          seen[i] = 1;
+          covered++;
+        }
+        continue;
+      }
+      const right = node + UINT32_PER_NODE * root.u32[node + 6];
+      if (right <= node + UINT32_PER_NODE || right >= root.u32.length) bad('a child lies outside the buffer');
+      stack.push([node + UINT32_PER_NODE, level + 1], [right, level + 1]);
+    }
+    roots.push(root);
+  }
+  if (covered === 0 && triangles > 0) bad('no leaf holds a triangle');
+  return { tree: { roots, indirect }, depth };
+}

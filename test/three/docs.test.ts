@@ -1,0 +1,121 @@
+/**
+ * Runs the ```js blocks of docs/three.md against the sources (three.js's GLTFLoader output of the
+ * robot standing in for the page's `gltf`), so the documentation cannot drift from the code: the
+ * Mode 1 example puts three's hand on the target, the Mode 2 example renders three's own palette,
+ * the ground and debug-helper examples do what they say.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as THREE from 'three';
+import { describe, expect, it } from 'vitest';
+import * as tendon from '../../src/index.js';
+import * as tendonThree from '../../src/three/index.js';
+import { maxRelativeError, readAsset } from '../helpers/assets.js';
+import { loadWithThree } from '../helpers/three-gltf.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const docs = readFileSync(`${root}docs/three.md`, 'utf8');
+const blocks = [...docs.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const modules: Record<string, unknown> = { three: THREE, tendon, 'tendon/three': tendonThree };
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+  ...args: string[]
+) => (...args: unknown[]) => Promise<Record<string, unknown>>;
+
+/** Runs a block with `env` as its free variables; returns the named top-level bindings it made. */
+async function run(
+  code: string,
+  env: Record<string, unknown>,
+  names: readonly string[],
+): Promise<Record<string, unknown>> {
+  const body = code.replace(
+    /^import \{([^}]*)\} from '([^']+)';$/gm,
+    (_, list: string, from: string) => `const {${list}} = __modules[${JSON.stringify(from)}];`,
+  );
+  const result = names.map((n) => `${n}: typeof ${n} === 'undefined' ? undefined : ${n}`).join(', ');
+  // Function bodies are sloppy mode, so `with` can supply the page's variables (gltf, scene, ...).
+  const fn = new AsyncFunction('__modules', '__env', `with (__env) {\n${body}\nreturn { ${result} };\n}`);
+  return fn(modules, env);
+}
+
+const block = (needle: string): string => {
+  const found = blocks.find((b) => b.includes(needle));
+  if (found === undefined) throw new Error(`docs/three.md has no js block with ${needle}`);
+  return found;
+};
+
+async function robotScene() {
+  const bytes = readAsset('gltf', 'RobotExpressive.glb');
+  const three = await loadWithThree(bytes);
+  const scene = new THREE.Scene();
+  scene.add(three.gltf.scene);
+  return { bytes, gltf: three.gltf, scene, renderer: { render() {} }, camera: null };
+}
+
+describe('docs/three.md', () => {
+  it('has the four examples', () => {
+    expect(blocks.length).toBe(4);
+  });
+
+  it('Mode 1 example (under 20 lines): three’s hand reaches the target', async () => {
+    const code = block('readFromThree');
+    expect(code.trim().split('\n').length).toBeLessThan(20);
+    const env = await robotScene();
+    const { frame, robot, target } = await run(code, env, ['frame', 'robot', 'target']);
+    const binding = robot as tendonThree.ThreeSkeletonBinding;
+    const hand = binding.objects[binding.skeleton.indexOf('Palm2.L')];
+    const world = new THREE.Vector3();
+    const goal = new THREE.Vector3(...(target as Float64Array));
+    for (let i = 0; i < 30; i++) {
+      (frame as (dt: number) => void)(1 / 60);
+      env.scene.updateMatrixWorld();
+      expect(world.setFromMatrixPosition(hand.matrixWorld).distanceTo(goal)).toBeLessThanOrEqual(1e-4);
+    }
+  });
+
+  it('Mode 2 example: the palette equals what three computes for the same time', async () => {
+    const env = await robotScene();
+    const { frame, robot } = await run(block('writeBoneMatrices()'), env, ['frame', 'robot']);
+    const other = await loadWithThree(env.bytes);
+    const mixer = new THREE.AnimationMixer(other.gltf.scene);
+    mixer.clipAction(other.gltf.animations.find((c) => c.name === 'Walking')!).play();
+    let theirs: THREE.Skeleton | null = null;
+    other.gltf.scene.traverse((o) => {
+      if ((o as THREE.SkinnedMesh).isSkinnedMesh && theirs === null)
+        theirs = (o as THREE.SkinnedMesh).skeleton;
+    });
+    const binding = robot as tendonThree.ThreeSkeletonBinding;
+    for (const time of [0.2, 0.65]) {
+      (frame as (t: number) => void)(time);
+      mixer.setTime(time);
+      other.gltf.scene.updateMatrixWorld(true);
+      theirs!.update();
+      for (const skeleton of binding.threeSkeletons) {
+        expect(maxRelativeError(skeleton.boneMatrices!, theirs!.boneMatrices!)).toBeLessThanOrEqual(1e-5);
+      }
+    }
+  });
+
+  it('ground and debug-helper examples', async () => {
+    const terrain = new THREE.Mesh(new THREE.PlaneGeometry(40, 40, 8, 8));
+    terrain.rotation.x = -Math.PI / 2;
+    terrain.position.y = 0.75;
+    terrain.updateMatrixWorld(true);
+    const logs: unknown[][] = [];
+    const console = { log: (...args: unknown[]) => logs.push(args) };
+    const { hit } = await run(block('ThreeRaycastGround(['), { terrain, console }, ['hit']);
+    expect(logs.length).toBe(1);
+    expect(logs[0][1]).toBeCloseTo(0.75, 12);
+    expect(Array.from(logs[0][3] as Float64Array)).toEqual(
+      [0, 1, 0].map((v, i) => (i === 1 ? v : expect.closeTo(0, 12))),
+    );
+
+    const env = await robotScene();
+    const mode1 = await run(block('readFromThree'), env, ['frame', 'robot', 'arm', 'target']);
+    (mode1.frame as (dt: number) => void)(1 / 60);
+    const { helper } = await run(block('new IkDebugHelper('), { ...env, ...mode1, hit }, ['helper']);
+    const lines = helper as tendonThree.IkDebugHelper;
+    expect(env.scene.children).toContain(lines);
+    // 44 bones + 2 chain links, a target cross, a hit cross with its normal.
+    expect(lines.geometry.drawRange.count).toBe(2 * 44 + 4 + 6 + 8);
+  });
+});
