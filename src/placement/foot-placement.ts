@@ -717,7 +717,17 @@ export class FootPlacement {
     for (let i = 0; i < this.legs.length; i++) {
       const r = LEG_REPORT.length * i;
       if (report[r + LEG_REPORT.weight] === 0) continue;
-      const reach = s[11] * this.lengths[i] * scale;
+      // Within the margin the legs' softening leaves a planted foot exactly on its target; but as
+      // the foot's weight goes to 0 the allowance grows to the animation's own extension of the
+      // leg, so that a target easing back to the animated foot needs no pelvis drop however
+      // straight the animation has the leg (no pop when placement is switched off or on).
+      const ax = this.animated[3 * i] - this.hips[3 * i];
+      const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
+      const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
+      const animatedReach = Math.sqrt(ax * ax + ay * ay + az * az);
+      const margin = s[11] * this.lengths[i] * scale;
+      const w = report[r + LEG_REPORT.weight];
+      const reach = animatedReach > margin ? margin + (animatedReach - margin) * (1 - w) : margin;
       const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
       const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
       const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];

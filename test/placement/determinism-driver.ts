@@ -1,0 +1,92 @@
+/**
+ * The placement workload of the cross-engine determinism test: a synthetic walker placed over a
+ * heightfield and a mesh (feet, pelvis, locks, tilt, look-at), then climbing a ladder and hanging
+ * from a bar, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
+ * and in QuickJS; the two strings must be equal.
+ */
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { BarHang } from '../../src/placement/bar-hang.js';
+import { computeContacts } from '../../src/placement/contacts.js';
+import { FootPlacement } from '../../src/placement/foot-placement.js';
+import { HeightfieldGround } from '../../src/placement/heightfield-ground.js';
+import { LadderClimb } from '../../src/placement/ladder-climb.js';
+import { LookAt } from '../../src/placement/look-at.js';
+import { MeshGround } from '../../src/placement/mesh-ground.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { syntheticWalker } from './synthetic-walker.js';
+
+function bits(values: Float64Array, out: string[]): void {
+  const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  let hex = '';
+  for (let i = 0; i < bytes.length; i++) hex += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  out.push(hex);
+}
+
+/** Runs `frames` frames of each scene; returns the bits of every pose and model buffer. */
+export function run(frames: number): string {
+  const { skeleton, clip, rig } = syntheticWalker();
+  const table = [0, 0.07, 0.1, 0.07, 0, -0.07, -0.1, -0.07];
+  const columns = 33;
+  const rows = 17;
+  const heights: number[] = [];
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let j = 0; j < rows; j++) {
+    for (let i = 0; i < columns; i++) {
+      const h = table[i % 8] * 0.7 + table[(i + 2 * j) % 8] * 0.3;
+      heights.push(h);
+      positions.push(-2 + 0.25 * i, h, -1 + 0.25 * j);
+      if (i + 1 < columns && j + 1 < rows) {
+        const a = j * columns + i;
+        indices.push(a, a + columns, a + 1, a + 1, a + columns, a + columns + 1);
+      }
+    }
+  }
+  const grounds = [
+    new HeightfieldGround({ originX: -2, originZ: -1, cellSize: 0.25, columns, rows, heights }),
+    new MeshGround(positions, indices),
+  ];
+  const out: string[] = [];
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(clip);
+  const track = computeContacts(clip, rig.legs);
+  const world = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1.5, 0, 0.3, 1]);
+  const target = new Float64Array([0.5, 1.5, 2]);
+  for (const ground of grounds) {
+    const placement = new FootPlacement(skeleton, rig, { ground });
+    placement.setContactTrack(track);
+    const look = new LookAt(skeleton, rig, { coneAngle: 0.7 });
+    for (let f = 0; f < frames; f++) {
+      const time = f / 60;
+      if (f === frames >> 1) placement.setWeight(0, 0.2);
+      if (f === (frames >> 1) + 20) placement.setWeight(1, 0.2);
+      sampleClip(clip, context, time, pose);
+      forwardKinematics(pose, model);
+      world[12] = -1.5 + 0.9 * time;
+      placement.solve(pose, model, world, 1 / 60, time);
+      target[0] = 0.5 + 0.01 * f;
+      look.solve(pose, model, target, world, 1 / 60);
+      bits(pose.translations, out);
+      bits(pose.rotations, out);
+      bits(model, out);
+    }
+  }
+  const climb = new LadderClimb(skeleton, rig, {
+    ladder: { bottom: [0, 0, 0], facing: [0, -1], rungCount: 6, spacing: 0.3 },
+  });
+  const hang = new BarHang(skeleton, rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0] });
+  for (let f = 0; f < frames; f++) {
+    forwardKinematics(pose.resetToRest(), model);
+    climb.update(pose, model, 0.05);
+    bits(pose.rotations, out);
+    bits(climb.world, out);
+    forwardKinematics(pose.resetToRest(), model);
+    if (f === 3) hang.pushBody(0, 0, 30);
+    hang.update(pose, model, 1 / 60, 0.004);
+    bits(pose.rotations, out);
+    bits(hang.world, out);
+  }
+  return out.join('\n');
+}

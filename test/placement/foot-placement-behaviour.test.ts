@@ -1,0 +1,167 @@
+/**
+ * FootPlacement's contract, case by case: exact pass-through at weight 0, typed errors that leave
+ * the pose as the animation made it, a hole that eases a foot out, switching off and on mid-clip
+ * without a pop, and the limits of its options.
+ */
+import { describe, expect, it } from 'vitest';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { isTendonError } from '../../src/errors.js';
+import { computeContacts } from '../../src/placement/contacts.js';
+import { FootPlacement, LEG_REPORT } from '../../src/placement/foot-placement.js';
+import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
+import { PlaneGround } from '../../src/placement/plane-ground.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { cmu } from './characters.js';
+import { syntheticWalker } from './synthetic-walker.js';
+import { terrains } from './terrains.js';
+import { summary, walk } from './walk-harness.js';
+
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
+function setUp(ground: Ground) {
+  const { skeleton, clip, rig } = syntheticWalker();
+  const placement = new FootPlacement(skeleton, rig, { ground });
+  placement.setContactTrack(computeContacts(clip, rig.legs));
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(clip);
+  const frame = (time: number) => {
+    sampleClip(clip, context, time, pose);
+    forwardKinematics(pose, model);
+  };
+  return { skeleton, clip, rig, placement, pose, model, frame };
+}
+
+/** A ground of y = 0.1 with a hole for x in [−0.2, 0.2]. */
+class Hole implements Ground {
+  readonly plane = new PlaneGround([0, 0.1, 0], [0, 1, 0]);
+  raycast(ray: Float64Array, hit: Float64Array): boolean {
+    const x = ray[RAY.origin];
+    if (x > -0.2 && x < 0.2) return false;
+    return this.plane.raycast(ray, hit);
+  }
+}
+
+describe('FootPlacement', () => {
+  it('writes nothing at weight 0 (bit for bit the animation), and eases back in without a jump', () => {
+    const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0.1, 0], [0, 1, 0]));
+    placement.setWeight(0, 0);
+    frame(0.3);
+    const rotations = pose.rotations.slice();
+    const modelBefore = model.slice();
+    placement.solve(pose, model, IDENTITY, 1 / 60, 0.3);
+    expect(pose.rotations).toEqual(rotations);
+    expect(model).toEqual(modelBefore);
+    placement.setWeight(1, 0.25);
+    let previousPelvis = placement.pelvisOffset;
+    for (let f = 1; f <= 30; f++) {
+      frame(0.3 + f / 60);
+      placement.solve(pose, model, IDENTITY, 1 / 60, 0.3 + f / 60);
+      expect(Math.abs(placement.pelvisOffset - previousPelvis)).toBeLessThan(0.02);
+      previousPelvis = placement.pelvisOffset;
+    }
+    expect(placement.weight).toBe(1);
+  });
+
+  it('stands the synthetic walker on a raised floor: soles at contact on it', () => {
+    const { placement, pose, model, frame, rig } = setUp(new PlaneGround([0, 0.1, 0], [0, 1, 0]));
+    for (let f = 0; f < 120; f++) {
+      frame(f / 60);
+      placement.solve(pose, model, IDENTITY, 1 / 60, f / 60);
+      for (let i = 0; i < 2; i++) {
+        if (placement.planted[i] !== 1) continue;
+        const r = LEG_REPORT.length * i;
+        expect(placement.report[r + LEG_REPORT.grounded]).toBe(1);
+        expect(placement.report[r + LEG_REPORT.groundPoint + 1]).toBeCloseTo(0.1, 12);
+        // The ankle over the floor by at most its planted height plus the toe's roll.
+        expect(model[16 * rig.legs[i].foot + 13]).toBeGreaterThan(0.1);
+      }
+    }
+  });
+
+  it('turns a throwing or NaN ground into placement/ground-failed, the pose untouched', () => {
+    const throwing: Ground = {
+      raycast() {
+        throw new RangeError('boom');
+      },
+    };
+    const nan: Ground = {
+      raycast(_ray: Float64Array, hit: Float64Array) {
+        hit.fill(Number.NaN);
+        return true;
+      },
+    };
+    for (const ground of [throwing, nan]) {
+      const { placement, pose, model, frame } = setUp(ground);
+      frame(0.2);
+      const before = [pose.translations.slice(), pose.rotations.slice(), model.slice()];
+      try {
+        placement.solve(pose, model, IDENTITY, 1 / 60, 0.2);
+        expect.unreachable();
+      } catch (error) {
+        expect(isTendonError(error, 'placement/ground-failed')).toBe(true);
+        expect((error as Error).message).toContain('left');
+      }
+      expect([pose.translations, pose.rotations, model]).toEqual(before);
+    }
+  });
+
+  it('refuses NaN in the world matrix, a bad dt and a pose of another skeleton', () => {
+    const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0, 0], [0, 1, 0]));
+    frame(0);
+    const bad = IDENTITY.slice();
+    bad[13] = Number.NaN;
+    expect(() => placement.solve(pose, model, bad, 1 / 60)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-input' }),
+    );
+    expect(() => placement.solve(pose, model, IDENTITY, -1)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-input' }),
+    );
+    const other = new Pose(syntheticWalker().skeleton);
+    expect(() => placement.solve(other, model, IDENTITY, 1 / 60)).toThrow(
+      expect.objectContaining({ code: 'pose/skeleton-mismatch' }),
+    );
+    expect(() => placement.setWeight(2)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-option' }),
+    );
+    expect(
+      () => new FootPlacement(syntheticWalker().skeleton, syntheticWalker().rig, { ground: {} as Ground }),
+    ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
+  });
+
+  it('eases a foot out over a hole (never switched), and back in past it', () => {
+    const { placement, pose, model, frame } = setUp(new Hole());
+    const world = IDENTITY.slice();
+    const weights: number[] = [];
+    for (let f = 0; f < 180; f++) {
+      world[12] = -0.9 + (1.8 * f) / 180;
+      frame(f / 60);
+      placement.solve(pose, model, world, 1 / 60, f / 60);
+      weights.push(placement.report[LEG_REPORT.weight]);
+    }
+    expect(Math.min(...weights)).toBe(0);
+    expect(weights[weights.length - 1]).toBe(1);
+    for (let k = 1; k < weights.length; k++) expect(Math.abs(weights[k] - weights[k - 1])).toBeLessThan(0.13);
+  });
+
+  it('switched off and on mid-clip, moves no joint more than 10° in a frame (CMU walk)', () => {
+    const character = cmu('cmu_02_01_walk.bvh');
+    const clip = [...character.clips.values()][0];
+    const track = computeContacts(clip, character.rig.legs, { loop: false });
+    const ground = terrains([0, 1], -1.3).flat;
+    const off = walk({
+      clip,
+      rig: character.rig,
+      track,
+      ground,
+      scale: character.scale,
+      seconds: clip.duration,
+      toggle: [60, 110],
+    });
+    expect(off.maxAddedRotationStepDeg).toBeLessThanOrEqual(10);
+    expect(summary(off.contactErrors).mean).toBeLessThan(0.01);
+  });
+});
+
+void HIT;
