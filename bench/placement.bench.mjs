@@ -18,16 +18,17 @@ import {
   computeContacts,
   createModelBuffer,
   FootPlacement,
-  findRig,
   forwardKinematics,
   HeightfieldGround,
   importGltf,
   LookAt,
   MeshGround,
   Pose,
+  restModelMatrices,
   SamplerContext,
   sampleClip,
 } from '../dist/index.js';
+import { mat4 } from '../dist/kernel/index.js';
 import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 
 const DT = 1 / 60;
@@ -64,7 +65,7 @@ async function setup(ground) {
   const imported = await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' });
   const { skeleton, skins, clips } = imported.skeletons[0];
   const clip = clips.find((c) => c.name === 'Walking');
-  const rig = findRig(skeleton);
+  const rig = robotRig(skeleton);
   const track = computeContacts(clip, rig.legs);
   const placement = new FootPlacement(skeleton, rig, { ground });
   placement.setContactTrack(track);
@@ -76,10 +77,12 @@ async function setup(ground) {
   const world = new Float64Array([SCALE, 0, 0, 0, 0, SCALE, 0, 0, 0, 0, SCALE, 0, 0, 0, -18, 1]);
   const speed = -track.groundVelocity[2] * SCALE;
   const target = new Float64Array([1, 1.5, 0]);
-  const state = { time: 0 };
+  // Numbers that change every frame live in typed arrays: a double in a closure or an object
+  // field may be re-boxed on each write.
+  const clock = new Float64Array(1);
   const poseFrame = () => {
-    state.time += DT;
-    sampleClip(clip, context, state.time, pose);
+    clock[0] += DT;
+    sampleClip(clip, context, clock[0], pose);
     forwardKinematics(pose, model);
     for (let i = 0; i < skins.length; i++) skins[i].computePalette(model, palettes[i]);
   };
@@ -88,10 +91,46 @@ async function setup(ground) {
     if (world[14] > 18) world[14] -= 36;
     world[13] = 0;
     target[2] = world[14] + 2;
-    placement.solve(pose, model, world, DT, state.time);
+    placement.solve(pose, model, world, DT, clock[0]);
     look.solve(pose, model, target, world, DT);
   };
   return { poseFrame, placeFrame };
+}
+
+/** The robot's limbs, named as its file names them (Blender IK legs: the foot a separate bone). */
+function robotRig(skeleton) {
+  const J = (name) => skeleton.jointIndex(name);
+  const rest = restModelMatrices(skeleton);
+  const inv = new Float64Array(16);
+  const leg = (side, s) => {
+    mat4.invert(inv, 0, rest, 16 * J(`LowerLeg.${s}`));
+    const p = rest.subarray(16 * J(`Foot.${s}`) + 12);
+    const endLocal = [0, 1, 2].map(
+      (r) => inv[r] * p[0] + inv[4 + r] * p[1] + inv[8 + r] * p[2] + inv[12 + r],
+    );
+    return {
+      label: side,
+      side,
+      shape: 'effector',
+      source: 'override',
+      root: J(`UpperLeg.${s}`),
+      middle: J(`LowerLeg.${s}`),
+      end: -1,
+      endLocal,
+      foot: J(`Foot.${s}`),
+      toe: -1,
+      pole: J(`PoleTarget.${s}`),
+    };
+  };
+  return {
+    legs: [leg('left', 'L'), leg('right', 'R')],
+    arms: [],
+    pelvis: J('Body'),
+    spine: [J('Hips'), J('Abdomen'), J('Torso')],
+    neck: [J('Neck')],
+    head: J('Head'),
+    convention: 'robot',
+  };
 }
 
 function time(frame, frames) {

@@ -76,6 +76,7 @@ export class ContactTrack {
   readonly landings: readonly Float64Array[];
   /** Model-space velocity of the ground under the planted feet (zero for a clip with root motion). */
   readonly groundVelocity: Float64Array;
+  private readonly scratch = new Float64Array(3);
   /** The ground's horizontal velocity per sample, `x, z` (see {@link ContactTrackDefinition.groundVelocities}). */
   readonly groundVelocities: Float64Array;
 
@@ -163,6 +164,21 @@ export class ContactTrack {
    * ends (default: `rampIn`), and into `planted` 1 while planted, else 0. Allocates nothing.
    */
   sample(time: number, rampIn: number, weights: Float64Array, planted: Uint8Array, rampOut = rampIn): void {
+    const a = this.scratch;
+    a[0] = time;
+    a[1] = rampIn;
+    a[2] = rampOut;
+    this.sampleAt(a, 0, weights, planted);
+  }
+
+  /**
+   * {@link ContactTrack.sample} for the hot path: the clip time, the ramp-in and the ramp-out are
+   * read from `args[o…o+2]`, so no double crosses a call. Allocates nothing.
+   */
+  sampleAt(args: Float64Array, o: number, weights: Float64Array, planted: Uint8Array): void {
+    const time = args[o];
+    const rampIn = args[o + 1];
+    const rampOut = args[o + 2];
     const d = this.duration;
     let t = time;
     if (this.loop) {
@@ -231,25 +247,33 @@ export class ContactTrack {
   }
 
   /**
-   * The next contact of `leg` after clip time `time`: returns the seconds until it starts (0 while
-   * planted, `Infinity` when no contact follows) and, when the track knows where the foot lands,
-   * writes its model position into `out[o…o+2]` (else leaves `out` as it was). Allocates nothing.
+   * {@link ContactTrack.nextContact} for the hot path: the clip time is read from `times[ti]` and the
+   * seconds until the contact are written to `until[ui]`, so no double crosses a call (V8 boxes
+   * one passed to or returned from a call it does not inline). Allocates nothing.
    */
-  nextContact(time: number, leg: number, out: Float64Array, o: number): number {
+  nextContactAt(
+    times: Float64Array,
+    ti: number,
+    leg: number,
+    out: Float64Array,
+    o: number,
+    until: Float64Array,
+    ui: number,
+  ): void {
     const d = this.duration;
     const list = this.intervals[leg];
     const landing = this.landings[leg];
-    let t = time;
-    if (this.loop) t = time - Math.floor(time / d) * d;
+    const time = times[ti];
+    const t = this.loop ? time - Math.floor(time / d) * d : time;
     let best = Number.POSITIVE_INFINITY;
     let index = -1;
     for (let k = this.loop ? -1 : 0; k <= (this.loop ? 1 : 0); k++) {
       for (let i = 0; i < list.length; i += 2) {
         const start = list[i] + k * d;
         const end = list[i + 1] + k * d;
-        const until = t >= start && t <= end ? 0 : start - t;
-        if (until >= 0 && until < best) {
-          best = until;
+        const wait = t >= start && t <= end ? 0 : start - t;
+        if (wait >= 0 && wait < best) {
+          best = wait;
           index = i >> 1;
         }
       }
@@ -259,7 +283,18 @@ export class ContactTrack {
       out[o + 1] = landing[3 * index + 1];
       out[o + 2] = landing[3 * index + 2];
     }
-    return best;
+    until[ui] = best;
+  }
+
+  /**
+   * The next contact of `leg` after clip time `time`: returns the seconds until it starts (0 while
+   * planted, `Infinity` when no contact follows) and, when the track knows where the foot lands,
+   * writes its model position into `out[o…o+2]` (else leaves `out` as it was). Allocates nothing.
+   */
+  nextContact(time: number, leg: number, out: Float64Array, o: number): number {
+    this.scratch[0] = time;
+    this.nextContactAt(this.scratch, 0, leg, out, o, this.scratch, 1);
+    return this.scratch[1];
   }
 }
 
@@ -526,7 +561,11 @@ function median(values: number[]): number {
 export function footPoint(out: Float64Array, o: number, model: Float64Array, leg: LegRig): void {
   if (leg.shape === 'effector' && leg.endLocal !== null) {
     const m = 16 * leg.middle;
-    const [x, y, z] = leg.endLocal;
+    // Indexed, not destructured: destructuring iterates, and iterating allocates.
+    const p = leg.endLocal;
+    const x = p[0];
+    const y = p[1];
+    const z = p[2];
     out[o] = model[m] * x + model[m + 4] * y + model[m + 8] * z + model[m + 12];
     out[o + 1] = model[m + 1] * x + model[m + 5] * y + model[m + 9] * z + model[m + 13];
     out[o + 2] = model[m + 2] * x + model[m + 6] * y + model[m + 10] * z + model[m + 14];

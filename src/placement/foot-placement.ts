@@ -8,7 +8,7 @@ import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
-import { conjugate, fromTo, multiply, nlerp, normalize as normalizeQuat } from '../kernel/quat.js';
+import { conjugate, fromTo, multiply, normalize as normalizeQuat } from '../kernel/quat.js';
 import { decompose } from '../kernel/trs.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -18,10 +18,12 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { type ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import {
+  EASE,
   EASED_WEIGHT_LENGTH,
   easedWeightSet,
   easedWeightStep,
   easedWeightValue,
+  SPRING,
   springOmega,
   springStep,
   springStep3,
@@ -157,6 +159,14 @@ export class FootPlacement {
   private readonly lockWeights: Float64Array;
   private readonly groundWeights: Float64Array;
   private readonly pelvisSpring = new Float64Array(2);
+  /** Numbers passed to the smoothing steps (see spring.ts). */
+  private readonly args = new Float64Array(4);
+  /**
+   * This frame's numbers, for the steps of a solve: dt, the world scale, the clip time, the
+   * placement's weight. In an array, not as arguments: V8 boxes a double passed to a call it does
+   * not inline, and a solve must not allocate.
+   */
+  private readonly frameNumbers = new Float64Array(4);
   private track: ContactTrack | null = null;
   /** Seconds the contact weight eases in before a contact and out after it. */
   private readonly ramps = Float64Array.of(0.1, 0.25);
@@ -184,6 +194,9 @@ export class FootPlacement {
   private readonly quat = new Float64Array(16);
   private readonly trs = new Float64Array(10);
   private readonly parentInverse = new Float64Array(16);
+  private readonly targetModel = new Float64Array(3);
+  private readonly poleModel = new Float64Array(3);
+  private readonly footRotation = new Float64Array(4);
 
   /**
    * @param skeleton - the character's skeleton.
@@ -348,7 +361,11 @@ export class FootPlacement {
       );
     }
     this.weightEase = easeTime;
-    easedWeightStep(this.weightState, 0, goal, easeTime, 0);
+    this.weightEase = easeTime;
+    this.args[EASE.goal] = goal;
+    this.args[EASE.easeTime] = easeTime;
+    this.args[EASE.dt] = 0;
+    easedWeightStep(this.weightState, 0, this.args);
   }
 
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
@@ -371,8 +388,25 @@ export class FootPlacement {
    *   written then), and the solvers' `pose/…` errors for a pose with NaN in it.
    */
   solve(pose: Pose, model: Float64Array, world: ArrayLike<number>, dt: number, time = 0): void {
+    // A small entry, so that it is inlined into the caller's frame loop: the two numbers then
+    // reach the solve in an array, unboxed (a double passed to a large call is boxed: allocated).
+    this.clock[0] = dt;
+    this.clock[1] = time;
+    this.solveClock(pose, model, world);
+  }
+
+  /**
+   * This frame's `dt` and clip `time`, as {@link FootPlacement.solveClock} reads them. Setting them
+   * here and calling that is what {@link FootPlacement.solve} does.
+   */
+  readonly clock = new Float64Array(2);
+
+  /** {@link FootPlacement.solve}, with `dt` and `time` read from {@link FootPlacement.clock}. */
+  solveClock(pose: Pose, model: Float64Array, world: ArrayLike<number>): void {
+    const dt = this.clock[0];
+    const time = this.clock[1];
     const name = 'FootPlacement.solve';
-    if (!Number.isFinite(time)) {
+    if (!(time - time === 0)) {
       throw new TendonError('placement/invalid-input', `${name}: time ${time} is not finite`);
     }
     if (pose?.skeleton !== this.skeleton) {
@@ -387,13 +421,18 @@ export class FootPlacement {
         `${name}: model must be a Float64Array of 16 × ${this.skeleton.jointCount}`,
       );
     }
-    if (!(dt >= 0 && Number.isFinite(dt))) {
+    // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call:
+    // a double passed to one that is not inlined is boxed, and a frame must not allocate.
+    if (!(dt >= 0 && dt - dt === 0)) {
       throw new TendonError('placement/invalid-input', `${name}: dt ${dt} is not a finite number ≥ 0`);
+    }
+    if (world === null || typeof world !== 'object') {
+      throw new TendonError('placement/invalid-input', `${name}: world must be 16 numbers`);
     }
     const W = this.world;
     for (let i = 0; i < 16; i++) {
-      const v = world?.[i];
-      if (typeof v !== 'number' || !Number.isFinite(v)) {
+      const v = world[i];
+      if (typeof v !== 'number' || v - v !== 0) {
         throw new TendonError(
           'placement/invalid-input',
           `${name}: world[${i}] is ${String(v)}, not a finite number`,
@@ -404,8 +443,11 @@ export class FootPlacement {
     if (!invert(this.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
-    easedWeightStep(this.weightState, 0, this.weightState[1], this.weightEase, dt);
-    const globalWeight = easedWeightValue(this.weightState, 0);
+    this.args[EASE.goal] = this.weightState[1];
+    this.args[EASE.easeTime] = this.weightEase;
+    this.args[EASE.dt] = dt;
+    easedWeightStep(this.weightState, 0, this.args);
+    const globalWeight = this.weightState[3];
     if (globalWeight === 0 && this.weightState[2] === 1) {
       // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
       this.initialized = false;
@@ -417,16 +459,28 @@ export class FootPlacement {
     decompose(t, 0, this.worldRotation, 0, t, 3, W, 0);
     conjugate(this.worldRotationInverse, 0, this.worldRotation, 0);
     const scale = Math.sqrt(W[4] * W[4] + W[5] * W[5] + W[6] * W[6]);
-    if (this.track !== null) this.track.sample(time, this.ramps[0], this.contactWeights, this.planted);
-    this.queryGround(model, scale, time);
-    this.computeTargets(dt, scale, globalWeight);
-    this.applyPelvis(pose, model, dt, scale);
+    if (this.track !== null) {
+      const a = this.args;
+      a[0] = time;
+      a[1] = this.ramps[0];
+      a[2] = this.ramps[0];
+      this.track.sampleAt(a, 0, this.contactWeights, this.planted);
+    }
+    const f = this.frameNumbers;
+    f[0] = dt;
+    f[1] = scale;
+    f[2] = time;
+    f[3] = globalWeight;
+    this.queryGround(model);
+    this.computeTargets();
+    this.applyPelvis(pose, model);
     this.solveLegs(pose, model);
     this.initialized = true;
   }
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */
-  private queryGround(model: Float64Array, scale: number, time: number): void {
+  private queryGround(model: Float64Array): void {
+    const scale = this.frameNumbers[1];
     const s = this.settings;
     const W = this.world;
     const ray = this.ray;
@@ -523,7 +577,8 @@ export class FootPlacement {
       this.landingFound[i] = 0;
       const track = this.track;
       if (track === null || locked || track.landings[i].length === 0) continue;
-      const until = track.nextContact(time, i, this.landingModel, 3 * i);
+      track.nextContactAt(this.frameNumbers, 2, i, this.landingModel, 3 * i, this.landingIn, i);
+      const until = this.landingIn[i];
       if (!(until > 0 && until < Number.POSITIVE_INFINITY)) continue;
       // Where the foot will land, in the world: its model position then, carried by the travel an
       // in-place clip implies until then.
@@ -535,7 +590,6 @@ export class FootPlacement {
       if (this.castChecked(ray, hit, leg)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         this.landingBase[i] = hit[1] + (hit[4] / nl) * this.footHeights[i] * scale;
-        this.landingIn[i] = until;
         this.landingFound[i] = 1;
       }
     }
@@ -574,7 +628,11 @@ export class FootPlacement {
   }
 
   /** Targets, locks and weights from the ground hits, smoothed. */
-  private computeTargets(dt: number, scale: number, globalWeight: number): void {
+  private computeTargets(): void {
+    const dt = this.frameNumbers[0];
+    const scale = this.frameNumbers[1];
+    const globalWeight = this.frameNumbers[3];
+    const a = this.args;
     const s = this.settings;
     const report = this.report;
     const v = this.vec;
@@ -585,7 +643,12 @@ export class FootPlacement {
       const gw = EASED_WEIGHT_LENGTH * i;
       const c = this.contactWeights[i];
       if (fresh) easedWeightSet(this.groundWeights, gw, grounded ? 1 : 0);
-      else easedWeightStep(this.groundWeights, gw, grounded ? 1 : 0, s[9], dt);
+      else {
+        a[EASE.goal] = grounded ? 1 : 0;
+        a[EASE.easeTime] = s[9];
+        a[EASE.dt] = dt;
+        easedWeightStep(this.groundWeights, gw, a);
+      }
       const ax = this.animated[3 * i];
       const ay = this.animated[3 * i + 1];
       const az = this.animated[3 * i + 2];
@@ -642,8 +705,12 @@ export class FootPlacement {
       } else {
         // A swinging foot's offset is smoothed; as the contact weight rises the spring stiffens
         // twentyfold, so a planted foot does not lag behind the ground under it (a slope's ramp).
-        springStep3(this.offsetSprings, os, v, 0, s[7] / (1 - 0.95 * this.contactWeights[i]), dt);
-        springStep3(this.normalSprings, os, v, 3, s[8], dt);
+        const p = this.args;
+        p[SPRING.omega] = s[7] / (1 - 0.95 * this.contactWeights[i]);
+        p[SPRING.dt] = dt;
+        springStep3(this.offsetSprings, os, v, 0, p);
+        p[SPRING.omega] = s[8];
+        springStep3(this.normalSprings, os, v, 3, p);
       }
       // Lock at touchdown where the foot is now (locking moves nothing); release once the
       // contact has ended and its weight has eased out, or when the ground is lost.
@@ -655,7 +722,7 @@ export class FootPlacement {
       // drift eases out over the contact track's ramp-out (its own ease, not the contact weight,
       // which may already be rising for the next contact); then the lock is let go.
       const lw = EASED_WEIGHT_LENGTH * i;
-      const held = locked ? easedWeightValue(this.lockWeights, lw) : 0;
+      const held = locked ? this.lockWeights[lw + 3] : 0;
       if (this.planted[i] === 1 && (!locked || this.wasPlanted[i] === 0) && grounded) {
         const dx = this.drift[2 * i] * held;
         const dz = this.drift[2 * i + 1] * held;
@@ -672,14 +739,17 @@ export class FootPlacement {
       } else if (locked && !grounded) {
         this.locked[i] = 0;
       } else if (locked) {
-        easedWeightStep(this.lockWeights, lw, this.planted[i], this.ramps[1], dt);
-        const hold = easedWeightValue(this.lockWeights, lw);
+        a[EASE.goal] = this.planted[i];
+        a[EASE.easeTime] = this.ramps[1];
+        a[EASE.dt] = dt;
+        easedWeightStep(this.lockWeights, lw, a);
+        const hold = this.lockWeights[lw + 3];
         tx += this.drift[2 * i] * hold;
         tz += this.drift[2 * i + 1] * hold;
         if (hold === 0) this.locked[i] = 0;
       }
       this.wasPlanted[i] = this.planted[i];
-      const w = easedWeightValue(this.groundWeights, gw) * globalWeight;
+      const w = this.groundWeights[gw + 3] * globalWeight;
       report[r + LEG_REPORT.target] = ax + (tx - ax) * w;
       report[r + LEG_REPORT.target + 1] = ay + (ty - ay) * w;
       report[r + LEG_REPORT.target + 2] = az + (tz - az) * w;
@@ -689,7 +759,9 @@ export class FootPlacement {
   }
 
   /** The pelvis drop (or limited rise) every planted foot needs, smoothed, then clamped to reach. */
-  private applyPelvis(pose: Pose, model: Float64Array, dt: number, scale: number): void {
+  private applyPelvis(pose: Pose, model: Float64Array): void {
+    const dt = this.frameNumbers[0];
+    const scale = this.frameNumbers[1];
     const pelvis = this.pelvis;
     if (pelvis < 0) return;
     const s = this.settings;
@@ -707,8 +779,13 @@ export class FootPlacement {
     const L = minLength * scale;
     if (goal > s[3] * L) goal = s[3] * L;
     if (goal < -s[2] * L) goal = -s[2] * L;
-    if (this.initialized) springStep(this.pelvisSpring, 0, goal, s[6], dt);
-    else {
+    if (this.initialized) {
+      const p = this.args;
+      p[SPRING.omega] = s[6];
+      p[SPRING.dt] = dt;
+      p[2] = goal;
+      springStep(this.pelvisSpring, 0, p, 2, p);
+    } else {
       this.pelvisSpring[0] = goal;
       this.pelvisSpring[1] = 0;
     }
@@ -826,11 +903,15 @@ export class FootPlacement {
       v[7] = ny;
       v[8] = nz;
       fromTo(q, 0, v, 3, v, 6); // world tilt
-      q[4] = 0;
-      q[5] = 0;
-      q[6] = 0;
-      q[7] = 1;
-      nlerp(q, 0, q, 4, q, 0, this.contactWeights[i] * w);
+      // Weighted by contact: the tilt blended with the identity (nlerp, written out: the kernel's
+      // takes its weight as an argument, which would be boxed here).
+      const k = this.contactWeights[i] * w;
+      const sign = q[3] < 0 ? -k : k;
+      q[0] *= sign;
+      q[1] *= sign;
+      q[2] *= sign;
+      q[3] = 1 - k + q[3] * sign;
+      normalizeQuat(q, 0, q, 0);
       // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
       multiply(q, 0, this.worldRotationInverse, 0, q, 0);
       multiply(q, 0, q, 0, this.worldRotation, 0);
@@ -838,16 +919,24 @@ export class FootPlacement {
       decompose(t, 0, q, 8, t, 3, model, 16 * leg.foot);
       multiply(q, 8, q, 0, q, 8);
       normalizeQuat(q, 8, q, 8);
+      // The solvers take their inputs in arrays of their own (views made per frame would allocate).
+      const target = this.targetModel;
+      target[0] = v[0];
+      target[1] = v[1];
+      target[2] = v[2];
       let pole: Float64Array | null = null;
       if (leg.pole >= 0) {
-        v[9] = model[16 * leg.pole + 12];
-        v[10] = model[16 * leg.pole + 13];
-        v[11] = model[16 * leg.pole + 14];
-        pole = v.subarray(9, 12);
+        pole = this.poleModel;
+        pole[0] = model[16 * leg.pole + 12];
+        pole[1] = model[16 * leg.pole + 13];
+        pole[2] = model[16 * leg.pole + 14];
       }
+      const endRotation = this.footRotation;
+      endRotation[0] = q[8];
+      endRotation[1] = q[9];
+      endRotation[2] = q[10];
+      endRotation[3] = q[11];
       const solver = this.solvers[i];
-      const target = v.subarray(0, 3);
-      const endRotation = q.subarray(8, 12);
       if (leg.shape === 'effector') {
         const status = solver.solve(pose, model, target, pole);
         report[r + LEG_REPORT.error] = status.error;

@@ -36,6 +36,8 @@ export class HeightfieldGround implements Ground {
   readonly rows: number;
   /** `[originX, originZ, cellSize]`. */
   readonly frame = new Float64Array(3);
+  /** A query's ray in cell units (origin, direction) and the parameter range of the cell it tests. */
+  private readonly cell = new Float64Array(8);
 
   /** @throws {@link TendonError} `placement/invalid-ground` for a grid of the wrong size or non-finite numbers. */
   constructor(options: HeightfieldOptions) {
@@ -145,7 +147,16 @@ export class HeightfieldGround implements Ground {
       const tNextU = stepI === 0 ? Number.POSITIVE_INFINITY : (i + (stepI > 0 ? 1 : 0) - ou) / du;
       const tNextV = stepJ === 0 ? Number.POSITIVE_INFINITY : (j + (stepJ > 0 ? 1 : 0) - ov) / dv;
       const tExit = Math.min(tNextU, tNextV, tMax);
-      if (this.hitCell(i, j, ou, oy, ov, du, dy, dv, t, tExit, ray, hit)) return true;
+      const c = this.cell;
+      c[0] = ou;
+      c[1] = oy;
+      c[2] = ov;
+      c[3] = du;
+      c[4] = dy;
+      c[5] = dv;
+      c[6] = t;
+      c[7] = tExit;
+      if (this.hitCell(i, j, ray, hit)) return true;
       if (tExit >= tMax) return false;
       if (tNextU <= tNextV) i += stepI;
       if (tNextV <= tNextU) j += stepJ;
@@ -154,21 +165,21 @@ export class HeightfieldGround implements Ground {
     }
   }
 
-  /** The ray against the bilinear patch of cell (i, j), for t in [t0, t1]. */
-  private hitCell(
-    i: number,
-    j: number,
-    ou: number,
-    oy: number,
-    ov: number,
-    du: number,
-    dy: number,
-    dv: number,
-    t0: number,
-    t1: number,
-    ray: Float64Array,
-    hit: Float64Array,
-  ): boolean {
+  /**
+   * The ray against the bilinear patch of cell (i, j), for t in [t0, t1]; the ray in cell units and
+   * the range are read from {@link HeightfieldGround.cell} (numbers passed as arguments to a call
+   * that is not inlined would be boxed: allocated).
+   */
+  private hitCell(i: number, j: number, ray: Float64Array, hit: Float64Array): boolean {
+    const cell = this.cell;
+    const ou = cell[0];
+    const oy = cell[1];
+    const ov = cell[2];
+    const du = cell[3];
+    const dy = cell[4];
+    const dv = cell[5];
+    const t0 = cell[6];
+    const t1 = cell[7];
     const h = this.heights;
     const o = j * this.columns + i;
     const a = h[o];

@@ -12,10 +12,12 @@ import type { Pose } from '../pose/pose.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import {
+  EASE,
   EASED_WEIGHT_LENGTH,
   easedWeightSet,
   easedWeightStep,
   easedWeightValue,
+  SPRING,
   springOmega,
   springStep3,
 } from './spring.js';
@@ -56,6 +58,10 @@ export class LookAt {
   private readonly skeleton: Skeleton;
   private readonly shares: Float64Array;
   private readonly target = new Float64Array(6);
+  private readonly goal = new Float64Array(3);
+  /** The weight last given to each aim solver. */
+  private readonly applied: Float64Array;
+  private readonly args = new Float64Array(3);
   private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
   private readonly omega: number;
   private readonly modelTarget = new Float64Array(3);
@@ -87,6 +93,7 @@ export class LookAt {
     this.skeleton = skeleton;
     this.joints = joints.slice();
     this.shares = Float64Array.from(shares);
+    this.applied = new Float64Array(joints.length).fill(1);
     this.up.set(up);
     const rest = restModelMatrices(skeleton);
     const t = new Float64Array(3);
@@ -124,7 +131,10 @@ export class LookAt {
       throw new TendonError('placement/invalid-option', `LookAt.setWeight: ${goal} over ${easeTime} s`);
     }
     this.weightEase = easeTime;
-    easedWeightStep(this.weightState, 0, goal, easeTime, 0);
+    this.args[EASE.goal] = goal;
+    this.args[EASE.easeTime] = easeTime;
+    this.args[EASE.dt] = 0;
+    easedWeightStep(this.weightState, 0, this.args);
   }
 
   /** Forgets the smoothing: the next solve looks straight at its target. */
@@ -146,37 +156,76 @@ export class LookAt {
     world: ArrayLike<number>,
     dt: number,
   ): void {
+    // A small entry, inlined into the caller's loop: dt reaches the solve in an array, unboxed.
+    this.clock[0] = dt;
+    this.solveClock(pose, model, targetWorld, world);
+  }
+
+  /** This frame's `dt`, as {@link LookAt.solveClock} reads it. */
+  readonly clock = new Float64Array(1);
+
+  /** {@link LookAt.solve}, with `dt` read from {@link LookAt.clock}. */
+  solveClock(
+    pose: Pose,
+    model: Float64Array,
+    targetWorld: ArrayLike<number>,
+    world: ArrayLike<number>,
+  ): void {
+    const dt = this.clock[0];
     const name = 'LookAt.solve';
-    if (!(dt >= 0 && Number.isFinite(dt))) {
+    // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call:
+    // a double passed to one that is not inlined is boxed, and a frame must not allocate.
+    if (!(dt >= 0 && dt - dt === 0)) {
       throw new TendonError('placement/invalid-input', `${name}: dt ${dt} is not a finite number ≥ 0`);
     }
+    if (
+      targetWorld === null ||
+      typeof targetWorld !== 'object' ||
+      world === null ||
+      typeof world !== 'object'
+    ) {
+      throw new TendonError('placement/invalid-input', `${name}: target and world must be arrays of numbers`);
+    }
     for (let k = 0; k < 3; k++) {
-      if (typeof targetWorld?.[k] !== 'number' || !Number.isFinite(targetWorld[k])) {
-        throw new TendonError(
-          'placement/invalid-input',
-          `${name}: target[${k}] is ${String(targetWorld?.[k])}`,
-        );
+      const v = targetWorld[k];
+      if (typeof v !== 'number' || v - v !== 0) {
+        throw new TendonError('placement/invalid-input', `${name}: target[${k}] is ${String(v)}`);
       }
     }
     for (let k = 0; k < 16; k++) {
-      if (typeof world?.[k] !== 'number' || !Number.isFinite(world[k])) {
-        throw new TendonError('placement/invalid-input', `${name}: world[${k}] is ${String(world?.[k])}`);
+      const v = world[k];
+      if (typeof v !== 'number' || v - v !== 0) {
+        throw new TendonError('placement/invalid-input', `${name}: world[${k}] is ${String(v)}`);
       }
-      this.world[k] = world[k];
     }
+    for (let k = 0; k < 16; k++) this.world[k] = world[k];
     if (pose?.skeleton !== this.skeleton) {
       throw new TendonError('pose/skeleton-mismatch', `${name}: the pose is not of this look's skeleton`);
     }
     if (!invert(this.worldInverse, 0, this.world, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
-    easedWeightStep(this.weightState, 0, this.weightState[1], this.weightEase, dt);
-    if (this.initialized) springStep3(this.target, 0, targetWorld as Float64Array, 0, this.omega, dt);
-    else {
-      this.target.set([targetWorld[0], targetWorld[1], targetWorld[2], 0, 0, 0]);
+    const a = this.args;
+    a[EASE.goal] = this.weightState[1];
+    a[EASE.easeTime] = this.weightEase;
+    a[EASE.dt] = dt;
+    easedWeightStep(this.weightState, 0, a);
+    const goal = this.goal;
+    goal[0] = targetWorld[0];
+    goal[1] = targetWorld[1];
+    goal[2] = targetWorld[2];
+    if (this.initialized) {
+      a[SPRING.omega] = this.omega;
+      a[SPRING.dt] = dt;
+      springStep3(this.target, 0, goal, 0, a);
+    } else {
+      for (let k = 0; k < 3; k++) {
+        this.target[k] = goal[k];
+        this.target[3 + k] = 0;
+      }
       this.initialized = true;
     }
-    const weight = easedWeightValue(this.weightState, 0);
+    const weight = this.weightState[3];
     if (weight === 0) return;
     const Wi = this.worldInverse;
     const x = this.target[0];
@@ -189,7 +238,12 @@ export class LookAt {
     this.modelUp.set(this.up);
     for (let i = 0; i < this.solvers.length; i++) {
       const solver = this.solvers[i];
-      solver.weight = this.shares[i] * weight;
+      // Set only when it changes: a setter given a double it cannot inline boxes it (allocates).
+      const share = this.shares[i] * weight;
+      if (share !== this.applied[i]) {
+        this.applied[i] = share;
+        solver.weight = share;
+      }
       solver.solve(pose, model, m, this.modelUp);
     }
   }

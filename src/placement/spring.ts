@@ -24,20 +24,24 @@ export function springOmega(smoothTime: number): number {
 }
 
 /**
- * One step of a scalar critically damped spring toward `goal`. `state[o]` is the value,
- * `state[o + 1]` its velocity; both are updated. `omega` of `Infinity` snaps to the goal.
+ * Layout of a spring step's parameters in a `Float64Array`: the angular frequency (from
+ * {@link springOmega}) and the step's seconds. Numbers travel in typed arrays rather than as loose
+ * arguments: V8 boxes a double passed to a call it does not inline, which would allocate per frame.
  */
-export function springStep(state: Float64Array, o: number, goal: number, omega: number, dt: number): void {
-  if (omega === Number.POSITIVE_INFINITY) {
-    state[o] = goal;
-    state[o + 1] = 0;
-    return;
-  }
-  const e = decayFactor(omega * dt);
-  const d = state[o] - goal;
-  const k = (state[o + 1] + omega * d) * dt;
-  state[o + 1] = (state[o + 1] - omega * k) * e;
-  state[o] = goal + (d + k) * e;
+export const SPRING = { omega: 0, dt: 1, length: 2 } as const;
+
+/**
+ * One step of a scalar critically damped spring toward `goal[go]`. `state[o]` is the value,
+ * `state[o + 1]` its velocity; both are updated. An `omega` of `Infinity` snaps to the goal.
+ */
+export function springStep(
+  state: Float64Array,
+  o: number,
+  goal: Float64Array,
+  go: number,
+  params: Float64Array,
+): void {
+  stepAxis(state, o, o + 1, goal, go, params);
 }
 
 /**
@@ -47,70 +51,78 @@ export function springStep(state: Float64Array, o: number, goal: number, omega: 
 export function springStep3(
   state: Float64Array,
   o: number,
-  goal: ArrayLike<number>,
+  goal: Float64Array,
   go: number,
-  omega: number,
-  dt: number,
+  params: Float64Array,
 ): void {
-  springStep1Of3(state, o, 0, goal[go], omega, dt);
-  springStep1Of3(state, o, 1, goal[go + 1], omega, dt);
-  springStep1Of3(state, o, 2, goal[go + 2], omega, dt);
+  stepAxis(state, o, o + 3, goal, go, params);
+  stepAxis(state, o + 1, o + 4, goal, go + 1, params);
+  stepAxis(state, o + 2, o + 5, goal, go + 2, params);
 }
 
-function springStep1Of3(
+// Every number from an array: a double passed to a call V8 does not inline is boxed (allocates),
+// and inlining is not promised inside a large caller.
+function stepAxis(
   state: Float64Array,
-  o: number,
-  axis: number,
-  goal: number,
-  omega: number,
-  dt: number,
+  p: number,
+  v: number,
+  goals: Float64Array,
+  g: number,
+  params: Float64Array,
 ): void {
-  const p = o + axis;
-  const v = o + 3 + axis;
+  const goal = goals[g];
+  const omega = params[SPRING.omega];
+  const dt = params[SPRING.dt];
   if (omega === Number.POSITIVE_INFINITY) {
     state[p] = goal;
     state[v] = 0;
     return;
   }
-  const e = decayFactor(omega * dt);
+  // decayFactor, written out: a call returning a double it does not inline would allocate.
+  const x = omega * dt;
+  const e = 1 / (1 + x + 0.48 * x * x + 0.235 * x * x * x);
   const d = state[p] - goal;
   const k = (state[v] + omega * d) * dt;
   state[v] = (state[v] - omega * k) * e;
   state[p] = goal + (d + k) * e;
 }
 
-/** Numbers an eased weight keeps (see {@link easedWeightStep}). */
-export const EASED_WEIGHT_LENGTH = 3;
+/** Numbers an eased weight keeps (see {@link easedWeightStep}); its value is at offset 3. */
+export const EASED_WEIGHT_LENGTH = 4;
+
+/**
+ * Layout of an eased weight step's parameters in a `Float64Array`: the goal in [0, 1] (clamped),
+ * the ease time and the step's seconds.
+ */
+export const EASE = { goal: 0, easeTime: 1, dt: 2, length: 3 } as const;
 
 /**
  * A weight in [0, 1] that eases toward its goal over a fixed time and never jumps: from the value
  * it had when the goal last changed to the goal, along smoothstep of the time since, so it leaves
- * and reaches each value with zero slope and lands on the goal exactly after `easeTime` seconds. A
- * goal changed mid-ease starts a new ease from the current value: no jump. `state[o…o+2]` holds
- * the ease's start, its goal and its phase in [0, 1]; read the value with {@link easedWeightValue}.
- * A new state of zeros is a weight at 0; {@link easedWeightSet} puts it anywhere at once.
+ * and reaches each value with zero slope and lands on the goal exactly after the ease time. A goal
+ * changed mid-ease starts a new ease from the current value: no jump. `state[o…o+3]` holds the
+ * ease's start, its goal, its phase in [0, 1] and the current value (read it at `state[o + 3]`, or
+ * with {@link easedWeightValue}). A new state of zeros is a weight at 0; {@link easedWeightSet} puts
+ * it anywhere at once.
  */
-export function easedWeightStep(
-  state: Float64Array,
-  o: number,
-  goal: number,
-  easeTime: number,
-  dt: number,
-): void {
-  const g = goal < 0 ? 0 : goal > 1 ? 1 : goal;
+export function easedWeightStep(state: Float64Array, o: number, params: Float64Array): void {
+  const raw = params[EASE.goal];
+  const g = raw < 0 ? 0 : raw > 1 ? 1 : raw;
   if (g !== state[o + 1]) {
-    state[o] = easedWeightValue(state, o);
+    state[o] = state[o + 3];
     state[o + 1] = g;
     state[o + 2] = 0;
   }
-  const phase = easeTime > 0 ? state[o + 2] + dt / easeTime : 1;
-  state[o + 2] = phase > 1 ? 1 : phase;
+  const easeTime = params[EASE.easeTime];
+  let phase = easeTime > 0 ? state[o + 2] + params[EASE.dt] / easeTime : 1;
+  if (phase > 1) phase = 1;
+  state[o + 2] = phase;
+  state[o + 3] = state[o] + (state[o + 1] - state[o]) * (phase * phase * (3 - 2 * phase));
 }
 
-/** The current value of an eased weight stepped by {@link easedWeightStep}. */
+/** The current value of an eased weight. */
 export function easedWeightValue(state: Float64Array, o: number): number {
-  const p = state[o + 2];
-  return state[o] + (state[o + 1] - state[o]) * (p * p * (3 - 2 * p));
+  return state[o + 3];
 }
 
 /** Sets an eased weight to `value` at once, with no ease under way. */
@@ -118,4 +130,5 @@ export function easedWeightSet(state: Float64Array, o: number, value: number): v
   state[o] = value;
   state[o + 1] = value;
   state[o + 2] = 1;
+  state[o + 3] = value;
 }

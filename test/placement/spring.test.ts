@@ -11,6 +11,13 @@ import {
   springStep3,
 } from '../../src/placement/spring.js';
 
+/** Spring parameters, as the steps take them: [omega, dt]. */
+const params = (omega: number, dt: number) => Float64Array.of(omega, dt);
+/** Eased-weight parameters: [goal, easeTime, dt]. */
+const ease = (goal: number, easeTime: number, dt: number) => Float64Array.of(goal, easeTime, dt);
+/** A scalar goal in an array. */
+const at = (goal: number) => Float64Array.of(goal);
+
 const runs = Number(process.env.FUZZ_RUNS ?? 2000);
 
 describe('decayFactor', () => {
@@ -30,7 +37,7 @@ describe('springStep (critically damped)', () => {
     const omega = springOmega(0.1);
     let previous = 0;
     for (let i = 0; i < 120; i++) {
-      springStep(state, 0, 1, omega, 1 / 60);
+      springStep(state, 0, at(1), 0, params(omega, 1 / 60));
       expect(state[0]).toBeGreaterThanOrEqual(previous);
       expect(state[0]).toBeLessThanOrEqual(1);
       previous = state[0];
@@ -46,7 +53,7 @@ describe('springStep (critically damped)', () => {
         fc.double({ min: 1e-3, max: 10, noNaN: true }),
         (start, dt, smooth) => {
           const state = new Float64Array([start, 0]);
-          springStep(state, 0, 0, springOmega(smooth), dt);
+          springStep(state, 0, at(0), 0, params(springOmega(smooth), dt));
           expect(Number.isFinite(state[0])).toBe(true);
           expect(Math.abs(state[0])).toBeLessThanOrEqual(Math.abs(start) + 1e-12);
         },
@@ -57,14 +64,14 @@ describe('springStep (critically damped)', () => {
 
   it('snaps with a smoothing time of 0, and the vector step matches three scalar steps', () => {
     const state = new Float64Array([5, 3]);
-    springStep(state, 0, 2, springOmega(0), 1 / 60);
+    springStep(state, 0, at(2), 0, params(springOmega(0), 1 / 60));
     expect([...state]).toEqual([2, 0]);
     const v = new Float64Array([1, 2, 3, 0.5, -0.5, 0]);
-    const goal = [4, -1, 3];
-    springStep3(v, 0, goal, 0, 20, 1 / 30);
+    const goal = Float64Array.of(4, -1, 3);
+    springStep3(v, 0, goal, 0, params(20, 1 / 30));
     for (let k = 0; k < 3; k++) {
       const s = new Float64Array([[1, 2, 3][k], [0.5, -0.5, 0][k]]);
-      springStep(s, 0, goal[k], 20, 1 / 30);
+      springStep(s, 0, goal, k, params(20, 1 / 30));
       expect(v[k]).toBe(s[0]);
       expect(v[3 + k]).toBe(s[1]);
     }
@@ -76,7 +83,7 @@ describe('eased weights', () => {
     const w = new Float64Array(EASED_WEIGHT_LENGTH);
     let previous = easedWeightValue(w, 0);
     for (let i = 0; i < 15; i++) {
-      easedWeightStep(w, 0, 1, 0.25, 1 / 60);
+      easedWeightStep(w, 0, ease(1, 0.25, 1 / 60));
       const value = easedWeightValue(w, 0);
       expect(value - previous).toBeLessThan(0.11); // 1.5/0.25 per second at most: 0.1 per frame
       previous = value;
@@ -87,11 +94,11 @@ describe('eased weights', () => {
   it('turn round from where they are when the goal changes mid-ease', () => {
     const w = new Float64Array(EASED_WEIGHT_LENGTH);
     easedWeightSet(w, 0, 1);
-    for (let i = 0; i < 5; i++) easedWeightStep(w, 0, 0, 0.2, 1 / 60);
+    for (let i = 0; i < 5; i++) easedWeightStep(w, 0, ease(0, 0.2, 1 / 60));
     const before = easedWeightValue(w, 0);
-    easedWeightStep(w, 0, 1, 0.2, 0);
+    easedWeightStep(w, 0, ease(1, 0.2, 0));
     expect(easedWeightValue(w, 0)).toBe(before);
-    easedWeightStep(w, 0, 0.3, 0.2, 1);
+    easedWeightStep(w, 0, ease(0.3, 0.2, 1));
     expect(easedWeightValue(w, 0)).toBe(0.3);
   });
 });

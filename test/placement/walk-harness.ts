@@ -132,7 +132,7 @@ export function walk(c: WalkCase): WalkMetrics {
     const under = groundUnder(c.ground, px, pz);
     const groundY = under ? under[1] : controller[0];
     if (f === 0) controller[0] = groundY;
-    else springStep(controller, 0, groundY, omega, dt);
+    else springStep(controller, 0, Float64Array.of(groundY), 0, Float64Array.of(omega, dt));
     world.set([s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, x, controller[0], z, 1]);
     placement.solve(pose, model, world, dt, time);
     c.trace?.(f, placement, model, animatedModel);
