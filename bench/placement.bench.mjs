@@ -18,17 +18,16 @@ import {
   computeContacts,
   createModelBuffer,
   FootPlacement,
+  findRig,
   forwardKinematics,
   HeightfieldGround,
   importGltf,
   LookAt,
   MeshGround,
   Pose,
-  restModelMatrices,
   SamplerContext,
   sampleClip,
 } from '../dist/index.js';
-import { mat4 } from '../dist/kernel/index.js';
 import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 
 const DT = 1 / 60;
@@ -65,7 +64,7 @@ async function setup(ground) {
   const imported = await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' });
   const { skeleton, skins, clips } = imported.skeletons[0];
   const clip = clips.find((c) => c.name === 'Walking');
-  const rig = robotRig(skeleton);
+  const rig = findRig(skeleton);
   const track = computeContacts(clip, rig.legs);
   const placement = new FootPlacement(skeleton, rig, { ground });
   placement.setContactTrack(track);
@@ -95,42 +94,6 @@ async function setup(ground) {
     look.solve(pose, model, target, world, DT);
   };
   return { poseFrame, placeFrame };
-}
-
-/** The robot's limbs, named as its file names them (Blender IK legs: the foot a separate bone). */
-function robotRig(skeleton) {
-  const J = (name) => skeleton.jointIndex(name);
-  const rest = restModelMatrices(skeleton);
-  const inv = new Float64Array(16);
-  const leg = (side, s) => {
-    mat4.invert(inv, 0, rest, 16 * J(`LowerLeg.${s}`));
-    const p = rest.subarray(16 * J(`Foot.${s}`) + 12);
-    const endLocal = [0, 1, 2].map(
-      (r) => inv[r] * p[0] + inv[4 + r] * p[1] + inv[8 + r] * p[2] + inv[12 + r],
-    );
-    return {
-      label: side,
-      side,
-      shape: 'effector',
-      source: 'override',
-      root: J(`UpperLeg.${s}`),
-      middle: J(`LowerLeg.${s}`),
-      end: -1,
-      endLocal,
-      foot: J(`Foot.${s}`),
-      toe: -1,
-      pole: J(`PoleTarget.${s}`),
-    };
-  };
-  return {
-    legs: [leg('left', 'L'), leg('right', 'R')],
-    arms: [],
-    pelvis: J('Body'),
-    spine: [J('Hips'), J('Abdomen'), J('Torso')],
-    neck: [J('Neck')],
-    head: J('Head'),
-    convention: 'robot',
-  };
 }
 
 function time(frame, frames) {

@@ -8,7 +8,7 @@
  * What went wrong, as a stable string a caller can switch on. The prefix names the area:
  * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
  * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs,
- * `placement/…` for grounds, contacts and placement, `gltf/…` and `bvh/…` for file import,
+ * `rig/…` for limb maps, `placement/…` for grounds, contacts and placement, `gltf/…` and `bvh/…` for file import,
  * `three/…` for the three.js adapter (`tendon/three`).
  */
 export type TendonErrorCode =
@@ -40,6 +40,9 @@ export type TendonErrorCode =
   | 'ik/not-a-chain'
   | 'ik/invalid-target'
   | 'ik/invalid-option'
+  | 'rig/unknown-joint'
+  | 'rig/not-a-chain'
+  | 'rig/unknown-convention'
   | 'placement/invalid-ground'
   | 'placement/invalid-contacts'
   | 'placement/invalid-option'

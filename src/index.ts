@@ -31,6 +31,7 @@ export {
   importGltf,
 } from './io/gltf.js';
 export { cosSinOfAngle } from './math/angle.js';
+export { BarHang, type BarHangOptions, HANG_HAND } from './placement/bar-hang.js';
 export {
   type ContactOptions,
   ContactTrack,
@@ -41,16 +42,19 @@ export {
 export { FootPlacement, type FootPlacementOptions, LEG_REPORT } from './placement/foot-placement.js';
 export { type Ground, HIT, RAY } from './placement/ground.js';
 export { HeightfieldGround, type HeightfieldOptions } from './placement/heightfield-ground.js';
+export { CLIMB_LIMB, type Ladder, LadderClimb, type LadderClimbOptions } from './placement/ladder-climb.js';
 export { LookAt, type LookAtOptions } from './placement/look-at.js';
 export { MeshGround } from './placement/mesh-ground.js';
 export { PlaneGround } from './placement/plane-ground.js';
 export { ProfileGround } from './placement/profile-ground.js';
 export {
   decayFactor,
+  EASE,
   EASED_WEIGHT_LENGTH,
   easedWeightSet,
   easedWeightStep,
   easedWeightValue,
+  SPRING,
   springOmega,
   springStep,
   springStep3,
@@ -61,7 +65,17 @@ export {
   forwardKinematicsSubtree,
   restModelMatrices,
 } from './pose/forward-kinematics.js';
+export { jointModelPosition, printJointTree, translateJointInModel } from './pose/joint-helpers.js';
 export { Pose } from './pose/pose.js';
+export {
+  type ArmOverride,
+  describeRig,
+  type FindRigOptions,
+  findRig,
+  type LegOverride,
+  type RigJointRef,
+} from './rig/find-rig.js';
 export type { ArmRig, LegRig, LegShape, LimbSide, LimbSource, Rig } from './rig/limbs.js';
+export { baseName, NAME_MAPS, type NameMap, type SideNames } from './rig/name-maps.js';
 export { Skeleton, type SkeletonDefinition } from './skeleton/skeleton.js';
 export { Skin, type SkinDefinition, type SkinnedVertices, skinMesh } from './skin/skin.js';

@@ -1,0 +1,641 @@
+/**
+ * Which bones are a character's legs, arms, spine and head: by name where a known convention
+ * fits, from the skeleton's shape where none does, or as given.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import { invert } from '../kernel/mat4.js';
+import { restModelMatrices } from '../pose/forward-kinematics.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import type { ArmRig, LegRig, LimbSide, Rig } from './limbs.js';
+import { baseName, NAME_MAPS, type NameMap, type SideNames } from './name-maps.js';
+
+/** A joint by name or index. */
+export type RigJointRef = string | number;
+
+/** A leg given by hand (names or indices). */
+export interface LegOverride {
+  readonly label?: string;
+  readonly side?: LimbSide;
+  readonly root: RigJointRef;
+  readonly middle: RigJointRef;
+  /** The ankle; or give `foot` alone for a leg whose foot is a separate bone (an `'effector'` leg). */
+  readonly end?: RigJointRef;
+  readonly foot?: RigJointRef;
+  readonly toe?: RigJointRef;
+  readonly pole?: RigJointRef;
+}
+
+/** An arm given by hand. */
+export interface ArmOverride {
+  readonly label?: string;
+  readonly side?: LimbSide;
+  readonly clavicle?: RigJointRef;
+  readonly root: RigJointRef;
+  readonly middle: RigJointRef;
+  readonly end: RigJointRef;
+}
+
+/** Options of {@link findRig}. */
+export interface FindRigOptions {
+  /**
+   * A built-in map to use (`'robot'`, `'cmu'`, `'cmu-old'`, `'daz'`, `'vrm'`; Mixamo uses `'cmu'`),
+   * `'shape'` to skip the maps and read the skeleton's shape, or omit it to try the maps, then the
+   * shape.
+   */
+  readonly convention?: string;
+  /** Limbs given by hand: they replace what was found. */
+  readonly legs?: readonly LegOverride[];
+  readonly arms?: readonly ArmOverride[];
+  readonly pelvis?: RigJointRef;
+  readonly head?: RigJointRef;
+}
+
+/**
+ * The limbs and trunk of `skeleton`.
+ *
+ * 1. **By name**: the built-in map (see `NAME_MAPS`) that names the most of the skeleton's limb
+ *    joints, names compared without a namespace prefix (`mixamorig:`), if it names both legs.
+ * 2. **By shape**, where no map fits: legs are the chains that hang from a common ancestor down to
+ *    the lowest leaves of the rest pose (two, or four for an animal, hind legs first). Of each
+ *    chain, the three joints spanning its two longest consecutive bones are the leg (thigh, shin,
+ *    ankle; a fox's hind leg of four bones gives thigh, shin and hock, the last bone its toe). A
+ *    low joint with no chain of its own, at the tip of a leaf chain that ends above it (a Blender IK
+ *    rig's foot bone), makes that chain an `'effector'` leg. Arms hang from the spine above the
+ *    legs' ancestor, one each side. Left is from names (`L`, `Left`, `l` prefixes and suffixes),
+ *    else from the rest pose (+X, the character facing +Z).
+ * 3. **Overrides** replace what was found, limb by limb.
+ *
+ * The pelvis is the legs' lowest common ancestor (on the robot `Body`, not `Hips`). A skeleton with
+ * no legs gets none (and no pelvis): nothing to place.
+ *
+ * @throws {@link TendonError} `rig/unknown-joint` for a name in an override (or a forced map) that is
+ *   not in the skeleton, naming the closest names that are; `rig/not-a-chain` for an override whose
+ *   joints do not hang one below the other; `rig/unknown-convention` for a map that does not exist.
+ */
+export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
+  if (options === null || typeof options !== 'object') {
+    throw new TendonError('rig/unknown-convention', 'findRig: options must be an object');
+  }
+  const convention = options.convention;
+  if (convention !== undefined && convention !== 'shape' && !NAME_MAPS.some((m) => m.name === convention)) {
+    throw new TendonError(
+      'rig/unknown-convention',
+      `findRig: no built-in map "${String(convention)}" (known: ${NAME_MAPS.map((m) => m.name).join(', ')}, shape)`,
+    );
+  }
+  const rest = restModelMatrices(skeleton);
+  let rig: Rig | null = null;
+  if (convention !== 'shape') {
+    const maps = convention === undefined ? NAME_MAPS : NAME_MAPS.filter((m) => m.name === convention);
+    const found = maps
+      .map((map) => ({ map, rig: byName(skeleton, rest, map) }))
+      .filter((f) => f.rig !== null)
+      .sort((a, b) => score(b.rig as Rig) - score(a.rig as Rig));
+    rig = found.length > 0 ? (found[0].rig as Rig) : null;
+    if (rig === null && convention !== undefined) {
+      throw new TendonError(
+        'rig/unknown-joint',
+        `findRig: the skeleton's names do not follow the "${convention}" map (${closestHint(skeleton, maps[0].left.upLeg[0])})`,
+      );
+    }
+  }
+  if (rig === null) rig = byShape(skeleton, rest);
+  return applyOverrides(skeleton, rest, rig, options);
+}
+
+/** A readable account of what {@link findRig} found, and how: one line per limb. */
+export function describeRig(rig: Rig, skeleton: Skeleton): string {
+  const n = (j: number) => (j >= 0 ? skeleton.names[j] : '-');
+  const lines = [`convention: ${rig.convention ?? 'none (found by shape)'}`, `pelvis: ${n(rig.pelvis)}`];
+  for (const leg of rig.legs) {
+    const end =
+      leg.shape === 'effector'
+        ? `end: a point of ${n(leg.middle)}, foot bone ${n(leg.foot)}`
+        : `${n(leg.end)}`;
+    lines.push(
+      `leg ${leg.label} (${leg.side}, ${leg.shape}, by ${leg.source}): ${n(leg.root)} → ${n(leg.middle)} → ${end}` +
+        (leg.toe >= 0 ? `, toe ${n(leg.toe)}` : '') +
+        (leg.pole >= 0 ? `, pole ${n(leg.pole)}` : ''),
+    );
+  }
+  for (const arm of rig.arms) {
+    lines.push(
+      `arm ${arm.label} (${arm.side}, by ${arm.source}): ${arm.clavicle >= 0 ? `${n(arm.clavicle)} → ` : ''}${n(arm.root)} → ${n(arm.middle)} → ${n(arm.end)}`,
+    );
+  }
+  lines.push(
+    `spine: ${rig.spine.map(n).join(' → ') || '-'}`,
+    `neck: ${rig.neck.map(n).join(' → ') || '-'}`,
+    `head: ${n(rig.head)}`,
+  );
+  return lines.join('\n');
+}
+
+function score(rig: Rig): number {
+  return rig.legs.length * 10 + rig.arms.length * 5 + rig.spine.length + (rig.head >= 0 ? 1 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// By name
+
+function byName(skeleton: Skeleton, rest: Float64Array, map: NameMap): Rig | null {
+  const index = new Map<string, number>();
+  let prefixed = false;
+  skeleton.names.forEach((name, j) => {
+    const base = baseName(name);
+    if (base !== name) prefixed = true;
+    if (!index.has(base)) index.set(base, j);
+  });
+  const find = (names: readonly string[]) => {
+    for (const name of names) {
+      const j = index.get(name);
+      if (j !== undefined) return j;
+    }
+    return -1;
+  };
+  const legs: LegRig[] = [];
+  const arms: ArmRig[] = [];
+  for (const [label, names] of [
+    ['left', map.left],
+    ['right', map.right],
+  ] as [LimbSide, SideNames][]) {
+    const root = find(names.upLeg);
+    const middle = find(names.leg);
+    const foot = find(names.foot);
+    if (root < 0 || middle < 0 || foot < 0) return null;
+    legs.push(
+      makeLeg(skeleton, rest, label, label, 'name', root, middle, foot, find(names.toe), find(names.pole)),
+    );
+    const arm = find(names.arm);
+    const foreArm = find(names.foreArm);
+    const hand = find(names.hand);
+    if (
+      arm >= 0 &&
+      foreArm >= 0 &&
+      hand >= 0 &&
+      skeleton.isAncestor(arm, foreArm) &&
+      skeleton.isAncestor(foreArm, hand)
+    ) {
+      arms.push({
+        label,
+        side: label,
+        source: 'name',
+        clavicle: find(names.clavicle),
+        root: arm,
+        middle: foreArm,
+        end: hand,
+      });
+    }
+  }
+  if (legs.some((leg) => leg === null)) return null;
+  const named = (list: readonly string[]) => list.map((name) => index.get(name) ?? -1).filter((j) => j >= 0);
+  const pelvis = commonAncestor(
+    skeleton.parents,
+    legs.map((leg) => leg.root),
+  );
+  return {
+    legs,
+    arms,
+    pelvis,
+    spine: named(map.spine),
+    neck: named(map.neck),
+    head: find(map.head),
+    convention: prefixed && map.name === 'cmu' ? 'mixamo' : map.name,
+  };
+}
+
+/**
+ * A leg from its thigh, shin and foot joints: a `'chain'` leg when the foot hangs below the shin;
+ * an `'effector'` leg (the end a point of the shin, where the foot bone sits at rest) otherwise.
+ */
+function makeLeg(
+  skeleton: Skeleton,
+  rest: Float64Array,
+  label: string,
+  side: LimbSide,
+  source: 'name' | 'shape' | 'override',
+  root: number,
+  middle: number,
+  foot: number,
+  toe: number,
+  pole: number,
+): LegRig {
+  if (!skeleton.isAncestor(root, middle)) {
+    throw new TendonError(
+      'rig/not-a-chain',
+      `findRig: leg ${label}: "${skeleton.names[middle]}" is not below "${skeleton.names[root]}"`,
+    );
+  }
+  if (skeleton.isAncestor(middle, foot)) {
+    return { label, side, shape: 'chain', source, root, middle, end: foot, endLocal: null, foot, toe, pole };
+  }
+  return {
+    label,
+    side,
+    shape: 'effector',
+    source,
+    root,
+    middle,
+    end: -1,
+    endLocal: pointIn(rest, middle, foot),
+    foot,
+    toe,
+    pole,
+  };
+}
+
+/** `joint`'s rest model position in `frame`'s local frame. */
+function pointIn(rest: Float64Array, frame: number, joint: number): [number, number, number] {
+  const inv = new Float64Array(16);
+  invert(inv, 0, rest, 16 * frame);
+  const o = 16 * joint + 12;
+  const out: [number, number, number] = [0, 0, 0];
+  for (let r = 0; r < 3; r++)
+    out[r] = inv[r] * rest[o] + inv[4 + r] * rest[o + 1] + inv[8 + r] * rest[o + 2] + inv[12 + r];
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// By shape
+
+function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
+  const n = skeleton.jointCount;
+  const parents = skeleton.parents;
+  const y = (j: number) => rest[16 * j + 13];
+  const pos = (j: number) => [rest[16 * j + 12], rest[16 * j + 13], rest[16 * j + 14]];
+  const dist = (a: number, b: number) => {
+    const p = pos(a);
+    const q = pos(b);
+    return Math.sqrt((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2);
+  };
+  const children: number[][] = Array.from({ length: n }, () => []);
+  for (let j = 0; j < n; j++) if (parents[j] >= 0) children[parents[j]].push(j);
+  let minY = Number.POSITIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < n; j++) {
+    minY = Math.min(minY, y(j));
+    maxY = Math.max(maxY, y(j));
+  }
+  const height = maxY - minY;
+  const empty: Rig = { legs: [], arms: [], pelvis: -1, spine: [], neck: [], head: -1, convention: null };
+  if (!(height > 0)) return empty;
+  const low = (j: number) => y(j) <= minY + 0.15 * height;
+  // The chain above a low leaf, up to (not including) the first joint that branches.
+  const chainAbove = (leaf: number) => {
+    const chain = [leaf];
+    let j = parents[leaf];
+    while (j >= 0 && children[j].length === 1) {
+      chain.unshift(j);
+      j = parents[j];
+    }
+    return { chain, branch: j };
+  };
+  const chains = [] as { chain: number[]; branch: number }[];
+  const loners: number[] = [];
+  for (let j = 0; j < n; j++) {
+    if (children[j].length > 0 || !low(j)) continue;
+    const c = chainAbove(j);
+    // Drop joints at (nearly) the same place as the one above them: a hip joint sitting on the pelvis.
+    const chain = c.chain.filter((k, i) => i === 0 || dist(k, c.chain[i - 1]) > 1e-3 * height);
+    let length = 0;
+    for (let i = 1; i < chain.length; i++) length += dist(chain[i - 1], chain[i]);
+    // A leg spans a good part of the body's height; a hanging hand's fingers do not.
+    if (chain.length >= 3 && length > 0.25 * height) chains.push({ chain, branch: c.branch });
+    else if (chain.length < 3) loners.push(j);
+  }
+  const legs: LegRig[] = [];
+  for (const { chain } of chains) {
+    // The two longest consecutive bones: thigh and shin; the joint after them is the ankle.
+    let best = 0;
+    let at = 0;
+    for (let i = 0; i + 2 < chain.length; i++) {
+      const d = dist(chain[i], chain[i + 1]) + dist(chain[i + 1], chain[i + 2]);
+      if (d > best) {
+        best = d;
+        at = i;
+      }
+    }
+    const toe = at + 3 < chain.length ? chain[at + 3] : -1;
+    legs.push(
+      makeLeg(
+        skeleton,
+        rest,
+        '',
+        sideOf(skeleton, rest, chain[at]),
+        'shape',
+        chain[at],
+        chain[at + 1],
+        chain[at + 2],
+        toe,
+        -1,
+      ),
+    );
+  }
+  // Blender IK legs: a leaf chain ending above the ground, with a lone low bone at its tip.
+  for (const foot of loners) {
+    let best = -1;
+    let bestOff = Number.POSITIVE_INFINITY;
+    for (let leaf = 0; leaf < n; leaf++) {
+      if (children[leaf].length > 0 || low(leaf) || parents[leaf] < 0 || legs.some((l) => l.middle === leaf))
+        continue;
+      const above = parents[leaf];
+      // The foot must lie on the leaf's bone axis (its +Y, as Blender exports bones), below it,
+      // about as far as the bone above is long; measured in model space (the armature may be
+      // scaled, as the robot's is by 100).
+      const m = 16 * leaf;
+      const axisLength = Math.sqrt(rest[m + 4] ** 2 + rest[m + 5] ** 2 + rest[m + 6] ** 2);
+      const fp = pos(foot);
+      const lp = pos(leaf);
+      const d = [fp[0] - lp[0], fp[1] - lp[1], fp[2] - lp[2]];
+      const along = (d[0] * rest[m + 4] + d[1] * rest[m + 5] + d[2] * rest[m + 6]) / axisLength;
+      const off = Math.sqrt(Math.max(0, d[0] ** 2 + d[1] ** 2 + d[2] ** 2 - along * along));
+      const upper = dist(above, leaf);
+      if (!(along > 0.3 * upper && along < 3 * upper && off < 0.05 * along && y(foot) < y(leaf))) continue;
+      if (off < bestOff) {
+        bestOff = off;
+        best = leaf;
+      }
+    }
+    if (best >= 0) {
+      const pole = poleBeside(skeleton, foot, children);
+      legs.push(
+        makeLeg(
+          skeleton,
+          rest,
+          '',
+          sideOf(skeleton, rest, best),
+          'shape',
+          parents[best],
+          best,
+          foot,
+          -1,
+          pole,
+        ),
+      );
+    }
+  }
+  if (legs.length === 0) return empty;
+  const pelvis = commonAncestor(
+    parents,
+    legs.map((leg) => leg.root),
+  );
+  // Four legs: the hind pair hangs nearer the pelvis (fewer joints between).
+  const depth = (j: number) => {
+    let d = 0;
+    for (let k = j; k >= 0 && k !== pelvis; k = parents[k]) d++;
+    return d;
+  };
+  const ordered = legs
+    .slice()
+    .sort(
+      (a, b) => depth(a.root) - depth(b.root) || (a.side === 'left' ? 0 : 1) - (b.side === 'left' ? 0 : 1),
+    );
+  const four = ordered.length === 4;
+  const labelled = ordered.map((leg, i) => ({
+    ...leg,
+    label: four ? `${i < 2 ? 'hind' : 'front'}-${leg.side}` : leg.side,
+  }));
+  // The legs' own joints (from the thigh down), and the joints above a thigh that only lead to it.
+  const limbJoints = new Set<number>();
+  for (const leg of labelled) {
+    for (let j = leg.root; j < skeleton.subtreeEnds[leg.root]; j++) limbJoints.add(j);
+    for (let j = parents[leg.root]; j >= 0 && j !== pelvis && children[j].length === 1; j = parents[j])
+      limbJoints.add(j);
+  }
+  // The spine: from the pelvis, always into the child whose joints reach highest (the head is the
+  // top of a standing biped and of a fox alike), to the end; the arms branch from it, one each side.
+  const subtree = (j: number) => skeleton.subtreeEnds[j] - j;
+  const top = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
+  for (let j = n - 1; j >= 0; j--) {
+    top[j] = Math.max(top[j], y(j));
+    if (parents[j] >= 0) top[parents[j]] = Math.max(top[parents[j]], top[j]);
+  }
+  const path: number[] = [pelvis];
+  for (let j = pelvis; ; ) {
+    const next = children[j].filter((c) => !limbJoints.has(c)).sort((a, b) => top[b] - top[a])[0];
+    if (next === undefined) break;
+    path.push(next);
+    j = next;
+  }
+  const arms: ArmRig[] = [];
+  if (!four) {
+    for (let i = path.length - 1; i > 0 && arms.length < 2; i--) {
+      for (const c of children[path[i]]) {
+        if (path.includes(c) || limbJoints.has(c) || subtree(c) < 3) continue;
+        const chain = [c];
+        for (let j = c; children[j].length > 0; ) {
+          j = children[j].sort((a, b) => subtree(b) - subtree(a))[0];
+          chain.push(j);
+        }
+        // Upper arm and forearm: the last two consecutive bones both at least 40% of the longest
+        // (a clavicle before them may be long too; the hand and fingers after them are short).
+        let longest = 0;
+        for (let k = 0; k + 1 < chain.length; k++) longest = Math.max(longest, dist(chain[k], chain[k + 1]));
+        let at = -1;
+        for (let k = 0; k + 2 < chain.length; k++) {
+          if (
+            dist(chain[k], chain[k + 1]) >= 0.4 * longest &&
+            dist(chain[k + 1], chain[k + 2]) >= 0.4 * longest
+          )
+            at = k;
+        }
+        if (at < 0 || dist(chain[at], chain[at + 1]) + dist(chain[at + 1], chain[at + 2]) < 0.2 * height)
+          continue;
+        const side = sideOf(skeleton, rest, chain[at]);
+        if (arms.some((a) => a.side === side)) continue;
+        arms.push({
+          label: side,
+          side,
+          source: 'shape',
+          clavicle: at > 0 ? chain[at - 1] : -1,
+          root: chain[at],
+          middle: chain[at + 1],
+          end: chain[at + 2],
+        });
+      }
+    }
+  }
+  // The head: the spine path's last joint, unless that is an end site (a BVH End Site, a head top)
+  // or one of several leaves (the eyes): then the joint above it.
+  let end = path.length - 1;
+  while (
+    end > 1 &&
+    children[path[end]].length === 0 &&
+    (/end$|top$|end_?site/i.test(skeleton.names[path[end]]) || dist(path[end], path[end - 1]) < 0.02 * height)
+  ) {
+    end--;
+  }
+  if (end > 1 && children[path[end - 1]].length > 1) end--;
+  const head = end > 0 ? path[end] : -1;
+  const armBranch =
+    arms.length > 0 ? path.indexOf(parents[arms[0].clavicle >= 0 ? arms[0].clavicle : arms[0].root]) : -1;
+  const spineEnd = armBranch > 0 ? armBranch + 1 : Math.max(1, end - 1);
+  return {
+    legs: labelled,
+    arms: arms.sort((a, b) => (a.side === 'left' ? 0 : 1) - (b.side === 'left' ? 0 : 1)),
+    pelvis,
+    spine: path.slice(1, spineEnd),
+    neck: path.slice(spineEnd, end),
+    head,
+    convention: null,
+  };
+}
+
+/** Left or right: from the joint's name, else from its rest position (+X is left). */
+function sideOf(skeleton: Skeleton, rest: Float64Array, joint: number): LimbSide {
+  const name = baseName(skeleton.names[joint]);
+  if (/(^|[^a-z])(left|l)([^a-z]|$)|^left|^l[A-Z]|Left/.test(name)) return 'left';
+  if (/(^|[^a-z])(right|r)([^a-z]|$)|^right|^r[A-Z]|Right/.test(name)) return 'right';
+  const x = rest[16 * joint + 12];
+  return x > 0 ? 'left' : x < 0 ? 'right' : 'center';
+}
+
+/** A sibling of the foot bone named as a pole (a Blender IK rig's knee target), or -1. */
+function poleBeside(skeleton: Skeleton, foot: number, children: number[][]): number {
+  const parent = skeleton.parents[foot];
+  if (parent < 0) return -1;
+  const side = /\.L$|_L$|Left|^l/.test(skeleton.names[foot])
+    ? 'L'
+    : /\.R$|_R$|Right|^r/.test(skeleton.names[foot])
+      ? 'R'
+      : '';
+  for (const c of children[parent]) {
+    const name = skeleton.names[c];
+    if (c !== foot && /pole/i.test(name) && (side === '' || name.includes(side))) return c;
+  }
+  return -1;
+}
+
+function commonAncestor(parents: Int32Array, joints: readonly number[]): number {
+  if (joints.length === 0) return -1;
+  let a = joints[0];
+  for (let i = 1; i < joints.length && a >= 0; i++) {
+    let b = joints[i];
+    while (a >= 0 && b >= 0 && a !== b) {
+      if (a > b) a = parents[a];
+      else b = parents[b];
+    }
+    a = a === b ? a : -1;
+  }
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Overrides
+
+function applyOverrides(skeleton: Skeleton, rest: Float64Array, rig: Rig, options: FindRigOptions): Rig {
+  const resolve = (ref: RigJointRef | undefined, what: string): number => {
+    if (ref === undefined) return -1;
+    if (typeof ref === 'number') {
+      if (Number.isInteger(ref) && ref >= 0 && ref < skeleton.jointCount) return ref;
+      throw new TendonError(
+        'rig/unknown-joint',
+        `findRig: ${what}: joint ${ref} is not an index in 0..${skeleton.jointCount - 1}`,
+      );
+    }
+    const j = skeleton.indexOf(ref);
+    if (j < 0)
+      throw new TendonError(
+        'rig/unknown-joint',
+        `findRig: ${what}: no joint "${ref}" (${closestHint(skeleton, ref)})`,
+      );
+    return j;
+  };
+  let legs = rig.legs;
+  if (options.legs !== undefined) {
+    legs = options.legs.map((o, i) => {
+      const label = o.label ?? `leg ${i}`;
+      const root = resolve(o.root, `${label} root`);
+      const middle = resolve(o.middle, `${label} middle`);
+      const end = resolve(o.end, `${label} end`);
+      const foot = o.foot !== undefined ? resolve(o.foot, `${label} foot`) : end;
+      if (foot < 0)
+        throw new TendonError('rig/not-a-chain', `findRig: ${label}: give end (the ankle) or foot`);
+      if (end >= 0 && !skeleton.isAncestor(middle, end)) {
+        throw new TendonError(
+          'rig/not-a-chain',
+          `findRig: ${label}: "${skeleton.names[end]}" is not below "${skeleton.names[middle]}"`,
+        );
+      }
+      const side = o.side ?? sideOf(skeleton, rest, root);
+      return makeLeg(
+        skeleton,
+        rest,
+        o.label ?? side,
+        side,
+        'override',
+        root,
+        middle,
+        foot,
+        resolve(o.toe, `${label} toe`),
+        resolve(o.pole, `${label} pole`),
+      );
+    });
+  }
+  let arms = rig.arms;
+  if (options.arms !== undefined) {
+    arms = options.arms.map((o, i) => {
+      const label = o.label ?? `arm ${i}`;
+      const root = resolve(o.root, `${label} root`);
+      const middle = resolve(o.middle, `${label} middle`);
+      const end = resolve(o.end, `${label} end`);
+      if (!skeleton.isAncestor(root, middle) || !skeleton.isAncestor(middle, end)) {
+        throw new TendonError(
+          'rig/not-a-chain',
+          `findRig: ${label}: ${skeleton.names[root]} → ${skeleton.names[middle]} → ${skeleton.names[end]} is not a chain`,
+        );
+      }
+      const side = o.side ?? sideOf(skeleton, rest, root);
+      return {
+        label: o.label ?? side,
+        side,
+        source: 'override' as const,
+        clavicle: resolve(o.clavicle, `${label} clavicle`),
+        root,
+        middle,
+        end,
+      };
+    });
+  }
+  const pelvis =
+    options.pelvis !== undefined
+      ? resolve(options.pelvis, 'pelvis')
+      : options.legs !== undefined
+        ? commonAncestor(
+            skeleton.parents,
+            legs.map((l) => l.root),
+          )
+        : rig.pelvis;
+  const head = options.head !== undefined ? resolve(options.head, 'head') : rig.head;
+  return { ...rig, legs, arms, pelvis, head };
+}
+
+/** "closest: a, b, c": the three names nearest `name` by edit distance. */
+function closestHint(skeleton: Skeleton, name: string): string {
+  const scored = skeleton.names.map((n) => ({
+    n,
+    d: editDistance(n.toLowerCase(), String(name).toLowerCase()),
+  }));
+  scored.sort((a, b) => a.d - b.d);
+  return `closest: ${scored
+    .slice(0, 3)
+    .map((s) => `"${s.n}"`)
+    .join(', ')}`;
+}
+
+function editDistance(a: string, b: string): number {
+  // Names are short; bounded anyway so a long hostile name cannot cost much.
+  const x = a.slice(0, 64);
+  const y = b.slice(0, 64);
+  let row = Array.from({ length: y.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= y.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[y.length];
+}

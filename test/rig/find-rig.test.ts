@@ -1,0 +1,261 @@
+/**
+ * Rig detection on every skeleton in ../shared/assets (the table says how each was found), the two
+ * shapes of leg, synthetic Mixamo and VRM skeletons, and overrides with their errors.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isTendonError } from '../../src/errors.js';
+import { importBvh } from '../../src/io/bvh.js';
+import { importGltf } from '../../src/io/gltf.js';
+import {
+  createModelBuffer,
+  forwardKinematics,
+  restModelMatrices,
+} from '../../src/pose/forward-kinematics.js';
+import { jointModelPosition, printJointTree, translateJointInModel } from '../../src/pose/joint-helpers.js';
+import { Pose } from '../../src/pose/pose.js';
+import { describeRig, findRig } from '../../src/rig/find-rig.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { assetsDir, readAsset } from '../helpers/assets.js';
+
+async function skeletonOf(file: string): Promise<Skeleton> {
+  if (file.endsWith('.bvh')) return importBvh(readFileSync(`${assetsDir}bvh/${file}`, 'utf8')).skeleton;
+  return (await importGltf(readAsset('gltf', file))).skeletons[0].skeleton;
+}
+
+/** What each asset's rig is: convention (null: by shape), legs (label: root → middle → end|foot), arms. */
+const EXPECTED: Record<
+  string,
+  { convention: string | null; legs: string[]; arms: number; head: string | null }
+> = {
+  'RobotExpressive.glb': {
+    convention: 'robot',
+    legs: [
+      'left: UpperLeg.L → LowerLeg.L → Foot.L (effector)',
+      'right: UpperLeg.R → LowerLeg.R → Foot.R (effector)',
+    ],
+    arms: 2,
+    head: 'Head',
+  },
+  'Fox.glb': {
+    convention: null,
+    legs: [
+      'hind-left: b_LeftLeg01_015 → b_LeftLeg02_016 → b_LeftFoot01_017 (chain)',
+      'hind-right: b_RightLeg01_019 → b_RightLeg02_020 → b_RightFoot01_021 (chain)',
+      'front-left: b_LeftUpperArm_09 → b_LeftForeArm_010 → b_LeftHand_011 (chain)',
+      'front-right: b_RightUpperArm_06 → b_RightForeArm_07 → b_RightHand_08 (chain)',
+    ],
+    arms: 0,
+    head: 'b_Head_05',
+  },
+  'RiggedFigure.glb': {
+    convention: null,
+    legs: [
+      'left: leg_joint_L_1 → leg_joint_L_2 → leg_joint_L_3 (chain)',
+      'right: leg_joint_R_1 → leg_joint_R_2 → leg_joint_R_3 (chain)',
+    ],
+    arms: 2,
+    head: 'neck_joint_2',
+  },
+  'RiggedSimple.glb': { convention: null, legs: [], arms: 0, head: null },
+  'SimpleSkin.gltf': { convention: null, legs: [], arms: 0, head: null },
+  'cmu_01_03_climb_ladder_hang.bvh': {
+    convention: 'cmu',
+    legs: [
+      'left: LeftUpLeg → LeftLeg → LeftFoot (chain)',
+      'right: RightUpLeg → RightLeg → RightFoot (chain)',
+    ],
+    arms: 2,
+    head: 'Head',
+  },
+  'cmu_02_01_walk.bvh': {
+    convention: 'cmu',
+    legs: [
+      'left: LeftUpLeg → LeftLeg → LeftFoot (chain)',
+      'right: RightUpLeg → RightLeg → RightFoot (chain)',
+    ],
+    arms: 2,
+    head: 'Head',
+  },
+  'cmu_131_01_start_walk_stop.bvh': {
+    convention: 'cmu-old',
+    legs: [
+      'left: LeftHip → LeftKnee → LeftAnkle (chain)',
+      'right: RightHip → RightKnee → RightAnkle (chain)',
+    ],
+    arms: 2,
+    head: 'Head',
+  },
+  'cmu_run_jog_daz_filtered.bvh': {
+    convention: 'daz',
+    legs: ['left: lThigh → lShin → lFoot (chain)', 'right: rThigh → rShin → rFoot (chain)'],
+    arms: 2,
+    head: 'head',
+  },
+  'pirouette.bvh': {
+    convention: 'daz',
+    legs: ['left: lThigh → lShin → lFoot (chain)', 'right: rThigh → rShin → rFoot (chain)'],
+    arms: 2,
+    head: 'head',
+  },
+};
+
+function summaryOf(skeleton: Skeleton, rig: ReturnType<typeof findRig>): string[] {
+  const n = (j: number) => skeleton.names[j];
+  return rig.legs.map(
+    (l) => `${l.label}: ${n(l.root)} → ${n(l.middle)} → ${n(l.end >= 0 ? l.end : l.foot)} (${l.shape})`,
+  );
+}
+
+describe('findRig on every skeleton in shared/assets', () => {
+  it.each(Object.keys(EXPECTED))(
+    '%s: found as expected, by name where a map fits, by shape otherwise',
+    async (file) => {
+      const skeleton = await skeletonOf(file);
+      const expected = EXPECTED[file];
+      const rig = findRig(skeleton);
+      expect(rig.convention).toBe(expected.convention);
+      expect(summaryOf(skeleton, rig)).toEqual(expected.legs);
+      expect(rig.arms.length).toBe(expected.arms);
+      expect(rig.head >= 0 ? skeleton.names[rig.head] : null).toBe(expected.head);
+      for (const leg of rig.legs) expect(leg.source).toBe(expected.convention === null ? 'shape' : 'name');
+      expect(describeRig(rig, skeleton)).toContain(expected.convention ?? 'found by shape');
+    },
+  );
+
+  it.each(Object.keys(EXPECTED))(
+    '%s: shape alone finds the same legs and head as the name map',
+    async (file) => {
+      const skeleton = await skeletonOf(file);
+      const byName = findRig(skeleton);
+      const byShape = findRig(skeleton, { convention: 'shape' });
+      expect(summaryOf(skeleton, byShape)).toEqual(summaryOf(skeleton, byName));
+      expect(byShape.head).toBe(byName.head);
+      expect(byShape.pelvis).toBe(byName.pelvis);
+      expect(byShape.arms.map((a) => [a.root, a.middle, a.end])).toEqual(
+        byName.arms.map((a) => [a.root, a.middle, a.end]),
+      );
+    },
+  );
+});
+
+describe('the two shapes of leg', () => {
+  it("the robot's legs end at a point of the shin where its separate foot bone sits, with its pole", async () => {
+    const skeleton = await skeletonOf('RobotExpressive.glb');
+    const rig = findRig(skeleton);
+    expect(skeleton.names[rig.pelvis]).toBe('Body');
+    const rest = restModelMatrices(skeleton);
+    for (const leg of rig.legs) {
+      expect(leg.shape).toBe('effector');
+      expect(skeleton.names[leg.pole]).toMatch(/^PoleTarget\./);
+      const m = 16 * leg.middle;
+      const p = leg.endLocal as readonly number[];
+      const tip = [0, 1, 2].map(
+        (r) => rest[m + r] * p[0] + rest[m + 4 + r] * p[1] + rest[m + 8 + r] * p[2] + rest[m + 12 + r],
+      );
+      const foot = rest.subarray(16 * leg.foot + 12, 16 * leg.foot + 15);
+      expect(Math.hypot(tip[0] - foot[0], tip[1] - foot[1], tip[2] - foot[2])).toBeLessThan(1e-6);
+    }
+  });
+});
+
+describe('names of other conventions', () => {
+  const biped = (names: string[]) =>
+    Skeleton.create({
+      names,
+      parents: [-1, 0, 1, 2, 3, 0, 5, 6, 7, 0, 9, 10],
+      restTranslations: [
+        0, 1, 0, 0.1, -0.05, 0, 0, -0.42, 0.02, 0, -0.42, -0.02, 0, -0.06, 0.12, -0.1, -0.05, 0, 0, -0.42,
+        0.02, 0, -0.42, -0.02, 0, -0.06, 0.12, 0, 0.3, 0, 0, 0.3, 0, 0, 0.1, 0,
+      ],
+    });
+
+  it('Mixamo, prefix and all', () => {
+    const names = [
+      'Hips',
+      'LeftUpLeg',
+      'LeftLeg',
+      'LeftFoot',
+      'LeftToeBase',
+      'RightUpLeg',
+      'RightLeg',
+      'RightFoot',
+      'RightToeBase',
+      'Spine',
+      'Neck',
+      'Head',
+    ];
+    const skeleton = biped(names.map((n) => `mixamorig:${n}`));
+    const rig = findRig(skeleton);
+    expect(rig.convention).toBe('mixamo');
+    expect(rig.legs.map((l) => skeleton.names[l.end])).toEqual(['mixamorig:LeftFoot', 'mixamorig:RightFoot']);
+    expect(skeleton.names[rig.head]).toBe('mixamorig:Head');
+  });
+
+  it('VRM humanoid bone names', () => {
+    const names = [
+      'hips',
+      'leftUpperLeg',
+      'leftLowerLeg',
+      'leftFoot',
+      'leftToes',
+      'rightUpperLeg',
+      'rightLowerLeg',
+      'rightFoot',
+      'rightToes',
+      'spine',
+      'neck',
+      'head',
+    ];
+    const skeleton = biped(names);
+    const rig = findRig(skeleton);
+    expect(rig.convention).toBe('vrm');
+    expect(rig.legs.map((l) => skeleton.names[l.toe])).toEqual(['leftToes', 'rightToes']);
+  });
+});
+
+describe('overrides', () => {
+  it('replace what was found, and name the closest joints when a name is wrong', async () => {
+    const skeleton = await skeletonOf('cmu_02_01_walk.bvh');
+    const rig = findRig(skeleton, {
+      legs: [{ root: 'LeftUpLeg', middle: 'LeftLeg', end: 'LeftFoot', label: 'only' }],
+    });
+    expect(rig.legs).toHaveLength(1);
+    expect(rig.legs[0].source).toBe('override');
+    try {
+      findRig(skeleton, { legs: [{ root: 'LeftUpLegg', middle: 'LeftLeg', end: 'LeftFoot' }] });
+      expect.unreachable();
+    } catch (error) {
+      expect(isTendonError(error, 'rig/unknown-joint')).toBe(true);
+      expect((error as Error).message).toContain('"LeftUpLeg"');
+    }
+    expect(() =>
+      findRig(skeleton, { legs: [{ root: 'LeftLeg', middle: 'LeftUpLeg', end: 'LeftFoot' }] }),
+    ).toThrow(expect.objectContaining({ code: 'rig/not-a-chain' }));
+    expect(() => findRig(skeleton, { convention: 'nope' })).toThrow(
+      expect.objectContaining({ code: 'rig/unknown-convention' }),
+    );
+  });
+});
+
+describe('joint helpers', () => {
+  it('print the tree, read a model position, and move a joint by a model offset through a rotated, scaled parent', async () => {
+    const skeleton = await skeletonOf('RobotExpressive.glb');
+    expect(printJointTree(skeleton).split('\n')[4]).toBe('      4 Body');
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const body = skeleton.jointIndex('Body');
+    const before = jointModelPosition(model, body, new Float64Array(3));
+    // Body's ancestors are scaled by 100 and rotated: the offset is in model space regardless.
+    translateJointInModel(pose, model, body, [0.1, -0.2, 0.3]);
+    forwardKinematics(pose, model);
+    const after = jointModelPosition(model, body, new Float64Array(3));
+    expect(after[0] - before[0]).toBeCloseTo(0.1, 12);
+    expect(after[1] - before[1]).toBeCloseTo(-0.2, 12);
+    expect(after[2] - before[2]).toBeCloseTo(0.3, 12);
+    expect(() => translateJointInModel(pose, model, body, [Number.NaN, 0, 0])).toThrow(
+      expect.objectContaining({ code: 'pose/not-finite' }),
+    );
+  });
+});
