@@ -71,6 +71,10 @@ describe('README', () => {
       expect(logs[0][0]).toBe(true);
       expect(logs[0][2] as number).toBeLessThanOrEqual(1e-4);
     }
+    if (block.includes('new FootPlacement(')) {
+      expect(Number(logs[0][1])).toBeGreaterThan(2.5); // walked past the steps
+      expect(logs[0][3]).toBe('0.30'); // and stands on the top one
+    }
     if (block.includes('skinVertices(skinned')) {
       expect([...(logs[0][0] as Float64Array)]).toEqual([1.5, 0, 0]);
       expect(logs[0][1]).toBe(0);
