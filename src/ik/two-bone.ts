@@ -319,6 +319,32 @@ export class TwoBoneIk {
       this.result,
     );
     const r = this.result;
+    if (
+      r[TWO_BONE_RESULT.reached] === 0 &&
+      r[TWO_BONE_RESULT.outOfReach] === 0 &&
+      r[TWO_BONE_RESULT.clamped] === 0 &&
+      r[TWO_BONE_RESULT.degenerate] === 0 &&
+      r[TWO_BONE_RESULT.invalid] === 0
+    ) {
+      // A reachable target missed by more than the tolerance: the limb's bones carry non-uniform
+      // scale (exported rigs' float32 noise, 1e-5, leaves micrometres), which the closed form does
+      // not model. A second pass from the corrected pose closes it (to ~1e-10 on the robot's legs);
+      // it runs only then, so a solve that reaches pays nothing for it.
+      twoBoneSolve(
+        model,
+        sk.parents,
+        pose.translations,
+        pose.rotations,
+        pose.scales,
+        this.root,
+        this.middle,
+        this.end,
+        sk.subtreeEnds[this.root],
+        s,
+        this.memory,
+        this.result,
+      );
+    }
     if (r[TWO_BONE_RESULT.invalid] > 0) {
       // The kernel met a NaN, an infinity or a zero rotation where it reads the pose, and wrote
       // nothing; checked there, as it reads them, for it costs nothing on the way.
