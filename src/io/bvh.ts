@@ -8,9 +8,11 @@
  *
  * @packageDocumentation
  */
+
 import { Clip, type RawTrack } from '../animation/clip.js';
 import { TendonError, type TendonErrorCode } from '../errors.js';
 import { dot, identity, multiply } from '../kernel/quat.js';
+import { cosSinInto } from '../math/angle.js';
 import { Skeleton } from '../skeleton/skeleton.js';
 
 /** How {@link importBvh} reads a file. */
@@ -653,19 +655,23 @@ function rotationKeys(
   const values = new Float64Array(4 * frameCount);
   // q at 0, the current channel's factor at 4.
   const scratch = new Float64Array(8);
+  const cs = new Float64Array(2);
   for (let f = 0; f < frameCount; f++) {
     const row = f * stride + start;
     identity(scratch, 0);
     for (let c = 0; c < channels.length; c++) {
       const axis = channels[c] - ROTATION_X;
       if (axis < 0) continue;
-      // Degrees to radians exactly as three.js writes it, so that both give the same bits.
+      // Degrees to radians as three.js writes it; the cosine and sine by tendon's own arithmetic,
+      // so that an imported clip has the same bits on every engine (Math.sin and Math.cos differ
+      // between engines in the last bit).
       const half = (data[row + c] * Math.PI) / 180 / 2;
-      const s = Math.sin(half);
+      cosSinInto(half, cs, 0);
+      const s = cs[1];
       scratch[4] = axis === 0 ? s : 0;
       scratch[5] = axis === 1 ? s : 0;
       scratch[6] = axis === 2 ? s : 0;
-      scratch[7] = Math.cos(half);
+      scratch[7] = cs[0];
       multiply(scratch, 0, scratch, 0, scratch, 4);
     }
     const o = 4 * f;

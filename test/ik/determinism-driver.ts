@@ -62,8 +62,27 @@ export function run(solves: number): string {
     bits(pose.rotations, out);
     bits(model, out);
   }
-  // A five-joint chain below a rotated, scaled base. Limit angles whose half-angles are 0, ±π/2
-  // or π: their cosines and sines are exact on every engine, so configuration cannot differ either.
+  // The options as users give them, in radians with no exact cosine (a bend range, a twist, a
+  // cone, a hinge range): tendon's own cosines and sines make the set-up agree on every engine.
+  const ranged = new TwoBoneIk(skeleton, {
+    root: 'hip',
+    middle: 'knee',
+    end: 'ankle',
+    bendRange: [0.1, 2.5],
+    twist: 0.3,
+    softness: 0.07,
+  });
+  for (let i = 0; i < solves; i++) {
+    pose.resetToRest();
+    forwardKinematics(pose, model);
+    target[0] = next() - 0.4;
+    target[1] = next() * 1.2;
+    target[2] = next() - 0.5;
+    ranged.twist = next() * 6 - 3;
+    ranged.solve(pose, model, target, i % 2 === 0 ? pole : null);
+    bits(pose.rotations, out);
+  }
+  // A five-joint chain below a rotated, scaled base: limits at exact angles, and in radians.
   const chain = Skeleton.create({
     names: ['base', 'c0', 'c1', 'c2', 'c3', 'c4', 'tip'],
     parents: [-1, 0, 1, 2, 3, 4, 5],
@@ -86,6 +105,21 @@ export function run(solves: number): string {
   // Without limits FABRIK runs positional passes and extrapolates them: that path too.
   const free = new FabrikIk(chain, { joints, maxIterations: 30 });
   const aim = new AimIk(chain, { joint: 'c3', up: [0, 0, 1] });
+  const coned = new AimIk(chain, {
+    joint: 'c2',
+    up: [0, 0, 1],
+    coneAngle: 0.7,
+    twistMin: -0.4,
+    twistMax: 0.9,
+  });
+  const radians: (JointLimit | null)[] = [
+    null,
+    { kind: 'hinge', axis: [1, 0, 0], min: 0.1, max: 2.3 },
+    { kind: 'cone', angle: 0.7, twistMin: -0.5, twistMax: 0.6 },
+    null,
+    null,
+  ];
+  const limited = new FabrikIk(chain, { joints, limits: radians, maxIterations: 30 });
   const chainPose = new Pose(chain);
   const chainModel = createModelBuffer(chain);
   const up = new Float64Array([0, 0, 1]);
@@ -97,6 +131,11 @@ export function run(solves: number): string {
     target[2] = next() - 0.5;
     (i % 3 === 0 ? fabrik : i % 3 === 1 ? ccd : free).solve(chainPose, chainModel, target);
     aim.solve(chainPose, chainModel, target, up);
+    bits(chainPose.rotations, out);
+    chainPose.resetToRest();
+    forwardKinematics(chainPose, chainModel);
+    limited.solve(chainPose, chainModel, target);
+    coned.solve(chainPose, chainModel, target, up);
     bits(chainPose.rotations, out);
     bits(chainModel, out);
   }

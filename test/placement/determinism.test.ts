@@ -11,11 +11,10 @@ import { run } from './determinism-driver.js';
 
 describe('placement determinism', () => {
   it('places, looks, climbs and hangs without any of Math.sin, cos, tan, exp, log, pow, hypot, ...', () => {
-    // The driver sets up and runs; set-up may convert the tilt limit and the cone once, so it is
-    // run once first, then under the stand-ins: the same bits.
+    // Set-up included: the tilt limit and the cones become cosines by tendon's own arithmetic.
     const before = run(40);
     let after = '';
-    withoutTrigonometryExceptSetUp(() => {
+    withoutTrigonometry(() => {
       after = run(40);
     });
     expect(after === before).toBe(true);
@@ -47,21 +46,3 @@ describe('placement determinism', () => {
     }
   });
 });
-
-/**
- * The stand-ins, except that `Math.cos` and `Math.sin` may still be called from the angle
- * conversion at set-up (src/math/angle.ts) while that conversion uses them.
- */
-function withoutTrigonometryExceptSetUp(body: () => void): void {
-  const cos = Math.cos;
-  const sin = Math.sin;
-  withoutTrigonometry(() => {
-    const math = Math as unknown as Record<string, unknown>;
-    const banned = { cos: math.cos, sin: math.sin };
-    math.cos = (x: number) =>
-      new Error().stack?.includes('angle') ? cos(x) : (banned.cos as (x: number) => number)(x);
-    math.sin = (x: number) =>
-      new Error().stack?.includes('angle') ? sin(x) : (banned.sin as (x: number) => number)(x);
-    body();
-  });
-}
