@@ -304,6 +304,26 @@ export class TwoBoneIk {
     // At weight 0 the kernel reads no more than the end's position: the pose is checked here, so
     // that invalid input throws whatever the weight.
     if (s[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
+    // The kernel reads the model matrices and the rotations it turns, checking them as it goes; the
+    // chain's translations, scales and the end's rotation it does not read, but the model matrices
+    // it recomputes from them would carry a NaN put there since forward kinematics last ran (a
+    // stale buffer). Checked here, 30 numbers summed (a few ns), before anything is written.
+    const t = pose.translations;
+    const sc = pose.scales;
+    const rot = pose.rotations;
+    const locals = this.locals;
+    let sum = 0;
+    for (let i = 0; i < locals.length; i++) {
+      const o = 3 * locals[i];
+      const q = 4 * locals[i];
+      sum +=
+        t[o] +
+        t[o + 1] +
+        t[o + 2] +
+        (sc[o] + sc[o + 1] + sc[o + 2]) +
+        (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
+    }
+    if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
     twoBoneSolve(
       model,
       sk.parents,

@@ -132,3 +132,21 @@ describe('TwoBoneIk with an end given as a point of the middle bone (endLocal)',
     );
   });
 });
+
+describe('TwoBoneIk with a stale model buffer', () => {
+  it.each([
+    ['translation', 'translations', 3 * 1 + 1],
+    ['scale', 'scales', 3 * 2],
+    ["end's rotation", 'rotations', 4 * 2 + 3],
+  ] as const)('refuses a NaN put into a %s after forward kinematics, writing nothing', (_, field, index) => {
+    const { ik, pose, model } = straightLeg();
+    pose.rotations.set([0.2, 0, 0, 0.9797958971132712], 4);
+    forwardKinematics(pose, model);
+    pose[field][index] = Number.NaN;
+    const before = [pose.rotations.slice(), model.slice()];
+    expect(() => ik.solve(pose, model, [0.1, 0.3, 0.2])).toThrow(
+      expect.objectContaining({ code: 'pose/not-finite' }),
+    );
+    expect([pose.rotations, model]).toEqual(before);
+  });
+});
