@@ -47,6 +47,7 @@ export { LookAt, type LookAtOptions } from './placement/look-at.js';
 export { MeshGround } from './placement/mesh-ground.js';
 export { PlaneGround } from './placement/plane-ground.js';
 export { ProfileGround } from './placement/profile-ground.js';
+export { RUNG_LIMBS, RungRetarget, type RungRetargetOptions } from './placement/rung-retarget.js';
 export {
   decayFactor,
   EASE,

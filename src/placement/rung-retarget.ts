@@ -1,0 +1,243 @@
+/**
+ * A captured climb onto another ladder: hands and feet that held the captured rungs hold the new
+ * ones.
+ *
+ * @packageDocumentation
+ */
+import type { Clip } from '../animation/clip.js';
+import { SamplerContext, sampleClip } from '../animation/sampler.js';
+import { TendonError } from '../errors.js';
+import { TwoBoneIk } from '../ik/two-bone.js';
+import { invert } from '../kernel/mat4.js';
+import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
+import { Pose } from '../pose/pose.js';
+import type { Rig } from '../rig/limbs.js';
+import { legLength } from './contacts.js';
+
+/** How {@link RungRetarget} reads a clip's grips; distances are fractions of the leg's length. */
+export interface RungRetargetOptions {
+  /** Height of the captured ladder's first rung above the clip's floor (model units). */
+  readonly capturedFirstRung: number;
+  /** Distance between the captured ladder's rungs (model units). */
+  readonly capturedSpacing: number;
+  /** Height of the new ladder's first rung above the floor (model units). */
+  readonly firstRung: number;
+  /** Distance between the new ladder's rungs (model units). */
+  readonly spacing: number;
+  /** A hand or foot holds while slower than this (leg lengths per second). Default 0.3. */
+  readonly stillSpeed?: number;
+  /** Holds shorter than this many seconds are not holds. Default 0.15. */
+  readonly minDuration?: number;
+  /** Samples per second. Default 60. */
+  readonly sampleRate?: number;
+}
+
+/** The limbs, in order: left hand, right hand, left foot, right foot. */
+export const RUNG_LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'] as const;
+
+/**
+ * A climb captured on one ladder (motion capture: the CMU ladder clip) played on a ladder whose
+ * rungs are elsewhere. Set-up reads the clip's grips: where a hand or foot holds still off the
+ * floor, the captured rung it holds (the one just below it); the hold keeps its height above its
+ * rung on the new ladder's rung of the same number. Each frame, every limb moves by its rung's
+ * shift: the shift of the hold it is in, or, between holds, eased from the last hold's shift to the
+ * next one's; the hips move by the feet's mean shift (the legs carry the body; the arms, bent on a
+ * ladder, take up what the hands' rungs differ by); then the arms and legs bend onto their targets
+ * by two-bone IK. A hold on the floor does not move.
+ */
+export class RungRetarget {
+  /** Per limb, flat `[start, end, shift, …]` holds: clip seconds and the vertical shift (model units). */
+  readonly holds: readonly Float64Array[];
+  /** Per limb, its joint (the wrist or the ankle). */
+  readonly joints: Int32Array;
+  /** The limbs' solvers. */
+  readonly solvers: readonly TwoBoneIk[];
+  /** Per limb, the shift applied in the last {@link RungRetarget.apply}, and 1 while it held. */
+  readonly shifts = new Float64Array(4);
+  readonly holding = new Uint8Array(4);
+  private readonly duration: number;
+  private readonly hips: number;
+  private readonly target = new Float64Array(3);
+  private readonly inverse = new Float64Array(16);
+  private readonly scratch = new Float64Array(16);
+
+  /**
+   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms and two legs
+   *   or ladders that do not hold together.
+   */
+  constructor(clip: Clip, rig: Rig, options: RungRetargetOptions) {
+    const name = 'RungRetarget';
+    if (rig?.arms?.length < 2 || rig?.legs?.length < 2 || rig.pelvis < 0) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: the rig needs two arms, two legs and a pelvis`,
+      );
+    }
+    const { capturedFirstRung, capturedSpacing, firstRung, spacing } = options;
+    for (const [key, value] of Object.entries({ capturedFirstRung, capturedSpacing, firstRung, spacing })) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || (key.endsWith('pacing') && !(value > 0))) {
+        throw new TendonError('placement/invalid-option', `${name}: ${key} = ${String(value)}`);
+      }
+    }
+    const skeleton = clip.skeleton;
+    const left = (side: string) => side === 'left';
+    const armL = rig.arms.find((a) => left(a.side)) ?? rig.arms[0];
+    const armR = rig.arms.find((a) => a !== armL) ?? rig.arms[1];
+    const legL = rig.legs.find((l) => left(l.side)) ?? rig.legs[0];
+    const legR = rig.legs.find((l) => l !== legL) ?? rig.legs[1];
+    this.joints = Int32Array.of(armL.end, armR.end, legL.foot, legR.foot);
+    const rest = restModelMatrices(skeleton);
+    this.hips = rig.pelvis;
+    this.duration = clip.duration;
+    const L = legLength(rest, legL);
+    const rate = options.sampleRate ?? 60;
+    const still = (options.stillSpeed ?? 0.3) * L;
+    const minFrames = Math.ceil((options.minDuration ?? 0.15) * rate);
+    // Sample the limbs' heights and speeds.
+    const count = Math.max(2, Math.floor(clip.duration * rate) + 1);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const context = new SamplerContext(clip);
+    const heights = Array.from({ length: 4 }, () => new Float64Array(count));
+    const speeds = Array.from({ length: 4 }, () => new Float64Array(count));
+    const previous = new Float64Array(12);
+    let floor = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < count; k++) {
+      sampleClip(clip, context, Math.min(clip.duration, k / rate), pose, 'clamp');
+      forwardKinematics(pose, model);
+      for (let i = 0; i < 4; i++) {
+        const o = 16 * this.joints[i] + 12;
+        heights[i][k] = model[o + 1];
+        if (k > 0) {
+          const dx = model[o] - previous[3 * i];
+          const dy = model[o + 1] - previous[3 * i + 1];
+          const dz = model[o + 2] - previous[3 * i + 2];
+          speeds[i][k] = Math.sqrt(dx * dx + dy * dy + dz * dz) * rate;
+        }
+        previous[3 * i] = model[o];
+        previous[3 * i + 1] = model[o + 1];
+        previous[3 * i + 2] = model[o + 2];
+        if (i >= 2) floor = Math.min(floor, model[o + 1]);
+      }
+    }
+    // A capture's rest pose is a T-pose: straight arms and legs, with no bend plane to read; their
+    // solvers then take the least motion (the elbow and knee stay as near as they can to where the
+    // capture has them: a retarget moves a limb by a few centimetres).
+    const solver = (root: number, middle: number, end: number) =>
+      new TwoBoneIk(skeleton, { root, middle, end });
+    this.solvers = [
+      solver(armL.root, armL.middle, armL.end),
+      solver(armR.root, armR.middle, armR.end),
+      solver(legL.root, legL.middle, legL.end),
+      solver(legR.root, legR.middle, legR.end),
+    ];
+    this.holds = heights.map((h, i) => {
+      const out: number[] = [];
+      let start = -1;
+      for (let k = 1; k <= count; k++) {
+        const isStill = k < count && speeds[i][k] < still;
+        if (isStill && start < 0) start = k;
+        if (!isStill && start >= 0) {
+          if (k - start >= minFrames) {
+            let sum = 0;
+            for (let q = start; q < k; q++) sum += h[q];
+            const y = sum / (k - start);
+            // Off the floor: the captured rung just below (the hand or the ankle is above it).
+            const above = y - floor;
+            let shift = 0;
+            if (above > 0.25 * capturedSpacing) {
+              const rung = Math.max(
+                0,
+                Math.floor((above - capturedFirstRung + 0.25 * capturedSpacing) / capturedSpacing),
+              );
+              shift = firstRung + rung * spacing - (capturedFirstRung + rung * capturedSpacing);
+            }
+            out.push(start / rate, (k - 1) / rate, shift);
+          }
+          start = -1;
+        }
+      }
+      return Float64Array.from(out);
+    });
+  }
+
+  /** The shift of limb `i` at clip time `t`: its hold's, or eased between the holds around `t`. */
+  private shiftAt(i: number, t: number): number {
+    const h = this.holds[i];
+    let before = -1;
+    for (let k = 0; k < h.length; k += 3) {
+      if (t >= h[k] && t <= h[k + 1]) {
+        this.holding[i] = 1;
+        return h[k + 2];
+      }
+      if (h[k + 1] < t) before = k;
+    }
+    this.holding[i] = 0;
+    const next = before < 0 ? 0 : before + 3;
+    // Between two holds close in time the limb carries one shift into the other; far from any
+    // hold (walking up to the ladder, hanging free) it eases to no shift over half a second.
+    const ease = 0.5;
+    const from = before < 0 ? 0 : h[before + 2];
+    const to = next < h.length ? h[next + 2] : 0;
+    const t0 = before < 0 ? Number.NEGATIVE_INFINITY : h[before + 1];
+    const t1 = next < h.length ? h[next] : Number.POSITIVE_INFINITY;
+    if (t1 - t0 <= 3 * ease) {
+      const u = (t - t0) / (t1 - t0);
+      return from + (to - from) * u * u * (3 - 2 * u);
+    }
+    if (t - t0 < ease) {
+      const u = (t - t0) / ease;
+      return from * (1 - u * u * (3 - 2 * u));
+    }
+    if (t1 - t < ease) {
+      const u = (t1 - t) / ease;
+      return to * (1 - u * u * (3 - 2 * u));
+    }
+    return 0;
+  }
+
+  /**
+   * Retargets the frame at clip time `time`: call after sampling the clip into `pose` and forward
+   * kinematics. Moves the hips by the limbs' mean shift and each hand and foot by its own (keeping
+   * their animated rotations), and updates `model`.
+   */
+  apply(pose: Pose, model: Float64Array, time: number): void {
+    if (!Number.isFinite(time)) {
+      throw new TendonError('placement/invalid-input', `RungRetarget.apply: time ${time} is not finite`);
+    }
+    const t = time < 0 ? 0 : time > this.duration ? this.duration : time;
+    for (let i = 0; i < 4; i++) this.shifts[i] = this.shiftAt(i, t);
+    // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,
+    // bent on a ladder, take up what the hands' rungs differ by.
+    const mean = 0.5 * (this.shifts[2] + this.shifts[3]);
+    // The hips move by the mean shift, through their parent's frame.
+    const hips = this.hips;
+    const parent = pose.skeleton.parents[hips];
+    let ly = mean;
+    let lx = 0;
+    let lz = 0;
+    if (parent >= 0 && invert(this.inverse, 0, model, 16 * parent)) {
+      lx = this.inverse[4] * mean;
+      ly = this.inverse[5] * mean;
+      lz = this.inverse[6] * mean;
+    }
+    // Targets first, from the animated frame: the limbs' model positions and rotations.
+    const s = this.scratch;
+    for (let i = 0; i < 4; i++) {
+      const o = 16 * this.joints[i];
+      s[3 * i] = model[o + 12];
+      s[3 * i + 1] = model[o + 13] + this.shifts[i];
+      s[3 * i + 2] = model[o + 14];
+    }
+    pose.translations[3 * hips] += lx;
+    pose.translations[3 * hips + 1] += ly;
+    pose.translations[3 * hips + 2] += lz;
+    forwardKinematics(pose, model);
+    for (let i = 0; i < 4; i++) {
+      this.target[0] = s[3 * i];
+      this.target[1] = s[3 * i + 1];
+      this.target[2] = s[3 * i + 2];
+      this.solvers[i].solve(pose, model, this.target);
+    }
+  }
+}
