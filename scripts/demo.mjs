@@ -1,0 +1,82 @@
+/**
+ * The demo: `node scripts/demo.mjs build` bundles demo/ into demo/dist (a static site);
+ * `node scripts/demo.mjs serve` builds it and serves it on http://127.0.0.1:5173 (npm start).
+ */
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = path.join(root, 'demo', 'dist');
+
+/** Bundles the demo into demo/dist; returns that directory. */
+export async function buildDemo() {
+  mkdirSync(dist, { recursive: true });
+  await build({
+    entryPoints: [path.join(root, 'demo', 'main.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    // @gltf-transform/core's NodeIO loads node:fs lazily; it never runs in a browser.
+    external: ['node:*'],
+    outfile: path.join(dist, 'main.js'),
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  copyFileSync(path.join(root, 'demo', 'index.html'), path.join(dist, 'index.html'));
+  copyFileSync(
+    path.join(root, 'examples', 'assets', 'RobotExpressive.glb'),
+    path.join(dist, 'RobotExpressive.glb'),
+  );
+  return dist;
+}
+
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.map': 'application/json',
+  '.glb': 'model/gltf-binary',
+};
+
+/** Serves `dir` on 127.0.0.1 (port 0: any free one); resolves to the server and its URL. */
+export function serve(dir, port = 0) {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const file = path.join(
+      dir,
+      url.pathname === '/' ? 'index.html' : path.normalize(url.pathname).replace(/^([/\\])+/, ''),
+    );
+    if (!file.startsWith(dir)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = readFileSync(file);
+      response
+        .writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' })
+        .end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${server.address().port}/` }),
+    ),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = await buildDemo();
+  if (process.argv[2] === 'serve') {
+    const { url } = await serve(dir, Number(process.env.PORT ?? 5173));
+    console.log(`tendon demo: ${url}  (Ctrl-C to stop)`);
+  } else {
+    console.log(
+      `tendon demo built into ${path.relative(root, dir)}/ (a static site: serve it with any web server)`,
+    );
+  }
+}
