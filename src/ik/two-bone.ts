@@ -300,7 +300,6 @@ export class TwoBoneIk {
     } else {
       s[TWO_BONE.hasEndRotation] = 0;
     }
-    const sk = this.skeleton;
     // At weight 0 the kernel reads no more than the end's position: the pose is checked here, so
     // that invalid input throws whatever the weight.
     if (s[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
@@ -324,20 +323,7 @@ export class TwoBoneIk {
         (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
     }
     if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
-    twoBoneSolve(
-      model,
-      sk.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      this.root,
-      this.middle,
-      this.end,
-      sk.subtreeEnds[this.root],
-      s,
-      this.memory,
-      this.result,
-    );
+    this.runKernel(pose, model);
     const r = this.result;
     if (
       r[TWO_BONE_RESULT.reached] === 0 &&
@@ -350,20 +336,7 @@ export class TwoBoneIk {
       // scale (exported rigs' float32 noise, 1e-5, leaves micrometres), which the closed form does
       // not model. A second pass from the corrected pose closes it (to ~1e-10 on the robot's legs);
       // it runs only then, so a solve that reaches pays nothing for it.
-      twoBoneSolve(
-        model,
-        sk.parents,
-        pose.translations,
-        pose.rotations,
-        pose.scales,
-        this.root,
-        this.middle,
-        this.end,
-        sk.subtreeEnds[this.root],
-        s,
-        this.memory,
-        this.result,
-      );
+      this.runKernel(pose, model);
     }
     if (r[TWO_BONE_RESULT.invalid] > 0) {
       // The kernel met a NaN, an infinity or a zero rotation where it reads the pose, and wrote
@@ -380,6 +353,25 @@ export class TwoBoneIk {
     // Invalid with every number finite: geometry too large for doubles. Nothing was written.
     status.degenerate = r[TWO_BONE_RESULT.degenerate] > 0 || r[TWO_BONE_RESULT.invalid] > 0;
     return status;
+  }
+
+  /** One pass of the kernel over this limb (the settings already written). */
+  private runKernel(pose: Pose, model: Float64Array): void {
+    const sk = this.skeleton;
+    twoBoneSolve(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      this.root,
+      this.middle,
+      this.end,
+      sk.subtreeEnds[this.root],
+      this.settings,
+      this.memory,
+      this.result,
+    );
   }
 }
 

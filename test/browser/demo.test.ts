@@ -1,21 +1,9 @@
-/**
- * The demo in Chromium, as a user drives it: the page loads with no console error and draws a
- * scene; holding D walks the robot over the slope, the steps and the bumps with its feet planted
- * (within 1 cm of the ground at contacts, IK on; the same measure without IK is reported); at the
- * ladder, holding W climbs it with hands and feet on the rungs. Writes the README's screenshot.
- */
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, typed by use
 import { buildDemo, serve } from '../../scripts/demo.mjs';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium for the browser tests`);
-}
+import { hasChromium, launchChromium } from './chromium.js';
 
 interface Stats {
   ready: boolean;
@@ -46,16 +34,7 @@ const stats = (page: Page) =>
 
 describe.skipIf(!hasChromium)('the demo in Chromium', () => {
   it('walks the robot over uneven ground with its feet planted, and up the ladder', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
       const problems: string[] = [];

@@ -3,25 +3,19 @@
  * run in Debian's Chromium through playwright-core. The matrices must equal Node's bit for bit:
  * the kernels use only + − × ÷ and √, which every engine rounds alike.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { assetsDir } from '../helpers/assets.js';
+import { hasChromium, launchChromium } from './chromium.js';
 import type { BrowserResult } from './page.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium for the browser tests`);
-}
 
 let server: Server;
 let origin = '';
@@ -66,16 +60,7 @@ afterAll(async () => {
 
 describe.skipIf(!hasChromium)('in Chromium', () => {
   it('imports, samples and poses RobotExpressive exactly as Node does', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const problems: string[] = [];

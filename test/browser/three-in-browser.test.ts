@@ -3,21 +3,15 @@
  * playwright-core): the robot drawn from tendon's palette is the image three draws from its own
  * animation at the same time, and another time draws another image.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetsDir } from '../helpers/assets.js';
+import { hasChromium, launchChromium } from './chromium.js';
 import type { ThreeBrowserResult } from './three-page.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium for the browser tests`);
-}
 
 let server: Server;
 let origin = '';
@@ -81,16 +75,7 @@ function drawn(a: number[]): number {
 
 describe.skipIf(!hasChromium)('tendon/three in Chromium (WebGL)', () => {
   it('Mode 2 draws the robot as three draws it at the same time; the debug helper draws', async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const problems: string[] = [];

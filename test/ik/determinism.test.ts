@@ -4,14 +4,13 @@
  * replaced by throwing stand-ins, and the same seeded workload gives the same bits in V8 and in
  * QuickJS (whose Math library is a different implementation).
  */
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { getQuickJS } from 'quickjs-emscripten';
 import { describe, expect, it } from 'vitest';
 import { TwoBoneIk } from '../../src/ik/two-bone.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { bundleDriver, runInQuickJS, runInV8 } from '../helpers/engines.js';
 import { withoutTrigonometry } from './without-trigonometry.js';
 
 describe('determinism', () => {
@@ -49,26 +48,15 @@ describe('determinism', () => {
   });
 
   it('gives bit-identical poses in V8 and in QuickJS', async () => {
-    const bundle = await build({
-      entryPoints: [fileURLToPath(new URL('./determinism-driver.ts', import.meta.url))],
-      bundle: true,
-      format: 'iife',
-      globalName: 'driver',
-      platform: 'neutral',
-      target: 'es2020',
-      write: false,
-    });
-    const code = bundle.outputFiles[0].text;
+    const code = await bundleDriver(new URL('./determinism-driver.ts', import.meta.url));
     const solves = 300;
-    const inV8 = new Function(`${code}; return driver.run(${solves});`)() as string;
+    const inV8 = runInV8(code, solves);
+    const inQuickJS = await runInQuickJS(code, solves);
+    expect(inQuickJS.length).toBe(inV8.length);
+    expect(inQuickJS === inV8).toBe(true);
     const QuickJS = await getQuickJS();
     const vm = QuickJS.newContext();
     try {
-      const result = vm.unwrapResult(vm.evalCode(`${code}; driver.run(${solves});`));
-      const inQuickJS = vm.getString(result);
-      result.dispose();
-      expect(inQuickJS.length).toBe(inV8.length);
-      expect(inQuickJS === inV8).toBe(true);
       // And the engines do differ where transcendental functions are involved, so equal bits
       // above are a real result: V8 and QuickJS round Math.cos(9.99) differently.
       const cosThere = vm.unwrapResult(vm.evalCode('String(Math.cos(9.99))'));

@@ -2,10 +2,8 @@
  * Placement keeps the solvers' promise (ALGORITHMS.md §5): only + − × ÷ and √ once set up, so a
  * frame placed in V8 is bit for bit the frame placed in QuickJS.
  */
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { getQuickJS } from 'quickjs-emscripten';
 import { describe, expect, it } from 'vitest';
+import { bundleDriver, runInQuickJS, runInV8 } from '../helpers/engines.js';
 import { withoutTrigonometry } from '../ik/without-trigonometry.js';
 import { run } from './determinism-driver.js';
 
@@ -21,28 +19,10 @@ describe('placement determinism', () => {
   });
 
   it('gives bit-identical placements in V8 and in QuickJS', async () => {
-    const bundle = await build({
-      entryPoints: [fileURLToPath(new URL('./determinism-driver.ts', import.meta.url))],
-      bundle: true,
-      format: 'iife',
-      globalName: 'driver',
-      platform: 'neutral',
-      target: 'es2020',
-      write: false,
-    });
-    const code = bundle.outputFiles[0].text;
-    const frames = 60;
-    const inV8 = new Function(`${code}; return driver.run(${frames});`)() as string;
-    const QuickJS = await getQuickJS();
-    const vm = QuickJS.newContext();
-    try {
-      const result = vm.unwrapResult(vm.evalCode(`${code}; driver.run(${frames});`));
-      const inQuickJS = vm.getString(result);
-      result.dispose();
-      expect(inQuickJS.length).toBe(inV8.length);
-      expect(inQuickJS === inV8).toBe(true);
-    } finally {
-      vm.dispose();
-    }
+    const code = await bundleDriver(new URL('./determinism-driver.ts', import.meta.url));
+    const inV8 = runInV8(code, 60);
+    const inQuickJS = await runInQuickJS(code, 60);
+    expect(inQuickJS.length).toBe(inV8.length);
+    expect(inQuickJS === inV8).toBe(true);
   });
 });
