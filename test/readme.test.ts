@@ -2,13 +2,22 @@
  * Runs every ```js block of the README against the sources, so the documentation cannot drift
  * from the code; a few blocks also have their printed results checked.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readme = readFileSync(`${root}README.md`, 'utf8');
-const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+// The README and the docs pages (docs/three.md's blocks need a three.js scene: test/three/docs.test.ts
+// runs those).
+const pages = [
+  'README.md',
+  ...readdirSync(`${root}docs`)
+    .filter((f) => f.endsWith('.md') && f !== 'three.md')
+    .map((f) => `docs/${f}`),
+];
+const blocks = pages.flatMap((page) =>
+  [...readFileSync(`${root}${page}`, 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]),
+);
 const dir = `${root}test/.readme/`;
 mkdirSync(dir, { recursive: true });
 

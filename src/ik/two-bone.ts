@@ -249,7 +249,7 @@ export class TwoBoneIk {
    *
    * @throws {@link TendonError} `ik/invalid-target` (a target, pole or end rotation that is not
    *   exactly 3 or 4 finite numbers, or an end rotation of length ~0), `pose/not-finite` (a NaN, an
-   *   infinity or a zero rotation where the solve reads the pose: see the README),
+   *   infinity or a zero rotation where the solve reads the pose: see docs/solvers.md),
    *   `pose/skeleton-mismatch` or `pose/buffer-size`, before anything is written.
    */
   solve(
