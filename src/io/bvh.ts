@@ -428,11 +428,16 @@ class BvhReader {
       firstLine.set(joint.name, joint.line);
     }
     const used = new Set(firstLine.keys());
+    // The number each base name's next End Site starts counting from: many End Sites under one
+    // joint would otherwise each count up past all the ones before (quadratic in a hostile file).
+    const nextNumber = new Map<string, number>();
     return joints.map((joint) => {
       if (joint.kind !== 'End Site') return joint.name;
       const base = `${joints[joint.parent].name}_End`;
-      let name = base;
-      for (let k = 2; used.has(name); k++) name = `${base}${k}`;
+      let k = nextNumber.get(base) ?? 1;
+      let name = k === 1 ? base : `${base}${k}`;
+      while (used.has(name)) name = `${base}${++k}`;
+      nextNumber.set(base, k + 1);
       used.add(name);
       joint.name = name;
       return name;

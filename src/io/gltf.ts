@@ -273,14 +273,21 @@ function buildSkeleton(
   source: string,
 ): GltfSkeleton {
   // Depth-first from the roots in file order: parent-first whatever order the file lists nodes in.
+  // With an explicit stack, not recursion: a file controls its depth (10,000 nested nodes would
+  // overflow the call stack).
   const order: Node[] = [];
-  const visit = (node: Node): void => {
-    order.push(node);
-    for (const child of node.listChildren()) if (needed.has(child)) visit(child);
-  };
+  const stack: Node[] = [];
   for (const node of allNodes) {
     const parent = node.getParentNode();
-    if (needed.has(node) && (parent === null || !needed.has(parent))) visit(node);
+    if (!needed.has(node) || (parent !== null && needed.has(parent))) continue;
+    stack.push(node);
+    while (stack.length > 0) {
+      const next = stack.pop() as Node;
+      order.push(next);
+      const children = next.listChildren();
+      // Pushed last child first, so the first child is visited first, as the recursion did.
+      for (let c = children.length - 1; c >= 0; c--) if (needed.has(children[c])) stack.push(children[c]);
+    }
   }
   const position = new Map<Node, number>();
   order.forEach((node, i) => {
@@ -303,15 +310,37 @@ function buildSkeleton(
     names.push(name);
     const parent = node.getParentNode();
     parents[i] = parent !== null && position.has(parent) ? position.get(parent)! : -1;
-    t.set(node.getTranslation(), 3 * i);
-    r.set(node.getRotation(), 4 * i);
-    s.set(node.getScale(), 3 * i);
+    t.set(trs(node.getTranslation(), 3, source, index, 'translation'), 3 * i);
+    r.set(trs(node.getRotation(), 4, source, index, 'rotation'), 4 * i);
+    s.set(trs(node.getScale(), 3, source, index, 'scale'), 3 * i);
   });
   const skeleton = wrap(
     () => Skeleton.create({ names, parents, restTranslations: t, restRotations: r, restScales: s }),
     source,
   );
   return { skeleton, nodes, skins: [], clips: [] };
+}
+
+/**
+ * A node's `translation`, `rotation` or `scale` as the file gives it, checked: exactly `count`
+ * finite numbers (a `null`, a 2-number translation or a string is refused, naming the node).
+ *
+ * @throws {@link TendonError} `gltf/invalid`.
+ */
+function trs(value: unknown, count: number, source: string, node: number, field: string): ArrayLike<number> {
+  const ok =
+    value !== null &&
+    typeof value === 'object' &&
+    (value as ArrayLike<unknown>).length === count &&
+    Array.prototype.every.call(value, (x: unknown) => typeof x === 'number' && Number.isFinite(x));
+  if (!ok) {
+    const shown = Array.isArray(value) ? `[${value.join(', ')}]` : String(value);
+    throw new TendonError(
+      'gltf/invalid',
+      `${source}: nodes[${node}].${field} is ${shown}, not ${count} finite numbers`,
+    );
+  }
+  return value as ArrayLike<number>;
 }
 
 /** Same joints and bit-identical inverse bind matrices: the same palette. */

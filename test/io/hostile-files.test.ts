@@ -1,0 +1,74 @@
+/**
+ * Files built to break an importer (issue 14's findings): each is refused with a typed error naming
+ * the file and the object, or read, but never escapes as a bare exception, and never costs time or
+ * stack out of proportion to its size.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isTendonError } from '../../src/errors.js';
+import { importBvh } from '../../src/io/bvh.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { assetsDir } from '../helpers/assets.js';
+
+const encode = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
+
+describe('glTF', () => {
+  const simple = JSON.parse(readFileSync(`${assetsDir}gltf/SimpleSkin.gltf`, 'utf8'));
+
+  it.each([
+    ['translation', [1, 2], 'nodes[1].translation is [1, 2], not 3 finite numbers'],
+    ['translation', null, 'nodes[1].translation is null'],
+    ['rotation', [0, 0, 1], 'nodes[1].rotation is [0, 0, 1], not 4 finite numbers'],
+    ['scale', [1, 1, 'x'], 'nodes[1].scale is [1, 1, x]'],
+  ])('refuses a node %s of %j with gltf/invalid, naming the node', async (field, value, message) => {
+    const json = structuredClone(simple);
+    json.nodes[1][field] = value;
+    try {
+      await importGltf(encode(json), { source: 'bad.gltf' });
+      expect.unreachable();
+    } catch (error) {
+      expect(isTendonError(error, 'gltf/invalid')).toBe(true);
+      expect((error as Error).message).toContain('bad.gltf');
+      expect((error as Error).message).toContain(message);
+    }
+  });
+
+  it('reads a joint nested 100,000 nodes deep (no recursion on the file’s depth)', async () => {
+    const n = 100_000;
+    const nodes = Array.from({ length: n }, (_, i) =>
+      i + 1 < n ? { name: `n${i}`, children: [i + 1] } : { name: `n${i}` },
+    );
+    const json = {
+      asset: { version: '2.0' },
+      scene: 0,
+      scenes: [{ nodes: [0] }],
+      nodes,
+      skins: [{ joints: [n - 2, n - 1] }],
+    };
+    const imported = await importGltf(encode(json), { source: 'deep.gltf' });
+    const { skeleton } = imported.skeletons[0];
+    expect(skeleton.jointCount).toBe(n);
+    expect(skeleton.parents[n - 1]).toBe(n - 2);
+  });
+});
+
+describe('BVH', () => {
+  it('names 64,000 End Sites under one joint in order (linear, not quadratic)', () => {
+    let text = 'HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n';
+    text += ' JOINT Hips_End3\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n }\n';
+    for (let i = 0; i < 64_000; i++) text += ' End Site\n {\n  OFFSET 0 1 0\n }\n';
+    text += '}\nMOTION\nFrames: 1\nFrame Time: 0.0333\n0 0 0 0 0 0\n';
+    const { skeleton } = importBvh(text, { source: 'many.bvh' });
+    expect(skeleton.jointCount).toBe(64_002);
+    // A real joint already holds Hips_End3: the End Sites skip it.
+    expect(skeleton.names.slice(0, 6)).toEqual([
+      'Hips',
+      'Hips_End3',
+      'Hips_End',
+      'Hips_End2',
+      'Hips_End4',
+      'Hips_End5',
+    ]);
+    expect(new Set(skeleton.names).size).toBe(64_002);
+  });
+});
