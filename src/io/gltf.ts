@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+
 import {
   type Accessor,
   type Animation,
@@ -16,6 +17,7 @@ import { Clip, type Interpolation, type RawTrack, type TrackPath } from '../anim
 import { TendonError } from '../errors.js';
 import { Skeleton } from '../skeleton/skeleton.js';
 import { Skin, type SkinnedVertices } from '../skin/skin.js';
+import { checkGltfLimits, dataUriBytes } from './gltf-limits.js';
 
 /** Options of {@link importGltf}. */
 export interface GltfImportOptions {
@@ -115,6 +117,7 @@ async function readDocument(
   try {
     if (bytes !== null && bytes.byteLength >= 4 && readUint32(bytes, 0) === GLB_MAGIC) {
       checkGlbFraming(bytes, source);
+      checkGlbLimits(bytes, source);
       return await io.readBinary(bytes);
     }
     const text = bytes === null ? (data as string) : new TextDecoder().decode(bytes);
@@ -134,6 +137,9 @@ async function readDocument(
       throw new TendonError('gltf/parse', `${source}: the JSON has no "asset" object, so it is not glTF`);
     }
     const resources: Record<string, Uint8Array> = { ...(options.resources ?? {}) };
+    checkGltfLimits(json, source, text.length, (_, uri) =>
+      typeof uri === 'string' && resources[uri] !== undefined ? resources[uri].byteLength : dataUriBytes(uri),
+    );
     const jsonDoc: JSONDocument = {
       json: json as JSONDocument['json'],
       resources: resources as JSONDocument['resources'],
@@ -176,6 +182,24 @@ function checkGlbFraming(bytes: Uint8Array, source: string): void {
     }
     offset += 8 + length;
   }
+}
+
+/** The JSON chunk of a framed .glb, checked against its BIN chunk before the reader allocates. */
+function checkGlbLimits(bytes: Uint8Array, source: string): void {
+  const jsonLength = readUint32(bytes, 12);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
+  } catch (error) {
+    throw new TendonError('gltf/parse', `${source}: the .glb's JSON chunk is not JSON (${String(error)})`, {
+      cause: error,
+    });
+  }
+  const binStart = 20 + jsonLength + ((4 - (jsonLength % 4)) % 4);
+  const binLength = binStart + 8 <= bytes.byteLength ? readUint32(bytes, binStart) : 0;
+  checkGltfLimits(json, source, bytes.byteLength, (buffer, uri) =>
+    buffer === 0 && uri === undefined ? binLength : dataUriBytes(uri),
+  );
 }
 
 function buildImport(document: Document, source: string): GltfImport {

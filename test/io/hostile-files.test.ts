@@ -33,6 +33,68 @@ describe('glTF', () => {
     }
   });
 
+  it.each([
+    [
+      'an accessor claiming 10^9 elements of a 4-byte view',
+      (j: any) => (j.accessors[0].count = 1e9),
+      'accessors[0]: 1000000000 elements',
+    ],
+    [
+      'an accessor of no data claiming 10^9 elements',
+      (j: any) => {
+        delete j.accessors[0].bufferView;
+        j.accessors[0].count = 1e9;
+      },
+      'out of proportion',
+    ],
+    [
+      'a buffer view past its buffer',
+      (j: any) => (j.bufferViews[0].byteLength = 2 ** 32),
+      'does not fit in buffers[0]',
+    ],
+    [
+      'a buffer larger than its data',
+      (j: any) => (j.buffers[0].byteLength = 10 ** 9),
+      'declares 1000000000 bytes but its data has',
+    ],
+    [
+      'a sparse accessor claiming 10^9 entries',
+      (j: any) => {
+        j.accessors[0].sparse = {
+          count: 1e9,
+          indices: { bufferView: 0, componentType: 5125 },
+          values: { bufferView: 0 },
+        };
+      },
+      'sparse.count is 1000000000',
+    ],
+  ])('refuses %s before allocating for it (gltf/invalid, naming it)', async (_, mutate, message) => {
+    const json = structuredClone(simple);
+    mutate(json);
+    try {
+      await importGltf(encode(json), { source: 'lying.gltf' });
+      expect.unreachable();
+    } catch (error) {
+      expect(isTendonError(error, 'gltf/invalid')).toBe(true);
+      expect((error as Error).message).toContain('lying.gltf');
+      expect((error as Error).message).toContain(message);
+    }
+  });
+
+  it('checks a .glb JSON chunk against its binary chunk too', async () => {
+    const glb = readFileSync(`${assetsDir}gltf/RobotExpressive.glb`);
+    const jsonLength = glb.readUInt32LE(12);
+    const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8'));
+    json.accessors[0].count *= 1000;
+    let text = JSON.stringify(json);
+    // Keep the chunk's length (pad or fail the test's own assumption).
+    expect(text.length).toBeLessThanOrEqual(jsonLength);
+    text = text.padEnd(jsonLength, ' ');
+    const bytes = new Uint8Array(glb);
+    bytes.set(new TextEncoder().encode(text), 20);
+    await expect(importGltf(bytes, { source: 'lying.glb' })).rejects.toMatchObject({ code: 'gltf/invalid' });
+  });
+
   it('reads a joint nested 100,000 nodes deep (no recursion on the file’s depth)', async () => {
     const n = 100_000;
     const nodes = Array.from({ length: n }, (_, i) =>
