@@ -12,6 +12,13 @@ import { assetsDir } from '../helpers/assets.js';
 
 const encode = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
 
+/** The parts of a glTF's JSON these tests change. */
+interface GltfJson {
+  accessors: Record<string, unknown>[];
+  bufferViews: Record<string, unknown>[];
+  buffers: Record<string, unknown>[];
+}
+
 describe('glTF', () => {
   const simple = JSON.parse(readFileSync(`${assetsDir}gltf/SimpleSkin.gltf`, 'utf8'));
 
@@ -36,12 +43,12 @@ describe('glTF', () => {
   it.each([
     [
       'an accessor claiming 10^9 elements of a 4-byte view',
-      (j: any) => (j.accessors[0].count = 1e9),
+      (j: GltfJson) => (j.accessors[0].count = 1e9),
       'accessors[0]: 1000000000 elements',
     ],
     [
       'an accessor of no data claiming 10^9 elements',
-      (j: any) => {
+      (j: GltfJson) => {
         delete j.accessors[0].bufferView;
         j.accessors[0].count = 1e9;
       },
@@ -49,17 +56,17 @@ describe('glTF', () => {
     ],
     [
       'a buffer view past its buffer',
-      (j: any) => (j.bufferViews[0].byteLength = 2 ** 32),
+      (j: GltfJson) => (j.bufferViews[0].byteLength = 2 ** 32),
       'does not fit in buffers[0]',
     ],
     [
       'a buffer larger than its data',
-      (j: any) => (j.buffers[0].byteLength = 10 ** 9),
+      (j: GltfJson) => (j.buffers[0].byteLength = 10 ** 9),
       'declares 1000000000 bytes but its data has',
     ],
     [
       'a sparse accessor claiming 10^9 entries',
-      (j: any) => {
+      (j: GltfJson) => {
         j.accessors[0].sparse = {
           count: 1e9,
           indices: { bufferView: 0, componentType: 5125 },
