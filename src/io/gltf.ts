@@ -509,6 +509,21 @@ function buildPrimitive(
   const normal = primitive.getAttribute('NORMAL');
   const indices = primitive.getIndices();
   const indexArray = indices?.getArray();
+  if (indexArray) {
+    // Every index names a vertex the primitive has.
+    const vertexCount = position.getCount();
+    for (let i = 0; i < indexArray.length; i++) {
+      if (!(indexArray[i] < vertexCount)) {
+        throw new TendonError(
+          'gltf/invalid',
+          `${where}: indices[${i}] is ${indexArray[i]}, but the primitive has ${vertexCount} vertices`,
+        );
+      }
+    }
+    if (indexArray.length % 3 !== 0 && primitive.getMode() === 4) {
+      throw new TendonError('gltf/invalid', `${where}: ${indexArray.length} triangle indices, not a multiple of 3`);
+    }
+  }
   return {
     name,
     skin,

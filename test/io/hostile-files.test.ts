@@ -102,6 +102,23 @@ describe('glTF', () => {
     await expect(importGltf(bytes, { source: 'lying.glb' })).rejects.toMatchObject({ code: 'gltf/invalid' });
   });
 
+  it('refuses a triangle index past the vertices (gltf/invalid, naming it)', async () => {
+    const json = structuredClone(simple);
+    const accessor = json.accessors[json.meshes[0].primitives[0].indices];
+    const view = json.bufferViews[accessor.bufferView];
+    const uri: string = json.buffers[view.buffer].uri;
+    const comma = uri.indexOf(',');
+    const data = Buffer.from(uri.slice(comma + 1), 'base64');
+    const at = (view.byteOffset ?? 0) + (accessor.byteOffset ?? 0);
+    expect(accessor.componentType).toBe(5123);
+    data.writeUInt16LE(60_000, at);
+    json.buffers[view.buffer].uri = `${uri.slice(0, comma + 1)}${data.toString('base64')}`;
+    await expect(importGltf(encode(json), { source: 'index.gltf' })).rejects.toMatchObject({
+      code: 'gltf/invalid',
+      message: expect.stringContaining('indices[0] is 60000'),
+    });
+  });
+
   it('reads a joint nested 100,000 nodes deep (no recursion on the file’s depth)', async () => {
     const n = 100_000;
     const nodes = Array.from({ length: n }, (_, i) =>
