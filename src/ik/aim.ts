@@ -34,7 +34,14 @@ import * as vec3 from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkFinite, checkPose, checkPoseNumbers, type JointRef, resolveJoint } from './chain.js';
+import {
+  checkFinite,
+  checkOptions,
+  checkPose,
+  checkPoseNumbers,
+  type JointRef,
+  resolveJoint,
+} from './chain.js';
 import { IkStatus } from './ik-status.js';
 
 const SOLVER = 'AimIk';
@@ -119,6 +126,7 @@ export class AimIk {
    *   `twistMin > twistMax`, or a weight outside `[0, 1]`.
    */
   constructor(skeleton: Skeleton, options: AimIkOptions) {
+    checkOptions(options, SOLVER);
     this.skeleton = skeleton;
     const j = resolveJoint(skeleton, options.joint, SOLVER, 'aimed');
     this.joint = j;

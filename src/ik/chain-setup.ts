@@ -6,7 +6,7 @@
  */
 import { TendonError } from '../errors.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkChain, type JointRef, resolveJoint } from './chain.js';
+import { checkChain, checkOptions, type JointRef, resolveJoint } from './chain.js';
 import { compileJointLimits, type JointLimit } from './joint-limits.js';
 
 /** Options of a chain solver (`FabrikIk`, `CcdIk`). */
@@ -61,9 +61,7 @@ export function setupChain(
   solver: string,
   defaultIterations: number,
 ): ChainSetup {
-  if (typeof options !== 'object' || options === null) {
-    throw new TendonError('ik/invalid-option', `${solver}: options must be an object`);
-  }
+  checkOptions(options, solver);
   const refs = options.joints;
   if (!Array.isArray(refs)) {
     throw new TendonError(

@@ -11,6 +11,20 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 export type JointRef = number | string;
 
 /**
+ * Checks that a solver's options are an object (JavaScript callers have no types to stop them).
+ *
+ * @throws {@link TendonError} `ik/invalid-option` naming the solver.
+ */
+export function checkOptions(options: unknown, solver: string): void {
+  if (options === null || typeof options !== 'object') {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${solver}: options must be an object, not ${String(options)}`,
+    );
+  }
+}
+
+/**
  * Index of a joint given by name or index.
  *
  * @throws {@link TendonError} `ik/invalid-joint` naming the solver and the joint.
@@ -86,6 +100,15 @@ export function checkFinite(
  * @throws {@link TendonError} `pose/skeleton-mismatch` or `pose/buffer-size`.
  */
 export function checkPose(skeleton: Skeleton, pose: Pose, model: Float64Array, solver: string): void {
+  if (pose === null || typeof pose !== 'object' || !(pose.rotations instanceof Float64Array)) {
+    throw new TendonError('pose/skeleton-mismatch', `${solver}: the pose is ${String(pose)}, not a Pose`);
+  }
+  if (!(model instanceof Float64Array)) {
+    throw new TendonError(
+      'pose/buffer-size',
+      `${solver}: the model buffer is ${String(model)}, not a Float64Array`,
+    );
+  }
   if (pose.skeleton !== skeleton) {
     throw new TendonError('pose/skeleton-mismatch', `${solver}: the pose belongs to another skeleton`);
   }

@@ -19,6 +19,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import {
   checkChain,
   checkFinite,
+  checkOptions,
   checkPose,
   checkPoseNumbers,
   type JointRef,
@@ -118,6 +119,7 @@ export class TwoBoneIk {
    */
   constructor(skeleton: Skeleton, options: TwoBoneIkOptions) {
     const name = 'TwoBoneIk';
+    checkOptions(options, name);
     this.skeleton = skeleton;
     this.root = resolveJoint(skeleton, options.root, name, 'root');
     this.middle = resolveJoint(skeleton, options.middle, name, 'middle');

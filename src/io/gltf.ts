@@ -521,7 +521,10 @@ function buildPrimitive(
       }
     }
     if (indexArray.length % 3 !== 0 && primitive.getMode() === 4) {
-      throw new TendonError('gltf/invalid', `${where}: ${indexArray.length} triangle indices, not a multiple of 3`);
+      throw new TendonError(
+        'gltf/invalid',
+        `${where}: ${indexArray.length} triangle indices, not a multiple of 3`,
+      );
     }
   }
   return {
