@@ -6,12 +6,14 @@
 
 /**
  * What went wrong, as a stable string a caller can switch on. The prefix names the area:
+ * `argument/…` for an argument of the wrong kind (null, a number for an object, a short array),
  * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
  * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs,
  * `rig/…` for limb maps, `placement/…` for grounds, contacts and placement, `gltf/…` and `bvh/…` for file import,
  * `three/…` for the three.js adapter (`tendon/three`).
  */
 export type TendonErrorCode =
+  | 'argument/invalid'
   | 'skeleton/empty'
   | 'skeleton/array-size'
   | 'skeleton/invalid-name'

@@ -22,8 +22,10 @@ export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';
 export type { JointLimit } from './ik/joint-limits.js';
 export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';
-export { type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
+export { BVH_MAX_DEPTH, BVH_MAX_JOINTS, type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {
+  GLTF_MAX_DEPTH,
+  GLTF_MAX_JOINTS,
   type GltfImport,
   type GltfImportOptions,
   type GltfSkeleton,

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkClipArg, checkPoseArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { PATH_ROTATION, PATH_SCALE, PATH_TRANSLATION } from '../kernel/keyframes.js';
 import { conjugate, multiply } from '../kernel/quat.js';
@@ -21,7 +22,9 @@ import { Clip, type RawTrack } from './clip.js';
  *
  * @throws {@link TendonError} `clip/skeleton-mismatch` when the pose has another skeleton.
  */
-export function makeAdditiveClip(clip: Clip, reference: Pose, name = `${clip.name} (additive)`): Clip {
+export function makeAdditiveClip(clip: Clip, reference: Pose, name?: string): Clip {
+  checkClipArg(clip, 'makeAdditiveClip');
+  checkPoseArg(reference, `makeAdditiveClip("${clip.name}")`, undefined, 'the reference pose');
   if (reference.skeleton !== clip.skeleton) {
     throw new TendonError(
       'clip/skeleton-mismatch',
@@ -57,5 +60,9 @@ export function makeAdditiveClip(clip: Clip, reference: Pose, name = `${clip.nam
     }
     return { ...track, values };
   });
-  return Clip.create(clip.skeleton, { name, tracks, duration: clip.duration });
+  return Clip.create(clip.skeleton, {
+    name: name ?? `${clip.name} (additive)`,
+    tracks,
+    duration: clip.duration,
+  });
 }

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkObjectArg, checkSkeletonArg, checkStringArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import {
   INTERP_CUBIC,
@@ -118,7 +119,11 @@ export class Clip implements TrackTable {
    *   match the key count) or `clip/not-finite`, naming the clip, joint and path.
    */
   static create(skeleton: Skeleton, raw: RawClip): Clip {
+    checkSkeletonArg(skeleton, 'Clip.create');
+    checkObjectArg(raw, 'Clip.create', 'the raw clip');
     const name = raw.name ?? '';
+    checkStringArg(name, 'Clip.create', 'the name');
+    checkArrayArg(raw.tracks, `Clip.create("${name}")`, 'tracks');
     const n = raw.tracks.length;
     const targets = new Int32Array(n);
     const paths = new Uint8Array(n);
@@ -131,6 +136,9 @@ export class Clip implements TrackTable {
     const used = new Set<number>();
     for (let i = 0; i < n; i++) {
       const track = raw.tracks[i];
+      checkObjectArg(track, `Clip.create("${name}")`, `track ${i}`);
+      checkArrayArg(track.times, `Clip.create("${name}")`, `track ${i}'s times`);
+      checkArrayArg(track.values, `Clip.create("${name}")`, `track ${i}'s values`);
       const joint = resolveJoint(skeleton, track.joint, name, i);
       const where = `Clip "${name}", track ${i} (${skeleton.names[joint]}.${String(track.path)})`;
       const path = PATH_CODES[track.path];

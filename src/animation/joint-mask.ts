@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkSkeletonArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 
@@ -27,14 +28,16 @@ export function createJointMask(
   joints: readonly (string | number)[],
   options: JointMaskOptions = {},
 ): Float32Array {
-  const weight = options.weight ?? 1;
+  checkSkeletonArg(skeleton, 'createJointMask');
+  checkArrayArg(joints, 'createJointMask', 'joints');
+  const { weight = 1, includeDescendants } = optionsArg(options, 'createJointMask');
   if (!(weight >= 0 && weight <= 1)) {
     throw new TendonError('animation/invalid-mask', `createJointMask: weight ${weight} is not in [0, 1]`);
   }
   const mask = new Float32Array(skeleton.jointCount);
   const selected = new Uint8Array(skeleton.jointCount);
   for (const joint of joints) {
-    const index = typeof joint === 'string' ? skeleton.jointIndex(joint) : joint;
+    const index = typeof joint === 'string' ? skeleton.jointIndex(joint) : (joint as number);
     if (!Number.isInteger(index) || index < 0 || index >= skeleton.jointCount) {
       throw new TendonError(
         'animation/invalid-mask',
@@ -43,7 +46,7 @@ export function createJointMask(
     }
     selected[index] = 1;
   }
-  const descendants = options.includeDescendants ?? true;
+  const descendants = includeDescendants ?? true;
   for (let j = 0; j < skeleton.jointCount; j++) {
     const p = skeleton.parents[j];
     if (descendants && p >= 0 && selected[p]) selected[j] = 1;

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkClipArg, checkObjectArg, checkPoseArg, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { additiveApply, blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
@@ -69,6 +70,8 @@ export class MixerLayer {
 
   /** @internal Built by {@link Mixer.addLayer}. */
   constructor(options: MixerLayerOptions) {
+    checkObjectArg(options, 'Mixer.addLayer', 'options');
+    checkClipArg(options.clip, 'Mixer.addLayer', 'options.clip');
     this.clip = options.clip;
     this.context = new SamplerContext(options.clip);
     this.additive = options.additive ?? false;
@@ -106,6 +109,7 @@ export class Mixer {
 
   /** A mixer with no layers (evaluates to the rest pose). */
   constructor(skeleton: Skeleton) {
+    checkSkeletonArg(skeleton, 'new Mixer');
     this.skeleton = skeleton;
     this.scratch = new Pose(skeleton);
     const n = skeleton.jointCount;
@@ -157,6 +161,7 @@ export class Mixer {
    *   `out` is untouched when it throws.
    */
   evaluate(out: Pose): void {
+    checkPoseArg(out, 'Mixer.evaluate');
     if (out.skeleton !== this.skeleton) {
       throw new TendonError(
         'clip/skeleton-mismatch',

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkClipArg, checkPoseArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
 import type { Pose } from '../pose/pose.js';
@@ -25,6 +26,7 @@ export class SamplerContext {
 
   /** A context for sampling `clip`. */
   constructor(clip: Clip) {
+    checkClipArg(clip, 'new SamplerContext');
     this.clip = clip;
     this.cursors = new Int32Array(clip.trackCount);
   }
@@ -69,6 +71,20 @@ export function sampleClip(
   pose: Pose,
   mode: WrapMode = 'loop',
 ): void {
+  checkClipArg(clip, 'sampleClip');
+  if (!(context instanceof SamplerContext)) {
+    throw new TendonError(
+      'argument/invalid',
+      `sampleClip("${clip.name}"): the context is ${String(context)}, not a SamplerContext`,
+    );
+  }
+  checkPoseArg(pose, `sampleClip("${clip.name}")`);
+  if (mode !== 'loop' && mode !== 'clamp') {
+    throw new TendonError(
+      'argument/invalid',
+      `sampleClip("${clip.name}"): mode ${String(mode)} is not 'loop' or 'clamp'`,
+    );
+  }
   if (!Number.isFinite(time)) {
     throw new TendonError('animation/invalid-time', `sampleClip("${clip.name}"): time ${time} is not finite`);
   }

@@ -4,11 +4,13 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkObjectArg, checkPoseAndModelArgs, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
+import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { legLength } from './contacts.js';
@@ -70,6 +72,11 @@ export class BarHang {
   /** @throws {@link TendonError} `placement/invalid-option` for a rig without two arms or a bar of no length. */
   constructor(skeleton: Skeleton, rig: Rig, options: BarHangOptions) {
     const name = 'BarHang';
+    checkSkeletonArg(skeleton, name);
+    checkRig(rig, skeleton, name);
+    checkObjectArg(options, name, 'options');
+    checkArrayArg(options.from, name, 'options.from', 3);
+    checkArrayArg(options.to, name, 'options.to', 3);
     if (rig?.arms?.length < 2)
       throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms`);
     const a = options?.from;
@@ -163,9 +170,7 @@ export class BarHang {
     if (!(dt >= 0 && Number.isFinite(dt)) || !Number.isFinite(move)) {
       throw new TendonError('placement/invalid-input', `BarHang.update: dt ${dt}, move ${move}`);
     }
-    if (pose?.skeleton !== this.skeleton) {
-      throw new TendonError('pose/skeleton-mismatch', 'BarHang.update: the pose is not of this skeleton');
-    }
+    checkPoseAndModelArgs(pose, model, this.skeleton, 'BarHang.update');
     const f = this.frame;
     const margin = 0.5 * f[10];
     this.position = Math.min(f[6] - margin, Math.max(margin, this.position + move));

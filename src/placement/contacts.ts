@@ -7,14 +7,16 @@
  */
 import type { Clip } from '../animation/clip.js';
 import { SamplerContext, sampleClip } from '../animation/sampler.js';
+import { checkClipArg, checkFloat64Arg, checkObjectArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
 import { Pose } from '../pose/pose.js';
+import { checkLegRig } from '../rig/check-rig.js';
 import type { LegRig } from '../rig/limbs.js';
 
 /** How {@link computeContacts} reads a clip. Distances are fractions of each leg's length. */
 export interface ContactOptions {
-  /** Samples per second of clip time. Default 60. */
+  /** Samples per second of clip time, at most 1,000. Default 60. */
   readonly sampleRate?: number;
   /** A foot counts as low within this height above its lowest point in the clip. Default 0.06. */
   readonly lowHeight?: number;
@@ -82,6 +84,7 @@ export class ContactTrack {
 
   /** @throws {@link TendonError} `placement/invalid-contacts` for a definition that does not hold together. */
   constructor(definition: ContactTrackDefinition) {
+    checkObjectArg(definition, 'new ContactTrack', 'the definition');
     const { duration, intervals, footHeights } = definition;
     const name = 'ContactTrack';
     if (!(duration > 0 && Number.isFinite(duration))) {
@@ -319,6 +322,8 @@ export function computeContacts(
   options: ContactOptions = {},
 ): ContactTrack {
   const name = 'computeContacts';
+  checkClipArg(clip, name);
+  options = optionsArg(options, name);
   const rate = options.sampleRate ?? 60;
   const lowHeight = options.lowHeight ?? 0.06;
   const stillSpeed = options.stillSpeed ?? 0.4;
@@ -328,7 +333,8 @@ export function computeContacts(
   for (const [key, value] of Object.entries({ rate, lowHeight, stillSpeed, release, minDuration })) {
     if (
       !(value >= 0 && Number.isFinite(value)) ||
-      (key === 'rate' && !(value > 0)) ||
+      // Above 1,000 samples per second nothing is learnt; a hostile rate would loop for hours.
+      (key === 'rate' && !(value > 0 && value <= 1000)) ||
       (key === 'release' && value < 1)
     ) {
       throw new TendonError(
@@ -339,6 +345,7 @@ export function computeContacts(
   }
   if (!Array.isArray(legs) || legs.length === 0)
     throw new TendonError('placement/invalid-contacts', `${name}: no legs`);
+  for (let i = 0; i < legs.length; i++) checkLegRig(legs[i], clip.skeleton, name, `leg ${i}`);
   const skeleton = clip.skeleton;
   const duration = clip.duration;
   const frames = Math.max(2, Math.round(duration * rate));
@@ -579,6 +586,16 @@ export function footPoint(out: Float64Array, o: number, model: Float64Array, leg
 
 /** A leg's length in the rest pose: root to middle plus middle to its end (joint or point). */
 export function legLength(rest: Float64Array, leg: LegRig): number {
+  checkFloat64Arg(rest, 'legLength', 'the rest matrices');
+  checkObjectArg(leg, 'legLength', 'the leg');
+  for (const j of [leg.root, leg.middle, leg.end]) {
+    if (!(Number.isInteger(j) && j >= -1 && 16 * j + 16 <= rest.length)) {
+      throw new TendonError(
+        'argument/invalid',
+        `legLength: the leg's joint ${String(j)} is not in the rest matrices`,
+      );
+    }
+  }
   const r = 16 * leg.root + 12;
   const m = 16 * leg.middle + 12;
   let ex: number;

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { localToModel } from '../kernel/local-to-model.js';
@@ -13,6 +14,7 @@ import { decompose } from '../kernel/trs.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
+import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { type ContactTrack, footPoint, legLength } from './contacts.js';
@@ -206,6 +208,8 @@ export class FootPlacement {
    */
   constructor(skeleton: Skeleton, rig: Rig, options: FootPlacementOptions) {
     const name = 'FootPlacement';
+    checkSkeletonArg(skeleton, name);
+    checkRig(rig, skeleton, name);
     if (options === null || typeof options !== 'object' || typeof options.ground?.raycast !== 'function') {
       throw new TendonError(
         'placement/invalid-option',

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { TendonError } from '../errors.js';
 
 /**
  * Layout of a ray in a `Float64Array(7)`: origin `x, y, z`, unit direction `x, y, z`, and the
@@ -31,4 +32,26 @@ export interface Ground {
    * leaves `hit` as it was. A hole in the ground is a miss.
    */
   raycast(ray: Float64Array, hit: Float64Array): boolean;
+}
+
+/**
+ * Checks a {@link Ground.raycast}'s arguments: a JavaScript caller's wrong buffer must be a
+ * TendonError, not a TypeError or a write into nothing. Two type tests: nothing next to a query.
+ *
+ * @throws {@link TendonError} `argument/invalid`.
+ */
+export function checkRaycastArgs(ray: Float64Array, hit: Float64Array, who: string): void {
+  if (
+    !(
+      ray instanceof Float64Array &&
+      ray.length >= RAY.length &&
+      hit instanceof Float64Array &&
+      hit.length >= HIT.length
+    )
+  ) {
+    throw new TendonError(
+      'argument/invalid',
+      `${who}.raycast: the ray and the hit must be Float64Arrays of ${RAY.length} numbers (RAY and HIT layouts)`,
+    );
+  }
 }

@@ -3,8 +3,9 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkObjectArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
-import { type Ground, HIT, RAY } from './ground.js';
+import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /** Where a {@link HeightfieldGround} lies and how fine it is. */
 export interface HeightfieldOptions {
@@ -41,6 +42,8 @@ export class HeightfieldGround implements Ground {
 
   /** @throws {@link TendonError} `placement/invalid-ground` for a grid of the wrong size or non-finite numbers. */
   constructor(options: HeightfieldOptions) {
+    checkObjectArg(options, 'new HeightfieldGround', 'options');
+    checkArrayArg(options.heights, 'new HeightfieldGround', 'heights');
     const { columns, rows, cellSize } = options;
     const originX = options.originX ?? 0;
     const originZ = options.originZ ?? 0;
@@ -99,6 +102,7 @@ export class HeightfieldGround implements Ground {
 
   /** See {@link Ground.raycast}. */
   raycast(ray: Float64Array, hit: Float64Array): boolean {
+    checkRaycastArgs(ray, hit, 'HeightfieldGround');
     const x0 = this.frame[0];
     const z0 = this.frame[1];
     const cs = this.frame[2];

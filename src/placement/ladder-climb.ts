@@ -4,11 +4,13 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkObjectArg, checkPoseAndModelArgs, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
+import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { legLength } from './contacts.js';
@@ -99,6 +101,12 @@ export class LadderClimb {
    */
   constructor(skeleton: Skeleton, rig: Rig, options: LadderClimbOptions) {
     const name = 'LadderClimb';
+    checkSkeletonArg(skeleton, name);
+    checkRig(rig, skeleton, name);
+    checkObjectArg(options, name, 'options');
+    checkObjectArg(options.ladder, name, 'options.ladder');
+    checkArrayArg(options.ladder.bottom, name, "the ladder's bottom", 3);
+    checkArrayArg(options.ladder.facing, name, "the ladder's facing", 2);
     const ladder = options?.ladder;
     if (rig?.legs?.length < 2 || rig?.arms?.length < 2) {
       throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms and two legs`);
@@ -285,9 +293,7 @@ export class LadderClimb {
         `LadderClimb.update: delta ${deltaRungs} is not finite`,
       );
     }
-    if (pose?.skeleton !== this.skeleton) {
-      throw new TendonError('pose/skeleton-mismatch', 'LadderClimb.update: the pose is not of this skeleton');
-    }
+    checkPoseAndModelArgs(pose, model, this.skeleton, 'LadderClimb.update');
     const p = Math.min(this.end, Math.max(this.start, this.progress + deltaRungs));
     this.progress = p;
     this.placeBody(p);

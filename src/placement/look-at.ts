@@ -3,12 +3,14 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkSkeletonArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { AimIk } from '../ik/aim.js';
 import { invert } from '../kernel/mat4.js';
 import { decompose } from '../kernel/trs.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
+import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import {
@@ -75,6 +77,11 @@ export class LookAt {
   /** @throws {@link TendonError} `placement/invalid-option` for a rig without a head or bad options. */
   constructor(skeleton: Skeleton, rig: Rig, options: LookAtOptions = {}) {
     const name = 'LookAt';
+    checkSkeletonArg(skeleton, name);
+    checkRig(rig, skeleton, name);
+    options = optionsArg(options, name);
+    if (options.joints !== undefined) checkArrayArg(options.joints, name, 'options.joints');
+    if (options.shares !== undefined) checkArrayArg(options.shares, name, 'options.shares');
     const joints =
       options.joints ??
       [...rig.spine.slice(-1), ...rig.neck, ...(rig.head >= 0 ? [rig.head] : [])].filter((j) => j >= 0);

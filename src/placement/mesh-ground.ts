@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
-import { type Ground, HIT, RAY } from './ground.js';
+import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /** Triangles per leaf of the hierarchy. */
 const LEAF_SIZE = 4;
@@ -34,6 +35,8 @@ export class MeshGround implements Ground {
    * @throws {@link TendonError} `placement/invalid-ground` for non-finite positions or indices out of range.
    */
   constructor(positions: ArrayLike<number>, indices?: ArrayLike<number>) {
+    checkArrayArg(positions, 'new MeshGround', 'the positions');
+    if (indices !== undefined) checkArrayArg(indices, 'new MeshGround', 'the indices');
     if (positions.length % 3 !== 0) {
       throw new TendonError(
         'placement/invalid-ground',
@@ -139,6 +142,7 @@ export class MeshGround implements Ground {
 
   /** See {@link Ground.raycast}. */
   raycast(ray: Float64Array, hit: Float64Array): boolean {
+    checkRaycastArgs(ray, hit, 'MeshGround');
     const ox = ray[RAY.origin];
     const oy = ray[RAY.origin + 1];
     const oz = ray[RAY.origin + 2];

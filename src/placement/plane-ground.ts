@@ -3,8 +3,9 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
-import { type Ground, HIT, RAY } from './ground.js';
+import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /**
  * The plane through `point` with normal `normal` (any length; normalized here). Flat ground is
@@ -16,6 +17,8 @@ export class PlaneGround implements Ground {
 
   /** @throws {@link TendonError} `placement/invalid-ground` for non-finite numbers or a zero normal. */
   constructor(point: ArrayLike<number>, normal: ArrayLike<number>) {
+    checkArrayArg(point, 'new PlaneGround', 'the point', 3);
+    checkArrayArg(normal, 'new PlaneGround', 'the normal', 3);
     const n = Math.sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
     if (!(n > 0 && Number.isFinite(n)) || ![point[0], point[1], point[2]].every(Number.isFinite)) {
       throw new TendonError(
@@ -28,6 +31,7 @@ export class PlaneGround implements Ground {
 
   /** See {@link Ground.raycast}. */
   raycast(ray: Float64Array, hit: Float64Array): boolean {
+    checkRaycastArgs(ray, hit, 'PlaneGround');
     const p = this.plane;
     const ox = ray[RAY.origin];
     const oy = ray[RAY.origin + 1];

@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
-import { type Ground, HIT, RAY } from './ground.js';
+import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /**
  * A polyline of points `(s, y)`: `s` the distance along `along` (a horizontal unit direction, from
@@ -27,6 +28,8 @@ export class ProfileGround implements Ground {
    * @throws {@link TendonError} `placement/invalid-ground` for decreasing `s` or non-finite numbers.
    */
   constructor(along: readonly [number, number], points: ArrayLike<number>) {
+    checkArrayArg(along, 'new ProfileGround', 'along', 2);
+    checkArrayArg(points, 'new ProfileGround', 'the points', 2);
     const l = Math.sqrt(along[0] * along[0] + along[1] * along[1]);
     if (!(l > 0 && Number.isFinite(l))) {
       throw new TendonError(
@@ -92,6 +95,7 @@ export class ProfileGround implements Ground {
 
   /** See {@link Ground.raycast}. */
   raycast(ray: Float64Array, hit: Float64Array): boolean {
+    checkRaycastArgs(ray, hit, 'ProfileGround');
     const ax = this.along[0];
     const az = this.along[1];
     const ox = ray[RAY.origin];

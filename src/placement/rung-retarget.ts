@@ -6,12 +6,15 @@
  */
 import type { Clip } from '../animation/clip.js';
 import { SamplerContext, sampleClip } from '../animation/sampler.js';
+import { checkClipArg, checkObjectArg, checkPoseAndModelArgs } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
 import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
 import { Pose } from '../pose/pose.js';
+import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
 import { legLength } from './contacts.js';
 
 /** How {@link RungRetarget} reads a clip's grips; distances are fractions of the leg's length. */
@@ -56,6 +59,7 @@ export class RungRetarget {
   readonly shifts = new Float64Array(4);
   readonly holding = new Uint8Array(4);
   private readonly duration: number;
+  private readonly skeleton: Skeleton;
   private readonly hips: number;
   private readonly target = new Float64Array(3);
   private readonly inverse = new Float64Array(16);
@@ -67,6 +71,10 @@ export class RungRetarget {
    */
   constructor(clip: Clip, rig: Rig, options: RungRetargetOptions) {
     const name = 'RungRetarget';
+    checkClipArg(clip, name);
+    checkRig(rig, clip.skeleton, name);
+    this.skeleton = clip.skeleton;
+    checkObjectArg(options, name, 'options');
     if (rig?.arms?.length < 2 || rig?.legs?.length < 2 || rig.pelvis < 0) {
       throw new TendonError(
         'placement/invalid-option',
@@ -205,6 +213,7 @@ export class RungRetarget {
     if (!Number.isFinite(time)) {
       throw new TendonError('placement/invalid-input', `RungRetarget.apply: time ${time} is not finite`);
     }
+    checkPoseAndModelArgs(pose, model, this.skeleton, 'RungRetarget.apply');
     const t = time < 0 ? 0 : time > this.duration ? this.duration : time;
     for (let i = 0; i < 4; i++) this.shifts[i] = this.shiftAt(i, t);
     // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkFloat64Arg, checkPoseArg, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
@@ -10,6 +11,7 @@ import type { Pose } from './pose.js';
 
 /** A model-space matrix buffer for `skeleton`: 16 numbers per joint, column-major. */
 export function createModelBuffer(skeleton: Skeleton): Float64Array {
+  checkSkeletonArg(skeleton, 'createModelBuffer');
   return new Float64Array(16 * skeleton.jointCount);
 }
 
@@ -20,8 +22,9 @@ export function createModelBuffer(skeleton: Skeleton): Float64Array {
  * @throws {@link TendonError} `pose/buffer-size` when `modelOut` does not hold `16·n` numbers.
  */
 export function forwardKinematics(pose: Pose, modelOut: Float64Array): void {
+  checkPoseArg(pose, 'forwardKinematics');
   const skeleton = pose.skeleton;
-  checkBuffer(skeleton, modelOut);
+  checkBuffer(skeleton, modelOut, 'forwardKinematics');
   localToModel(
     modelOut,
     skeleton.parents,
@@ -40,8 +43,9 @@ export function forwardKinematics(pose: Pose, modelOut: Float64Array): void {
  * @throws {@link TendonError} `pose/buffer-size` or `pose/joint-out-of-range`.
  */
 export function forwardKinematicsSubtree(pose: Pose, modelOut: Float64Array, joint: number): void {
+  checkPoseArg(pose, 'forwardKinematicsSubtree');
   const skeleton = pose.skeleton;
-  checkBuffer(skeleton, modelOut);
+  checkBuffer(skeleton, modelOut, 'forwardKinematicsSubtree');
   if (!Number.isInteger(joint) || joint < 0 || joint >= skeleton.jointCount) {
     throw new TendonError(
       'pose/joint-out-of-range',
@@ -77,11 +81,12 @@ export function restModelMatrices(skeleton: Skeleton): Float64Array {
   return model;
 }
 
-function checkBuffer(skeleton: Skeleton, modelOut: Float64Array): void {
+function checkBuffer(skeleton: Skeleton, modelOut: Float64Array, who: string): void {
+  checkFloat64Arg(modelOut, who, 'the model buffer');
   if (modelOut.length !== 16 * skeleton.jointCount) {
     throw new TendonError(
       'pose/buffer-size',
-      `forwardKinematics: the model buffer holds ${modelOut.length} numbers; expected ${16 * skeleton.jointCount} (16 per joint)`,
+      `${who}: the model buffer holds ${modelOut.length} numbers; expected ${16 * skeleton.jointCount} (16 per joint)`,
     );
   }
 }

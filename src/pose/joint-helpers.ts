@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { checkFloat64Arg, checkPoseArg, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { invert } from '../kernel/mat4.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
@@ -11,6 +12,7 @@ import type { Pose } from './pose.js';
 
 /** The skeleton as an indented tree, one joint a line: `index name`. */
 export function printJointTree(skeleton: Skeleton): string {
+  checkSkeletonArg(skeleton, 'printJointTree');
   const depth = new Int32Array(skeleton.jointCount);
   const lines: string[] = [];
   for (let j = 0; j < skeleton.jointCount; j++) {
@@ -22,6 +24,7 @@ export function printJointTree(skeleton: Skeleton): string {
 }
 
 function checkJoint(model: Float64Array, joint: number, what: string): void {
+  checkFloat64Arg(model, what, 'the model buffer');
   if (!Number.isInteger(joint) || joint < 0 || 16 * joint + 16 > model.length) {
     throw new TendonError('pose/joint-out-of-range', `${what}: joint ${joint} is not in the model buffer`);
   }
@@ -35,6 +38,13 @@ export function jointModelPosition(
   o = 0,
 ): Float64Array {
   checkJoint(model, joint, 'jointModelPosition');
+  checkFloat64Arg(out, 'jointModelPosition', 'out', 3);
+  if (!(Number.isInteger(o) && o >= 0 && o + 3 <= out.length)) {
+    throw new TendonError(
+      'argument/invalid',
+      `jointModelPosition: offset ${o} leaves no room for 3 numbers in out`,
+    );
+  }
   out[o] = model[16 * joint + 12];
   out[o + 1] = model[16 * joint + 13];
   out[o + 2] = model[16 * joint + 14];
@@ -60,7 +70,14 @@ export function translateJointInModel(
   offsetModel: ArrayLike<number>,
 ): void {
   const what = 'translateJointInModel';
+  checkPoseArg(pose, what);
   checkJoint(model, joint, what);
+  if (model.length !== 16 * pose.skeleton.jointCount) {
+    throw new TendonError(
+      'pose/buffer-size',
+      `${what}: the model buffer does not hold 16 numbers per joint of the pose`,
+    );
+  }
   const x = offsetModel?.[0];
   const y = offsetModel?.[1];
   const z = offsetModel?.[2];

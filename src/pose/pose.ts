@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkPoseArg, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 
@@ -23,6 +24,7 @@ export class Pose {
 
   /** A pose of `skeleton`, at rest. */
   constructor(skeleton: Skeleton) {
+    checkSkeletonArg(skeleton, 'new Pose');
     this.skeleton = skeleton;
     this.translations = skeleton.restTranslations.slice();
     this.rotations = skeleton.restRotations.slice();
@@ -43,6 +45,7 @@ export class Pose {
    * @throws {@link TendonError} `pose/skeleton-mismatch` when the skeletons differ.
    */
   copyFrom(other: Pose): this {
+    checkPoseArg(other, 'Pose.copyFrom', undefined, 'the other pose');
     if (other.skeleton !== this.skeleton) {
       throw new TendonError(
         'pose/skeleton-mismatch',

@@ -4,10 +4,12 @@
  *
  * @packageDocumentation
  */
+import { checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { invert } from '../kernel/mat4.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkRig } from './check-rig.js';
 import type { ArmRig, LegRig, LimbSide, Rig } from './limbs.js';
 import { baseName, NAME_MAPS, type NameMap, type SideNames } from './name-maps.js';
 
@@ -75,6 +77,7 @@ export interface FindRigOptions {
  *   joints do not hang one below the other; `rig/unknown-convention` for a map that does not exist.
  */
 export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
+  checkSkeletonArg(skeleton, 'findRig');
   if (options === null || typeof options !== 'object') {
     throw new TendonError('rig/unknown-convention', 'findRig: options must be an object');
   }
@@ -107,6 +110,8 @@ export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
 
 /** A readable account of what {@link findRig} found, and how: one line per limb. */
 export function describeRig(rig: Rig, skeleton: Skeleton): string {
+  checkSkeletonArg(skeleton, 'describeRig');
+  checkRig(rig, skeleton, 'describeRig');
   const n = (j: number) => (j >= 0 ? skeleton.names[j] : '-');
   const lines = [`convention: ${rig.convention ?? 'none (found by shape)'}`, `pelvis: ${n(rig.pelvis)}`];
   for (const leg of rig.legs) {

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkStringArg } from '../arguments.js';
 
 /** One side's limb joints in a naming convention; a list gives alternatives, first found wins. */
 export interface SideNames {
@@ -155,6 +156,7 @@ export const NAME_MAPS: readonly NameMap[] = [
 
 /** A joint name without a namespace prefix (`mixamorig:Hips`, `mixamorig1:Hips` → `Hips`). */
 export function baseName(name: string): string {
+  checkStringArg(name, 'baseName', 'the name');
   const colon = name.lastIndexOf(':');
   return colon >= 0 ? name.slice(colon + 1) : name;
 }

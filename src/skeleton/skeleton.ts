@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkObjectArg, checkStringArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 
 /** The plain data a {@link Skeleton} is built from. Joints may be listed in any order. */
@@ -88,7 +89,10 @@ export class Skeleton {
    *   `skeleton/not-finite`, naming the joint at fault.
    */
   static create(definition: SkeletonDefinition): Skeleton {
+    checkObjectArg(definition, 'Skeleton.create', 'the definition');
     const { names, parents } = definition;
+    checkArrayArg(names, 'Skeleton.create', 'names');
+    checkArrayArg(parents, 'Skeleton.create', 'parents');
     const n = names.length;
     if (n === 0) throw new TendonError('skeleton/empty', 'Skeleton: a skeleton needs at least one joint');
     if (parents.length !== n) {
@@ -176,6 +180,7 @@ export class Skeleton {
 
   /** Index of the joint with this name, or `−1`. */
   indexOf(name: string): number {
+    checkStringArg(name, 'Skeleton.indexOf', 'the name');
     return this.byName.get(name) ?? -1;
   }
 
@@ -185,6 +190,7 @@ export class Skeleton {
    * @throws {@link TendonError} `skeleton/unknown-joint` when there is none.
    */
   jointIndex(name: string): number {
+    checkStringArg(name, 'Skeleton.jointIndex', 'the name');
     const i = this.byName.get(name);
     if (i === undefined) {
       throw new TendonError('skeleton/unknown-joint', `Skeleton: no joint is named "${name}"`);
@@ -194,12 +200,15 @@ export class Skeleton {
 
   /** `true` when `ancestor` is `joint` itself or one of its ancestors. */
   isAncestor(ancestor: number, joint: number): boolean {
+    // A joint outside the skeleton has no ancestors (and must not walk parents[undefined]).
+    if (!(Number.isInteger(joint) && joint >= 0 && joint < this.parents.length)) return false;
     for (let j = joint; j >= 0; j = this.parents[j]) if (j === ancestor) return true;
     return false;
   }
 }
 
 function checkSize(field: string, array: ArrayLike<number> | undefined, expected: number): void {
+  if (array !== undefined) checkArrayArg(array, 'Skeleton.create', field);
   if (array !== undefined && array.length !== expected) {
     throw new TendonError(
       'skeleton/array-size',

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { checkArrayArg, checkObjectArg, checkSkeletonArg, checkStringArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { skinPalette } from '../kernel/skin-palette.js';
 import { type JointIndexArray, skinVertices } from '../kernel/skinning.js';
@@ -35,7 +36,14 @@ export class Skin {
    * @throws {@link TendonError} `skin/joint-out-of-range`, `skin/array-size` or `skin/not-finite`.
    */
   constructor(skeleton: Skeleton, definition: SkinDefinition) {
+    checkSkeletonArg(skeleton, 'new Skin');
+    checkObjectArg(definition, 'new Skin', 'the definition');
     const name = definition.name ?? 'skin';
+    checkStringArg(name, 'new Skin', 'the name');
+    checkArrayArg(definition.joints, `Skin "${name}"`, 'joints');
+    if (definition.inverseBindMatrices !== undefined) {
+      checkArrayArg(definition.inverseBindMatrices, `Skin "${name}"`, 'inverseBindMatrices');
+    }
     const k = definition.joints.length;
     const joints = new Int32Array(k);
     for (let i = 0; i < k; i++) {
@@ -93,6 +101,8 @@ export class Skin {
    * @throws {@link TendonError} `skin/array-size` when a buffer has the wrong length.
    */
   computePalette(model: Float64Array, paletteOut: Float32Array | Float64Array): void {
+    checkArrayArg(model, `Skin "${this.name}": computePalette`, 'the model buffer');
+    checkArrayArg(paletteOut, `Skin "${this.name}": computePalette`, 'the palette');
     if (model.length !== 16 * this.skeleton.jointCount || paletteOut.length !== 16 * this.joints.length) {
       throw new TendonError(
         'skin/array-size',
@@ -131,6 +141,14 @@ export function skinMesh(
   positionsOut: Float32Array | Float64Array,
   normalsOut?: Float32Array | Float64Array,
 ): void {
+  checkObjectArg(mesh, 'skinMesh', 'the mesh');
+  checkArrayArg(mesh.positions, 'skinMesh', 'the mesh positions');
+  checkArrayArg(mesh.joints, 'skinMesh', 'the mesh joints');
+  checkArrayArg(mesh.weights, 'skinMesh', 'the mesh weights');
+  if (mesh.normals !== undefined) checkArrayArg(mesh.normals, 'skinMesh', 'the mesh normals');
+  checkArrayArg(palette, 'skinMesh', 'the palette');
+  checkArrayArg(positionsOut, 'skinMesh', 'positionsOut');
+  if (normalsOut !== undefined) checkArrayArg(normalsOut, 'skinMesh', 'normalsOut');
   const v = mesh.positions.length / 3;
   if (
     !Number.isInteger(v) ||
