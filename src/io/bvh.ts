@@ -10,6 +10,7 @@
  */
 
 import { Clip, type RawTrack } from '../animation/clip.js';
+import { checkNumberArg, checkStringArg, optionsArg } from '../arguments.js';
 import { TendonError, type TendonErrorCode } from '../errors.js';
 import { dot, identity, multiply } from '../kernel/quat.js';
 import { cosSinInto } from '../math/angle.js';
@@ -27,7 +28,19 @@ export interface BvhImportOptions {
   readonly source?: string;
   /** Clip name. Default: {@link BvhImportOptions.source}. */
   readonly name?: string;
+  /**
+   * Most joints (ROOT, JOINT and End Site) a file may declare: a file over it is refused before its
+   * motion is read. Default 10,000 (motion capture rigs have ~30 to ~200).
+   */
+  readonly maxJoints?: number;
+  /** Deepest nesting of joints a file may declare. Default 1,000 (a human spine to a fingertip is ~20). */
+  readonly maxDepth?: number;
 }
+
+/** Default {@link BvhImportOptions.maxJoints}. */
+export const BVH_MAX_JOINTS = 10_000;
+/** Default {@link BvhImportOptions.maxDepth}. */
+export const BVH_MAX_DEPTH = 1_000;
 
 /** What {@link importBvh} returns: the figure, its motion, and the motion's timing. */
 export interface BvhImport {
@@ -92,9 +105,14 @@ interface JointRecord {
  *   decimal number.
  */
 export function importBvh(text: string, options: BvhImportOptions = {}): BvhImport {
-  const source = String(options?.source ?? 'bvh');
+  const checked = optionsArg(options, 'importBvh');
+  const source = checked.source ?? 'bvh';
+  checkStringArg(source, 'importBvh', 'options.source');
+  if (checked.name !== undefined) checkStringArg(checked.name, 'importBvh', 'options.name');
+  checkNumberArg(checked.maxJoints ?? 1, 'importBvh', 'options.maxJoints', 1);
+  checkNumberArg(checked.maxDepth ?? 1, 'importBvh', 'options.maxDepth', 1);
   try {
-    return new BvhReader(text, source, options ?? {}).read();
+    return new BvhReader(text, source, checked).read();
   } catch (error) {
     if (error instanceof TendonError && error.code.startsWith('bvh/')) throw error;
     // A skeleton or clip error here would be a parser bug: still report it as a file problem
@@ -255,6 +273,21 @@ class BvhReader {
     const joints = this.joints;
     /** Joints whose `{` is open, innermost last. */
     const open: number[] = [];
+    const maxJoints = this.options.maxJoints ?? BVH_MAX_JOINTS;
+    const maxDepth = this.options.maxDepth ?? BVH_MAX_DEPTH;
+    // Before each joint is opened: a file's counts are checked as they are read, not after.
+    const limit = (line: number) => {
+      if (this.joints.length >= maxJoints) {
+        this.fail('bvh/parse', line, `more than ${maxJoints} joints (options.maxJoints raises the limit)`);
+      }
+      if (open.length >= maxDepth) {
+        this.fail(
+          'bvh/parse',
+          line,
+          `joints nested more than ${maxDepth} deep (options.maxDepth raises the limit)`,
+        );
+      }
+    };
     for (;;) {
       const token = this.next();
       const line = this.line;
@@ -270,6 +303,7 @@ class BvhReader {
         }
         const keyword = token.toUpperCase();
         if (keyword === 'ROOT') {
+          limit(line);
           open.push(this.openJoint('ROOT', -1));
         } else if (keyword === 'MOTION') {
           if (joints.length === 0) {
@@ -304,8 +338,10 @@ class BvhReader {
         if (joint.channels !== undefined) this.fail('bvh/parse', line, `a second CHANNELS in ${where}`);
         joint.channels = this.readChannels(where);
       } else if (keyword === 'JOINT' && !endSite) {
+        limit(line);
         open.push(this.openJoint('JOINT', current));
       } else if (keyword === 'END' && !endSite) {
+        limit(line);
         open.push(this.openJoint('End Site', current));
       } else if (token === '}') {
         if (joint.offset === undefined) this.fail('bvh/parse', line, `${where} has no OFFSET`);

@@ -14,6 +14,7 @@ import {
   WebIO,
 } from '@gltf-transform/core';
 import { Clip, type Interpolation, type RawTrack, type TrackPath } from '../animation/clip.js';
+import { checkNumberArg, checkObjectArg, checkStringArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { Skeleton } from '../skeleton/skeleton.js';
 import { Skin, type SkinnedVertices } from '../skin/skin.js';
@@ -28,7 +29,19 @@ export interface GltfImportOptions {
    * them. Embedded `data:` URIs need nothing here; `.glb` files need nothing here.
    */
   readonly resources?: Readonly<Record<string, Uint8Array>>;
+  /**
+   * Most joints a skeleton may have (a skin's joints and the ancestors they need): a file over it
+   * is refused. Default 10,000 (game characters have ~20 to ~500).
+   */
+  readonly maxJoints?: number;
+  /** Deepest nesting of nodes a skeleton may have. Default 1,000. */
+  readonly maxDepth?: number;
 }
+
+/** Default {@link GltfImportOptions.maxJoints}. */
+export const GLTF_MAX_JOINTS = 10_000;
+/** Default {@link GltfImportOptions.maxDepth}. */
+export const GLTF_MAX_DEPTH = 1_000;
 
 /** One skeleton of a glTF file, with what is bound to it. */
 export interface GltfSkeleton {
@@ -102,9 +115,26 @@ export async function importGltf(
   data: Uint8Array | ArrayBuffer | string,
   options: GltfImportOptions = {},
 ): Promise<GltfImport> {
-  const source = options.source ?? 'gltf';
-  const document = await readDocument(data, options, source);
-  return buildImport(document, source);
+  const checked = optionsArg(options, 'importGltf');
+  const source = checked.source ?? 'gltf';
+  checkStringArg(source, 'importGltf', 'options.source');
+  if (checked.resources !== undefined) {
+    checkObjectArg(checked.resources, 'importGltf', 'options.resources');
+    for (const [uri, bytes] of Object.entries(checked.resources)) {
+      if (!(bytes instanceof Uint8Array)) {
+        throw new TendonError(
+          'argument/invalid',
+          `importGltf: options.resources["${uri}"] is not a Uint8Array`,
+        );
+      }
+    }
+  }
+  const maxJoints = checked.maxJoints ?? GLTF_MAX_JOINTS;
+  const maxDepth = checked.maxDepth ?? GLTF_MAX_DEPTH;
+  checkNumberArg(maxJoints, 'importGltf', 'options.maxJoints', 1);
+  checkNumberArg(maxDepth, 'importGltf', 'options.maxDepth', 1);
+  const document = await readDocument(data, checked, source);
+  return buildImport(document, source, maxJoints, maxDepth);
 }
 
 async function readDocument(
@@ -202,7 +232,7 @@ function checkGlbLimits(bytes: Uint8Array, source: string): void {
   );
 }
 
-function buildImport(document: Document, source: string): GltfImport {
+function buildImport(document: Document, source: string, maxJoints: number, maxDepth: number): GltfImport {
   const root = document.getRoot();
   const allNodes = root.listNodes();
   const nodeIndex = new Map<Node, number>();
@@ -228,9 +258,23 @@ function buildImport(document: Document, source: string): GltfImport {
     if (joints.length === 0) {
       throw new TendonError('gltf/invalid', `${source}: skin "${skinName}" lists no joints`);
     }
+    if (joints.length > maxJoints) {
+      throw new TendonError(
+        'gltf/invalid',
+        `${source}: skin "${skinName}" has ${joints.length} joints, more than ${maxJoints} (options.maxJoints raises the limit)`,
+      );
+    }
     const needed = new Set<Node>();
     for (const joint of joints) {
-      for (let n: Node | null = joint; n !== null && !needed.has(n); n = n.getParentNode()) needed.add(n);
+      for (let n: Node | null = joint; n !== null && !needed.has(n); n = n.getParentNode()) {
+        needed.add(n);
+        if (needed.size > maxJoints) {
+          throw new TendonError(
+            'gltf/invalid',
+            `${source}: skin "${skinName}" needs more than ${maxJoints} joints with their ancestors (options.maxJoints raises the limit)`,
+          );
+        }
+      }
     }
     const key = [...needed]
       .map((n) => nodeIndex.get(n)!)
@@ -238,7 +282,7 @@ function buildImport(document: Document, source: string): GltfImport {
       .join(',');
     let entry = byJointSet.get(key);
     if (entry === undefined) {
-      entry = buildSkeleton(needed, allNodes, nodeIndex, source);
+      entry = buildSkeleton(needed, allNodes, nodeIndex, source, maxDepth);
       byJointSet.set(key, entry);
       skeletons.push(entry);
     }
@@ -295,22 +339,37 @@ function buildSkeleton(
   allNodes: Node[],
   nodeIndex: Map<Node, number>,
   source: string,
+  maxDepth: number,
 ): GltfSkeleton {
   // Depth-first from the roots in file order: parent-first whatever order the file lists nodes in.
   // With an explicit stack, not recursion: a file controls its depth (10,000 nested nodes would
   // overflow the call stack).
   const order: Node[] = [];
   const stack: Node[] = [];
+  const depths: number[] = [];
   for (const node of allNodes) {
     const parent = node.getParentNode();
     if (!needed.has(node) || (parent !== null && needed.has(parent))) continue;
     stack.push(node);
+    depths.push(1);
     while (stack.length > 0) {
       const next = stack.pop() as Node;
+      const depth = depths.pop() as number;
+      if (depth > maxDepth) {
+        throw new TendonError(
+          'gltf/invalid',
+          `${source}: node ${nodeIndex.get(next)} is nested more than ${maxDepth} deep (options.maxDepth raises the limit)`,
+        );
+      }
       order.push(next);
       const children = next.listChildren();
       // Pushed last child first, so the first child is visited first, as the recursion did.
-      for (let c = children.length - 1; c >= 0; c--) if (needed.has(children[c])) stack.push(children[c]);
+      for (let c = children.length - 1; c >= 0; c--) {
+        if (needed.has(children[c])) {
+          stack.push(children[c]);
+          depths.push(depth + 1);
+        }
+      }
     }
   }
   const position = new Map<Node, number>();

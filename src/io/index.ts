@@ -3,8 +3,10 @@
  *
  * @packageDocumentation
  */
-export { type BvhImport, type BvhImportOptions, importBvh } from './bvh.js';
+export { BVH_MAX_DEPTH, BVH_MAX_JOINTS, type BvhImport, type BvhImportOptions, importBvh } from './bvh.js';
 export {
+  GLTF_MAX_DEPTH,
+  GLTF_MAX_JOINTS,
   type GltfImport,
   type GltfImportOptions,
   type GltfSkeleton,

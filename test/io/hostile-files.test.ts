@@ -131,10 +131,48 @@ describe('glTF', () => {
       nodes,
       skins: [{ joints: [n - 2, n - 1] }],
     };
-    const imported = await importGltf(encode(json), { source: 'deep.gltf' });
+    // Past the default limits: refused, naming the limit and the option that raises it.
+    await expect(importGltf(encode(json), { source: 'deep.gltf' })).rejects.toMatchObject({
+      code: 'gltf/invalid',
+      message: expect.stringContaining('options.maxJoints'),
+    });
+    await expect(importGltf(encode(json), { source: 'deep.gltf', maxJoints: n })).rejects.toMatchObject({
+      code: 'gltf/invalid',
+      message: expect.stringContaining('1000 deep'),
+    });
+    const imported = await importGltf(encode(json), { source: 'deep.gltf', maxJoints: n, maxDepth: n });
     const { skeleton } = imported.skeletons[0];
     expect(skeleton.jointCount).toBe(n);
     expect(skeleton.parents[n - 1]).toBe(n - 2);
+  });
+
+  it('refuses a skin of more joints than maxJoints before building anything', async () => {
+    const n = 50;
+    const json = {
+      asset: { version: '2.0' },
+      nodes: Array.from({ length: n }, (_, i) => ({ name: `j${i}` })),
+      skins: [{ name: 'wide', joints: Array.from({ length: n }, (_, i) => i) }],
+    };
+    await expect(importGltf(encode(json), { source: 'wide.gltf', maxJoints: 49 })).rejects.toMatchObject({
+      code: 'gltf/invalid',
+      message: expect.stringMatching(/wide\.gltf: skin "wide" has 50 joints, more than 49/),
+    });
+    expect((await importGltf(encode(json), { maxJoints: 50 })).skeletons[0].skeleton.jointCount).toBe(50);
+  });
+
+  it('refuses options of the wrong kind with a TendonError', async () => {
+    const bytes = encode(simple);
+    for (const options of [
+      null,
+      3,
+      { source: 3 },
+      { resources: 3 },
+      { resources: { a: 3 } },
+      { maxJoints: 0 },
+      { maxDepth: 'x' },
+    ]) {
+      await expect(importGltf(bytes, options as never)).rejects.toMatchObject({ code: 'argument/invalid' });
+    }
   });
 });
 
@@ -144,7 +182,7 @@ describe('BVH', () => {
     text += ' JOINT Hips_End3\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n }\n';
     for (let i = 0; i < 64_000; i++) text += ' End Site\n {\n  OFFSET 0 1 0\n }\n';
     text += '}\nMOTION\nFrames: 1\nFrame Time: 0.0333\n0 0 0 0 0 0\n';
-    const { skeleton } = importBvh(text, { source: 'many.bvh' });
+    const { skeleton } = importBvh(text, { source: 'many.bvh', maxJoints: 70_000 });
     expect(skeleton.jointCount).toBe(64_002);
     // A real joint already holds Hips_End3: the End Sites skip it.
     expect(skeleton.names.slice(0, 6)).toEqual([
@@ -156,5 +194,41 @@ describe('BVH', () => {
       'Hips_End5',
     ]);
     expect(new Set(skeleton.names).size).toBe(64_002);
+  });
+
+  it('refuses more joints than maxJoints and nesting deeper than maxDepth, as it reads them', () => {
+    const many = (count: number) =>
+      `HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n${' End Site\n {\n  OFFSET 0 1 0\n }\n'.repeat(count)}}\nMOTION\nFrames: 1\nFrame Time: 0.0333\n0 0 0\n`;
+    expect(() => importBvh(many(10_000), { source: 'many.bvh' })).toThrow(
+      /many\.bvh.*more than 10000 joints \(options\.maxJoints/,
+    );
+    expect(importBvh(many(10_000), { maxJoints: 10_001 }).skeleton.jointCount).toBe(10_001);
+    const deep = (depth: number) =>
+      `HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n${'JOINT j\n{\nOFFSET 0 1 0\nCHANNELS 1 Zrotation\n'.replace('JOINT j', 'JOINT j#').repeat(depth - 1)}${'}\n'.repeat(depth)}MOTION\nFrames: 1\nFrame Time: 0.0333\n0 0 0${' 0'.repeat(depth - 1)}\n`;
+    const numbered = (depth: number) => {
+      let k = 0;
+      return deep(depth).replace(/JOINT j#/g, () => `JOINT j${++k}`);
+    };
+    expect(() => importBvh(numbered(1_001), { source: 'deep.bvh' })).toThrow(
+      /deep\.bvh.*nested more than 1000 deep \(options\.maxDepth/,
+    );
+    expect(importBvh(numbered(1_001), { maxDepth: 1_001 }).skeleton.jointCount).toBe(1_001);
+  });
+
+  it('refuses options of the wrong kind with a TendonError', () => {
+    const text =
+      'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0\n';
+    for (const options of [
+      null,
+      3,
+      { source: 3 },
+      { name: 4 },
+      { maxJoints: -1 },
+      { maxDepth: Number.NaN },
+    ]) {
+      expect(() => importBvh(text, options as never)).toThrow(
+        expect.objectContaining({ code: 'argument/invalid' }),
+      );
+    }
   });
 });
