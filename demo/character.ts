@@ -59,6 +59,8 @@ interface Loaded {
 
 interface Stats {
   ready: boolean;
+  /** Frames drawn so far. */
+  frames: number;
   loading: boolean;
   file: string | null;
   joints: number;
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
   let frames = 0;
   const stats = (): Stats => ({
     ready: frames > 3,
+    frames,
     loading,
     file: loaded?.name ?? null,
     joints: loaded?.skeleton.jointCount ?? 0,
@@ -268,7 +271,7 @@ async function main(): Promise<void> {
       height = current.height;
       try {
         if (current.walker) {
-          current.walker.step(dt);
+          current.walker.advance(dt);
           x = current.walker.x;
           y = current.walker.world[13];
         } else {

@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     last = now;
     const { walker, figure } = current;
     try {
-      walker.step(dt);
+      walker.advance(dt);
     } catch (error) {
       panel.textContent = describeError(error);
       return;

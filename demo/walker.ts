@@ -82,6 +82,11 @@ export class Walker {
   private readonly ray = new Float64Array(RAY.length);
   private readonly hit = new Float64Array(HIT.length);
   private started = false;
+  /** Seconds of real time not yet stepped. */
+  private pending = 0;
+  /** The contact track's own planted flags: measured whether IK is on or not. */
+  private readonly contactWeights: Float64Array;
+  private readonly planted: Uint8Array;
   private readonly withIk = { sum: 0, max: 0, samples: 0, near: 0 };
   private readonly withoutIk = { sum: 0, max: 0, samples: 0, near: 0 };
 
@@ -98,6 +103,8 @@ export class Walker {
     this.track = computeContacts(options.clip, options.rig.legs, { loop: options.loop });
     this.placement = new FootPlacement(skeleton, options.rig, { ground: options.ground });
     this.placement.setContactTrack(this.track);
+    this.contactWeights = new Float64Array(options.rig.legs.length);
+    this.planted = new Uint8Array(options.rig.legs.length);
     // The feet move back as the body goes forward: travel is against the ground's velocity.
     const gx = -this.track.groundVelocity[0];
     const gz = -this.track.groundVelocity[2];
@@ -111,6 +118,19 @@ export class Walker {
   setIk(on: boolean): void {
     this.ik = on;
     this.placement.setWeight(on ? 1 : 0, 0.3);
+  }
+
+  /**
+   * Moves the walk on by `dt` seconds of real time, in steps of 1/60 s (at most 6 a frame: a slow
+   * frame slows the walk rather than making a step coarse), as a game's fixed update would: the
+   * placement and what is measured do not depend on the frame rate.
+   */
+  advance(dt: number): void {
+    this.pending = Math.min(this.pending + dt, 6 / 60);
+    while (this.pending >= 1 / 60) {
+      this.pending -= 1 / 60;
+      this.step(1 / 60);
+    }
   }
 
   /** Moves the walk on by `dt` seconds: sample, move, place, measure. */
@@ -139,6 +159,7 @@ export class Walker {
     springStep(this.controller, 0, this.goal, 0, this.spring);
     headingMatrix(world, this.heading, scale, this.x, this.controller[0], 0);
     this.placement.solve(pose, model, world, dt, this.time);
+    this.track.sample(this.time, 0.1, this.contactWeights, this.planted);
     this.measure(model, this.withIk);
     this.measure(this.animated, this.withoutIk);
   }
@@ -179,7 +200,7 @@ export class Walker {
   private measure(m: Float64Array, into: Tally): void {
     const { rig, world, track, scale } = this;
     for (let i = 0; i < rig.legs.length; i++) {
-      if (this.placement.planted[i] !== 1) continue;
+      if (this.planted[i] !== 1) continue;
       const leg = rig.legs[i];
       let best = Number.NaN;
       for (let k = 0; k < 2; k++) {
