@@ -120,7 +120,11 @@ async function main(): Promise<void> {
   };
 
   /** Imports the file and puts it on stage; anything wrong is said on the page. */
+  let latest = 0;
   const loadFile = async (name: string, bytes: Uint8Array): Promise<Stats> => {
+    // A file dropped while another is still loading wins: the earlier one is dropped when it is ready.
+    const ticket = ++latest;
+    const stale = () => ticket !== latest;
     unload();
     loading = true;
     message.textContent = `loading ${name}…`;
@@ -136,11 +140,13 @@ async function main(): Promise<void> {
         clips = [clip];
       } else if (extension === 'glb' || extension === 'gltf') {
         const imported = await importGltf(bytes, { source: name });
+        if (stale()) return stats();
         const first = imported.skeletons[0];
         if (!first) throw new Error(`${name} has no skeleton: nothing to animate`);
         skeleton = first.skeleton;
         clips = first.clips;
         const gltf = await new GLTFLoader().parseAsync(bytes.slice().buffer, '');
+        if (stale()) return stats();
         gltfScene = gltf.scene;
       } else {
         throw new Error(`${name}: tendon reads .glb, .gltf and .bvh files, not .${extension}`);
@@ -209,6 +215,7 @@ async function main(): Promise<void> {
       };
       message.textContent = notes.join('\n');
     } catch (error) {
+      if (stale()) return stats();
       unload();
       message.textContent = `Cannot use ${name}: ${describeError(error)}`;
     }

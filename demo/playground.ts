@@ -303,6 +303,12 @@ function main(): void {
       target: [target[0], target[1], target[2]],
       ...statuses,
     }),
+    /** Where the target is drawn, in client pixels: the test drags it from there with the mouse. */
+    targetOnScreen: (): [number, number] => {
+      const p = targetMesh.position.clone().project(camera);
+      const rect = canvas.getBoundingClientRect();
+      return [rect.left + ((p.x + 1) / 2) * rect.width, rect.top + ((1 - p.y) / 2) * rect.height];
+    },
     /** Moves the target (world space) and solves at once, so the stats answer for it. */
     setTarget: (x: number, y: number, z: number): Stats => {
       target.set([x, y, z]);

@@ -21,6 +21,7 @@ interface Status {
 }
 interface PlaygroundStats {
   ready: boolean;
+  target: [number, number, number];
   twoBone: Status;
   fabrik: Status;
   ccd: Status;
@@ -56,6 +57,7 @@ interface CharacterStats {
 interface Hooks {
   stats(): PlaygroundStats & MocapStats & CharacterStats;
   setTarget(x: number, y: number, z: number): PlaygroundStats;
+  targetOnScreen(): [number, number];
   resetStats(): void;
   setClip(file: string): void;
 }
@@ -123,7 +125,7 @@ const cm = (e: FootError) =>
   `${(100 * e.mean).toFixed(2)} cm mean, ${(100 * e.max).toFixed(2)} cm max, ${(100 * e.within1cm).toFixed(1)}% within 1 cm over ${e.samples} samples`;
 
 describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
-  it('playground: the two-bone limb reaches a target in reach and says when one is out of reach', async () => {
+  it('playground: the two-bone limb reaches a target in reach, says when one is out of reach, and follows a drag', async () => {
     const { page, problems } = await open('playground.html');
     try {
       expect(await canvasVariance(page)).toBeGreaterThan(100);
@@ -153,6 +155,23 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       console.info(
         `demo playground: in reach, two-bone error ${near.twoBone.error.toExponential(1)}; FABRIK ${near.fabrik.reached ? 'reached' : 'not reached'} (${near.fabrik.iterations} iterations, error ${near.fabrik.error.toExponential(1)}), CCD ${near.ccd.reached ? 'reached' : 'not reached'}; out of reach, two-bone error ${far.twoBone.error.toFixed(2)} m`,
       );
+
+      // Dragged with the mouse: the target follows the pointer in the plane facing the camera (the
+      // camera looks nearly along −Z, so z nearly stays), and the limb follows it.
+      await setTarget(-1.6, 0.4, 0.3);
+      const [sx, sy] = await page.evaluate(() =>
+        (window as unknown as { tendonDemo: Hooks }).tendonDemo.targetOnScreen(),
+      );
+      await page.mouse.move(sx, sy);
+      await page.mouse.down();
+      await page.mouse.move(sx + 20, sy + 30, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForTimeout(100);
+      const dragged = await stats(page);
+      expect(dragged.target[0]).toBeGreaterThan(-1.6);
+      expect(dragged.target[1]).toBeLessThan(0.4);
+      expect(Math.abs(dragged.target[2] - 0.3)).toBeLessThan(0.05);
+      expect(dragged.twoBone.reached).toBe(true);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
