@@ -82,7 +82,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = await buildDemo();
   if (process.argv[2] === 'serve') {
     const { url } = await serve(dir, Number(process.env.PORT ?? 5173));
-    console.log(`tendon demo: ${url}  (Ctrl-C to stop)`);
+    console.log(
+      `tendon demo: ${url}  (and ${PAGES.slice(1).map((page) => `${page}.html`).join(', ')}; Ctrl-C to stop)`,
+    );
   } else {
     console.log(
       `tendon demo built into ${path.relative(root, dir)}/ (a static site: serve it with any web server)`,
