@@ -2,7 +2,7 @@
  * The demo: `node scripts/demo.mjs build` bundles demo/ into demo/dist (a static site);
  * `node scripts/demo.mjs serve` builds it and serves it on http://127.0.0.1:5173 (npm start).
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,27 +10,34 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'demo', 'dist');
+/** The pages: demo/<page>.ts bundled into demo/dist/<page>.js, beside demo/<page>.html. */
+const PAGES = ['main', 'playground', 'mocap', 'character'];
+/** What the pages fetch, shipped in examples/assets (see its LICENSES.md). */
+const ASSETS = ['RobotExpressive.glb', 'cmu_02_01_walk.bvh', 'cmu_run_jog_daz_filtered.bvh'];
 
 /** Bundles the demo into demo/dist; returns that directory. */
 export async function buildDemo() {
   mkdirSync(dist, { recursive: true });
   await build({
-    entryPoints: [path.join(root, 'demo', 'main.ts')],
+    entryPoints: PAGES.map((page) => path.join(root, 'demo', `${page}.ts`)),
     bundle: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
     // @gltf-transform/core's NodeIO loads node:fs lazily; it never runs in a browser.
     external: ['node:*'],
-    outfile: path.join(dist, 'main.js'),
+    outdir: dist,
     sourcemap: true,
     logLevel: 'warning',
   });
-  copyFileSync(path.join(root, 'demo', 'index.html'), path.join(dist, 'index.html'));
-  copyFileSync(
-    path.join(root, 'examples', 'assets', 'RobotExpressive.glb'),
-    path.join(dist, 'RobotExpressive.glb'),
-  );
+  for (const file of readdirSync(path.join(root, 'demo'))) {
+    if (file.endsWith('.html') || file.endsWith('.css')) {
+      copyFileSync(path.join(root, 'demo', file), path.join(dist, file));
+    }
+  }
+  for (const file of ASSETS) {
+    copyFileSync(path.join(root, 'examples', 'assets', file), path.join(dist, file));
+  }
   return dist;
 }
 
@@ -39,6 +46,8 @@ const TYPES = {
   '.js': 'text/javascript',
   '.map': 'application/json',
   '.glb': 'model/gltf-binary',
+  '.css': 'text/css',
+  '.bvh': 'text/plain',
 };
 
 /** Serves `dir` on 127.0.0.1 (port 0: any free one); resolves to the server and its URL. */
@@ -73,7 +82,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = await buildDemo();
   if (process.argv[2] === 'serve') {
     const { url } = await serve(dir, Number(process.env.PORT ?? 5173));
-    console.log(`tendon demo: ${url}  (Ctrl-C to stop)`);
+    console.log(
+      `tendon demo: ${url}  (and ${PAGES.slice(1).map((page) => `${page}.html`).join(', ')}; Ctrl-C to stop)`,
+    );
   } else {
     console.log(
       `tendon demo built into ${path.relative(root, dir)}/ (a static site: serve it with any web server)`,

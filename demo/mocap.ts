@@ -1,0 +1,141 @@
+/**
+ * Motion capture: CMU clips (a walk, a run) played on a stick figure walking over uneven ground,
+ * its feet planted by FootPlacement on the legs findRig finds. The captures travel; the page makes
+ * them in-place and moves the figure at the speed its feet move, as a game would. A select picks
+ * the clip, I (or the checkbox) turns IK off and on, the panel shows the feet's distance to the
+ * ground at contacts with and without IK; window.tendonDemo exposes the same numbers.
+ */
+import { findRig, importBvh, legLength, restModelMatrices } from '../src/index.js';
+import {
+  createStage,
+  describeError,
+  inPlace,
+  publish,
+  StickFigure,
+  terrain,
+  terrainPoints,
+} from './common.js';
+import { type FootError, Walker } from './walker.js';
+
+/** The shipped clips and their units (examples/assets/LICENSES.md). */
+const CLIPS = [
+  // CMU's unit is 1/0.45 inch.
+  { file: 'cmu_02_01_walk.bvh', label: 'walk (CMU 02_01)', scale: 0.0254 / 0.45 },
+  // The Daz-friendly conversion is in centimetres.
+  { file: 'cmu_run_jog_daz_filtered.bvh', label: 'run (CMU run/jog)', scale: 0.01 },
+] as const;
+
+interface Stats {
+  ready: boolean;
+  clip: string;
+  ik: boolean;
+  x: number;
+  frames: number;
+  footError: FootError;
+  footErrorWithoutIk: FootError;
+}
+
+async function main(): Promise<void> {
+  const { renderer, scene, camera } = createStage();
+  const points = terrainPoints(40);
+  const { ground, mesh } = terrain(points);
+  scene.add(mesh);
+  const panel = document.getElementById('panel') as HTMLElement;
+  const select = document.getElementById('clip') as HTMLSelectElement;
+  const ikBox = document.getElementById('ik') as HTMLInputElement;
+
+  const walkers = await Promise.all(
+    CLIPS.map(async ({ file, label, scale }) => {
+      const text = await (await fetch(file)).text();
+      const { skeleton, clip } = importBvh(text, { source: file });
+      const rig = findRig(skeleton);
+      const rest = restModelMatrices(skeleton);
+      // Take out the capture's travel (more than half a leg over the clip is travel, not sway).
+      const walker = new Walker({
+        clip: inPlace(clip, 0.5 * legLength(rest, rig.legs[0])),
+        rig,
+        scale,
+        ground,
+        loop: false,
+        startX: 1,
+      });
+      const figure = new StickFigure(skeleton, 0.045, 0xe8c07a);
+      figure.group.visible = false;
+      scene.add(figure.group);
+      const option = document.createElement('option');
+      option.value = file;
+      option.textContent = label;
+      select.appendChild(option);
+      return { file, walker, figure };
+    }),
+  );
+  let current = walkers[0];
+  const choose = (file: string) => {
+    const next = walkers.find((w) => w.file === file);
+    if (!next) throw new Error(`no clip ${file}`);
+    current.figure.group.visible = false;
+    next.walker.teleport(current.walker.x);
+    next.walker.setIk(ikBox.checked);
+    current = next;
+    current.figure.group.visible = true;
+    select.value = file;
+  };
+  choose(walkers[0].file);
+  select.addEventListener('change', () => choose(select.value));
+  const setIk = (on: boolean) => {
+    ikBox.checked = on;
+    current.walker.setIk(on);
+  };
+  ikBox.addEventListener('change', () => setIk(ikBox.checked));
+  addEventListener('keydown', (e) => {
+    if (e.code === 'KeyI') setIk(!ikBox.checked);
+  });
+
+  const cm = (e: FootError) =>
+    `${(100 * e.mean).toFixed(2)} cm mean, ${(100 * e.max).toFixed(2)} max, ${(100 * e.within1cm).toFixed(1)}% within 1 cm`;
+  let frames = 0;
+  let last = performance.now();
+  const frame = (now: number) => {
+    frames++;
+    // rAF timestamps can precede the performance.now() taken before the first frame.
+    const dt = Math.max(0, Math.min(0.05, (now - last) / 1000));
+    last = now;
+    const { walker, figure } = current;
+    try {
+      walker.advance(dt);
+    } catch (error) {
+      panel.textContent = describeError(error);
+      return;
+    }
+    // The figure is drawn from the model matrices in world space: its group stays at the origin.
+    figure.update(walker.model, walker.world);
+    const y = walker.world[13];
+    camera.position.set(walker.x + 0.6, y + 1.3, 4.6);
+    camera.lookAt(walker.x + 0.3, y + 0.7, 0);
+    renderer.render(scene, camera);
+    const s = walker.stats();
+    panel.textContent = `IK ${walker.ik ? 'on' : 'off'} (I)\nfeet–ground at contacts: ${cm(s.footError)}\nwithout IK:              ${cm(s.footErrorWithoutIk)}`;
+    requestAnimationFrame(frame);
+  };
+
+  publish({
+    stats: (): Stats => ({
+      ready: frames > 3,
+      clip: current.file,
+      ik: current.walker.ik,
+      x: current.walker.x,
+      frames,
+      ...current.walker.stats(),
+    }),
+    resetStats: () => current.walker.resetStats(),
+    setClip: choose,
+    setIk,
+  });
+  requestAnimationFrame(frame);
+}
+
+main().catch((error: unknown) => {
+  const panel = document.getElementById('panel');
+  if (panel) panel.textContent = `The page could not start: ${describeError(error)}`;
+  console.error(error);
+});

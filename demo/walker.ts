@@ -1,0 +1,226 @@
+/**
+ * A character walking along +X over a ground, as a game's character controller would move it: an
+ * in-place clip (motion capture made in-place by `inPlace`) played in a loop, the character
+ * travelling at its contact track's ground speed so planted feet stay still, its origin eased to
+ * the ground under the pelvis, and FootPlacement planting the feet. It measures the feet's distance
+ * to the ground at contacts with IK and on the animation alone, as the placement tests do.
+ */
+import {
+  type Clip,
+  type ContactTrack,
+  computeContacts,
+  createModelBuffer,
+  FootPlacement,
+  forwardKinematics,
+  type Ground,
+  HIT,
+  Pose,
+  RAY,
+  type Rig,
+  SamplerContext,
+  SPRING,
+  sampleClip,
+  springOmega,
+  springStep,
+} from '../src/index.js';
+import { headingMatrix } from './common.js';
+
+/** Mean and largest foot–ground distance at contacts (world units), and how many were measured. */
+export interface FootError {
+  mean: number;
+  max: number;
+  samples: number;
+  /** The fraction of samples within 1 cm. */
+  within1cm: number;
+}
+
+interface Tally {
+  sum: number;
+  max: number;
+  samples: number;
+  near: number;
+}
+
+export interface WalkerOptions {
+  readonly clip: Clip;
+  readonly rig: Rig;
+  /** Model units to world units (metres). */
+  readonly scale: number;
+  readonly ground: Ground;
+  /** Whether the clip is a loop (a game's walk cycle) or a capture with a start and an end. */
+  readonly loop: boolean;
+  /** The pose and model buffer to write (a three.js binding's own); new ones when omitted. */
+  readonly pose?: Pose;
+  readonly model?: Float64Array;
+  /** Where the walk starts, world x. */
+  readonly startX?: number;
+}
+
+export class Walker {
+  readonly clip: Clip;
+  readonly rig: Rig;
+  readonly scale: number;
+  readonly ground: Ground;
+  readonly track: ContactTrack;
+  readonly placement: FootPlacement;
+  readonly pose: Pose;
+  readonly model: Float64Array;
+  /** The model matrices of the animation alone, this frame. */
+  readonly animated: Float64Array;
+  /** Model to world, column-major. */
+  readonly world = new Float64Array(16);
+  /** The model's horizontal direction of travel `[x, z]`, turned onto world +X. */
+  readonly heading: [number, number];
+  x: number;
+  time = 0;
+  ik = true;
+  private readonly context: SamplerContext;
+  private readonly velocity = new Float64Array(3);
+  private readonly controller = new Float64Array(2);
+  private readonly goal = new Float64Array(1);
+  private readonly spring = new Float64Array(SPRING.length);
+  private readonly ray = new Float64Array(RAY.length);
+  private readonly hit = new Float64Array(HIT.length);
+  private started = false;
+  /** Seconds of real time not yet stepped. */
+  private pending = 0;
+  /** The contact track's own planted flags: measured whether IK is on or not. */
+  private readonly contactWeights: Float64Array;
+  private readonly planted: Uint8Array;
+  private readonly withIk = { sum: 0, max: 0, samples: 0, near: 0 };
+  private readonly withoutIk = { sum: 0, max: 0, samples: 0, near: 0 };
+
+  constructor(options: WalkerOptions) {
+    this.clip = options.clip;
+    this.rig = options.rig;
+    this.scale = options.scale;
+    this.ground = options.ground;
+    const skeleton = options.clip.skeleton;
+    this.pose = options.pose ?? new Pose(skeleton);
+    this.model = options.model ?? createModelBuffer(skeleton);
+    this.animated = createModelBuffer(skeleton);
+    this.context = new SamplerContext(options.clip);
+    this.track = computeContacts(options.clip, options.rig.legs, { loop: options.loop });
+    this.placement = new FootPlacement(skeleton, options.rig, { ground: options.ground });
+    this.placement.setContactTrack(this.track);
+    this.contactWeights = new Float64Array(options.rig.legs.length);
+    this.planted = new Uint8Array(options.rig.legs.length);
+    // The feet move back as the body goes forward: travel is against the ground's velocity.
+    const gx = -this.track.groundVelocity[0];
+    const gz = -this.track.groundVelocity[2];
+    const g = Math.sqrt(gx * gx + gz * gz);
+    this.heading = g > 0 ? [gx / g, gz / g] : [0, 1];
+    this.x = options.startX ?? 0;
+    this.spring[SPRING.omega] = springOmega(0.15);
+  }
+
+  /** Eases IK out (0.3 s) or back in. */
+  setIk(on: boolean): void {
+    this.ik = on;
+    this.placement.setWeight(on ? 1 : 0, 0.3);
+  }
+
+  /**
+   * Moves the walk on by `dt` seconds of real time, in steps of 1/60 s (at most 6 a frame: a slow
+   * frame slows the walk rather than making a step coarse), as a game's fixed update would: the
+   * placement and what is measured do not depend on the frame rate.
+   */
+  advance(dt: number): void {
+    this.pending = Math.min(this.pending + dt, 6 / 60);
+    while (this.pending >= 1 / 60) {
+      this.pending -= 1 / 60;
+      this.step(1 / 60);
+    }
+  }
+
+  /** Moves the walk on by `dt` seconds: sample, move, place, measure. */
+  step(dt: number): void {
+    const { clip, pose, model, world, scale } = this;
+    this.time += dt;
+    if (this.time >= clip.duration) this.time -= clip.duration;
+    sampleClip(clip, this.context, this.time, pose);
+    forwardKinematics(pose, model);
+    this.animated.set(model);
+    this.track.groundVelocityAt(this.time, this.velocity, 0);
+    const v = this.velocity;
+    this.x -= (v[0] * this.heading[0] + v[2] * this.heading[1]) * scale * dt;
+    // The origin follows the ground under the pelvis, through a spring (a capsule's step-up).
+    headingMatrix(world, this.heading, scale, this.x, this.controller[0], 0);
+    const p = 16 * this.rig.pelvis + 12;
+    const px = world[0] * model[p] + world[4] * model[p + 1] + world[8] * model[p + 2] + world[12];
+    const pz = world[2] * model[p] + world[6] * model[p + 1] + world[10] * model[p + 2] + world[14];
+    const under = this.groundUnder(px, pz);
+    this.goal[0] = Number.isNaN(under) ? this.controller[0] : under;
+    if (!this.started) {
+      this.controller[0] = this.goal[0];
+      this.started = true;
+    }
+    this.spring[SPRING.dt] = dt;
+    springStep(this.controller, 0, this.goal, 0, this.spring);
+    headingMatrix(world, this.heading, scale, this.x, this.controller[0], 0);
+    this.placement.solve(pose, model, world, dt, this.time);
+    this.track.sample(this.time, 0.1, this.contactWeights, this.planted);
+    this.measure(model, this.withIk);
+    this.measure(this.animated, this.withoutIk);
+  }
+
+  /** Foot–ground distance at contacts: of what is shown, and of the animation alone. */
+  stats(): { footError: FootError; footErrorWithoutIk: FootError } {
+    const summary = (e: Tally): FootError => ({
+      mean: e.samples > 0 ? e.sum / e.samples : 0,
+      max: e.max,
+      samples: e.samples,
+      within1cm: e.samples > 0 ? e.near / e.samples : 1,
+    });
+    return { footError: summary(this.withIk), footErrorWithoutIk: summary(this.withoutIk) };
+  }
+
+  resetStats(): void {
+    for (const e of [this.withIk, this.withoutIk]) e.sum = e.max = e.samples = e.near = 0;
+  }
+
+  /** Moves the walk to world x, its feet let go. */
+  teleport(x: number): void {
+    this.x = x;
+    this.started = false;
+    this.placement.reset();
+  }
+
+  /** The ground's height straight under (x, z), NaN over a hole. */
+  private groundUnder(x: number, z: number): number {
+    this.ray.set([x, 1e4, z, 0, -1, 0, 2e4]);
+    return this.ground.raycast(this.ray, this.hit) ? this.hit[HIT.point + 1] : Number.NaN;
+  }
+
+  /**
+   * For each planted foot, the sole's distance to the ground: of the heel (the foot joint) and the
+   * toe, the one nearer its planted height above the ground under it (a heel strike stands on the
+   * heel, a push-off on the toe), along the ground's normal: the placement tests' measure.
+   */
+  private measure(m: Float64Array, into: Tally): void {
+    const { rig, world, track, scale } = this;
+    for (let i = 0; i < rig.legs.length; i++) {
+      if (this.planted[i] !== 1) continue;
+      const leg = rig.legs[i];
+      let best = Number.NaN;
+      for (let k = 0; k < 2; k++) {
+        const joint = k === 0 ? leg.foot : leg.toe;
+        const height = k === 0 ? track.footHeights[i] : track.toeHeights[i];
+        if (joint < 0 || !Number.isFinite(height)) continue;
+        const o = 16 * joint + 12;
+        const x = world[0] * m[o] + world[4] * m[o + 1] + world[8] * m[o + 2] + world[12];
+        const y = world[1] * m[o] + world[5] * m[o + 1] + world[9] * m[o + 2] + world[13];
+        const z = world[2] * m[o] + world[6] * m[o + 1] + world[10] * m[o + 2] + world[14];
+        const g = this.groundUnder(x, z);
+        if (Number.isNaN(g)) continue;
+        const e = Math.abs((y - g) * this.hit[HIT.normal + 1] - height * scale);
+        if (Number.isNaN(best) || e < best) best = e;
+      }
+      if (Number.isNaN(best)) continue;
+      into.sum += best;
+      into.max = Math.max(into.max, best);
+      into.samples++;
+      if (best <= 0.01) into.near++;
+    }
+  }
+}
