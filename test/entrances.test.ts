@@ -9,27 +9,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as tendon from '../src/index.js';
 import { assetsDir, readAsset } from './helpers/assets.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: deliberately wrong arguments, as JavaScript passes them
-type Anything = any;
-
-/** What JavaScript lets through where tendon expects something else. */
-const HOSTILE: [string, () => unknown][] = [
-  ['undefined', () => undefined],
-  ['null', () => null],
-  ['NaN', () => Number.NaN],
-  ['Infinity', () => Number.POSITIVE_INFINITY],
-  ['-1', () => -1],
-  ['1e9', () => 1e9],
-  ['0.5', () => 0.5],
-  ["'x'", () => 'x'],
-  ['true', () => true],
-  ['{}', () => ({})],
-  ['[]', () => []],
-  ['[NaN, NaN, NaN]', () => [Number.NaN, Number.NaN, Number.NaN]],
-  ['Float64Array(0)', () => new Float64Array(0)],
-  ['Float64Array(3) of NaN', () => new Float64Array(3).fill(Number.NaN)],
-];
+import { type Entrance, probeGood, probeHostile } from './helpers/entrances.js';
 
 interface Fixture {
   skeleton: tendon.Skeleton;
@@ -47,22 +27,10 @@ interface Fixture {
   palette: Float32Array;
 }
 
-/**
- * One entrance: a working call (`args` builds fresh arguments, `run` calls with them). Arguments
- * that are plain objects have each of their fields replaced too. `state` lists what a call writes,
- * to check it is finite after a success and unchanged after a throw.
- */
-interface Entrance {
-  readonly name: string;
-  readonly args: (f: Fixture) => unknown[];
-  readonly run: (f: Fixture, args: Anything[]) => unknown;
-  readonly state?: (f: Fixture, args: Anything[]) => ArrayLike<number>[];
-}
-
 const world = () => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
 const poseState = (f: Fixture) => [f.pose.translations, f.pose.rotations, f.pose.scales, f.model];
 
-const ENTRANCES: Entrance[] = [
+const ENTRANCES: Entrance<Fixture>[] = [
   {
     name: 'Skeleton.create',
     args: () => [{ names: ['a', 'b'], parents: [-1, 0], restTranslations: [0, 0, 0, 0, 1, 0] }],
@@ -424,87 +392,24 @@ beforeAll(async () => {
   };
 });
 
-function snapshot(arrays: ArrayLike<number>[]): number[][] {
-  return arrays.map((a) => Array.from(a));
-}
-
-/** Runs one call and says what went wrong, or null. */
-function tryCall(entrance: Entrance, args: Anything[], label: string): string | null {
-  // The pose is reset to the fixture's before each call, so one call's writes do not feed the next.
-  const f = fixture;
-  if (process.env.ENTRANCE_LOG) process.stderr.write(`${entrance.name} ${label}\n`);
-  const watched = entrance.state?.(f, args) ?? [];
-  const before = snapshot(watched);
-  try {
-    entrance.run(f, args);
-  } catch (error) {
-    if (!tendon.isTendonError(error)) {
-      return `${label}: ${(error as Error).name}: ${(error as Error).message}`.slice(0, 240);
-    }
-    const after = snapshot(watched);
-    for (let k = 0; k < after.length; k++) {
-      for (let i = 0; i < after[k].length; i++) {
-        if (!Object.is(after[k][i], before[k][i]))
-          return `${label}: threw ${error.code} but changed the pose`;
-      }
-    }
-    return null;
-  }
-  for (const array of watched) {
-    for (let i = 0; i < array.length; i++) {
-      if (!Number.isFinite(array[i]))
-        return `${label}: returned normally with a non-finite number in what it wrote`;
-    }
-  }
-  return null;
-}
+const fresh = (f: Fixture) => {
+  // Each call starts from the same animated poses.
+  tendon.sampleClip(f.clip, new tendon.SamplerContext(f.clip), 0.2, f.pose);
+  tendon.forwardKinematics(f.pose, f.model);
+  tendon.sampleClip(f.ladderClip, new tendon.SamplerContext(f.ladderClip), 1.5, f.ladderPose);
+  tendon.forwardKinematics(f.ladderPose, f.ladderModel);
+};
 
 describe('every public entrance', () => {
-  const fresh = (f: Fixture) => {
-    // Each call starts from the same animated pose.
-    tendon.sampleClip(f.clip, new tendon.SamplerContext(f.clip), 0.2, f.pose);
-    tendon.forwardKinematics(f.pose, f.model);
-    tendon.sampleClip(f.ladderClip, new tendon.SamplerContext(f.ladderClip), 1.5, f.ladderPose);
-    tendon.forwardKinematics(f.ladderPose, f.ladderModel);
-  };
-
   it.each(ENTRANCES.map((e) => [e.name, e] as const))('%s: works with good arguments', (_, entrance) => {
     fresh(fixture);
-    expect(tryCall(entrance, entrance.args(fixture), 'good arguments')).toBeNull();
+    expect(probeGood(fixture, entrance)).toBeNull();
   });
 
   it.each(ENTRANCES.map((e) => [e.name, e] as const))(
     '%s: a TendonError (pose untouched) or a sane result for every hostile argument',
     (_, entrance) => {
-      const failures: string[] = [];
-      const count = entrance.args(fixture).length;
-      for (let a = 0; a < count; a++) {
-        for (const [hostile, make] of HOSTILE) {
-          fresh(fixture);
-          const args = entrance.args(fixture);
-          args[a] = make();
-          const problem = tryCall(entrance, args, `argument ${a} = ${hostile}`);
-          if (problem) failures.push(problem);
-        }
-        const options = entrance.args(fixture)[a];
-        // Fields of plain objects (options, definitions, rigs) only: a class instance is one argument.
-        if (
-          options === null ||
-          typeof options !== 'object' ||
-          Object.getPrototypeOf(options) !== Object.prototype
-        )
-          continue;
-        for (const key of Object.keys(options)) {
-          for (const [hostile, make] of HOSTILE) {
-            fresh(fixture);
-            const args = entrance.args(fixture);
-            args[a] = { ...(args[a] as object), [key]: make() };
-            const problem = tryCall(entrance, args, `argument ${a}.${key} = ${hostile}`);
-            if (problem) failures.push(problem);
-          }
-        }
-      }
-      expect(failures.join('\n')).toBe('');
+      expect(probeHostile(fixture, entrance, fresh).join('\n')).toBe('');
     },
   );
 });

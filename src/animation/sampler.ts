@@ -6,8 +6,8 @@
 import { checkClipArg, checkPoseArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
-import type { Pose } from '../pose/pose.js';
-import type { Clip } from './clip.js';
+import { Pose } from '../pose/pose.js';
+import { Clip } from './clip.js';
 
 /** What happens to a time outside `[0, duration]`: wrap around, or hold the end value. */
 export type WrapMode = 'loop' | 'clamp';
@@ -71,6 +71,26 @@ export function sampleClip(
   pose: Pose,
   mode: WrapMode = 'loop',
 ): void {
+  // One test for every argument, and the messages built in a separate call only when it fails:
+  // sampleClip stays small enough for V8 to inline into a frame loop (a double passed to a call it
+  // does not inline is boxed, allocated).
+  if (
+    !(clip instanceof Clip) ||
+    !(context instanceof SamplerContext) ||
+    context.clip !== clip ||
+    !(pose instanceof Pose) ||
+    pose.skeleton !== clip.skeleton ||
+    (mode !== 'loop' && mode !== 'clamp') ||
+    !(time - time === 0)
+  ) {
+    refuseSample(clip, context, time, pose, mode);
+  }
+  timeScratch[0] = wrapTime(time, clip.duration, mode);
+  sampleTracksAt(clip, context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
+}
+
+/** Says what is wrong with {@link sampleClip}'s arguments. */
+function refuseSample(clip: Clip, context: SamplerContext, time: number, pose: Pose, mode: WrapMode): never {
   checkClipArg(clip, 'sampleClip');
   if (!(context instanceof SamplerContext)) {
     throw new TendonError(
@@ -78,7 +98,7 @@ export function sampleClip(
       `sampleClip("${clip.name}"): the context is ${String(context)}, not a SamplerContext`,
     );
   }
-  checkPoseArg(pose, `sampleClip("${clip.name}")`);
+  checkPoseArg(pose, 'sampleClip');
   if (mode !== 'loop' && mode !== 'clamp') {
     throw new TendonError(
       'argument/invalid',
@@ -94,12 +114,8 @@ export function sampleClip(
       `sampleClip("${clip.name}"): the sampler context was made for clip "${context.clip.name}"`,
     );
   }
-  if (pose.skeleton !== clip.skeleton) {
-    throw new TendonError(
-      'clip/skeleton-mismatch',
-      `sampleClip("${clip.name}"): the pose belongs to another skeleton than the clip`,
-    );
-  }
-  timeScratch[0] = wrapTime(time, clip.duration, mode);
-  sampleTracksAt(clip, context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
+  throw new TendonError(
+    'clip/skeleton-mismatch',
+    `sampleClip("${clip.name}"): the pose belongs to another skeleton than the clip`,
+  );
 }

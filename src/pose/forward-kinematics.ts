@@ -7,7 +7,7 @@ import { checkFloat64Arg, checkPoseArg, checkSkeletonArg } from '../arguments.js
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import type { Pose } from './pose.js';
+import { Pose } from './pose.js';
 
 /** A model-space matrix buffer for `skeleton`: 16 numbers per joint, column-major. */
 export function createModelBuffer(skeleton: Skeleton): Float64Array {
@@ -22,9 +22,17 @@ export function createModelBuffer(skeleton: Skeleton): Float64Array {
  * @throws {@link TendonError} `pose/buffer-size` when `modelOut` does not hold `16·n` numbers.
  */
 export function forwardKinematics(pose: Pose, modelOut: Float64Array): void {
-  checkPoseArg(pose, 'forwardKinematics');
+  // One test, the messages in a call made only when it fails: this runs every frame, and a larger
+  // function is inlined less readily into the caller's loop.
+  if (
+    !(pose instanceof Pose) ||
+    !(modelOut instanceof Float64Array) ||
+    modelOut.length !== 16 * pose.skeleton.jointCount
+  ) {
+    checkPoseArg(pose, 'forwardKinematics');
+    checkBuffer(pose.skeleton, modelOut, 'forwardKinematics');
+  }
   const skeleton = pose.skeleton;
-  checkBuffer(skeleton, modelOut, 'forwardKinematics');
   localToModel(
     modelOut,
     skeleton.parents,

@@ -101,9 +101,9 @@ export class Skin {
    * @throws {@link TendonError} `skin/array-size` when a buffer has the wrong length.
    */
   computePalette(model: Float64Array, paletteOut: Float32Array | Float64Array): void {
-    checkArrayArg(model, `Skin "${this.name}": computePalette`, 'the model buffer');
-    checkArrayArg(paletteOut, `Skin "${this.name}": computePalette`, 'the palette');
-    if (model.length !== 16 * this.skeleton.jointCount || paletteOut.length !== 16 * this.joints.length) {
+    if (model?.length !== 16 * this.skeleton.jointCount || paletteOut?.length !== 16 * this.joints.length) {
+      checkArrayArg(model, `Skin "${this.name}": computePalette`, 'the model buffer');
+      checkArrayArg(paletteOut, `Skin "${this.name}": computePalette`, 'the palette');
       throw new TendonError(
         'skin/array-size',
         `Skin "${this.name}": computePalette needs a model buffer of ${16 * this.skeleton.jointCount} and a palette of ${16 * this.joints.length} numbers; got ${model.length} and ${paletteOut.length}`,

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import type { Object3D, SkinnedMesh, Skeleton as ThreeSkeleton } from 'three';
+import { checkArrayArg, checkFloat64Arg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { invertAffine, multiplyAffine } from '../kernel/mat4.js';
 import { skinPalette } from '../kernel/skin-palette.js';
@@ -203,6 +204,7 @@ export class ThreeSkeletonBinding {
    *   index (nothing is written then).
    */
   writeToThree(joints?: ArrayLike<number>): void {
+    if (joints !== undefined) checkArrayArg(joints, 'ThreeSkeletonBinding.writeToThree', 'joints');
     const objects = this.objects;
     const t = this.pose.translations;
     const r = this.pose.rotations;
@@ -238,6 +240,7 @@ export class ThreeSkeletonBinding {
    * @throws {@link TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
    */
   writeBoneMatrices(model: Float64Array = this.model): void {
+    checkFloat64Arg(model, 'ThreeSkeletonBinding.writeBoneMatrices', 'the model buffer');
     const n = this.skeleton.jointCount;
     if (model.length !== 16 * n) {
       throw new TendonError(
@@ -386,6 +389,17 @@ export function bindThreeSkeleton(
   source: SkinnedMesh | ThreeSkeleton | Object3D,
   options: ThreeBindingOptions = {},
 ): ThreeSkeletonBinding {
+  options = optionsArg(options, 'bindThreeSkeleton');
+  if (
+    source === null ||
+    typeof source !== 'object' ||
+    !(isSkinnedMesh(source) || isThreeSkeleton(source) || typeof (source as Object3D).traverse === 'function')
+  ) {
+    throw new TendonError(
+      'argument/invalid',
+      `bindThreeSkeleton: the source is ${String(source)}, not a SkinnedMesh, a Skeleton or an Object3D holding one`,
+    );
+  }
   let first: ThreeSkeleton;
   let meshes: SkinnedMesh[] = [];
   let container: Object3D | null = null;

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import { BufferAttribute, BufferGeometry, LineBasicMaterial, LineSegments } from 'three';
+import { checkArrayArg, checkFloat64Arg, checkSkeletonArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { HIT } from '../placement/ground.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -62,6 +63,8 @@ const COLORS = {
 const CROSS = 6;
 const HIT_VERTICES = CROSS + 2;
 
+const FRAME_KEYS = ['targets', 'poles', 'contacts', 'hits', 'rungs'] as const;
+
 /**
  * A `THREE.LineSegments` that draws a character's IK state, every buffer allocated once: call
  * {@link IkDebugHelper.update} each frame (no allocation) and add the helper to the scene at its
@@ -90,12 +93,21 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
    *   `ik/invalid-option` for a bad `maxMarkers` or `size`.
    */
   constructor(skeleton: Skeleton, options: IkDebugHelperOptions = {}) {
+    checkSkeletonArg(skeleton, 'new IkDebugHelper');
+    options = optionsArg(options, 'new IkDebugHelper');
     const maxMarkers = options.maxMarkers ?? 32;
-    if (!Number.isInteger(maxMarkers) || maxMarkers < 0) {
+    // A debug drawing of more than 10,000 markers of each kind is a mistake, not a picture.
+    if (!Number.isInteger(maxMarkers) || maxMarkers < 0 || maxMarkers > 10_000) {
       throw new TendonError(
         'ik/invalid-option',
-        `IkDebugHelper: maxMarkers ${maxMarkers} is not a whole number ≥ 0`,
+        `IkDebugHelper: maxMarkers ${maxMarkers} is not a whole number in 0..10000`,
       );
+    }
+    if (options.chains !== undefined) {
+      checkArrayArg(options.chains, 'new IkDebugHelper', 'options.chains');
+      options.chains.forEach((chain, i) => {
+        checkArrayArg(chain, 'new IkDebugHelper', `options.chains[${i}]`);
+      });
     }
     if (options.size !== undefined && !(options.size > 0 && Number.isFinite(options.size))) {
       throw new TendonError('ik/invalid-option', `IkDebugHelper: size ${options.size} is not > 0`);
@@ -148,6 +160,18 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
    * @throws {@link TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
    */
   update(model: Float64Array, world: ArrayLike<number> | null = null, frame: IkDebugFrame = {}): void {
+    checkFloat64Arg(model, 'IkDebugHelper.update', 'the model buffer');
+    if (world !== null) checkArrayArg(world, 'IkDebugHelper.update', 'the world matrix', 16);
+    frame = optionsArg(frame, 'IkDebugHelper.update');
+    // Indexed: this runs every frame, and a for-of iterator is not always optimized away.
+    for (let k = 0; k < FRAME_KEYS.length; k++) {
+      const key = FRAME_KEYS[k];
+      const value = frame[key];
+      // The message is built only on the way out: a template string per frame would allocate.
+      if (value !== undefined && !(Array.isArray(value) || ArrayBuffer.isView(value))) {
+        checkArrayArg(value, 'IkDebugHelper.update', `frame.${key}`);
+      }
+    }
     if (model.length !== 16 * this.skeleton.jointCount) {
       throw new TendonError(
         'pose/buffer-size',

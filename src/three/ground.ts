@@ -13,8 +13,9 @@ import {
   Vector3,
 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
+import { checkArrayArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
-import { type Ground, HIT, RAY } from '../placement/ground.js';
+import { checkRaycastArgs, type Ground, HIT, RAY } from '../placement/ground.js';
 
 /** Options of {@link ThreeRaycastGround}. */
 export interface ThreeRaycastGroundOptions {
@@ -95,6 +96,13 @@ export class ThreeRaycastGround implements Ground {
    *   of three floats per vertex, or its tree is not laid out as three-mesh-bvh 0.9 lays it out.
    */
   constructor(objects: readonly Object3D[], options: ThreeRaycastGroundOptions = {}) {
+    checkArrayArg(objects, 'new ThreeRaycastGround', 'the objects');
+    options = optionsArg(options, 'new ThreeRaycastGround');
+    objects.forEach((object, i) => {
+      if ((object as { isObject3D?: boolean } | null)?.isObject3D !== true) {
+        throw new TendonError('argument/invalid', `new ThreeRaycastGround: objects[${i}] is not an Object3D`);
+      }
+    });
     const includeInvisible = options.includeInvisible !== false;
     const meshes: Mesh[] = [];
     for (const object of objects) {
@@ -138,6 +146,7 @@ export class ThreeRaycastGround implements Ground {
 
   /** {@inheritDoc Ground.raycast} */
   raycast(ray: Float64Array, hit: Float64Array): boolean {
+    checkRaycastArgs(ray, hit, 'ThreeRaycastGround');
     const s = this.scratch;
     const ox = ray[RAY.origin];
     const oy = ray[RAY.origin + 1];
