@@ -86,7 +86,7 @@ export interface AimIkOptions {
 }
 
 /**
- * Turns one bone to point an axis at a target (ALGORITHMS.md §3), in the bone's own frame, so
+ * Turns one bone to point an axis at a target (docs/methods.md §3), in the bone's own frame, so
  * that limits apply in the bone's terms: a swing cone about the rest forward axis and a twist range
  * about it. Optionally rolls a second axis toward an up (pole) direction.
  *

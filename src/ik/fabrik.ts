@@ -1,5 +1,5 @@
 /**
- * FABRIK: forward-and-backward-reaching IK over a chain of any length (ALGORITHMS.md §4).
+ * FABRIK: forward-and-backward-reaching IK over a chain of any length (docs/methods.md §4).
  *
  * @packageDocumentation
  */
@@ -45,7 +45,7 @@ export type FabrikIkOptions = ChainIkOptions;
 /**
  * FABRIK on a chain of joints, writing local rotations.
  *
- * How a solve works (ALGORITHMS.md §4):
+ * How a solve works (docs/methods.md §4):
  * 1. The chain's joint positions are computed in the frame of the root's parent, `P = M_parent(root)`
  *    (inverted as an affine transform), from the pose's local transforms. The chain is rigid in
  *    that frame whatever `P` is (rotated, scaled by 0.01, non-uniformly scaled, mirrored), so segment

@@ -1,8 +1,8 @@
 /**
- * Points-at (aim) in a bone's own rotation frame (ALGORITHMS.md §3): the minimal rotation that
+ * Points-at (aim) in a bone's own rotation frame (docs/methods.md §3): the minimal rotation that
  * turns a forward axis toward a target, an optional roll toward an up direction, and swing/twist
  * limits relative to the rest rotation. Only `+ − × ÷` and `√`: the same inputs give bit-identical
- * rotations on every engine (ALGORITHMS.md §5).
+ * rotations on every engine (docs/methods.md §5).
  *
  * "Rotation frame" of a joint with local rotation `q`: the frame in which a vector `v` lands at
  * `t + q·v` in the parent's frame, i.e. the joint's frame before its own scale. A child at local

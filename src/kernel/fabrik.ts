@@ -1,5 +1,5 @@
 /**
- * FABRIK's positional passes (ALGORITHMS.md §4) over a chain of points in one frame.
+ * FABRIK's positional passes (docs/methods.md §4) over a chain of points in one frame.
  *
  * `positions` holds `3·count` numbers (joint 0 is the root), `lengths` the `count − 1` segment
  * lengths. Nothing here allocates or uses trigonometry. The rotational forward pass (turning the

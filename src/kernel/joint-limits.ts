@@ -1,5 +1,5 @@
 /**
- * Joint-limit enforcement on local rotations, trig-free (ALGORITHMS.md §5).
+ * Joint-limit enforcement on local rotations, trig-free (docs/methods.md §5).
  *
  * A limit is a fixed-size record of numbers in a `Float64Array` (see {@link LIMIT_STRIDE} and the
  * `LIMIT_*` offsets), built once at configuration time by `src/ik/joint-limits.ts`: every angle is
@@ -256,7 +256,7 @@ const fromTo = new Float64Array(9);
  * Turns the local rotation `q[qo…]` so that the joint-frame vector `u` points along `v`, then
  * enforces the limit; returns whether the limit acted. Both vectors are in the joint's rotation
  * frame (after its scale, before its rotation: `R(q) · u` is where `u` sits in the parent's
- * frame), so the correction `R` composes on the right, `q ← q · R`, as ALGORITHMS.md §3 does.
+ * frame), so the correction `R` composes on the right, `q ← q · R`, as docs/methods.md §3 does.
  * Unlimited and cone joints take the minimal rotation ({@link rotationBetween}: accurate at every
  * angle, a half turn about a fixed perpendicular for opposite vectors; keeps the bone's twist),
  * hinge joints the rotation about their axis ({@link hingeFromTo}), which keeps a joint that is on

@@ -5,7 +5,7 @@
  * library that orders its constructor `(w, x, y, z)` reads the same four numbers as a half turn.
  * Every function takes its output first, reads all inputs before writing, and so tolerates `out`
  * aliasing an input. Nothing here uses trigonometry: results are bit-identical across engines
- * (ALGORITHMS.md §5).
+ * (docs/methods.md §5).
  *
  * @packageDocumentation
  */
@@ -365,7 +365,7 @@ export function fromMat4(out: NumericArray, o: number, m: NumericArray, mo: numb
 
 /**
  * The minimal rotation carrying unit vector `u` onto unit vector `v`, by the half-vector formula
- * `normalize(u × v, 1 + u · v)` (ALGORITHMS.md §2). When the vectors are opposite (`1 + u·v` below
+ * `normalize(u × v, 1 + u · v)` (docs/methods.md §2). When the vectors are opposite (`1 + u·v` below
  * `1e-12`), the answer is a half turn about an axis perpendicular to `u` (built from the coordinate
  * axis least aligned with `u`) followed by the small turn left, never the identity, and as exact
  * as the half-vector formula elsewhere. Never NaN for unit inputs.

@@ -8,7 +8,7 @@
 export type JointIndexArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
 
 /**
- * Skins `vertexCount` points: `out_v = Σ_k w_k · P[j_k] · v / Σ_k w_k` (ALGORITHMS.md §1).
+ * Skins `vertexCount` points: `out_v = Σ_k w_k · P[j_k] · v / Σ_k w_k` (docs/methods.md §1).
  *
  * Weights are divided by their sum, so a vertex whose weights do not add up to 1 (exporters round
  * them; RobotExpressive's reach 1.07) is not pulled toward or away from the origin. A vertex whose

@@ -1,7 +1,7 @@
 /**
  * Translation–rotation–scale transforms to and from column-major 4x4 matrices.
  *
- * A bone's local transform is `T = translate(t) · rotate(q) · scale(s)` (ALGORITHMS.md §1): the
+ * A bone's local transform is `T = translate(t) · rotate(q) · scale(s)` (docs/methods.md §1): the
  * scale is applied first, to the bone's own frame, and has nothing in the matrix's last column.
  *
  * @packageDocumentation

@@ -3,7 +3,7 @@
  *
  * The solve runs in the frame of the root joint's parent: there the chain is rigid whatever the
  * ancestors do (rotation, translation, uniform or non-uniform scale, a mirror), so distances are
- * kept and the corrections are plain rotations. Only `+ − × ÷` and `√` are used (ALGORITHMS.md §5).
+ * kept and the corrections are plain rotations. Only `+ − × ÷` and `√` are used (docs/methods.md §5).
  *
  * @packageDocumentation
  */
@@ -358,7 +358,7 @@ function pulledIntoSolveFrame(settings: Float64Array, so: number, model: Float64
 
 /**
  * Hinge-true: turn the middle joint about its hinge to make |end − root| the distance to reach
- * (ALGORITHMS.md §2), on the side the hinge allows and within the bend range; then align
+ * (docs/methods.md §2), on the side the hinge allows and within the bend range; then align
  * root → end with root → target and roll the knee into the plane of root, target and pole.
  *
  * Written as one function over local numbers, with the common branches of the small quaternion

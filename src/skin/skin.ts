@@ -20,7 +20,7 @@ export interface SkinDefinition {
 }
 
 /**
- * Binds a mesh to a skeleton: palette entry `k` is `M[joints[k]] · inverseBind[k]` (ALGORITHMS.md §1).
+ * Binds a mesh to a skeleton: palette entry `k` is `M[joints[k]] · inverseBind[k]` (docs/methods.md §1).
  */
 export class Skin {
   /** The skeleton the joints belong to. */

@@ -1,5 +1,5 @@
 /**
- * ALGORITHMS.md §5: the solvers use only + − × ÷ and √, so their results are bit-identical on
+ * docs/methods.md §5: the solvers use only + − × ÷ and √, so their results are bit-identical on
  * every JavaScript engine. Two proofs: the solver suite runs with Math's transcendental functions
  * replaced by throwing stand-ins, and the same seeded workload gives the same bits in V8 and in
  * QuickJS (whose Math library is a different implementation).

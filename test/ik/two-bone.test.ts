@@ -1,7 +1,7 @@
 /**
  * Two-bone IK, by properties (fast-check, seeded; 100,000 cases per property in CI, FUZZ_RUNS
  * under `npm run fuzz`), each also under rotated, translated, scaled, non-uniform and mirrored
- * parents, plus the named edge cases of ALGORITHMS.md §2.
+ * parents, plus the named edge cases of docs/methods.md §2.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Runs code with Math's transcendental functions replaced by throwing stand-ins: the solvers may use
- * only + − × ÷ and √ (ALGORITHMS.md §5), so a solve that reaches for one of them fails the test.
+ * only + − × ÷ and √ (docs/methods.md §5), so a solve that reaches for one of them fails the test.
  */
 
 /** The functions a solve may not call. */

@@ -1,5 +1,5 @@
 /**
- * Placement keeps the solvers' promise (ALGORITHMS.md §5): only + − × ÷ and √ once set up, so a
+ * Placement keeps the solvers' promise (docs/methods.md §5): only + − × ÷ and √ once set up, so a
  * frame placed in V8 is bit for bit the frame placed in QuickJS.
  */
 import { describe, expect, it } from 'vitest';
