@@ -50,6 +50,7 @@ export class MixerLayer {
   get time(): number {
     return this.numbers[0];
   }
+  /** Sets the layer time, seconds. */
   set time(seconds: number) {
     this.numbers[0] = seconds;
   }
@@ -57,6 +58,7 @@ export class MixerLayer {
   get weight(): number {
     return this.numbers[1];
   }
+  /** Sets the blend weight (checked at the next evaluate). */
   set weight(weight: number) {
     this.numbers[1] = weight;
   }
@@ -64,6 +66,7 @@ export class MixerLayer {
   get speed(): number {
     return this.numbers[2];
   }
+  /** Sets the playback rate. */
   set speed(rate: number) {
     this.numbers[2] = rate;
   }

@@ -249,6 +249,7 @@ export class AimIk {
   get weight(): number {
     return this.numbers[0];
   }
+  /** Sets the weight, in `[0, 1]`. */
   set weight(weight: number) {
     // A number field rewritten every frame can lose V8's in-place double representation and
     // allocate on every store; an array element never does.

@@ -107,7 +107,7 @@ export type FabrikIkOptions = ChainIkOptions;
  *    not bettered the best error by 5% (a kept jump counts as progress; an iteration no limit held
  *    is FABRIK's, which converges, if slowly), the chain is handed over. With uniform scales along
  *    the chain, first to up to 8 damped least-squares (Levenberg–Marquardt) steps on the joints'
- *    angles within their limits ({@link DlsRefine}): every joint moves at once along the end's
+ *    angles within their limits (`DlsRefine`): every joint moves at once along the end's
  *    Jacobian, which converges in a few steps where the passes crawl (an elbow pinned straight at
  *    its limit near full reach); steps that do not halve the error start again with each hinge
  *    that sits at a limit bent into its range (an elbow pinned straight while the chain must

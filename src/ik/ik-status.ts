@@ -26,6 +26,7 @@ export class IkStatus {
   get iterations(): number {
     return this.numbers[0];
   }
+  /** Sets the iteration count (solvers write it). */
   set iterations(count: number) {
     this.numbers[0] = count;
   }
@@ -34,6 +35,7 @@ export class IkStatus {
   get error(): number {
     return this.numbers[1];
   }
+  /** Sets the distance left (solvers write it). */
   set error(distance: number) {
     this.numbers[1] = distance;
   }

@@ -37,16 +37,25 @@ import type { Skeleton } from '../skeleton/skeleton.js';
  */
 export type JointLimit =
   | {
+      /** A hinge: the joint turns about one axis only. */
       readonly kind: 'hinge';
+      /** The hinge axis, joint-local (need not be unit). */
       readonly axis: readonly [number, number, number];
+      /** Least angle about the axis, radians. */
       readonly min?: number;
+      /** Greatest angle about the axis, radians. */
       readonly max?: number;
     }
   | {
+      /** A cone: the bone swings within `angle` of its axis, and twists within a range. */
       readonly kind: 'cone';
+      /** The swinging axis, joint-local; default: toward the next joint at rest. */
       readonly axis?: readonly [number, number, number];
+      /** Half-angle of the cone, radians. */
       readonly angle: number;
+      /** Least twist about the bone, radians. */
       readonly twistMin?: number;
+      /** Greatest twist about the bone, radians. */
       readonly twistMax?: number;
     };
 

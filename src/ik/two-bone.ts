@@ -210,6 +210,7 @@ export class TwoBoneIk {
   get weight(): number {
     return this.settings[TWO_BONE.weight];
   }
+  /** Sets the weight, in `[0, 1]`. */
   set weight(weight: number) {
     if (!(weight >= 0 && weight <= 1)) {
       throw new TendonError('ik/invalid-option', `TwoBoneIk: weight ${weight} is not in [0, 1]`);
@@ -221,6 +222,7 @@ export class TwoBoneIk {
   get softness(): number {
     return this.settings[TWO_BONE.softness];
   }
+  /** Sets the softness, a fraction of the chain length in `[0, 1)`. */
   set softness(fraction: number) {
     if (!(fraction >= 0 && fraction < 1)) {
       throw new TendonError('ik/invalid-option', `TwoBoneIk: softness ${fraction} is not in [0, 1)`);
@@ -235,6 +237,7 @@ export class TwoBoneIk {
   get twist(): number {
     return this.twistRad[0];
   }
+  /** Sets the twist of the bend plane, radians. */
   set twist(angleRad: number) {
     if (!Number.isFinite(angleRad)) {
       throw new TendonError('ik/invalid-option', `TwoBoneIk: twist ${angleRad} is not finite`);

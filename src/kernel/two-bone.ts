@@ -31,8 +31,9 @@ export const TWO_BONE = {
   hinge: 11,
   /** 1 when the hinge axis is known (hinge-true mode), 0 for least-motion mode. */
   hasHinge: 14,
-  /** Bend range about the hinge: cos, sin of the minimum (2), cos, sin of the maximum (2). */
+  /** Bend range about the hinge: the cosine and sine of the least bend (2). */
   bendMin: 15,
+  /** The cosine and sine of the greatest bend (2). */
   bendMax: 17,
   /** 1 when the bend range applies. */
   hasBendRange: 19,

@@ -77,7 +77,7 @@ export function cosSinInto(angleRad: number, out: Float64Array | number[], o = 0
   return out;
 }
 
-/** `[cos θ, sin θ]` of an angle in radians, by {@link cosSinInto}: the same bits on every engine. */
+/** `[cos θ, sin θ]` of an angle in radians, by `cosSinInto`: the same bits on every engine. */
 export function cosSinOfAngle(angleRad: number): [number, number] {
   const out: [number, number] = [0, 0];
   cosSinInto(angleRad, out);

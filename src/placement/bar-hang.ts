@@ -36,7 +36,14 @@ export interface BarHangOptions {
 }
 
 /** Per-hand numbers of the last update: target `x, y, z` (world), 1 while gripping. Left hand first. */
-export const HANG_HAND = { target: 0, gripping: 3, length: 4 } as const;
+export const HANG_HAND = {
+  /** Where the hand is held, world `x, y, z`. */
+  target: 0,
+  /** 1 while the hand grips the bar, 0 while it moves to its next grip. */
+  gripping: 3,
+  /** Numbers per hand. */
+  length: 4,
+} as const;
 
 /**
  * A character hanging from a bar by both hands. The body is a pendulum under the grip: a point

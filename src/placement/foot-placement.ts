@@ -100,6 +100,7 @@ export const LEG_REPORT = {
   locked: 11,
   /** The distance the two-bone solve left between the leg's end and its target. */
   error: 12,
+  /** Numbers per leg. */
   length: 13,
 } as const;
 

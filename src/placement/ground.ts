@@ -11,13 +11,31 @@ import { TendonError } from '../errors.js';
  * arguments so that a query allocates nothing (V8 boxes doubles passed through calls it does not
  * inline).
  */
-export const RAY = { origin: 0, direction: 3, maxDistance: 6, length: 7 } as const;
+export const RAY = {
+  /** Where the ray starts, `x, y, z`. */
+  origin: 0,
+  /** Its unit direction, `x, y, z`. */
+  direction: 3,
+  /** How far along it a hit may be. */
+  maxDistance: 6,
+  /** Numbers in a ray. */
+  length: 7,
+} as const;
 
 /**
  * Layout of a hit in a `Float64Array(7)`: the point `x, y, z`, the unit surface normal `x, y, z`
  * (on the side the ray came from), and the distance from the ray's origin.
  */
-export const HIT = { point: 0, normal: 3, distance: 6, length: 7 } as const;
+export const HIT = {
+  /** The point hit, `x, y, z`. */
+  point: 0,
+  /** The ground's unit normal there, facing the ray, `x, y, z`. */
+  normal: 3,
+  /** Distance along the ray. */
+  distance: 6,
+  /** Numbers in a hit. */
+  length: 7,
+} as const;
 
 /**
  * Anything placement can stand on: a plane, a heightfield, a triangle mesh, a renderer's ray caster.

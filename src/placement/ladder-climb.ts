@@ -33,6 +33,7 @@ export interface Ladder {
 
 /** Set-up of a {@link LadderClimb}; lengths in world units. */
 export interface LadderClimbOptions {
+  /** The ladder to climb. */
   readonly ladder: Ladder;
   /** Model-to-world scale of the character. Default 1. */
   readonly scale?: number;
@@ -49,7 +50,18 @@ export interface LadderClimbOptions {
  * foot: the target `x, y, z` (world), 1 while gripping, the rung held (−1 the ground below, the rung
  * count the ground above; NaN while moving), the IK weight.
  */
-export const CLIMB_LIMB = { target: 0, gripping: 3, rung: 4, weight: 5, length: 6 } as const;
+export const CLIMB_LIMB = {
+  /** Where the hand or foot is held, world `x, y, z`. */
+  target: 0,
+  /** 1 while it grips its rung, 0 while it moves. */
+  gripping: 3,
+  /** The rung it grips or moves to (0 the lowest, −1 the ground below, the rung count the top). */
+  rung: 4,
+  /** Its IK weight. */
+  weight: 5,
+  /** Numbers per limb. */
+  length: 6,
+} as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
 const PHASES = [0, 0.5, 1, 1.5];

@@ -37,8 +37,9 @@ export interface LookAtOptions {
    * (within its cone). Default: 0.25 for the spine, 0.4 for each neck joint, 1 for the head.
    */
   readonly shares?: readonly number[];
-  /** The character's forward and up directions in model space. Default +Z forward, +Y up. */
+  /** The character's forward direction in model space. Default +Z. */
   readonly forward?: readonly [number, number, number];
+  /** The character's up direction in model space. Default +Y. */
   readonly up?: readonly [number, number, number];
   /** Largest turn of each joint away from its rest direction (a swing cone), radians. Default 0.8. */
   readonly coneAngle?: number;

@@ -57,6 +57,7 @@ export class RungRetarget {
   readonly solvers: readonly TwoBoneIk[];
   /** Per limb, the shift applied in the last {@link RungRetarget.apply}, and 1 while it held. */
   readonly shifts = new Float64Array(4);
+  /** Per limb (left hand, right hand, left foot, right foot), 1 while it holds a rung this frame. */
   readonly holding = new Uint8Array(4);
   private readonly duration: number;
   private readonly skeleton: Skeleton;

@@ -28,7 +28,14 @@ export function springOmega(smoothTime: number): number {
  * {@link springOmega}) and the step's seconds. Numbers travel in typed arrays rather than as loose
  * arguments: V8 boxes a double passed to a call it does not inline, which would allocate per frame.
  */
-export const SPRING = { omega: 0, dt: 1, length: 2 } as const;
+export const SPRING = {
+  /** The spring's angular frequency (from {@link springOmega}). */
+  omega: 0,
+  /** The step, seconds. */
+  dt: 1,
+  /** Numbers in the parameters. */
+  length: 2,
+} as const;
 
 /**
  * One step of a scalar critically damped spring toward `goal[go]`. `state[o]` is the value,
@@ -94,7 +101,16 @@ export const EASED_WEIGHT_LENGTH = 4;
  * Layout of an eased weight step's parameters in a `Float64Array`: the goal in [0, 1] (clamped),
  * the ease time and the step's seconds.
  */
-export const EASE = { goal: 0, easeTime: 1, dt: 2, length: 3 } as const;
+export const EASE = {
+  /** The weight eased toward, in `[0, 1]`. */
+  goal: 0,
+  /** Seconds to go from 0 to 1. */
+  easeTime: 1,
+  /** The step, seconds. */
+  dt: 2,
+  /** Numbers in the parameters. */
+  length: 3,
+} as const;
 
 /**
  * A weight in [0, 1] that eases toward its goal over a fixed time and never jumps: from the value

@@ -18,24 +18,37 @@ export type RigJointRef = string | number;
 
 /** A leg given by hand (names or indices). */
 export interface LegOverride {
+  /** A label for messages. Default: its side. */
   readonly label?: string;
+  /** Which side of the body. Default: from the joint's rest position. */
   readonly side?: LimbSide;
+  /** The thigh (hip joint). */
   readonly root: RigJointRef;
+  /** The shin (knee). */
   readonly middle: RigJointRef;
   /** The ankle; or give `foot` alone for a leg whose foot is a separate bone (an `'effector'` leg). */
   readonly end?: RigJointRef;
+  /** The bone placement turns onto the ground. Default: the ankle. */
   readonly foot?: RigJointRef;
+  /** The toe joint, if any. */
   readonly toe?: RigJointRef;
+  /** A pole (knee target) bone, if any. */
   readonly pole?: RigJointRef;
 }
 
 /** An arm given by hand. */
 export interface ArmOverride {
+  /** A label for messages. Default: its side. */
   readonly label?: string;
+  /** Which side of the body. Default: from the joint's rest position. */
   readonly side?: LimbSide;
+  /** The clavicle above the upper arm, if any. */
   readonly clavicle?: RigJointRef;
+  /** The upper arm (shoulder joint). */
   readonly root: RigJointRef;
+  /** The forearm (elbow). */
   readonly middle: RigJointRef;
+  /** The hand (wrist). */
   readonly end: RigJointRef;
 }
 
@@ -49,8 +62,11 @@ export interface FindRigOptions {
   readonly convention?: string;
   /** Limbs given by hand: they replace what was found. */
   readonly legs?: readonly LegOverride[];
+  /** Arms given by hand: they replace what was found. */
   readonly arms?: readonly ArmOverride[];
+  /** The pelvis, given by hand. */
   readonly pelvis?: RigJointRef;
+  /** The head, given by hand. */
   readonly head?: RigJointRef;
 }
 

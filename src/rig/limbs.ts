@@ -23,8 +23,11 @@ export type LegShape = 'chain' | 'effector';
 export interface LegRig {
   /** A readable label: `'left'`, `'right'`, `'front-left'`, ... */
   readonly label: string;
+  /** Which side of the body. */
   readonly side: LimbSide;
+  /** A chain of three joints, or a knee with the foot as a point of it (see {@link LegShape}). */
   readonly shape: LegShape;
+  /** How the leg was found. */
   readonly source: LimbSource;
   /** The upper joint (hip / thigh). */
   readonly root: number;
@@ -47,13 +50,19 @@ export interface LegRig {
 
 /** One arm: shoulder (clavicle), upper arm, forearm, hand; `-1` where there is none. */
 export interface ArmRig {
+  /** A readable label: `'left'`, `'right'`. */
   readonly label: string;
+  /** Which side of the body. */
   readonly side: LimbSide;
+  /** How the arm was found. */
   readonly source: LimbSource;
   /** The clavicle / shoulder joint above the upper arm, `-1` if none. */
   readonly clavicle: number;
+  /** The upper arm (shoulder joint). */
   readonly root: number;
+  /** The forearm (elbow). */
   readonly middle: number;
+  /** The hand (wrist). */
   readonly end: number;
 }
 
@@ -61,6 +70,7 @@ export interface ArmRig {
 export interface Rig {
   /** Legs, left before right; an animal's hind legs before its front legs. */
   readonly legs: readonly LegRig[];
+  /** Arms, left before right. */
   readonly arms: readonly ArmRig[];
   /**
    * The joint whose translation carries the pelvis offset: the lowest common ancestor of the legs'

@@ -7,15 +7,23 @@ import { checkStringArg } from '../arguments.js';
 
 /** One side's limb joints in a naming convention; a list gives alternatives, first found wins. */
 export interface SideNames {
+  /** The thigh (hip joint). */
   readonly upLeg: readonly string[];
+  /** The shin (knee). */
   readonly leg: readonly string[];
+  /** The foot (ankle). */
   readonly foot: readonly string[];
+  /** The toe. */
   readonly toe: readonly string[];
   /** A pole (knee target) bone, where the convention has one. */
   readonly pole: readonly string[];
+  /** The clavicle (shoulder). */
   readonly clavicle: readonly string[];
+  /** The upper arm. */
   readonly arm: readonly string[];
+  /** The forearm (elbow). */
   readonly foreArm: readonly string[];
+  /** The hand (wrist). */
   readonly hand: readonly string[];
 }
 
@@ -23,13 +31,17 @@ export interface SideNames {
 export interface NameMap {
   /** Its name, as {@link Rig.convention} reports it. */
   readonly name: string;
+  /** The left side's limbs. */
   readonly left: SideNames;
+  /** The right side's limbs. */
   readonly right: SideNames;
   /** The pelvis (the legs' common parent), if the convention names one. */
   readonly pelvis: readonly string[];
   /** Spine joints, bottom first: those present are used. */
   readonly spine: readonly string[];
+  /** Neck joints, bottom first. */
   readonly neck: readonly string[];
+  /** The head. */
   readonly head: readonly string[];
 }
 

@@ -24,7 +24,7 @@ export interface ThreeBindingOptions {
    * Default: for an `Object3D` source (such as `gltf.scene`), the source itself; for a
    * `SkinnedMesh` or a `THREE.Skeleton`, the highest ancestor of the bones that is not a
    * `THREE.Scene` (for a GLTFLoader result, `gltf.scene`, whether or not it was added to a scene).
-   * Either way the model space is the glTF scene's space, as {@link importGltf} builds it: the same
+   * Either way the model space is the glTF scene's space, as {@link index!importGltf} builds it: the same
    * joints, names, parents and rest transforms. `null` makes model space the world (every ancestor
    * of the bones becomes a joint).
    */
@@ -200,7 +200,7 @@ export class ThreeSkeletonBinding {
    * Writing a joint tendon did not change writes back what {@link readFromThree} read, exactly.
    * Allocates nothing.
    *
-   * @throws {@link TendonError} `pose/joint-out-of-range` when an entry of `joints` is not a joint
+   * @throws {@link index!TendonError} `pose/joint-out-of-range` when an entry of `joints` is not a joint
    *   index (nothing is written then).
    */
   writeToThree(joints?: ArrayLike<number>): void {
@@ -237,7 +237,7 @@ export class ThreeSkeletonBinding {
    * bones had been posed and updated by three. {@link rootWorld} is refreshed first (the root's
    * world matrix and its ancestors', not the bones'). Allocates nothing.
    *
-   * @throws {@link TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
+   * @throws {@link index!TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
    */
   writeBoneMatrices(model: Float64Array = this.model): void {
     checkFloat64Arg(model, 'ThreeSkeletonBinding.writeBoneMatrices', 'the model buffer');
@@ -381,7 +381,7 @@ function isScene(value: Object3D | null): boolean {
  * `.` and other characters), else `name`, else `joint_<index>`; a repeated name gets `_<index>`.
  * The rest pose is the objects' local transforms now: bind before an animation moves them.
  *
- * @throws {@link TendonError} `three/no-skeleton` (no skinned mesh in `source`),
+ * @throws {@link index!TendonError} `three/no-skeleton` (no skinned mesh in `source`),
  *   `three/invalid-skeleton` (a skeleton with no bones or a missing bone) or `three/invalid-root`
  *   (a bone not below `options.root`).
  */

@@ -89,7 +89,7 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
   private vertexCount = 0;
 
   /**
-   * @throws {@link TendonError} `ik/invalid-joint` when a chain lists a joint the skeleton lacks,
+   * @throws {@link index!TendonError} `ik/invalid-joint` when a chain lists a joint the skeleton lacks,
    *   `ik/invalid-option` for a bad `maxMarkers` or `size`.
    */
   constructor(skeleton: Skeleton, options: IkDebugHelperOptions = {}) {
@@ -157,7 +157,7 @@ export class IkDebugHelper extends LineSegments<BufferGeometry, LineBasicMateria
    * matrix of model space `world` (16 numbers, column-major, such as a binding's `rootWorld` or a
    * `Matrix4`'s `elements`; `null` for identity) and the markers of `frame`. Allocates nothing.
    *
-   * @throws {@link TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
+   * @throws {@link index!TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
    */
   update(model: Float64Array, world: ArrayLike<number> | null = null, frame: IkDebugFrame = {}): void {
     checkFloat64Arg(model, 'IkDebugHelper.update', 'the model buffer');

@@ -92,7 +92,7 @@ export class ThreeRaycastGround implements Ground {
    * @param objects - meshes, or objects to search for meshes (depth first; `Mesh`, but not
    *   `SkinnedMesh`, `InstancedMesh` or `BatchedMesh`, which are skipped).
    * @param options - see {@link ThreeRaycastGroundOptions}.
-   * @throws {@link TendonError} `three/invalid-ground` when a mesh's geometry has no `position`
+   * @throws {@link index!TendonError} `three/invalid-ground` when a mesh's geometry has no `position`
    *   of three floats per vertex, or its tree is not laid out as three-mesh-bvh 0.9 lays it out.
    */
   constructor(objects: readonly Object3D[], options: ThreeRaycastGroundOptions = {}) {
