@@ -56,6 +56,14 @@ describe('docs/three.md', () => {
     expect(blocks.length).toBe(4);
   });
 
+  it('the README shows the Mode 1 example as it is here (so this test runs the README’s too)', () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const three = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
+      .map((m) => m[1])
+      .filter((code) => code.includes("from 'tendon/three'"));
+    expect(three).toEqual([block('readFromThree')]);
+  });
+
   it('Mode 1 example (under 20 lines): three’s hand reaches the target', async () => {
     const code = block('readFromThree');
     expect(code.trim().split('\n').length).toBeLessThan(20);
