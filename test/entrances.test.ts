@@ -6,10 +6,10 @@
  * RangeError, a NaN in the pose or a half-written pose is a failure, listed by entrance and argument.
  */
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import * as tendon from '../src/index.js';
 import { assetsDir, readAsset } from './helpers/assets.js';
-import { type Entrance, probeGood, probeHostile } from './helpers/entrances.js';
+import { describeEntrances, type Entrance } from './helpers/entrances.js';
 
 interface Fixture {
   skeleton: tendon.Skeleton;
@@ -400,16 +400,4 @@ const fresh = (f: Fixture) => {
   tendon.forwardKinematics(f.ladderPose, f.ladderModel);
 };
 
-describe('every public entrance', () => {
-  it.each(ENTRANCES.map((e) => [e.name, e] as const))('%s: works with good arguments', (_, entrance) => {
-    fresh(fixture);
-    expect(probeGood(fixture, entrance)).toBeNull();
-  });
-
-  it.each(ENTRANCES.map((e) => [e.name, e] as const))(
-    '%s: a TendonError (pose untouched) or a sane result for every hostile argument',
-    (_, entrance) => {
-      expect(probeHostile(fixture, entrance, fresh).join('\n')).toBe('');
-    },
-  );
-});
+describeEntrances('every public entrance', ENTRANCES, () => fixture, fresh);

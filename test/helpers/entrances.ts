@@ -4,6 +4,7 @@
  * (leaving only finite numbers in what it writes) or throw a TendonError with what it was given
  * untouched. Used for tendon's index (test/entrances.test.ts) and tendon/three.
  */
+import { describe, expect, it } from 'vitest';
 import { isTendonError } from '../../src/errors.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: deliberately wrong arguments, as JavaScript passes them
@@ -111,4 +112,30 @@ export function probeHostile<F>(f: F, entrance: Entrance<F>, fresh: (f: F) => vo
     }
   }
   return failures;
+}
+
+/**
+ * The two tests of every entrance: it works with its good arguments, and it is a TendonError (what
+ * it was given untouched) or a sane result for every hostile one. `fixture` is read when the tests
+ * run (after the file's beforeAll).
+ */
+export function describeEntrances<F>(
+  title: string,
+  entrances: readonly Entrance<F>[],
+  fixture: () => F,
+  fresh: (f: F) => void,
+): void {
+  describe(title, () => {
+    it.each(entrances.map((e) => [e.name, e] as const))('%s: works with good arguments', (_, entrance) => {
+      fresh(fixture());
+      expect(probeGood(fixture(), entrance)).toBeNull();
+    });
+
+    it.each(entrances.map((e) => [e.name, e] as const))(
+      '%s: a TendonError (what it was given untouched) or a sane result for every hostile argument',
+      (_, entrance) => {
+        expect(probeHostile(fixture(), entrance, fresh).join('\n')).toBe('');
+      },
+    );
+  });
 }

@@ -3,7 +3,7 @@
  * core's are (test/helpers/entrances.ts): a TendonError with nothing written, or a finite result.
  */
 import { Mesh, MeshBasicMaterial, PlaneGeometry } from 'three';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
 import { forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import type { Skeleton } from '../../src/skeleton/skeleton.js';
 import {
@@ -13,7 +13,7 @@ import {
   type ThreeSkeletonBinding,
 } from '../../src/three/index.js';
 import { readAsset } from '../helpers/assets.js';
-import { type Entrance, probeGood, probeHostile } from '../helpers/entrances.js';
+import { describeEntrances, type Entrance } from '../helpers/entrances.js';
 import { loadWithThree, type ThreeGltf } from '../helpers/three-gltf.js';
 
 interface Fixture {
@@ -77,16 +77,4 @@ const fresh = (f: Fixture) => {
   forwardKinematics(f.binding.pose, f.binding.model);
 };
 
-describe('every tendon/three entrance', () => {
-  it.each(ENTRANCES.map((e) => [e.name, e] as const))('%s: works with good arguments', (_, entrance) => {
-    fresh(fixture);
-    expect(probeGood(fixture, entrance)).toBeNull();
-  });
-
-  it.each(ENTRANCES.map((e) => [e.name, e] as const))(
-    '%s: a TendonError or a sane result for every hostile argument',
-    (_, entrance) => {
-      expect(probeHostile(fixture, entrance, fresh).join('\n')).toBe('');
-    },
-  );
-});
+describeEntrances('every tendon/three entrance', ENTRANCES, () => fixture, fresh);
