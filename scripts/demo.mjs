@@ -83,7 +83,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv[2] === 'serve') {
     const { url } = await serve(dir, Number(process.env.PORT ?? 5173));
     console.log(
-      `tendon demo: ${url}  (and ${PAGES.slice(1).map((page) => `${page}.html`).join(', ')}; Ctrl-C to stop)`,
+      `tendon demo: ${url}  (and ${PAGES.slice(1)
+        .map((page) => `${page}.html`)
+        .join(', ')}; Ctrl-C to stop)`,
     );
   } else {
     console.log(
