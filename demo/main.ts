@@ -429,7 +429,7 @@ async function main(): Promise<void> {
           const up = crouchToBar ? Math.sqrt(2 * GRAVITY * (barY - barAboveOrigin - y + 0.06)) : JUMP_SPEED;
           takeOff(up, CLIP_TAKEOFF, crouchToBar);
         }
-      } else if (up && underBar()) {
+      } else if ((up || jumpPressed) && underBar()) {
         startJump(true);
       } else if (jumpPressed) {
         startJump(false);

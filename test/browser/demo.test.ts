@@ -191,7 +191,7 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
       await until(page, 's.state === "walk" && s.landings >= 1');
       const dropped = await stats(page);
       console.info(
-        `demo bar at ${bar.y.toFixed(2)} m: hands ${(100 * hung.handBar.max).toFixed(4)} cm max from it over ${hung.handBar.samples} samples, moved ${hung.hangMoved.toFixed(2)} m; IK step ≤ ${hung.ikStepDeg.toFixed(2)}° per 1/60 s hanging (${hung.ikStepAt}), ${dropped.ikStepDeg.toFixed(2)}° with the drop (${dropped.ikStepAt})`,
+        `demo bar at ${bar.y.toFixed(2)} m: hands ${hung.handBar.max.toExponential(1)} m max from its axis over ${hung.handBar.samples} samples, moved ${hung.hangMoved.toFixed(2)} m; IK step ≤ ${hung.ikStepDeg.toFixed(2)}° per 1/60 s hanging (${hung.ikStepAt}), ${dropped.ikStepDeg.toFixed(2)}° with the drop (${dropped.ikStepAt})`,
       );
       expect(hung.handBar.samples).toBeGreaterThan(20);
       expect(hung.handBar.max).toBeLessThanOrEqual(0.01);
