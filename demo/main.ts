@@ -147,6 +147,10 @@ interface Stats {
   footLift: number;
   /** Largest frame-to-frame change of the rotation the IK adds to a limb's joint (degrees per 1/60 s). */
   ikStepDeg: number;
+  /** Largest distance the pelvis moved in a frame (m per 1/60 s): 6 cm at the jump's speed. */
+  pelvisStep: number;
+  /** Where the largest pelvis step was. */
+  pelvisStepAt: string;
   /** Where the largest IK step was: the joint, the state and the Jump clip's time. */
   ikStepAt: string;
   /** The bar: its ends' x and its height (m). */
@@ -237,15 +241,21 @@ async function main(): Promise<void> {
   /** After letting go of the bar, the arms come down from it over 0.2 s: 1 at the drop, then 0. */
   let letGo = 0;
   const lastHang = new Float64Array(pose.rotations.length);
+  const lastHangWorld = new Float64Array(16);
   let hangStart = 0;
   const handBar = { max: 0, samples: 0 };
   /** The IK's added rotations of the last frame, for the step measure. */
   const animatedRotations = new Float64Array(pose.rotations.length);
+  const roots = Array.from(skeleton.parents.keys()).filter((j) => skeleton.parents[j] < 0);
   const limbJoints = [...rig.legs, ...rig.arms].flatMap((l) => [l.root, l.middle, l.end]);
   const addedPrevious = new Float64Array(pose.rotations.length);
   let addedValid = false;
   let ikStepDeg = 0;
   let ikStepAt = '';
+  const lastPelvis = new Float64Array(3);
+  let pelvisValid = false;
+  let pelvisStep = 0;
+  let pelvisStepAt = '';
   const world = new Float64Array(16);
   const velocity = new Float64Array(3);
   const target = new Float64Array([2, 1.4, 2]);
@@ -444,6 +454,7 @@ async function main(): Promise<void> {
       z = world[14];
       letGo = 1;
       lastHang.set(pose.rotations);
+      lastHangWorld.set(world);
       // The arms' IK ends here; what eases them down is the blend, not the IK.
       addedValid = false;
       takeOff(0, CLIP_TOP, false);
@@ -509,10 +520,10 @@ async function main(): Promise<void> {
         if (wasLeft && x > wall && y < TOP - 0.1) x = wall; // the cliff
         jumpHeight = Math.max(jumpHeight, y - takeoffY);
         // The clip jumps too: its lower foot's rise is taken out, so the feet follow the flight.
-        const footY = Math.min(model[16 * rig.legs[0].foot + 13], model[16 * rig.legs[1].foot + 13]);
-        originY = y - Math.max(0, footY - restFootY) * SCALE;
+        originY = y - footRise() * SCALE;
       }
       placeRoot(originY);
+      if (letGo > 0) tiltFrom(lastHangWorld, letGo);
       if (state === 'air') {
         footLift = Math.max(footLift, Math.min(footAboveGround(0), footAboveGround(1)));
         if (toBar && underBar() && (y >= barY - barAboveOrigin || vy <= 0)) grabBar();
@@ -556,6 +567,13 @@ async function main(): Promise<void> {
       mixer.advance(dt);
       mixer.evaluate(pose);
       forwardKinematics(pose, model);
+      // While the Jump clip fades, its rise is taken out of the pose itself: BarHang hangs the
+      // shoulders from the bar by where they are at rest.
+      const rise = footRise();
+      if (rise > 0) {
+        for (const r of roots) pose.translations[3 * r + 1] -= rise;
+        forwardKinematics(pose, model);
+      }
       t0 = performance.now();
       animatedRotations.set(pose.rotations);
       beforeHang.set(pose.rotations);
@@ -614,6 +632,21 @@ async function main(): Promise<void> {
         y = TOP;
       }
     }
+    // A pop shows as the pelvis moving much farther in a frame than the body's speed takes it.
+    const pelvis = worldPoint(rig.pelvis);
+    if (pelvisValid && dt > 0) {
+      const moved = Math.hypot(
+        pelvis[0] - lastPelvis[0],
+        pelvis[1] - lastPelvis[1],
+        pelvis[2] - lastPelvis[2],
+      );
+      if (moved / Math.max(1, 60 * dt) > pelvisStep) {
+        pelvisStep = moved / Math.max(1, 60 * dt);
+        pelvisStepAt = `${state}, ${jump.time.toFixed(2)} s of Jump, vy ${vy.toFixed(2)}, dt ${dt.toFixed(3)}`;
+      }
+    }
+    lastPelvis.set(pelvis);
+    pelvisValid = true;
     // Render: the robot's root where the world matrix says, tendon's palette into three.
     gltf.scene.matrixAutoUpdate = false;
     gltf.scene.matrix.fromArray(world);
@@ -628,10 +661,38 @@ async function main(): Promise<void> {
     requestAnimationFrame(frame);
   };
 
+  /** How far the pose's lower foot is above where the Jump clip stands (model units), if above. */
+  function footRise(): number {
+    const footY = Math.min(model[16 * rig.legs[0].foot + 13], model[16 * rig.legs[1].foot + 13]);
+    return Math.max(0, footY - restFootY);
+  }
+
   /** The height of foot `i` above the ground under it (m), by the foot joint. */
   function footAboveGround(i: number): number {
     const p = worldPoint(rig.legs[i].foot);
     return p[1] - ground.heightAt(p[0]);
+  }
+
+  /**
+   * Blends the rotation of `world` toward that of `from` by `w` (the swing's tilt at the drop, which
+   * would otherwise snap upright): the axes mixed, then made orthonormal again, up first.
+   */
+  function tiltFrom(from: Float64Array, w: number): void {
+    const m = world;
+    for (let i = 0; i < 11; i++) if ((i & 3) !== 3) m[i] += (from[i] - m[i]) * w;
+    const norm = (o: number) => {
+      const l = Math.sqrt(m[o] * m[o] + m[o + 1] * m[o + 1] + m[o + 2] * m[o + 2]);
+      for (let k = 0; k < 3; k++) m[o + k] *= SCALE / l;
+    };
+    norm(4);
+    // Forward without its part along up.
+    const d = (m[8] * m[4] + m[9] * m[5] + m[10] * m[6]) / (SCALE * SCALE);
+    for (let k = 0; k < 3; k++) m[8 + k] -= d * m[4 + k];
+    norm(8);
+    // Side = up × forward, as placeRoot and BarHang build it.
+    m[0] = (m[5] * m[10] - m[6] * m[9]) / SCALE;
+    m[1] = (m[6] * m[8] - m[4] * m[10]) / SCALE;
+    m[2] = (m[4] * m[9] - m[5] * m[8]) / SCALE;
   }
 
   /** nlerps each rotation of `into` from `from` (weight 0) to itself (weight 1). */
@@ -724,6 +785,8 @@ async function main(): Promise<void> {
       footLift,
       ikStepDeg,
       ikStepAt,
+      pelvisStep,
+      pelvisStepAt,
       bar: { x0: BAR_X0, x1: BAR_X1, y: barY },
       handBar: { max: handBar.max, samples: handBar.samples },
       hangMoved: state === 'hang' ? Math.abs(hang.position - hangStart) : 0,
@@ -750,13 +813,14 @@ async function main(): Promise<void> {
       grip.max = grip.samples = 0;
       handBar.max = handBar.samples = 0;
       jumps = landings = 0;
-      jumpHeight = footLift = ikStepDeg = 0;
+      jumpHeight = footLift = ikStepDeg = pelvisStep = 0;
     },
     teleport: (to: number) => {
       x = to;
       y = ground.heightAt(to);
       z = 0;
       letGo = 0;
+      pelvisValid = false;
       state = 'walk';
       vy = 0;
       jumpGoal = 0;
