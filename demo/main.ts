@@ -395,7 +395,7 @@ async function main(): Promise<void> {
     hangStart = hang.position;
     hangBlend = 0;
     jumpGoal = 0;
-    // A little swing, from the momentum of the jump.
+    // A small push, so that the body catching the bar swings (the jump itself is straight up).
     hang.pushBody(0, 0, 25);
   };
 
@@ -436,8 +436,10 @@ async function main(): Promise<void> {
           crouch = -1;
           // Up to the bar: a little faster than the hands need to reach it (a long frame's Euler
           // step falls short of the exact apex).
-          const up = crouchToBar ? Math.sqrt(2 * GRAVITY * (barY - barAboveOrigin - y + 0.06)) : JUMP_SPEED;
-          takeOff(up, CLIP_TAKEOFF, crouchToBar);
+          const speedUp = crouchToBar
+            ? Math.sqrt(2 * GRAVITY * (barY - barAboveOrigin - y + 0.06))
+            : JUMP_SPEED;
+          takeOff(speedUp, CLIP_TAKEOFF, crouchToBar);
         }
       } else if ((up || jumpPressed) && underBar()) {
         startJump(true);

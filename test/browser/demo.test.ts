@@ -150,9 +150,6 @@ describe.skipIf(!hasChromium)('the demo in Chromium', () => {
       await demo(page, 'teleport(-8)');
       await page.waitForTimeout(500);
       await demo(page, 'resetStats()');
-      await page.waitForTimeout(1000);
-      const standing = await stats(page);
-      console.info(`standing: ${standing.ikStepDeg.toFixed(2)}° at ${standing.ikStepAt}`);
       await page.keyboard.press('Space');
       await until(page, 's.landings >= 1 && s.state === "walk"');
       await page.waitForTimeout(600);
