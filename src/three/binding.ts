@@ -32,8 +32,10 @@ export interface ThreeBindingOptions {
   /**
    * A tendon skeleton to use instead of building one, such as `importGltf`'s for the same file, so
    * that its clips, skins and rig apply to the binding's pose as they are. Its joints are matched to
-   * three's objects by name (see {@link bindThreeSkeleton} for the names) and must be exactly the
-   * objects between the root and the bones, with the same parents. Its rest pose is kept.
+   * three's objects by name (see {@link bindThreeSkeleton} for the names), or for a node the file
+   * leaves unnamed (importGltf's `node_<index>`, three's `''`) or names twice, by place (the
+   * parent's first unclaimed child, in file order). They must be exactly the objects between the
+   * root and the bones, with the same parents. Its rest pose is kept.
    */
   readonly skeleton?: Skeleton;
 }
@@ -471,8 +473,7 @@ export function bindThreeSkeleton(
   const r = new Float64Array(4 * n);
   const s = new Float64Array(3 * n);
   order.forEach((o, i) => {
-    const original = (o.userData as { name?: unknown } | undefined)?.name;
-    let name = typeof original === 'string' && original.length > 0 ? original : o.name || `joint_${i}`;
+    let name = originalName(o) || `joint_${i}`;
     if (used.has(name)) name = `${name}_${i}`;
     used.add(name);
     names.push(name);
@@ -528,7 +529,16 @@ export function bindThreeSkeleton(
   return new ThreeSkeletonBinding(skeleton, objects, root, threeSkeletons, boundMeshes, skins);
 }
 
-/** The three.js object of each joint of `given`, by name; the hierarchies must agree. */
+/**
+ * The three.js object of each joint of `given`, by name, else by place; the hierarchies must agree.
+ *
+ * GLTFLoader leaves an unnamed glTF node's object unnamed (`''`), and keeps its node index only in
+ * `parser.associations`, which `gltf.scene` does not reach; importGltf names it `node_<index>`. A
+ * repeated name is suffixed differently too (importGltf: node index; here: joint index). So a joint
+ * no name matches takes the first unclaimed child of its parent's object, in three's child order
+ * (the file's, as importGltf walks it), that is unnamed when the joint is `node_<digits>`, or
+ * carries the joint's name before a `_<digits>` suffix: the node at that place in the file.
+ */
 function matchByName(
   given: Skeleton,
   names: readonly string[],
@@ -547,9 +557,35 @@ function matchByName(
   names.forEach((name, i) => {
     byName.set(name, order[i]);
   });
-  const objects = given.names.map(
-    (name) => byName.get(name) ?? fail(`has a joint "${name}" that three does not`),
-  );
+  const found: (Object3D | undefined)[] = given.names.map((name) => byName.get(name));
+  const claimed = new Set<Object3D>();
+  for (const o of found) if (o !== undefined) claimed.add(o);
+  const inOrder = new Set(order);
+  const childrenOf = new Map<Object3D | null, Object3D[]>();
+  for (const o of order) {
+    const parent = o.parent !== null && inOrder.has(o.parent) ? o.parent : null;
+    const list = childrenOf.get(parent);
+    if (list === undefined) childrenOf.set(parent, [o]);
+    else list.push(o);
+  }
+  // Skeletons are parent-first, so a joint's parent is placed before the joint.
+  for (let j = 0; j < found.length; j++) {
+    if (found[j] !== undefined) continue;
+    const name = given.names[j];
+    const p = given.parents[j];
+    const parent = p < 0 ? null : found[p]!;
+    const stem = /^(.*)_\d+$/.exec(name)?.[1];
+    const unnamed = /^node_\d+$/.test(name);
+    const candidate = childrenOf.get(parent)?.find((o) => {
+      if (claimed.has(o)) return false;
+      const original = originalName(o);
+      return original === '' ? unnamed : original === stem;
+    });
+    if (candidate === undefined) fail(`has a joint "${name}" that three does not`);
+    found[j] = candidate;
+    claimed.add(candidate!);
+  }
+  const objects = found as Object3D[];
   for (let j = 0; j < objects.length; j++) {
     const p = given.parents[j];
     const expected = p < 0 ? root : objects[p];
@@ -560,6 +596,12 @@ function matchByName(
     }
   }
   return objects;
+}
+
+/** The glTF node name GLTFLoader keeps in `userData.name`, else three's `name` (`''` if none). */
+function originalName(o: Object3D): string {
+  const original = (o.userData as { name?: unknown } | undefined)?.name;
+  return typeof original === 'string' && original.length > 0 ? original : o.name;
 }
 
 /** The highest ancestor of `bone` that is not a scene: GLTFLoader's `gltf.scene` group. */
