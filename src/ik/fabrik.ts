@@ -4,15 +4,13 @@
  * @packageDocumentation
  */
 import { TendonError } from '../errors.js';
+import { LINE_KICK as KICK, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/chain-line.js';
 import {
   fabrikBackward,
   fabrikExtrapolate,
   fabrikForward,
   fabrikStraight,
   fabrikUnfold,
-  NEAR_LINE,
-  ON_LINE,
-  SLOW_GAIN,
 } from '../kernel/fabrik.js';
 import {
   aimJoint,
@@ -38,9 +36,6 @@ import { FabrikSolveState } from './fabrik-state.js';
 import { IkStatus } from './ik-status.js';
 
 // Tuning of the passes and of the rescue (see the class doc for how they act together).
-
-/** The sideways move of a chain kicked off the line, a share of its reach: enough to bend it, small next to it. */
-const KICK = 0.05;
 
 /** Within this share of full reach the answer lies near the line, so a slow chain is not kicked off it. */
 const NEAR_FULL_REACH = 0.01;
@@ -80,100 +75,43 @@ export type FabrikIkOptions = ChainIkOptions;
 /**
  * FABRIK on a chain of joints, writing local rotations.
  *
- * How a solve works (docs/methods.md §4):
- * 1. The chain's joint positions are computed in the frame of the root's parent, `P = M_parent(root)`
- *    (inverted as an affine transform), from the pose's local transforms. The chain is rigid in
- *    that frame whatever `P` is (rotated, scaled by 0.01, non-uniformly scaled, mirrored), so segment
- *    lengths are constants there. The chain's own bones (and the joints between them) are assumed
- *    to have uniform scale, as real rigs do; with non-uniform scale inside the chain, segment
- *    lengths change with rotation and the result is approximate. Scales uniform to within 1e-5 of
- *    their size (the float32 noise of exported rigs: RobotExpressive's differ from 1 by up to 3e-7)
- *    count as uniform for the positional passes below, whose points then keep the lengths to that
- *    noise: once they meet the tolerance, the rotations are built from them and the check is
- *    repeated on those, and passes that build rotations go on if needed (on that robot's arm,
- *    13 of 300 targets within reach missed at the default cap before, none now).
- * 2. Out of reach (farther than the chain's length): the chain is laid straight toward the target
- *    and `status.outOfReach` is set. Otherwise backward and forward passes run until the end is
- *    within `tolerance` of the target (measured in model space) or `maxIterations` is hit. A
- *    chain lying on the line through its root and the target (straight, or folded onto it, which
- *    the passes themselves tend to do) is bent sideways by 5% of its length before the next pass,
- *    toward the side the pose it was given bends to, or, if that pose is straight (bent by less
- *    than 1e-3 of its length), the side it bent to last (in a pose it was given or one it solved,
- *    the hand-overs' included; a fixed side before any), since the passes would otherwise never
- *    leave that line, and a limb that straightens and bends again should bend the way it did,
- *    unless the animation bends it another way; so is a chain
- *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
- *    crawling toward a target it would reach only after thousands of passes (unless the target is
- *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
- *    reach: the answer then lies near the line, and kicking the chain off it every time the passes
- *    slow down, as they do there, kept it from ever converging; there only a chain too straight
- *    for the target, its end farther from the root than the target, is kicked, since the passes
- *    bend it more by a factor of only ~1.001 per iteration, a folded or nearly straight 5-bone
- *    chain 1e-4 short of full reach taking hundreds of iterations). A target so near full reach
- *    that the chain laid straight toward it is within the tolerance gets that straight chain at
- *    once; with limits or non-uniform scales, when the chain built to aim at those points (clamped
- *    into the limits) still is.
- * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
- *    ones, and a last forward pass turns the points into rotations; otherwise every forward pass
- *    does. Positional passes converge linearly, slowly near full extension, each iteration moving
- *    the points by about a constant ratio ρ of the move before: after two plain iterations whose
- *    moves have a ratio in [0.3, 0.95], the points jump ahead to where that series of moves ends
- *    (ρ / (1 − ρ) times the last move, `fabrikExtrapolate`), a forward pass restores the lengths,
- *    and the jump is kept only if it brought the end closer to the target. On the IK bench's
- *    10-bone chain this cuts the mean iterations to 1e-4 from 13.3 to 5.2; `status.iterations`
- *    counts the backward–forward iterations (a jump adds one forward pass). Limited chains jump
- *    too, the forward pass building the chain toward the jumped points within the limits (their
- *    rotations go back with the points when the jump is not kept): near full reach their passes
- *    crawl as FABRIK's do (a 4-bone chain of 0.3- or 0.8-rad cones missed every target 1e-3 of its
- *    reach short at the default cap; with the jumps, 1 in 400). The last forward pass
- *    is where positions become rotations, root to tip, as a chain of points-at
- *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
- *    (built from the parent frame that already carries the corrections of its ancestors), and the
- *    minimal rotation (a hinge: the rotation about its axis) from where the child sits to there is
- *    composed on the right of the joint's rotation at the start of the solve, which keeps its twist.
- *    The joint's limit is enforced right there, in its own frame, and the child's point is then
- *    recomputed from the result: the passes always see limited, rigid positions, and the solved
- *    positions ({@link FabrikIk.solvedPositions}) are exactly the forward kinematics of the
- *    rotations written. (Limits are not applied in the backward pass: a joint's frame depends on
- *    its ancestors, which only the forward pass has placed.) That is why, with limits, the passes
- *    can settle short of a target the limits allow (an elbow's hinge pulls the chain back each
- *    forward pass to where the backward pass leaves it again): when three iterations in which a
- *    limit held the chain (put a point elsewhere than FABRIK's own forward pass would have) have
- *    not bettered the best error by 5% (a kept jump counts as progress; an iteration no limit held
- *    is FABRIK's, which converges, if slowly), the chain is handed over. With uniform scales along
- *    the chain, first to up to 8 damped least-squares (Levenberg–Marquardt) steps on the joints'
- *    angles within their limits ({@link DlsRefine}): every joint moves at once along the end's
- *    Jacobian, which converges in a few steps where the passes crawl (an elbow pinned straight at
- *    its limit near full reach); steps that do not halve the error start again with each hinge
- *    that sits at a limit bent into its range (an elbow pinned straight while the chain must
- *    shorten, or while the wrist bends against it, is a local minimum no step leaves). The steps
- *    are kept when they at least halve the error. Otherwise (and with non-uniform scales) one CCD
- *    sweep with the same limits ({@link CcdIk}) turns the chain from there, kept only if it brings
- *    the end closer to the target; failed steps are not tried again until the passes have made
- *    progress of their own. `status.iterations` counts steps and sweeps. After a kept hand-over the
- *    solve ends there if within the tolerance, otherwise the passes go on from its pose (its
- *    rotations the ones they turn from) while iterations are left, and may stall and hand over
- *    again: from where they stalled, or, when that is farther from the target than the closest
- *    pose the steps kept, once from that pose (the passes can undo what the steps did, and the
- *    escape is tried from there); should they end farther from the target than the closest
- *    hand-over kept, that pose is the answer. When neither finisher brings the end closer, the
- *    passes' pose is put back. Such a hand-over, or one that leaves the chain no closer than half
- *    the distance the closest earlier one did, means the solve is stuck in a local minimum of the
- *    limits (a target across a limit from the start pose), where the passes and the hand-overs
- *    used to take turns until the cap: once per solve, the passes then start again from the middle
- *    of the limits (each joint at its rest rotation turned to the middle of its hinge or twist
- *    range), and should they end farther from the target than the closer of the pose they were
- *    stuck in and the closest hand-over kept before, that pose is the answer (with its flags).
- *    After a failed hand-over past the restart there is no further one. On an arm (shoulder cone,
- *    elbow hinge, wrist cone) with targets the limits allow
- *    (`bench/limits.mjs`), 99.8% are reached within 200 iterations and 99.5% within the default 64,
- *    in 13 iterations on average at that cap (without the restart 99% and 97.2%; the passes alone:
- *    19%; CCD sweeps at the stalls: 96% and 88%, in 32); at 0.95 and 0.999 of its reach, 98.5% and
- *    100% within the default cap (43% and 1% with the sweeps). Three 1.2-rad cones started bent
- *    reach a target straight ahead at 0.8 of their reach from all 200 starts (95.5% without the
- *    restart, 61.5% with the sweeps); the misses left are local minima the restart's basin shares.
- * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
- *    model matrices of the root's subtree are recomputed.
+ * A solve, in the order {@link FabrikIk.solve} reads (docs/methods.md §4; docs/solvers.md for what
+ * each part buys, measured):
+ * 1. Load and measure. The chain's joint positions are computed in the frame of the root's parent,
+ *    `P = M_parent(root)`, where the chain is rigid whatever `P` is (rotated, scaled, mirrored), so
+ *    segment lengths are constants there. The chain's own bones are assumed to have uniform scale,
+ *    as real rigs do (with non-uniform scale inside the chain the result is approximate); scales
+ *    within {@link NEARLY_UNIFORM} of uniform (float32 noise of exported rigs) count as uniform for
+ *    the positional passes, whose rotations are then checked against the tolerance once more.
+ * 2. Straight. Out of reach (farther than the chain's length), or so near full reach that the chain
+ *    laid straight toward the target is within the tolerance (with limits: once built within
+ *    them), the chain is laid straight, and `status.outOfReach` says which.
+ * 3. The passes ({@link FabrikIk.runPasses}): backward and forward passes until the end is within
+ *    `tolerance` of the target (model space) or `maxIterations` is hit. Without limits (and with
+ *    uniform scales) they are FABRIK's positional ones, the rotations read off the points once at
+ *    the end; otherwise every forward pass builds rotations, root to tip, each the minimal turn (a
+ *    hinge: about its axis) from where the child sits to its solved point, composed on the right of
+ *    the joint's start-of-solve rotation (which keeps its twist), clamped into the joint's limit
+ *    right there, the child's point recomputed from the result. So the points the passes see are
+ *    always limited and rigid, and {@link FabrikIk.solvedPositions} is exactly the forward
+ *    kinematics of the rotations written. Each pass may first kick a chain lying on the
+ *    root–target line off it ({@link FabrikIk.unfold}: the line is a fixed point of the passes),
+ *    toward the side it bent to last (given or solved); after two plain iterations whose moves
+ *    form a series, the points jump to where it ends ({@link FabrikIk.jump}), kept only when closer.
+ * 4. With limits, the rescue of a stalled chain ({@link FabrikIk.rescue}). The passes can settle
+ *    short of a target the limits allow (a hinge pulls the chain back each forward pass to where
+ *    the backward pass leaves it again; the backward pass cannot apply limits, a joint's frame
+ *    depending on ancestors only the forward pass places). After {@link STALL_ITERATIONS} held
+ *    iterations without progress ({@link FabrikIk.stalled}), the chain is handed over
+ *    ({@link FabrikIk.handOver}): to damped least-squares steps on the joints' angles within their
+ *    limits ({@link DlsRefine}), kept when they halve the error, else to a CCD sweep ({@link CcdIk}),
+ *    kept when closer. The passes go on from a kept hand-over's pose; when the hand-overs stop
+ *    paying, the solve is stuck in a local minimum of the limits and restarts once from the middle
+ *    of the limits ({@link FabrikIk.restartFromMiddle}). The answer is never farther from the target
+ *    than the closest pose a hand-over kept, or the pose the restart left. `status.iterations`
+ *    counts passes, jumps' passes, steps and sweeps.
+ * 5. Finish: the rotations are written to the pose (the limits hold there to rounding, ~1e-15), and
+ *    the model matrices of the root's subtree are recomputed.
  *
  * Geometry never throws: a target on the root, a straight chain, zero-length bones or a target
  * behind the chain give a finite pose and a status that says what happened. A solve allocates
@@ -848,7 +786,7 @@ export class FabrikIk {
   private rememberSide(): void {
     const pos = this.positions;
     const m = this.joints.length;
-    // The reach summed here, not passed: a double passed to a call V8 does not inline is boxed.
+    // The reach summed here, not passed: see docs/architecture.md, "Numbers in typed arrays".
     let reach = 0;
     for (let i = 0; i + 1 < m; i++) reach += this.lengths[i];
     const rx = pos[0];
@@ -1046,8 +984,8 @@ export class FabrikIk {
 
   /**
    * Whether the end's point in `positions` is within the tolerance of the target, in model space;
-   * the squared distance goes to `numbers[2]`.
-   * A boolean, not the distance: a double returned from a call V8 does not inline is boxed, and
+   * the squared distance goes to the state's `errorSq`.
+   * A boolean, not the distance (docs/architecture.md, "Numbers in typed arrays"), and
    * this runs every iteration.
    */
   private withinTolerance(targetModel: Float64Array): boolean {

@@ -265,66 +265,12 @@ export class TwoBoneIk {
     checkPose(this.skeleton, pose, model, name);
     checkFinite(targetModel, 3, name, 'target');
     if (poleModel !== null) checkFinite(poleModel, 3, name, 'pole');
-    if (endRotationModel !== null) {
-      if (this.end < 0) {
-        throw new TendonError(
-          'ik/invalid-option',
-          `${name}: an endRotation needs an end joint (this limb ends at endLocal)`,
-        );
-      }
-      checkFinite(endRotationModel, 4, name, 'endRotation');
-      const x = endRotationModel[0];
-      const y = endRotationModel[1];
-      const z = endRotationModel[2];
-      const w = endRotationModel[3];
-      if (!(x * x + y * y + z * z + w * w > 1e-12)) {
-        throw new TendonError(
-          'ik/invalid-target',
-          `${name}: endRotation [${x}, ${y}, ${z}, ${w}] is not a rotation (a quaternion of length ~0)`,
-        );
-      }
-    }
-    const s = this.settings;
-    s[TWO_BONE.target] = targetModel[0];
-    s[TWO_BONE.target + 1] = targetModel[1];
-    s[TWO_BONE.target + 2] = targetModel[2];
-    if (poleModel !== null) {
-      s[TWO_BONE.pole] = poleModel[0];
-      s[TWO_BONE.pole + 1] = poleModel[1];
-      s[TWO_BONE.pole + 2] = poleModel[2];
-      s[TWO_BONE.hasPole] = 1;
-    } else {
-      s[TWO_BONE.hasPole] = 0;
-    }
-    if (endRotationModel !== null) {
-      for (let i = 0; i < 4; i++) s[TWO_BONE.endRotation + i] = endRotationModel[i];
-      s[TWO_BONE.hasEndRotation] = 1;
-    } else {
-      s[TWO_BONE.hasEndRotation] = 0;
-    }
+    if (endRotationModel !== null) this.checkEndRotation(endRotationModel, name);
+    this.loadSettings(targetModel, poleModel, endRotationModel);
     // At weight 0 the kernel reads no more than the end's position: the pose is checked here, so
     // that invalid input throws whatever the weight.
-    if (s[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
-    // The kernel reads the model matrices and the rotations it turns, checking them as it goes; the
-    // chain's translations, scales and the end's rotation it does not read, but the model matrices
-    // it recomputes from them would carry a NaN put there since forward kinematics last ran (a
-    // stale buffer). Checked here, 30 numbers summed (a few ns), before anything is written.
-    const t = pose.translations;
-    const sc = pose.scales;
-    const rot = pose.rotations;
-    const locals = this.locals;
-    let sum = 0;
-    for (let i = 0; i < locals.length; i++) {
-      const o = 3 * locals[i];
-      const q = 4 * locals[i];
-      sum +=
-        t[o] +
-        t[o + 1] +
-        t[o + 2] +
-        (sc[o] + sc[o + 1] + sc[o + 2]) +
-        (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
-    }
-    if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
+    if (this.settings[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
+    this.checkUnreadNumbers(pose, model, name);
     this.runKernel(pose, model);
     const r = this.result;
     if (
@@ -345,6 +291,84 @@ export class TwoBoneIk {
       // nothing; checked there, as it reads them, for it costs nothing on the way.
       checkPoseNumbers(pose, model, this.locals, this.models, name);
     }
+    return this.writeStatus();
+  }
+
+  /** Throws unless the limb has an end joint and `endRotationModel` is a rotation. */
+  private checkEndRotation(endRotationModel: ArrayLike<number>, name: string): void {
+    if (this.end < 0) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${name}: an endRotation needs an end joint (this limb ends at endLocal)`,
+      );
+    }
+    checkFinite(endRotationModel, 4, name, 'endRotation');
+    const x = endRotationModel[0];
+    const y = endRotationModel[1];
+    const z = endRotationModel[2];
+    const w = endRotationModel[3];
+    if (!(x * x + y * y + z * z + w * w > 1e-12)) {
+      throw new TendonError(
+        'ik/invalid-target',
+        `${name}: endRotation [${x}, ${y}, ${z}, ${w}] is not a rotation (a quaternion of length ~0)`,
+      );
+    }
+  }
+
+  /** The target, pole and end rotation into the kernel's settings. */
+  private loadSettings(
+    targetModel: ArrayLike<number>,
+    poleModel: ArrayLike<number> | null,
+    endRotationModel: ArrayLike<number> | null,
+  ): void {
+    const s = this.settings;
+    s[TWO_BONE.target] = targetModel[0];
+    s[TWO_BONE.target + 1] = targetModel[1];
+    s[TWO_BONE.target + 2] = targetModel[2];
+    if (poleModel !== null) {
+      s[TWO_BONE.pole] = poleModel[0];
+      s[TWO_BONE.pole + 1] = poleModel[1];
+      s[TWO_BONE.pole + 2] = poleModel[2];
+      s[TWO_BONE.hasPole] = 1;
+    } else {
+      s[TWO_BONE.hasPole] = 0;
+    }
+    if (endRotationModel !== null) {
+      for (let i = 0; i < 4; i++) s[TWO_BONE.endRotation + i] = endRotationModel[i];
+      s[TWO_BONE.hasEndRotation] = 1;
+    } else {
+      s[TWO_BONE.hasEndRotation] = 0;
+    }
+  }
+
+  /**
+   * The kernel reads the model matrices and the rotations it turns, checking them as it goes; the
+   * chain's translations, scales and the end's rotation it does not read, but the model matrices it
+   * recomputes from them would carry a NaN put there since forward kinematics last ran (a stale
+   * buffer). Checked here, 30 numbers summed (a few ns), before anything is written.
+   */
+  private checkUnreadNumbers(pose: Pose, model: Float64Array, name: string): void {
+    const t = pose.translations;
+    const sc = pose.scales;
+    const rot = pose.rotations;
+    const locals = this.locals;
+    let sum = 0;
+    for (let i = 0; i < locals.length; i++) {
+      const o = 3 * locals[i];
+      const q = 4 * locals[i];
+      sum +=
+        t[o] +
+        t[o + 1] +
+        t[o + 2] +
+        (sc[o] + sc[o + 1] + sc[o + 2]) +
+        (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
+    }
+    if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
+  }
+
+  /** The kernel's result into {@link TwoBoneIk.status}. */
+  private writeStatus(): IkStatus {
+    const r = this.result;
     const status = this.status;
     status.reset();
     status.iterations = 1;
