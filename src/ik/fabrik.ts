@@ -633,7 +633,17 @@ export class FabrikIk {
     // lastErrorSq: the squared error of the pose the passes go on from.
     const stuck = st.handedOver || !(st.lastErrorSq < STUCK_GAIN * STUCK_GAIN * st.handedBestSq);
     if (st.lastErrorSq < st.handedBestSq) st.handedBestSq = st.lastErrorSq;
-    if (!st.fromMiddle && stuck && st.iterations < this.maxIterations) this.restartFromMiddle();
+    if (!st.fromMiddle && stuck && st.iterations < this.maxIterations) {
+      // The numbers of the restart here, the arrays in restartFromMiddle: it runs too rarely for V8
+      // to optimize it, and unoptimized code boxes every double it reads (docs/architecture.md).
+      const fromSwept = st.sweptErrorSq < st.lastErrorSq;
+      st.stuckErrorSq = fromSwept ? st.sweptErrorSq : st.lastErrorSq;
+      st.sweptErrorSq = Number.POSITIVE_INFINITY;
+      st.bestSq = Number.POSITIVE_INFINITY;
+      st.lastErrorSq = Number.POSITIVE_INFINITY;
+      st.handedBestSq = Number.POSITIVE_INFINITY;
+      this.restartFromMiddle(fromSwept);
+    }
     return false;
   }
 
@@ -692,37 +702,32 @@ export class FabrikIk {
    * the middle of the limits, from where they mostly find the way the start pose hid. The closer of
    * this pose and the closest kept hand-over waits in `stuck…`, with its flag: the answer, should it
    * stay closer. The flags gathered so far are that pose's, not those of the answer found from the
-   * middle.
+   * middle. `fromSwept`: the closest kept hand-over is closer than the pose the passes are in (the
+   * caller has moved the squared errors).
    */
-  private restartFromMiddle(): void {
+  private restartFromMiddle(fromSwept: boolean): void {
     const st = this.state;
     st.fromMiddle = true;
     st.handedOver = false;
-    if (st.sweptErrorSq < st.lastErrorSq) {
-      st.stuckErrorSq = st.sweptErrorSq;
+    if (fromSwept) {
       st.stuckClamped = st.clamped;
       this.stuckPositions.set(this.sweptPositions);
       this.stuckRotations.set(this.sweptRotations);
     } else {
-      st.stuckErrorSq = st.lastErrorSq;
       st.stuckClamped = st.clamped || st.passClamped;
       this.stuckPositions.set(this.positions);
       this.stuckRotations.set(this.q);
     }
-    st.sweptErrorSq = Number.POSITIVE_INFINITY;
     this.qBase.set(this.middle);
     this.forwardPass(false, st.uniform);
     this.previous.set(this.positions);
     this.change.fill(0);
     st.plain = 0;
-    st.bestSq = Number.POSITIVE_INFINITY;
-    st.lastErrorSq = Number.POSITIVE_INFINITY;
     st.slow = false;
     st.passClamped = false;
     st.clamped = false;
     st.refine = st.nearly;
     st.restarted = false;
-    st.handedBestSq = Number.POSITIVE_INFINITY;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -148,14 +148,7 @@ export class TwoBoneIk {
     }
     const s = this.settings;
     const hinge = options.hingeAxis ?? restHinge(skeleton, this.root, this.middle, this.end, endLocal);
-    if (hinge !== null) {
-      const [x, y, z] = hinge;
-      const l = Math.sqrt(x * x + y * y + z * z);
-      if (!(l > 0) || !Number.isFinite(l)) {
-        throw new TendonError('ik/invalid-option', `${name}: hingeAxis must be a finite, non-zero vector`);
-      }
-      s.set([x / l, y / l, z / l], TWO_BONE.hinge);
-    }
+    if (hinge !== null) readHinge(s, hinge, name);
     const mode = options.mode ?? (hinge !== null ? 'hinge' : 'least-motion');
     if (mode !== 'hinge' && mode !== 'least-motion') {
       throw new TendonError(
@@ -171,32 +164,13 @@ export class TwoBoneIk {
     }
     this.mode = mode;
     s[TWO_BONE.hasHinge] = mode === 'hinge' ? 1 : 0;
-    if (options.bendRange !== undefined) {
-      const [min, max] = options.bendRange;
-      if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max && max - min < 2 * Math.PI)) {
-        throw new TendonError(
-          'ik/invalid-option',
-          `${name}: bendRange [${min}, ${max}] is not a range of radians`,
-        );
-      }
-      if (mode !== 'hinge') {
-        throw new TendonError('ik/invalid-option', `${name}: bendRange needs the hinge mode`);
-      }
-      s.set(cosSinOfAngle(min), TWO_BONE.bendMin);
-      s.set(cosSinOfAngle(max), TWO_BONE.bendMax);
-      s[TWO_BONE.hasBendRange] = 1;
-    }
+    if (options.bendRange !== undefined) readBendRange(s, options.bendRange, mode, name);
     this.softness = options.softness ?? 0;
     this.twist = options.twist ?? 0;
     this.weight = options.weight ?? 1;
     let tolerance = options.tolerance;
-    if (tolerance === undefined) {
-      const rest = restModelMatrices(skeleton);
-      const e = restEnd(rest, this.middle, this.end, endLocal);
-      const m = 16 * this.middle + 12;
-      const tail = Math.sqrt((e[0] - rest[m]) ** 2 + (e[1] - rest[m + 1]) ** 2 + (e[2] - rest[m + 2]) ** 2);
-      tolerance = 1e-6 * (distance(rest, this.root, this.middle) + tail);
-    }
+    if (tolerance === undefined)
+      tolerance = defaultTolerance(skeleton, this.root, this.middle, this.end, endLocal);
     if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
       throw new TendonError(
         'ik/invalid-option',
@@ -421,6 +395,48 @@ function distance(model: Float64Array, i: number, j: number): number {
   const dy = model[16 * i + 13] - model[16 * j + 13];
   const dz = model[16 * i + 14] - model[16 * j + 14];
   return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** The hinge axis, normalized, into the settings; throws for a zero or non-finite one. */
+function readHinge(s: Float64Array, hinge: readonly number[], name: string): void {
+  const [x, y, z] = hinge;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  if (!(l > 0) || !Number.isFinite(l)) {
+    throw new TendonError('ik/invalid-option', `${name}: hingeAxis must be a finite, non-zero vector`);
+  }
+  s.set([x / l, y / l, z / l], TWO_BONE.hinge);
+}
+
+/** The bend range's (cos, sin) into the settings; throws for a bad range or without the hinge mode. */
+function readBendRange(s: Float64Array, range: readonly [number, number], mode: string, name: string): void {
+  const [min, max] = range;
+  if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max && max - min < 2 * Math.PI)) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${name}: bendRange [${min}, ${max}] is not a range of radians`,
+    );
+  }
+  if (mode !== 'hinge') {
+    throw new TendonError('ik/invalid-option', `${name}: bendRange needs the hinge mode`);
+  }
+  s.set(cosSinOfAngle(min), TWO_BONE.bendMin);
+  s.set(cosSinOfAngle(max), TWO_BONE.bendMax);
+  s[TWO_BONE.hasBendRange] = 1;
+}
+
+/** The default tolerance: 1e-6 of the limb's rest length (root to middle to end). */
+function defaultTolerance(
+  skeleton: Skeleton,
+  root: number,
+  middle: number,
+  end: number,
+  endLocal: TwoBoneIkOptions['endLocal'],
+): number {
+  const rest = restModelMatrices(skeleton);
+  const e = restEnd(rest, middle, end, endLocal);
+  const m = 16 * middle + 12;
+  const tail = Math.sqrt((e[0] - rest[m]) ** 2 + (e[1] - rest[m + 1]) ** 2 + (e[2] - rest[m + 2]) ** 2);
+  return 1e-6 * (distance(rest, root, middle) + tail);
 }
 
 /**
