@@ -133,96 +133,12 @@ export class AimIk {
     this.locals = Int32Array.of(j);
     this.models = Int32Array.of(skeleton.parents[j]);
     const w = this.work;
-    let flags = 0;
-    // Forward: given, or toward the first child's rest translation scaled by the rest scale.
-    if (options.forward !== undefined) {
-      readAxis(w, AIM_FORWARD, options.forward, 'forward');
-    } else {
-      let child = -1;
-      for (let k = j + 1; k < skeleton.jointCount; k++) {
-        if (skeleton.parents[k] === j) {
-          child = k;
-          break;
-        }
-      }
-      if (child < 0) {
-        throw new TendonError(
-          'ik/invalid-option',
-          `${SOLVER}: joint "${skeleton.names[j]}" has no child; give a forward axis`,
-        );
-      }
-      const t = skeleton.restTranslations;
-      const s = skeleton.restScales;
-      readAxis(
-        w,
-        AIM_FORWARD,
-        [t[3 * child] * s[3 * j], t[3 * child + 1] * s[3 * j + 1], t[3 * child + 2] * s[3 * j + 2]],
-        `forward (toward child "${skeleton.names[child]}")`,
-      );
-    }
-    if (options.up !== undefined) {
-      readAxis(w, AIM_UP_AXIS, options.up, 'up');
-      const fx = w[AIM_FORWARD];
-      const fy = w[AIM_FORWARD + 1];
-      const fz = w[AIM_FORWARD + 2];
-      const ux = w[AIM_UP_AXIS];
-      const uy = w[AIM_UP_AXIS + 1];
-      const uz = w[AIM_UP_AXIS + 2];
-      const cx = fy * uz - fz * uy;
-      const cy = fz * ux - fx * uz;
-      const cz = fx * uy - fy * ux;
-      // sin of the angle between the unit axes below 1e-6: too close to parallel to define a roll.
-      if (cx * cx + cy * cy + cz * cz < 1e-12) {
-        throw new TendonError('ik/invalid-option', `${SOLVER}: the up axis is parallel to the forward axis`);
-      }
-      flags |= AIM_HAS_UP | AIM_PREFER_UP;
-    }
-    if (options.offset !== undefined) {
-      const o = options.offset;
-      if (o.length !== 3 || !Number.isFinite(o[0]) || !Number.isFinite(o[1]) || !Number.isFinite(o[2])) {
-        throw new TendonError('ik/invalid-option', `${SOLVER}: offset must be three finite numbers`);
-      }
-      w[AIM_OFFSET] = o[0];
-      w[AIM_OFFSET + 1] = o[1];
-      w[AIM_OFFSET + 2] = o[2];
-      if (o[0] !== 0 || o[1] !== 0 || o[2] !== 0) flags |= AIM_HAS_OFFSET;
-    }
-    const cone = options.coneAngle ?? Math.PI;
-    if (!Number.isFinite(cone) || cone < 0 || cone > Math.PI) {
-      throw new TendonError('ik/invalid-option', `${SOLVER}: coneAngle ${cone} is not in [0, π]`);
-    }
-    if (cone < Math.PI) {
-      const [c, s] = cosSinOfAngle(cone / 2);
-      w[AIM_CONE] = c;
-      w[AIM_CONE + 1] = s;
-      flags |= AIM_HAS_CONE;
-    }
-    const twistMin = options.twistMin ?? -Math.PI;
-    const twistMax = options.twistMax ?? Math.PI;
-    for (const [name, value] of [
-      ['twistMin', twistMin],
-      ['twistMax', twistMax],
-    ] as const) {
-      if (!Number.isFinite(value) || value < -Math.PI || value > Math.PI) {
-        throw new TendonError('ik/invalid-option', `${SOLVER}: ${name} ${value} is not in [−π, π]`);
-      }
-    }
-    if (twistMin > twistMax) {
-      throw new TendonError(
-        'ik/invalid-option',
-        `${SOLVER}: twistMin ${twistMin} is greater than twistMax ${twistMax}`,
-      );
-    }
-    if (twistMin > -Math.PI || twistMax < Math.PI) {
-      // Half-angles: the kernel compares the twist quaternion's (cos, sin) of θ/2 with these.
-      const [cmin, smin] = cosSinOfAngle(twistMin / 2);
-      const [cmax, smax] = cosSinOfAngle(twistMax / 2);
-      w[AIM_TWIST_MIN] = cmin;
-      w[AIM_TWIST_MIN + 1] = smin;
-      w[AIM_TWIST_MAX] = cmax;
-      w[AIM_TWIST_MAX + 1] = smax;
-      flags |= AIM_HAS_TWIST;
-    }
+    readForward(w, skeleton, j, options.forward);
+    const flags =
+      readUp(w, options.up) |
+      readOffset(w, options.offset) |
+      readCone(w, options.coneAngle) |
+      readTwist(w, options.twistMin, options.twistMax);
     quat.copy(w, AIM_REST, skeleton.restRotations, 4 * j);
     // The limits as one joint-limit record about the forward axis; what is not limited is full.
     if ((flags & AIM_HAS_CONE) === 0) {
@@ -251,8 +167,7 @@ export class AimIk {
   }
   /** Sets the weight, in `[0, 1]`. */
   set weight(weight: number) {
-    // A number field rewritten every frame can lose V8's in-place double representation and
-    // allocate on every store; an array element never does.
+    // In an array, not a number field: see docs/architecture.md, "Numbers in typed arrays".
     if (!(weight >= 0 && weight <= 1)) {
       throw new TendonError('ik/invalid-option', `${SOLVER}: weight ${weight} is not in [0, 1]`);
     }
@@ -415,7 +330,7 @@ export class AimIk {
 
   /** Writes q · slerp(I, C, weight) (or the full result at weight 1) and updates the subtree. */
   private apply(pose: Pose, model: Float64Array): void {
-    // The weight is read here, not passed: V8 boxes a double passed to a call it does not inline.
+    // The weight is read here, not passed: see docs/architecture.md, "Numbers in typed arrays".
     const weight = this.numbers[0];
     const j = this.joint;
     const w = this.work;
@@ -443,7 +358,7 @@ export class AimIk {
 
   /**
    * Distance from the target to the bone's aim ray in model space, and from the ray's origin (for
-   * the relative `reached` test), into scratch: a returned double would be boxed. Reads the pose as
+   * the relative `reached` test), into scratch (docs/architecture.md, "Numbers in typed arrays"). Reads the pose as
    * it now is: from the bone's model matrix when this solve has just written it (`fresh`), else
    * from its parent's and its local transform.
    */
@@ -593,6 +508,109 @@ function sameRotation(w: Float64Array): boolean {
     w[AIM_RESULT + 2] === w[AIM_ROTATION + 2] &&
     w[AIM_RESULT + 3] === w[AIM_ROTATION + 3]
   );
+}
+
+/** The forward axis into `w`: given, or toward the first child's rest translation scaled by the rest scale. */
+function readForward(w: Float64Array, skeleton: Skeleton, j: number, forward: AimIkOptions['forward']): void {
+  if (forward !== undefined) {
+    readAxis(w, AIM_FORWARD, forward, 'forward');
+    return;
+  }
+  let child = -1;
+  for (let k = j + 1; k < skeleton.jointCount; k++) {
+    if (skeleton.parents[k] === j) {
+      child = k;
+      break;
+    }
+  }
+  if (child < 0) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${SOLVER}: joint "${skeleton.names[j]}" has no child; give a forward axis`,
+    );
+  }
+  const t = skeleton.restTranslations;
+  const s = skeleton.restScales;
+  readAxis(
+    w,
+    AIM_FORWARD,
+    [t[3 * child] * s[3 * j], t[3 * child + 1] * s[3 * j + 1], t[3 * child + 2] * s[3 * j + 2]],
+    `forward (toward child "${skeleton.names[child]}")`,
+  );
+}
+
+/** The up axis into `w` (after the forward axis), checked not parallel to it; its flags. */
+function readUp(w: Float64Array, up: AimIkOptions['up']): number {
+  if (up === undefined) return 0;
+  readAxis(w, AIM_UP_AXIS, up, 'up');
+  const fx = w[AIM_FORWARD];
+  const fy = w[AIM_FORWARD + 1];
+  const fz = w[AIM_FORWARD + 2];
+  const ux = w[AIM_UP_AXIS];
+  const uy = w[AIM_UP_AXIS + 1];
+  const uz = w[AIM_UP_AXIS + 2];
+  const cx = fy * uz - fz * uy;
+  const cy = fz * ux - fx * uz;
+  const cz = fx * uy - fy * ux;
+  // sin of the angle between the unit axes below 1e-6: too close to parallel to define a roll.
+  if (cx * cx + cy * cy + cz * cz < 1e-12) {
+    throw new TendonError('ik/invalid-option', `${SOLVER}: the up axis is parallel to the forward axis`);
+  }
+  return AIM_HAS_UP | AIM_PREFER_UP;
+}
+
+/** The offset into `w`; its flag. */
+function readOffset(w: Float64Array, o: AimIkOptions['offset']): number {
+  if (o === undefined) return 0;
+  if (o.length !== 3 || !Number.isFinite(o[0]) || !Number.isFinite(o[1]) || !Number.isFinite(o[2])) {
+    throw new TendonError('ik/invalid-option', `${SOLVER}: offset must be three finite numbers`);
+  }
+  w[AIM_OFFSET] = o[0];
+  w[AIM_OFFSET + 1] = o[1];
+  w[AIM_OFFSET + 2] = o[2];
+  return o[0] !== 0 || o[1] !== 0 || o[2] !== 0 ? AIM_HAS_OFFSET : 0;
+}
+
+/** The cone's half-angle (cos, sin) into `w`; its flag. */
+function readCone(w: Float64Array, coneAngle: number | undefined): number {
+  const cone = coneAngle ?? Math.PI;
+  if (!Number.isFinite(cone) || cone < 0 || cone > Math.PI) {
+    throw new TendonError('ik/invalid-option', `${SOLVER}: coneAngle ${cone} is not in [0, π]`);
+  }
+  if (!(cone < Math.PI)) return 0;
+  const [c, s] = cosSinOfAngle(cone / 2);
+  w[AIM_CONE] = c;
+  w[AIM_CONE + 1] = s;
+  return AIM_HAS_CONE;
+}
+
+/** The twist range's half-angles (cos, sin) into `w`; its flag. */
+function readTwist(w: Float64Array, min: number | undefined, max: number | undefined): number {
+  const twistMin = min ?? -Math.PI;
+  const twistMax = max ?? Math.PI;
+  for (const [name, value] of [
+    ['twistMin', twistMin],
+    ['twistMax', twistMax],
+  ] as const) {
+    if (!Number.isFinite(value) || value < -Math.PI || value > Math.PI) {
+      throw new TendonError('ik/invalid-option', `${SOLVER}: ${name} ${value} is not in [−π, π]`);
+    }
+  }
+  if (twistMin > twistMax) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${SOLVER}: twistMin ${twistMin} is greater than twistMax ${twistMax}`,
+    );
+  }
+  if (!(twistMin > -Math.PI || twistMax < Math.PI)) return 0;
+  // Half-angles: the kernel compares the twist quaternion's (cos, sin) of θ/2 with these.
+  const [cmin, smin] = cosSinOfAngle(twistMin / 2);
+  const [cmax, smax] = cosSinOfAngle(twistMax / 2);
+  w[AIM_TWIST_MIN] = cmin;
+  w[AIM_TWIST_MIN + 1] = smin;
+  w[AIM_TWIST_MAX] = cmax;
+  w[AIM_TWIST_MAX + 1] = smax;
+  return AIM_HAS_TWIST;
 }
 
 /** Reads a non-zero finite axis option, normalized, into `w[o…]`. */

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { ccdStep } from '../kernel/ccd.js';
-import { chainOnLine, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/fabrik.js';
+import { chainOnLine, LINE_KICK as KICK, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/chain-line.js';
 import { clampRotation, LIMIT_STRIDE } from '../kernel/joint-limits.js';
 import { localToModel, localToModelAlong } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
@@ -15,6 +15,12 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkFinite, checkPose, checkPoseNumbers } from './chain.js';
 import { type ChainIkOptions, type ChainSetup, setupChain } from './chain-setup.js';
 import { IkStatus } from './ik-status.js';
+
+/**
+ * Within this share of full reach, a chain laid straight toward the target may end within the
+ * tolerance of it: the solve tries that first (see straighten).
+ */
+const NEAR_FULL_REACH = 1e-6;
 
 /** Options of {@link CcdIk}: those of every chain solver. `maxIterations` caps the sweeps (default `64`). */
 export type CcdIkOptions = ChainIkOptions;
@@ -94,8 +100,10 @@ export class CcdIk {
   private readonly before = new Float64Array(4);
   /** The end during a sweep (0…2) and where a step would take it (3…5). */
   private readonly endPoint = new Float64Array(6);
-  /** Distances, written rather than returned (see {@link CcdIk.measure}). */
-  private readonly numbers = new Float64Array(2);
+  /** The state of the solve under way, by name. */
+  private readonly state = new CcdSolveState();
+  /** The model-space error, as vec3.distanceInto writes it. */
+  private readonly distance = new Float64Array(1);
   private readonly scratch = new Float64Array(24);
 
   /**
@@ -141,7 +149,7 @@ export class CcdIk {
     }
     const status = this.solveWithin(pose, model, near, this.maxIterations);
     this.modelError(model, targetModel);
-    status.error = this.numbers[1];
+    status.error = this.state.error;
     status.reached = status.error <= this.tolerance;
     return status;
   }
@@ -154,43 +162,91 @@ export class CcdIk {
    */
   solveWithin(pose: Pose, model: Float64Array, targetModel: Float64Array, maxIterations: number): IkStatus {
     const status = this.status;
+    const st = this.state;
     status.reset();
-    const { joints, limits, limited } = this.setup;
-    const skeleton = this.skeleton;
-    const parents = skeleton.parents;
-    const subtreeEnds = skeleton.subtreeEnds;
-    const { translations, rotations, scales } = pose;
-    const m = joints.length;
-    const root = joints[0];
-    const end = joints[m - 1];
-    const endOffset = 16 * end + 12;
-    let clamped = false;
-    if (limited) {
-      for (let i = 0; i < m; i++) {
-        if (clampRotation(rotations, 4 * joints[i], limits, LIMIT_STRIDE * i)) clamped = true;
-      }
-    }
-    localToModel(model, parents, translations, rotations, scales, root, subtreeEnds[root]);
-
-    // Reach, measured in the root's parent's frame where the chain is rigid.
-    const P = this.parentModel;
-    const Pinv = this.parentInverse;
-    const pts = this.points;
-    const rootParent = parents[root];
-    if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
-    else mat4.identity(P, 0);
-    if (!mat4.invertAffine(Pinv, 0, P, 0)) {
+    this.clampStart(pose, model);
+    if (!this.loadParent(model)) {
       // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose clamped.
       status.degenerate = true;
-      status.clamped = clamped;
+      status.clamped = st.clamped;
       this.modelError(model, targetModel);
-      status.error = this.numbers[1];
+      status.error = st.error;
       status.reached = status.error <= this.tolerance;
       return status;
     }
+    this.measureReach(model, targetModel);
+    // The straightening pass counts as a sweep (it is one, with the target for every joint's aim).
+    st.iterations = 0;
+    if (st.dist >= st.reach * (1 - NEAR_FULL_REACH) && st.dist > 0 && maxIterations > 0) {
+      this.straighten(pose, model, targetModel);
+    }
+    this.sweepUntilDone(pose, model, targetModel, maxIterations);
+    // The sweeps kept only the path to the end current: now the whole subtree.
+    const root = this.joints[0];
+    const sk = this.skeleton;
+    localToModel(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      root,
+      sk.subtreeEnds[root],
+    );
+    status.iterations = st.iterations;
+    status.clamped = st.clamped;
+    this.modelError(model, targetModel);
+    status.error = st.error;
+    status.reached = status.error <= this.tolerance;
+    return status;
+  }
+
+  /** Brings limited joints within their limits and recomputes the root's subtree. */
+  private clampStart(pose: Pose, model: Float64Array): void {
+    const { joints, limits, limited } = this.setup;
+    const st = this.state;
+    st.clamped = false;
+    if (limited) {
+      for (let i = 0; i < joints.length; i++) {
+        if (clampRotation(pose.rotations, 4 * joints[i], limits, LIMIT_STRIDE * i)) st.clamped = true;
+      }
+    }
+    const root = joints[0];
+    const sk = this.skeleton;
+    localToModel(
+      model,
+      sk.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      root,
+      sk.subtreeEnds[root],
+    );
+  }
+
+  /** Reads the root's parent's model matrix and inverts it; false when it collapses space. */
+  private loadParent(model: Float64Array): boolean {
+    const P = this.parentModel;
+    const rootParent = this.rootParent[0];
+    if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
+    else mat4.identity(P, 0);
+    return mat4.invertAffine(this.parentInverse, 0, P, 0);
+  }
+
+  /**
+   * The chain's reach and the target's distance from its root, in the root's parent's frame where
+   * the chain is rigid; whether it is out of reach, and the fold's radius the sweeps stop at when
+   * too close. Leaves the target in that frame at `points[0…2]`.
+   */
+  private measureReach(model: Float64Array, targetModel: Float64Array): void {
+    const joints = this.joints;
+    const m = joints.length;
+    const Pinv = this.parentInverse;
+    const pts = this.points;
+    const st = this.state;
     let reach = 0;
     let longest = 0;
-    vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * root + 12);
+    vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * joints[0] + 12);
     for (let i = 1; i < m; i++) {
       vec3.transformPoint(pts, 3, Pinv, 0, model, 16 * joints[i] + 12);
       const dx = pts[3] - pts[0];
@@ -201,155 +257,177 @@ export class CcdIk {
       if (d > longest) longest = d;
       vec3.copy(pts, 0, pts, 3);
     }
-    vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * root + 12);
+    vec3.transformPoint(pts, 0, Pinv, 0, model, 16 * joints[0] + 12);
     vec3.transformPoint(pts, 3, Pinv, 0, targetModel, 0);
     const tx = pts[3] - pts[0];
     const ty = pts[4] - pts[1];
     const tz = pts[5] - pts[2];
     const dist = Math.sqrt(tx * tx + ty * ty + tz * tz);
-    status.outOfReach = dist > reach || dist < 2 * longest - reach;
+    st.reach = reach;
+    st.dist = dist;
+    this.status.outOfReach = dist > reach || dist < 2 * longest - reach;
     // Too close, the nearest the end can come (in this frame) is the fold's radius: there, stop.
-    const floor = dist < 2 * longest - reach ? 2 * longest - reach - dist + 1e-12 * reach : -1;
-    // From here on: the target in the parent's frame at pts[0…2].
+    st.floor = dist < 2 * longest - reach ? 2 * longest - reach - dist + 1e-12 * reach : -1;
     vec3.copy(pts, 0, pts, 3);
+  }
 
-    const numbers = this.numbers;
-    // The straightening pass counts as a sweep (it is one, with the target for every joint's aim).
-    let straightened = 0;
-    if (dist >= reach * (1 - NEAR_FULL_REACH) && dist > 0 && maxIterations > 0) {
-      // At or out of reach: the answer is the chain straight toward the target. Just within reach
-      // it may be too, when that leaves the end within the tolerance: sweeps from a chain bent
-      // across the line crawl there (4e-9 short of a 4-bone chain's reach, 64 sweeps left it 0.1
-      // away). Turn each joint, root to
-      // tip, so that the next chain joint points at the target (within its limit): one pass lays
-      // the chain straight, where sweeps from a chain folded along the line would stay folded.
-      // Limits can leave that worse than the start: then the pass is undone.
-      this.measure(model, endOffset);
-      const start = numbers[0];
-      const clampedBefore = clamped;
-      for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
-      for (let i = 0; i + 1 < m; i++) {
-        const j = joints[i];
-        const next = 16 * joints[i + 1] + 12;
-        // biome-ignore format: one call
-        if (ccdStep(model, 16 * j, model, next, targetModel, 0, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * i, this.scratch)) {
-          clamped = true;
-        }
-        this.update(pose, model, i);
-      }
-      this.measure(model, endOffset);
-      let keep = numbers[0] <= start;
-      if (keep && dist < reach) {
-        this.modelError(model, targetModel);
-        keep = numbers[1] <= this.tolerance;
-      }
-      if (keep) straightened = 1;
-      else {
-        // Undone, and not counted: the sweeps start from the pose as it was, clamps and all.
-        this.restore(pose, model);
-        clamped = clampedBefore;
-      }
-    }
-    this.modelError(model, targetModel);
-    let error = numbers[1];
+  /**
+   * At or out of reach, the answer is the chain straight toward the target; just within reach it
+   * may be too, when that leaves the end within the tolerance (sweeps from a chain bent across the
+   * line crawl there). Turns each joint, root to tip, so that the next chain joint points at the
+   * target (within its limit): one pass lays the chain straight, where sweeps from a chain folded
+   * along the line would stay folded. Limits can leave that worse than the start: then the pass is
+   * undone (and not counted: the sweeps start from the pose as it was, clamps and all).
+   */
+  private straighten(pose: Pose, model: Float64Array, targetModel: Float64Array): void {
+    const { joints, limits } = this.setup;
+    const { rotations, scales } = pose;
+    const st = this.state;
+    const m = joints.length;
+    const endOffset = 16 * joints[m - 1] + 12;
     this.measure(model, endOffset);
-    let local = numbers[0];
-    let iterations = straightened;
-    // Kicks on trial since the error was trialStart: kept once the end gets closer than that.
-    let trial = false;
-    let trialStart = 0;
-    let stalled = false;
-    // The last sweep gained less than SLOW_GAIN of the error: the chain is settling on a fixed point.
-    let slow = false;
-    let kicks = 0;
+    const start = st.local;
+    const clampedBefore = st.clamped;
+    for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
+    for (let i = 0; i + 1 < m; i++) {
+      const j = joints[i];
+      const next = 16 * joints[i + 1] + 12;
+      // biome-ignore format: one call
+      if (ccdStep(model, 16 * j, model, next, targetModel, 0, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * i, this.scratch)) {
+        st.clamped = true;
+      }
+      this.update(pose, model, i);
+    }
+    this.measure(model, endOffset);
+    let keep = st.local <= start;
+    if (keep && st.dist < st.reach) {
+      this.modelError(model, targetModel);
+      keep = st.error <= this.tolerance;
+    }
+    if (keep) st.iterations = 1;
+    else {
+      this.restore(pose, model);
+      st.clamped = clampedBefore;
+    }
+  }
+
+  /**
+   * Sweeps until the end is within the tolerance, `maxIterations` is reached, the end is at the
+   * fold's radius, or a sweep changes nothing off the line; each after a kick off the line when the
+   * chain lies on it (see the class doc). A kick still on trial when the sweeps run out is kept
+   * only if it has already paid off.
+   */
+  private sweepUntilDone(
+    pose: Pose,
+    model: Float64Array,
+    targetModel: Float64Array,
+    maxIterations: number,
+  ): void {
+    const st = this.state;
+    const m = this.joints.length;
+    this.modelError(model, targetModel);
+    this.measure(model, 16 * this.joints[m - 1] + 12);
+    st.trial = false;
+    st.trialStart = 0;
+    st.stalled = false;
+    st.slow = false;
+    st.kicks = 0;
+    while (st.error > this.tolerance && st.iterations < maxIterations && st.local > st.floor) {
+      // Too far, the straight chain is the answer; too close, the chain folded on the line is, but
+      // a chain folded on it the wrong way is a fixed point like those within reach.
+      const kicked = m > 2 && !(st.dist > st.reach) && this.kickOffLine(pose, model, targetModel);
+      // A sweep that changed nothing, off the line: a fixed point.
+      if (st.stalled && !kicked) break;
+      const previous = st.local;
+      if (this.sweep(pose, model, targetModel)) st.clamped = true;
+      st.iterations++;
+      st.stalled = false;
+      if (st.trial) {
+        if (st.local < st.trialStart) st.trial = false;
+      } else if (!(st.local < previous - 1e-12 * previous)) {
+        // No gain but rounding's: a fixed point (the kicks take over if it is on the line).
+        st.stalled = true;
+      }
+      st.slow = !(st.local < previous - SLOW_GAIN * previous);
+      this.modelError(model, targetModel);
+    }
+    if (st.trial && !(st.local < st.trialStart)) this.restore(pose, model);
+  }
+
+  /**
+   * On the line a sweep does nothing; near it, sweeps that have slowed down are closing in on a
+   * fixed point there (every joint, the end and the target in a line) that is no answer. Then turns
+   * one joint (the end's grandparent first, then the next one along, cycling) toward a point beside
+   * the end, a fixed side, {@link KICK} of the chain's length away: that takes the chain off the
+   * line, and the sweeps can bend it from there. Returns whether it did.
+   */
+  private kickOffLine(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
+    const { joints, limits } = this.setup;
+    const st = this.state;
+    const m = joints.length;
     const line = this.line;
     const kick = 3 * m;
-    const saved = this.saved;
-    while (error > this.tolerance && iterations < maxIterations && local > floor) {
-      let kicked = false;
-      // Too far, the straight chain is the answer; too close, the chain folded on the line is,
-      // but a chain folded on it the wrong way is a fixed point like those within reach.
-      if (m > 2 && !(dist > reach)) {
-        let span = 0;
-        // Whether a bone points away from the target (the chain folds back on itself).
-        let folded = false;
-        const tx = targetModel[0] - model[16 * root + 12];
-        const ty = targetModel[1] - model[16 * root + 13];
-        const tz = targetModel[2] - model[16 * root + 14];
-        for (let i = 0; i < m; i++) {
-          vec3.copy(line, 3 * i, model, 16 * joints[i] + 12);
-          if (i === 0) continue;
-          const bx = line[3 * i] - line[3 * i - 3];
-          const by = line[3 * i + 1] - line[3 * i - 2];
-          const bz = line[3 * i + 2] - line[3 * i - 1];
-          span += Math.sqrt(bx * bx + by * by + bz * bz);
-          if (bx * tx + by * ty + bz * tz < 0) folded = true;
-        }
-        const ex = line[3 * m - 3] - line[0];
-        const ey = line[3 * m - 2] - line[1];
-        const ez = line[3 * m - 1] - line[2];
-        // A straight chain short of the target is creeping toward full extension, the answer there;
-        // a kick would only cost sweeps. Folded, or past the target, it is stuck.
-        const stuck = folded || ex * ex + ey * ey + ez * ez > tx * tx + ty * ty + tz * tz;
-        // On the line a sweep does nothing; near it, sweeps that have slowed down are closing in on
-        // a fixed point there (every joint, the end and the target in a line) that is no answer.
-        if (chainOnLine(line, m, targetModel, 0, line, kick + 3, slow && stuck ? NEAR_LINE : ON_LINE)) {
-          // Turn one joint (the end's grandparent first, then the next one along, cycling) toward a
-          // point beside the end, a fixed side, 5% of the chain's length away: that takes the chain
-          // off the line, and the sweeps can bend it from there.
-          if (!trial) {
-            for (let i = 0; i < m; i++) quat.copy(saved, 4 * i, rotations, 4 * joints[i]);
-            trial = true;
-            trialStart = local;
-          }
-          // In place, not vec3.scaleAndAdd: a double passed to a call V8 does not inline is boxed.
-          const shift = 0.05 * span;
-          line[kick] = model[endOffset] + line[kick + 3] * shift;
-          line[kick + 1] = model[endOffset + 1] + line[kick + 4] * shift;
-          line[kick + 2] = model[endOffset + 2] + line[kick + 5] * shift;
-          const k = (m - 3 + kicks) % (m - 1);
-          kicks++;
-          const j = joints[k];
-          // biome-ignore format: one call
-          if (ccdStep(model, 16 * j, model, endOffset, line, kick, rotations, 4 * j, scales, 3 * j, limits, LIMIT_STRIDE * k, this.scratch)) {
-            clamped = true;
-          }
-          this.update(pose, model, k);
-          kicked = true;
-        }
-      }
-      // A sweep that changed nothing, off the line: a fixed point.
-      if (stalled && !kicked) break;
-      const previous = local;
-      if (this.sweep(pose, model, targetModel)) clamped = true;
-      local = numbers[0];
-      iterations++;
-      stalled = false;
-      if (trial) {
-        if (local < trialStart) trial = false;
-      } else if (!(local < previous - 1e-12 * previous)) {
-        // No gain but rounding's: a fixed point (the kicks above take over if it is on the line).
-        stalled = true;
-      }
-      slow = !(local < previous - SLOW_GAIN * previous);
-      this.modelError(model, targetModel);
-      error = numbers[1];
+    const stuck = this.lineUp(model, targetModel);
+    if (!chainOnLine(line, m, targetModel, 0, line, kick + 3, st.slow && stuck ? NEAR_LINE : ON_LINE))
+      return false;
+    const rotations = pose.rotations;
+    if (!st.trial) {
+      for (let i = 0; i < m; i++) quat.copy(this.saved, 4 * i, rotations, 4 * joints[i]);
+      st.trial = true;
+      st.trialStart = st.local;
     }
-    // A kick still on trial when the sweeps ran out is kept only if it has already paid off.
-    if (trial && !(local < trialStart)) this.restore(pose, model);
-    // The sweeps kept only the path to the end current: now the whole subtree.
-    localToModel(model, parents, translations, rotations, scales, root, subtreeEnds[root]);
-    status.iterations = iterations;
-    status.clamped = clamped;
-    this.modelError(model, targetModel);
-    status.error = numbers[1];
-    status.reached = status.error <= this.tolerance;
-    return status;
+    const endOffset = 16 * joints[m - 1] + 12;
+    // In place, not vec3.scaleAndAdd: see docs/architecture.md, "Numbers in typed arrays".
+    const shift = KICK * st.span;
+    line[kick] = model[endOffset] + line[kick + 3] * shift;
+    line[kick + 1] = model[endOffset + 1] + line[kick + 4] * shift;
+    line[kick + 2] = model[endOffset + 2] + line[kick + 5] * shift;
+    const k = (m - 3 + st.kicks) % (m - 1);
+    st.kicks++;
+    const j = joints[k];
+    // biome-ignore format: one call
+    if (ccdStep(model, 16 * j, model, endOffset, line, kick, rotations, 4 * j, pose.scales, 3 * j, limits, LIMIT_STRIDE * k, this.scratch)) {
+      st.clamped = true;
+    }
+    this.update(pose, model, k);
+    return true;
+  }
+
+  /**
+   * Copies the chain's joint positions to `line`, its length to `span`, and returns whether it is
+   * stuck: folded back on itself (a bone points away from the target) or past the target. A
+   * straight chain short of the target is creeping toward full extension, the answer there; a kick
+   * would only cost sweeps.
+   */
+  private lineUp(model: Float64Array, targetModel: Float64Array): boolean {
+    const joints = this.joints;
+    const m = joints.length;
+    const line = this.line;
+    const root = joints[0];
+    let span = 0;
+    let folded = false;
+    const tx = targetModel[0] - model[16 * root + 12];
+    const ty = targetModel[1] - model[16 * root + 13];
+    const tz = targetModel[2] - model[16 * root + 14];
+    for (let i = 0; i < m; i++) {
+      vec3.copy(line, 3 * i, model, 16 * joints[i] + 12);
+      if (i === 0) continue;
+      const bx = line[3 * i] - line[3 * i - 3];
+      const by = line[3 * i + 1] - line[3 * i - 2];
+      const bz = line[3 * i + 2] - line[3 * i - 1];
+      span += Math.sqrt(bx * bx + by * by + bz * bz);
+      if (bx * tx + by * ty + bz * tz < 0) folded = true;
+    }
+    this.state.span = span;
+    const ex = line[3 * m - 3] - line[0];
+    const ey = line[3 * m - 2] - line[1];
+    const ez = line[3 * m - 1] - line[2];
+    return folded || ex * ex + ey * ey + ez * ez > tx * tx + ty * ty + tz * tz;
   }
 
   /**
    * One sweep, end to root: each joint's step, undone when it leaves the end farther from the target
-   * in the root's parent's frame. Returns whether a limit acted; `numbers[0]` is the error after it.
+   * in the root's parent's frame. Returns whether a limit acted; `local` is the error after it.
    *
    * The model matrices along the path are current on entry and on return. In between only the end
    * is tracked: turning joint `j` moves the end rigidly about it, to `M_parent · (t + R(q′) · e)`,
@@ -365,10 +443,10 @@ export class CcdIk {
     const e = this.endPoint;
     const sc = this.scratch;
     const before = this.before;
-    const numbers = this.numbers;
+    const st = this.state;
     vec3.copy(e, 0, model, 16 * joints[m - 1] + 12);
     this.measure(e, 0);
-    let local = numbers[0];
+    let local = st.local;
     let clamped = false;
     for (let i = m - 2; i >= 0; i--) {
       const j = joints[i];
@@ -394,15 +472,15 @@ export class CcdIk {
       const parent = parents[j];
       if (parent >= 0) vec3.transformPoint(e, 3, model, 16 * parent, e, 3);
       this.measure(e, 3);
-      if (numbers[0] > local) {
+      if (st.local > local) {
         quat.copy(rotations, qo, before, 0);
       } else {
-        local = numbers[0];
+        local = st.local;
         vec3.copy(e, 0, e, 3);
       }
     }
     this.update(pose, model, 0);
-    numbers[0] = local;
+    st.local = local;
     return clamped;
   }
 
@@ -421,9 +499,9 @@ export class CcdIk {
   }
 
   /**
-   * `numbers[0]` = the distance from the model-space point `p[o…]` to the target, in the root's
-   * parent's frame (the target there is `points[0…2]`). Written, not returned: a double returned
-   * from a call V8 does not inline is boxed, and this runs at every step.
+   * `local` = the distance from the model-space point `p[o…]` to the target, in the root's parent's
+   * frame (the target there is `points[0…2]`). Written, not returned: see docs/architecture.md,
+   * "Numbers in typed arrays".
    */
   private measure(p: Float64Array, o: number): void {
     const pts = this.points;
@@ -431,17 +509,88 @@ export class CcdIk {
     const dx = pts[3] - pts[0];
     const dy = pts[4] - pts[1];
     const dz = pts[5] - pts[2];
-    this.numbers[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    this.state.local = Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
 
-  /** `numbers[1]` = the model-space distance from the end joint to the target. */
+  /** `error` = the model-space distance from the end joint to the target. */
   private modelError(model: Float64Array, targetModel: Float64Array): void {
-    vec3.distanceInto(this.numbers, 1, model, 16 * this.joints[this.joints.length - 1] + 12, targetModel, 0);
+    vec3.distanceInto(this.distance, 0, model, 16 * this.joints[this.joints.length - 1] + 12, targetModel, 0);
+    this.state.error = this.distance[0];
   }
 }
 
 /**
- * Within this share of full reach, a chain laid straight toward the target may end within the
- * tolerance of it: the solve tries that first (see solveWithin).
+ * The state of one {@link CcdIk} solve, by name: numbers over a typed array (docs/architecture.md,
+ * "Numbers in typed arrays"), flags and counts as plain fields.
  */
-const NEAR_FULL_REACH = 1e-6;
+class CcdSolveState {
+  private readonly numbers = new Float64Array(7);
+  /** Sweeps used so far (the straightening pass counts as one). */
+  iterations = 0;
+  /** Kicks off the line so far: the next one turns the next joint along. */
+  kicks = 0;
+  /** A limit acted on the pose the sweeps leave. */
+  clamped = false;
+  /** Kicks on trial since the error was `trialStart`: kept once the end gets closer than that. */
+  trial = false;
+  /** The last sweep changed nothing (off the line: a fixed point). */
+  stalled = false;
+  /** The last sweep gained less than SLOW_GAIN of the error: the chain is settling on a fixed point. */
+  slow = false;
+
+  /** The end's distance from the target in the root's parent's frame (measure writes it). */
+  get local(): number {
+    return this.numbers[0];
+  }
+  set local(distance: number) {
+    this.numbers[0] = distance;
+  }
+
+  /** The end's model-space distance from the target (modelError writes it). */
+  get error(): number {
+    return this.numbers[1];
+  }
+  set error(distance: number) {
+    this.numbers[1] = distance;
+  }
+
+  /** The chain's length in the root's parent's frame. */
+  get reach(): number {
+    return this.numbers[2];
+  }
+  set reach(length: number) {
+    this.numbers[2] = length;
+  }
+
+  /** The target's distance from the root in the root's parent's frame. */
+  get dist(): number {
+    return this.numbers[3];
+  }
+  set dist(length: number) {
+    this.numbers[3] = length;
+  }
+
+  /** The fold's radius the sweeps stop at for a target too close to reach (−1: none). */
+  get floor(): number {
+    return this.numbers[4];
+  }
+  set floor(distance: number) {
+    this.numbers[4] = distance;
+  }
+
+  /** `local` when the kicks on trial began. */
+  get trialStart(): number {
+    return this.numbers[5];
+  }
+  set trialStart(distance: number) {
+    this.numbers[5] = distance;
+  }
+
+  /** The chain's length in model space, as the kick measures it. */
+  get span(): number {
+    return this.numbers[6];
+  }
+  set span(length: number) {
+    this.numbers[6] = length;
+  }
+}

@@ -22,12 +22,24 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import type { ChainSetup } from './chain-setup.js';
 import { IkStatus } from './ik-status.js';
 
-/** Attempts per step: each failed one quadruples the damping. */
+/** Attempts per step: each failed one multiplies the damping by {@link DAMPING_LOSS}. */
 const ATTEMPTS = 6;
 
+/** The first damping, as a share of the chain's length: steps of about a thirtieth of it, safe far from the answer. */
+const DAMPING_START = 30;
+
+/** The least damping, as a share of the chain's length: keeps the system well posed near a singular pose. */
+const DAMPING_FLOOR = 1e-6;
+
+/** A kept step divides the damping by this: the next step may be bolder. */
+const DAMPING_GAIN = 3;
+
+/** A failed attempt multiplies the damping by this: the retry is shorter and closer to the gradient. */
+const DAMPING_LOSS = 4;
+
 /**
- * How far the escape bends a hinge out of its limit (radians). Measured on the arm of the tests at
- * 0.95 of its reach (misses at the default cap): 0.3 rad 10%, 0.8 rad 4.5%, 1.2 rad 7%.
+ * How far the escape bends a hinge out of its limit (radians): far enough to leave the minimum the
+ * limit holds the chain in, near enough to keep the rest of the pose's progress.
  */
 const ESCAPE_ANGLE = 0.8;
 
@@ -91,13 +103,10 @@ export class DlsRefine {
   private readonly free: Float64Array;
   /** 1 for each chain joint whose limit acted in the last step. */
   private readonly held: Uint8Array;
-  /**
-   * The error vector (3) and the squared damping (1), as dampedLeastSquares reads them; the escape's
-   * half-angle cos, sin (2); the squared error (1), at the start (1), the closest (1); the squared
-   * tolerance (1); the P⁻¹ determinant's sign (1); the chain's length (1): numbers in an array, not
-   * passed or returned (V8 boxes a double passed to or returned from a call it does not inline).
-   */
-  private readonly numbers = new Float64Array(12);
+  /** The error vector (3) and the squared damping (1), as dampedLeastSquares reads them. */
+  private readonly problem = new Float64Array(4);
+  /** The refinement's numbers, by name (docs/architecture.md, "Numbers in typed arrays"). */
+  private readonly numbers = new RefineNumbers();
   /** A hinge's turn from its rest rotation, and the turn the escape gives it. */
   private readonly turn = new Float64Array(4);
   /** 1 when a kept step on the way to the current pose (0), to the closest pose (1) was clamped. */
@@ -137,8 +146,8 @@ export class DlsRefine {
     this.free = new Float64Array(axes.length);
     this.held = new Uint8Array(m);
     const [c, s] = cosSinOfAngle(ESCAPE_ANGLE / 2);
-    this.numbers[4] = c;
-    this.numbers[5] = s;
+    this.numbers.escapeCos = c;
+    this.numbers.escapeSin = s;
   }
 
   /**
@@ -157,27 +166,27 @@ export class DlsRefine {
     const rotations = pose.rotations;
     const n = this.numbers;
     // The sign of det(P⁻¹), for the sense of the turns (see columnsAt).
-    n[10] = mirrored(this.parentInverse, 0) ? -1 : 1;
+    n.parentSign = mirrored(this.parentInverse, 0) ? -1 : 1;
     this.measure(model, targetModel);
-    n[7] = n[6];
-    n[8] = n[6];
-    n[9] = tolerance * tolerance;
+    n.startErrorSq = n.errorSq;
+    n.bestErrorSq = n.errorSq;
+    n.toleranceSq = tolerance * tolerance;
     this.save(pose, this.start);
     this.save(pose, this.best);
     // The chain's length, model space: the scale of the damping.
-    n[11] = 0;
+    n.length = 0;
     for (let i = 0; i + 1 < m; i++) {
       const a = 16 * joints[i] + 12;
       const b = 16 * joints[i + 1] + 12;
       const dx = model[b] - model[a];
       const dy = model[b + 1] - model[a + 1];
       const dz = model[b + 2] - model[a + 2];
-      n[11] += Math.sqrt(dx * dx + dy * dy + dz * dz);
+      n.length += Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
     this.flags[0] = 0;
     this.flags[1] = 0;
     let steps = this.descend(pose, model, targetModel, maxSteps);
-    if (n[8] > REFINE_GAIN * REFINE_GAIN * n[7] && steps < maxSteps) {
+    if (n.bestErrorSq > REFINE_GAIN * REFINE_GAIN * n.startErrorSq && steps < maxSteps) {
       this.restore(pose, model, this.start);
       if (this.escape(pose, model)) {
         this.flags[0] = 0;
@@ -185,64 +194,65 @@ export class DlsRefine {
       }
     }
     this.measure(model, targetModel);
-    if (n[6] > n[8]) this.restore(pose, model, this.best);
+    if (n.errorSq > n.bestErrorSq) this.restore(pose, model, this.best);
     // The path to the end is current; now the whole subtree.
     const root = joints[0];
     const sk = this.skeleton;
     localToModel(model, sk.parents, pose.translations, rotations, pose.scales, root, sk.subtreeEnds[root]);
     status.iterations = steps;
     status.clamped = this.flags[1] > 0;
-    status.error = Math.sqrt(n[8]);
+    status.error = Math.sqrt(n.bestErrorSq);
     status.reached = status.error <= tolerance;
     return status;
   }
 
   /**
    * Levenberg–Marquardt steps from the pose as it is, at most `maxSteps`, until the error is within
-   * the tolerance (numbers[9], squared), a step fails at every damping, or a kept step leaves more
-   * than {@link SLOW} of the squared error. The closest pose (the one it starts from included) goes
-   * to `best`, its squared error to numbers[8], whether a limit clamped a step on the way to it to
-   * flags[1]. Returns the steps taken.
+   * the tolerance, a step fails at every damping, or a kept step leaves more than {@link SLOW} of
+   * the squared error. The closest pose (the one it starts from included) goes to `best`, its
+   * squared error to `bestErrorSq`, whether a limit clamped a step on the way to it to flags[1].
+   * Returns the steps taken.
    */
   private descend(pose: Pose, model: Float64Array, targetModel: Float64Array, maxSteps: number): number {
     const n = this.numbers;
-    let damping = n[11] / 30;
-    const floor = n[11] * 1e-6;
+    const problem = this.problem;
+    let damping = n.length / DAMPING_START;
+    const floor = n.length * DAMPING_FLOOR;
     this.measure(model, targetModel);
-    let errorSq = n[6];
-    if (errorSq < n[8]) {
+    let errorSq = n.errorSq;
+    if (errorSq < n.bestErrorSq) {
       // Where an escape landed, already closer than anything before.
-      n[8] = errorSq;
+      n.bestErrorSq = errorSq;
       this.flags[1] = this.flags[0];
       this.save(pose, this.best);
     }
     let steps = 0;
     let slow = false;
-    while (steps < maxSteps && errorSq > n[9] && !slow) {
+    while (steps < maxSteps && errorSq > n.toleranceSq && !slow) {
       steps++;
       this.columnsAt(pose, model);
       this.save(pose, this.saved);
       let kept = false;
       for (let attempt = 0; attempt < ATTEMPTS && !kept; attempt++) {
-        n[3] = damping * damping;
-        if (!dampedLeastSquares(this.angles, this.columns, this.angles.length, n, 0)) break;
+        problem[3] = damping * damping;
+        if (!dampedLeastSquares(this.angles, this.columns, this.angles.length, problem, 0)) break;
         let stepClamped = this.apply(pose, model);
         this.measure(model, targetModel);
         if (stepClamped) stepClamped = this.withoutHeld(pose, model, targetModel);
-        if (n[6] < errorSq) {
-          slow = n[6] > SLOW * errorSq;
-          errorSq = n[6];
+        if (n.errorSq < errorSq) {
+          slow = n.errorSq > SLOW * errorSq;
+          errorSq = n.errorSq;
           kept = true;
           if (stepClamped) this.flags[0] = 1;
-          damping = damping / 3 > floor ? damping / 3 : floor;
+          damping = damping / DAMPING_GAIN > floor ? damping / DAMPING_GAIN : floor;
         } else {
           this.restore(pose, model, this.saved);
           this.measure(model, targetModel);
-          damping *= 4;
+          damping *= DAMPING_LOSS;
         }
       }
-      if (errorSq < n[8]) {
-        n[8] = errorSq;
+      if (errorSq < n.bestErrorSq) {
+        n.bestErrorSq = errorSq;
         this.flags[1] = this.flags[0];
         this.save(pose, this.best);
       }
@@ -262,7 +272,7 @@ export class DlsRefine {
     const { joints } = this.setup;
     const m = joints.length;
     const { owner, axes, columns } = this;
-    const pi = this.numbers[10];
+    const pi = this.numbers.parentSign;
     const scales = pose.scales;
     const e = 16 * joints[m - 1] + 12;
     const count = owner.length;
@@ -319,16 +329,16 @@ export class DlsRefine {
   }
 
   /**
-   * After a step that a limit clamped (its pose current, its squared error in numbers[6]): the same
+   * After a step that a limit clamped (its pose current, its squared error in `errorSq`): the same
    * step again from the step's start with the clamped joints held still, the other joints then
    * doing what the clamped ones could not (the step's first answer pushes against the limit, and
    * clamping it undoes most of it: convergence slows to a crawl). Keeps whichever of the two poses
-   * is closer; returns whether a limit acted in the one kept. numbers[6] is its squared error.
+   * is closer; returns whether a limit acted in the one kept. `errorSq` is its squared error.
    */
   private withoutHeld(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
     const { owner, columns, free, held } = this;
     const n = this.numbers;
-    const first = n[6];
+    const first = n.errorSq;
     this.save(pose, this.trial);
     let any = false;
     for (let k = 0; k < owner.length; k++) {
@@ -341,13 +351,13 @@ export class DlsRefine {
     this.restore(pose, model, this.saved);
     this.measure(model, targetModel);
     let clamped = true;
-    if (any && dampedLeastSquares(this.angles, free, owner.length, n, 0)) {
+    if (any && dampedLeastSquares(this.angles, free, owner.length, this.problem, 0)) {
       clamped = this.apply(pose, model);
       this.measure(model, targetModel);
-      if (n[6] < first) return clamped;
+      if (n.errorSq < first) return clamped;
     }
     this.restore(pose, model, this.trial);
-    n[6] = first;
+    n.errorSq = first;
     this.measure(model, targetModel);
     return true;
   }
@@ -409,9 +419,8 @@ export class DlsRefine {
   private escape(pose: Pose, model: Float64Array): boolean {
     const { joints, limits } = this.setup;
     const rotations = pose.rotations;
-    const n = this.numbers;
-    const ec = n[4];
-    const es = n[5];
+    const ec = this.numbers.escapeCos;
+    const es = this.numbers.escapeSin;
     let any = false;
     for (let i = 0; i + 1 < joints.length; i++) {
       const lo = LIMIT_STRIDE * i;
@@ -485,15 +494,15 @@ export class DlsRefine {
     localToModelAlong(model, this.skeleton.parents, pose.translations, pose.rotations, pose.scales, this.setup.path, 0);
   }
 
-  /** numbers[0…2] = the vector from the end to the target, model space; numbers[6] its squared length. */
+  /** `problem[0…2]` = the vector from the end to the target, model space; `errorSq` its squared length. */
   private measure(model: Float64Array, targetModel: Float64Array): void {
     const joints = this.setup.joints;
     const o = 16 * joints[joints.length - 1] + 12;
-    const n = this.numbers;
-    n[0] = targetModel[0] - model[o];
-    n[1] = targetModel[1] - model[o + 1];
-    n[2] = targetModel[2] - model[o + 2];
-    n[6] = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    const e = this.problem;
+    e[0] = targetModel[0] - model[o];
+    e[1] = targetModel[1] - model[o + 1];
+    e[2] = targetModel[2] - model[o + 2];
+    this.numbers.errorSq = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
   }
 }
 
@@ -505,4 +514,76 @@ function mirrored(m: Float64Array, o: number): boolean {
       m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]) <
     0
   );
+}
+
+/**
+ * The numbers of one refinement, by name, over a typed array (docs/architecture.md, "Numbers in
+ * typed arrays").
+ */
+class RefineNumbers {
+  private readonly n = new Float64Array(8);
+
+  /** The cosine of half the escape's angle (configuration time). */
+  get escapeCos(): number {
+    return this.n[0];
+  }
+  set escapeCos(c: number) {
+    this.n[0] = c;
+  }
+
+  /** The sine of half the escape's angle (configuration time). */
+  get escapeSin(): number {
+    return this.n[1];
+  }
+  set escapeSin(s: number) {
+    this.n[1] = s;
+  }
+
+  /** The squared model-space error of the pose as it is (measure writes it). */
+  get errorSq(): number {
+    return this.n[2];
+  }
+  set errorSq(errorSq: number) {
+    this.n[2] = errorSq;
+  }
+
+  /** The squared error the refinement started from. */
+  get startErrorSq(): number {
+    return this.n[3];
+  }
+  set startErrorSq(errorSq: number) {
+    this.n[3] = errorSq;
+  }
+
+  /** The squared error of the closest pose seen. */
+  get bestErrorSq(): number {
+    return this.n[4];
+  }
+  set bestErrorSq(errorSq: number) {
+    this.n[4] = errorSq;
+  }
+
+  /** The chain's tolerance, squared. */
+  get toleranceSq(): number {
+    return this.n[5];
+  }
+  set toleranceSq(toleranceSq: number) {
+    this.n[5] = toleranceSq;
+  }
+
+  /** The sign of det(P⁻¹), for the sense of the turns (see columnsAt). */
+  get parentSign(): number {
+    return this.n[6];
+  }
+  set parentSign(sign: number) {
+    this.n[6] = sign;
+  }
+
+  /** The chain's length, model space: the scale of the damping. */
+  get length(): number {
+    return this.n[7];
+  }
+  set length(length: number) {
+    this.n[7] = length;
+  }
 }

@@ -4,15 +4,13 @@
  * @packageDocumentation
  */
 import { TendonError } from '../errors.js';
+import { LINE_KICK as KICK, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/chain-line.js';
 import {
   fabrikBackward,
   fabrikExtrapolate,
   fabrikForward,
   fabrikStraight,
   fabrikUnfold,
-  NEAR_LINE,
-  ON_LINE,
-  SLOW_GAIN,
 } from '../kernel/fabrik.js';
 import {
   aimJoint,
@@ -34,7 +32,39 @@ import { CcdIk } from './ccd.js';
 import { checkFinite, checkPose, checkPoseNumbers } from './chain.js';
 import { type ChainIkOptions, type ChainSetup, setupChain } from './chain-setup.js';
 import { DlsRefine, REFINE_GAIN } from './dls-refine.js';
+import { FabrikSolveState } from './fabrik-state.js';
 import { IkStatus } from './ik-status.js';
+
+// Tuning of the passes and of the rescue (see the class doc for how they act together).
+
+/** Within this share of full reach the answer lies near the line, so a slow chain is not kicked off it. */
+const NEAR_FULL_REACH = 0.01;
+
+/** A point a limit moved by more than this share of the reach from FABRIK's own pass was held by it. */
+const HELD = 1e-9;
+
+/** A limited iteration that shrinks the error by less than this share of the best so far is still. */
+const STALL_GAIN = 5e-2;
+
+/** Still iterations in a row after which a limited solve hands over: one still pass may be noise. */
+const STALL_ITERATIONS = 3;
+
+/** A hand-over leaving the chain no closer than this share of the closest earlier one is stuck. */
+const STUCK_GAIN = 0.5;
+
+/** Damped least-squares steps per hand-over, at most: where they converge they need a few. */
+const REFINE_STEPS = 8;
+
+/** CCD sweeps per hand-over: one nudges the chain off its stall; the passes converge faster from there. */
+const HAND_OVER_SWEEPS = 1;
+
+/** How far from uniform a scale may be (relative) for the positional passes and the steps. */
+const NEARLY_UNIFORM = 1e-5;
+
+/** {@link scaleUniformity}'s answers. */
+const UNIFORM = 2;
+const NEARLY_UNIFORM_SCALE = 1;
+const NOT_UNIFORM = 0;
 
 /**
  * Options of {@link FabrikIk}: those of every chain solver. `maxIterations` caps the
@@ -45,100 +75,43 @@ export type FabrikIkOptions = ChainIkOptions;
 /**
  * FABRIK on a chain of joints, writing local rotations.
  *
- * How a solve works (docs/methods.md §4):
- * 1. The chain's joint positions are computed in the frame of the root's parent, `P = M_parent(root)`
- *    (inverted as an affine transform), from the pose's local transforms. The chain is rigid in
- *    that frame whatever `P` is (rotated, scaled by 0.01, non-uniformly scaled, mirrored), so segment
- *    lengths are constants there. The chain's own bones (and the joints between them) are assumed
- *    to have uniform scale, as real rigs do; with non-uniform scale inside the chain, segment
- *    lengths change with rotation and the result is approximate. Scales uniform to within 1e-5 of
- *    their size (the float32 noise of exported rigs: RobotExpressive's differ from 1 by up to 3e-7)
- *    count as uniform for the positional passes below, whose points then keep the lengths to that
- *    noise: once they meet the tolerance, the rotations are built from them and the check is
- *    repeated on those, and passes that build rotations go on if needed (on that robot's arm,
- *    13 of 300 targets within reach missed at the default cap before, none now).
- * 2. Out of reach (farther than the chain's length): the chain is laid straight toward the target
- *    and `status.outOfReach` is set. Otherwise backward and forward passes run until the end is
- *    within `tolerance` of the target (measured in model space) or `maxIterations` is hit. A
- *    chain lying on the line through its root and the target (straight, or folded onto it, which
- *    the passes themselves tend to do) is bent sideways by 5% of its length before the next pass,
- *    toward the side the pose it was given bends to, or, if that pose is straight (bent by less
- *    than 1e-3 of its length), the side it bent to last (in a pose it was given or one it solved,
- *    the hand-overs' included; a fixed side before any), since the passes would otherwise never
- *    leave that line, and a limb that straightens and bends again should bend the way it did,
- *    unless the animation bends it another way; so is a chain
- *    near the line (0.05 rad) after a pass that shrank the error by less than 1%, which is
- *    crawling toward a target it would reach only after thousands of passes (unless the target is
- *    too close to reach: the chain folded on the line is then the answer, or within 1% of full
- *    reach: the answer then lies near the line, and kicking the chain off it every time the passes
- *    slow down, as they do there, kept it from ever converging; there only a chain too straight
- *    for the target, its end farther from the root than the target, is kicked, since the passes
- *    bend it more by a factor of only ~1.001 per iteration, a folded or nearly straight 5-bone
- *    chain 1e-4 short of full reach taking hundreds of iterations). A target so near full reach
- *    that the chain laid straight toward it is within the tolerance gets that straight chain at
- *    once; with limits or non-uniform scales, when the chain built to aim at those points (clamped
- *    into the limits) still is.
- * 3. Without limits (and with uniform scales along the chain), the passes are FABRIK's positional
- *    ones, and a last forward pass turns the points into rotations; otherwise every forward pass
- *    does. Positional passes converge linearly, slowly near full extension, each iteration moving
- *    the points by about a constant ratio ρ of the move before: after two plain iterations whose
- *    moves have a ratio in [0.3, 0.95], the points jump ahead to where that series of moves ends
- *    (ρ / (1 − ρ) times the last move, `fabrikExtrapolate`), a forward pass restores the lengths,
- *    and the jump is kept only if it brought the end closer to the target. On the IK bench's
- *    10-bone chain this cuts the mean iterations to 1e-4 from 13.3 to 5.2; `status.iterations`
- *    counts the backward–forward iterations (a jump adds one forward pass). Limited chains jump
- *    too, the forward pass building the chain toward the jumped points within the limits (their
- *    rotations go back with the points when the jump is not kept): near full reach their passes
- *    crawl as FABRIK's do (a 4-bone chain of 0.3- or 0.8-rad cones missed every target 1e-3 of its
- *    reach short at the default cap; with the jumps, 1 in 400). The last forward pass
- *    is where positions become rotations, root to tip, as a chain of points-at
- *    corrections: for joint `i`, the solved point of its child is expressed in joint `i`'s frame
- *    (built from the parent frame that already carries the corrections of its ancestors), and the
- *    minimal rotation (a hinge: the rotation about its axis) from where the child sits to there is
- *    composed on the right of the joint's rotation at the start of the solve, which keeps its twist.
- *    The joint's limit is enforced right there, in its own frame, and the child's point is then
- *    recomputed from the result: the passes always see limited, rigid positions, and the solved
- *    positions ({@link FabrikIk.solvedPositions}) are exactly the forward kinematics of the
- *    rotations written. (Limits are not applied in the backward pass: a joint's frame depends on
- *    its ancestors, which only the forward pass has placed.) That is why, with limits, the passes
- *    can settle short of a target the limits allow (an elbow's hinge pulls the chain back each
- *    forward pass to where the backward pass leaves it again): when three iterations in which a
- *    limit held the chain (put a point elsewhere than FABRIK's own forward pass would have) have
- *    not bettered the best error by 5% (a kept jump counts as progress; an iteration no limit held
- *    is FABRIK's, which converges, if slowly), the chain is handed over. With uniform scales along
- *    the chain, first to up to 8 damped least-squares (Levenberg–Marquardt) steps on the joints'
- *    angles within their limits (`DlsRefine`): every joint moves at once along the end's
- *    Jacobian, which converges in a few steps where the passes crawl (an elbow pinned straight at
- *    its limit near full reach); steps that do not halve the error start again with each hinge
- *    that sits at a limit bent into its range (an elbow pinned straight while the chain must
- *    shorten, or while the wrist bends against it, is a local minimum no step leaves). The steps
- *    are kept when they at least halve the error. Otherwise (and with non-uniform scales) one CCD
- *    sweep with the same limits ({@link CcdIk}) turns the chain from there, kept only if it brings
- *    the end closer to the target; failed steps are not tried again until the passes have made
- *    progress of their own. `status.iterations` counts steps and sweeps. After a kept hand-over the
- *    solve ends there if within the tolerance, otherwise the passes go on from its pose (its
- *    rotations the ones they turn from) while iterations are left, and may stall and hand over
- *    again: from where they stalled, or, when that is farther from the target than the closest
- *    pose the steps kept, once from that pose (the passes can undo what the steps did, and the
- *    escape is tried from there); should they end farther from the target than the closest
- *    hand-over kept, that pose is the answer. When neither finisher brings the end closer, the
- *    passes' pose is put back. Such a hand-over, or one that leaves the chain no closer than half
- *    the distance the closest earlier one did, means the solve is stuck in a local minimum of the
- *    limits (a target across a limit from the start pose), where the passes and the hand-overs
- *    used to take turns until the cap: once per solve, the passes then start again from the middle
- *    of the limits (each joint at its rest rotation turned to the middle of its hinge or twist
- *    range), and should they end farther from the target than the closer of the pose they were
- *    stuck in and the closest hand-over kept before, that pose is the answer (with its flags).
- *    After a failed hand-over past the restart there is no further one. On an arm (shoulder cone,
- *    elbow hinge, wrist cone) with targets the limits allow
- *    (`bench/limits.mjs`), 99.8% are reached within 200 iterations and 99.5% within the default 64,
- *    in 13 iterations on average at that cap (without the restart 99% and 97.2%; the passes alone:
- *    19%; CCD sweeps at the stalls: 96% and 88%, in 32); at 0.95 and 0.999 of its reach, 98.5% and
- *    100% within the default cap (43% and 1% with the sweeps). Three 1.2-rad cones started bent
- *    reach a target straight ahead at 0.8 of their reach from all 200 starts (95.5% without the
- *    restart, 61.5% with the sweeps); the misses left are local minima the restart's basin shares.
- * 4. The rotations are written to the pose (the limits hold there to rounding, ~1e-15), and the
- *    model matrices of the root's subtree are recomputed.
+ * A solve, in the order {@link FabrikIk.solve} reads (docs/methods.md §4; docs/solvers.md for what
+ * each part buys, measured):
+ * 1. Load and measure. The chain's joint positions are computed in the frame of the root's parent,
+ *    `P = M_parent(root)`, where the chain is rigid whatever `P` is (rotated, scaled, mirrored), so
+ *    segment lengths are constants there. The chain's own bones are assumed to have uniform scale,
+ *    as real rigs do (with non-uniform scale inside the chain the result is approximate); scales
+ *    within `NEARLY_UNIFORM` of uniform (float32 noise of exported rigs) count as uniform for
+ *    the positional passes, whose rotations are then checked against the tolerance once more.
+ * 2. Straight. Out of reach (farther than the chain's length), or so near full reach that the chain
+ *    laid straight toward the target is within the tolerance (with limits: once built within
+ *    them), the chain is laid straight, and `status.outOfReach` says which.
+ * 3. The passes (`runPasses`): backward and forward passes until the end is within
+ *    `tolerance` of the target (model space) or `maxIterations` is hit. Without limits (and with
+ *    uniform scales) they are FABRIK's positional ones, the rotations read off the points once at
+ *    the end; otherwise every forward pass builds rotations, root to tip, each the minimal turn (a
+ *    hinge: about its axis) from where the child sits to its solved point, composed on the right of
+ *    the joint's start-of-solve rotation (which keeps its twist), clamped into the joint's limit
+ *    right there, the child's point recomputed from the result. So the points the passes see are
+ *    always limited and rigid, and {@link FabrikIk.solvedPositions} is exactly the forward
+ *    kinematics of the rotations written. Each pass may first kick a chain lying on the
+ *    root–target line off it (`unfold`: the line is a fixed point of the passes),
+ *    toward the side it bent to last (given or solved); after two plain iterations whose moves
+ *    form a series, the points jump to where it ends (`jump`), kept only when closer.
+ * 4. With limits, the rescue of a stalled chain (`rescue`). The passes can settle
+ *    short of a target the limits allow (a hinge pulls the chain back each forward pass to where
+ *    the backward pass leaves it again; the backward pass cannot apply limits, a joint's frame
+ *    depending on ancestors only the forward pass places). After `STALL_ITERATIONS` held
+ *    iterations without progress (`stalled`), the chain is handed over
+ *    (`handOver`): to damped least-squares steps on the joints' angles within their
+ *    limits (`DlsRefine`), kept when they halve the error, else to a CCD sweep ({@link CcdIk}),
+ *    kept when closer. The passes go on from a kept hand-over's pose; when the hand-overs stop
+ *    paying, the solve is stuck in a local minimum of the limits and restarts once from the middle
+ *    of the limits (`restartFromMiddle`). The answer is never farther from the target
+ *    than the closest pose a hand-over kept, or the pose the restart left. `status.iterations`
+ *    counts passes, jumps' passes, steps and sweeps.
+ * 5. Finish: the rotations are written to the pose (the limits hold there to rounding, ~1e-15), and
+ *    the model matrices of the root's subtree are recomputed.
  *
  * Geometry never throws: a target on the root, a straight chain, zero-length bones or a target
  * behind the chain give a finite pose and a status that says what happened. A solve allocates
@@ -203,11 +176,8 @@ export class FabrikIk {
   private readonly targetLocal = new Float64Array(3);
   private readonly vector = new Float64Array(8);
   private readonly aimScratch = new Float64Array(12);
-  /**
-   * The unfolding offset, the last pass's squared error, this pass's, the closest kept hand-over's,
-   * and the closest one's before the restart from the limits' middle (all squared errors but the first).
-   */
-  private readonly numbers = new Float64Array(5);
+  /** The state of the solve under way, by name. */
+  private readonly state = new FabrikSolveState();
   /** With limits: the CCD sweep that nudges the chain where the passes stall (see the class doc). */
   private readonly finisher: CcdIk | null;
   /** With limits: the damped least-squares steps tried first at a stall (see the class doc). */
@@ -277,85 +247,122 @@ export class FabrikIk {
     checkPoseNumbers(pose, model, this.setup.path, this.rootParent, 'FabrikIk');
     const status = this.status;
     status.reset();
-    const { joints, limits, limited, betweenStart, between } = this.setup;
-    const skeleton = this.skeleton;
-    const parents = skeleton.parents;
-    const m = joints.length;
-    const root = joints[0];
-    const end = joints[m - 1];
-    const P = this.parentModel;
-    const rootParent = parents[root];
-    if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
-    else mat4.identity(P, 0);
-    if (!mat4.invertAffine(this.parentInverse, 0, P, 0)) {
+    if (!this.loadParent(model)) {
       // The root's parent collapses space (a zero scale): nothing to aim in. Leave the pose as is.
       status.degenerate = true;
-      this.writeError(model, end, targetModel);
+      this.writeError(model, this.joints[this.joints.length - 1], targetModel);
       status.reached = status.error <= this.tolerance;
       return status;
     }
+    this.loadTarget(model, targetModel);
+    this.loadChain(pose);
+    this.measureChain();
+    const st = this.state;
+    const within = st.dist < st.reach && this.withinTolerance(targetModel);
+    if (st.dist >= st.reach || (!within && this.straightWithin(targetModel))) this.layStraight();
+    else if (!within) this.runPasses(pose, model, targetModel);
+    if (st.finished) this.finishHandedOver(model);
+    else this.finishPasses(pose, model, targetModel);
+    return status;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Loading: the chain in the frame of the root's parent.
+
+  /** Reads the root's parent's model matrix and inverts it; false when it collapses space. */
+  private loadParent(model: Float64Array): boolean {
+    const P = this.parentModel;
+    const rootParent = this.rootParent[0];
+    if (rootParent >= 0) mat4.copy(P, 0, model, 16 * rootParent);
+    else mat4.identity(P, 0);
+    return mat4.invertAffine(this.parentInverse, 0, P, 0);
+  }
+
+  /** The target in the root's parent's frame, {@link FabrikIk.targetLocal}. */
+  private loadTarget(model: Float64Array, targetModel: Float64Array): void {
     const tau = this.targetLocal;
     // A target farther than vec3.FAR is aimed at through a point in its direction at that distance
     // (its squares would overflow, and out of reach only its direction counts).
-    vec3.pullIn(tau, 0, targetModel, 0, model, 16 * root + 12);
+    vec3.pullIn(tau, 0, targetModel, 0, model, 16 * this.joints[0] + 12);
     vec3.transformPoint(tau, 0, this.parentInverse, 0, tau, 0);
+  }
 
-    // Load the chain from the pose; limited joints start from their limited rotation.
+  /**
+   * Loads the chain's local transforms from the pose (limited joints from their limited rotation),
+   * the offsets of each child in its joint's rotation frame, and whether the scales along the chain
+   * are uniform. Resets the solve's state.
+   */
+  private loadChain(pose: Pose): void {
+    const { joints, limits, limited } = this.setup;
+    const m = joints.length;
     const { t, s, qBase } = this;
-    let clamped = false;
+    const st = this.state;
+    st.clamped = false;
     // Positional passes need segment lengths that no rotation changes: no limits, and uniform scale
     // (mirrored or not) on every joint of the chain and between its joints. Otherwise every pass
-    // builds rotations. Nearly uniform scales (float32 noise in an exported rig: RobotExpressive's
-    // differ by up to 3e-7) keep lengths to that noise: positional passes still, with a check of
-    // the rotations they give (see rebuiltWithin).
-    let uniform = true;
-    let nearly = true;
+    // builds rotations. Nearly uniform scales (float32 noise in an exported rig) keep lengths to
+    // that noise: positional passes still, with a check of the rotations they give (rebuiltWithin).
+    st.uniform = true;
+    st.nearly = true;
     for (let i = 0; i < m; i++) {
       const j = joints[i];
       vec3.copy(t, 3 * i, pose.translations, 3 * j);
       vec3.copy(s, 3 * i, pose.scales, 3 * j);
-      const kind = scaleUniformity(s, 3 * i);
-      if (kind !== UNIFORM) uniform = false;
-      if (kind === NOT_UNIFORM) nearly = false;
+      this.noteScale(s, 3 * i);
       quat.normalize(qBase, 4 * i, pose.rotations, 4 * j);
-      if (limited && clampRotation(qBase, 4 * i, limits, LIMIT_STRIDE * i)) clamped = true;
+      if (limited && clampRotation(qBase, 4 * i, limits, LIMIT_STRIDE * i)) st.clamped = true;
     }
-    const K = this.between;
-    const offsets = this.offsets;
-    for (let i = 0; i + 1 < m; i++) {
-      const ko = 16 * i;
-      if (betweenStart[i] === betweenStart[i + 1]) {
-        // Nothing in between: the offset is S_i · t_{i+1} (and K_i is never read).
-        offsets[3 * i] = t[3 * i + 3] * s[3 * i];
-        offsets[3 * i + 1] = t[3 * i + 4] * s[3 * i + 1];
-        offsets[3 * i + 2] = t[3 * i + 5] * s[3 * i + 2];
-        continue;
-      }
-      mat4.identity(K, ko);
-      for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) {
-        const j = between[b];
-        const kind = scaleUniformity(pose.scales, 3 * j);
-        if (kind !== UNIFORM) uniform = false;
-        if (kind === NOT_UNIFORM) nearly = false;
-        trs.compose(this.matrix, 0, pose.translations, 3 * j, pose.rotations, 4 * j, pose.scales, 3 * j);
-        mat4.multiplyAffine(K, ko, K, ko, this.matrix, 0);
-      }
-      // The child's offset in joint i's rotation frame: S_i · (K_i · t_{i+1}).
-      vec3.transformPoint(offsets, 3 * i, K, ko, t, 3 * (i + 1));
-      offsets[3 * i] *= s[3 * i];
-      offsets[3 * i + 1] *= s[3 * i + 1];
-      offsets[3 * i + 2] *= s[3 * i + 2];
-    }
+    for (let i = 0; i + 1 < m; i++) this.loadOffset(pose, i);
+    st.finished = false;
+    st.handedOver = false;
+    st.iterations = 0;
+  }
 
-    // Where the chain is now, its lengths and reach.
-    this.forwardPass(false, uniform);
-    let positional = nearly && !limited;
-    const pos = this.positions;
-    const lengths = this.lengths;
+  /** Notes the uniformity of the scale at `s[o…]` in the solve's state (see scaleUniformity). */
+  private noteScale(s: Float64Array, o: number): void {
+    const kind = scaleUniformity(s, o);
+    if (kind !== UNIFORM) this.state.uniform = false;
+    if (kind === NOT_UNIFORM) this.state.nearly = false;
+  }
+
+  /** The child's offset in chain joint i's rotation frame, S_i · (K_i · t_{i+1}), and K_i. */
+  private loadOffset(pose: Pose, i: number): void {
+    const { betweenStart, between } = this.setup;
+    const { t, s, offsets } = this;
+    const K = this.between;
+    const ko = 16 * i;
+    if (betweenStart[i] === betweenStart[i + 1]) {
+      // Nothing in between: the offset is S_i · t_{i+1} (and K_i is never read).
+      offsets[3 * i] = t[3 * i + 3] * s[3 * i];
+      offsets[3 * i + 1] = t[3 * i + 4] * s[3 * i + 1];
+      offsets[3 * i + 2] = t[3 * i + 5] * s[3 * i + 2];
+      return;
+    }
+    mat4.identity(K, ko);
+    for (let b = betweenStart[i]; b < betweenStart[i + 1]; b++) {
+      const j = between[b];
+      this.noteScale(pose.scales, 3 * j);
+      trs.compose(this.matrix, 0, pose.translations, 3 * j, pose.rotations, 4 * j, pose.scales, 3 * j);
+      mat4.multiplyAffine(K, ko, K, ko, this.matrix, 0);
+    }
+    vec3.transformPoint(offsets, 3 * i, K, ko, t, 3 * (i + 1));
+    offsets[3 * i] *= s[3 * i];
+    offsets[3 * i + 1] *= s[3 * i + 1];
+    offsets[3 * i + 2] *= s[3 * i + 2];
+  }
+
+  /**
+   * Where the chain is now, its segment lengths, its reach and the target's distance from its root
+   * (whether it is out of reach); remembers the side the pose bends to.
+   */
+  private measureChain(): void {
+    const st = this.state;
+    this.forwardPass(false, st.uniform);
+    st.positional = st.nearly && !this.setup.limited;
+    const m = this.joints.length;
+    const { positions: pos, lengths, targetLocal: tau } = this;
     let reach = 0;
     let longest = 0;
-    // Distances computed in place: vec3.distance returns a double, boxed whenever V8 does not inline
-    // it (its budget runs out in a method this size), which would allocate on every solve.
     for (let i = 0; i + 1 < m; i++) {
       const dx = pos[3 * i + 3] - pos[3 * i];
       const dy = pos[3 * i + 4] - pos[3 * i + 1];
@@ -369,299 +376,409 @@ export class FabrikIk {
     const ty = tau[1] - pos[1];
     const tz = tau[2] - pos[2];
     const dist = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    st.reach = reach;
+    st.dist = dist;
     // Farther than the chain reaches, or closer than it can fold (one bone longer than the rest).
-    status.outOfReach = dist > reach || dist < 2 * longest - reach;
+    this.status.outOfReach = dist > reach || dist < 2 * longest - reach;
     // The pose's own bend, when it has one, is the side to kick a straightened chain toward: it is
     // the latest word on the bend (animation may have rewritten the pose since the last solve), and
     // the memory is for a pose left straight.
     this.rememberSide();
+  }
 
-    let iterations = 0;
-    // With limits, a hand-over may end the solve (see the class doc); done when one did.
-    let handedOver = false;
-    let finished = false;
-    const within = dist < reach && this.withinTolerance(targetModel);
-    if (dist >= reach || (!within && this.straightWithin(pos, lengths, m, tau, targetModel, uniform))) {
-      fabrikStraight(pos, lengths, m, tau, 0);
-      clamped = this.forwardPass(true, uniform) || clamped;
-      iterations = 1;
-    } else if (!within) {
-      // Within 1% of full reach the answer lies near the line to the target: kicking a slow chain
-      // off it (below) would undo the passes' progress every time they slow down, which they do there
-      // as they straighten a bent chain. Not so for a chain too straight for the target (see below).
-      const nearLineKicks = dist < (1 - NEAR_FULL_REACH) * reach;
-      const distSq = dist * dist;
-      const numbers = this.numbers;
-      numbers[0] = 0.05 * reach;
-      numbers[1] = Number.POSITIVE_INFINITY;
-      numbers[3] = Number.POSITIVE_INFINITY;
-      numbers[4] = Number.POSITIVE_INFINITY;
-      let slow = false;
-      let passClamped = false;
-      // With limits: iterations in a row that have not bettered the best error by STALL_GAIN.
-      let best = Number.POSITIVE_INFINITY;
-      let still = 0;
-      // Whether a stall may try the damped least-squares steps: not again after they failed, until
-      // the passes have made progress of their own (they would only fail again, at a cost).
-      let refine = nearly;
-      // Whether the hand-over has restarted from the closest kept pose since it was kept.
-      let restarted = false;
-      // Whether the passes have restarted from the limits' middle (once, when stuck; see below).
-      let fromMiddle = false;
-      let stuckClamped = false;
-      // The squared error of the closest pose a hand-over has left the chain in (kept or not).
-      let handedBest = Number.POSITIVE_INFINITY;
-      // Plain iterations since the last extrapolation (or the start): two moves give a ratio.
-      let plain = 0;
-      const { previous, change } = this;
-      previous.set(pos);
-      change.fill(0);
-      while (iterations < this.maxIterations) {
-        // A folded chain collapses onto the root–target line within a pass or two and then stays
-        // there (the line is an attracting fixed point of the passes): check before every pass,
-        // and with a wider margin once the passes slow down near it. Not for a target too close to
-        // reach: the chain folded on the line is then the answer.
-        let sinSq = slow && nearLineKicks ? NEAR_LINE : ON_LINE;
-        if (slow && !nearLineKicks) {
-          // Near full reach, a chain whose end is farther from the root than the target is too
-          // straight: it must bend more, and the passes bend a nearly straight chain by a factor of
-          // only about 1 + 2e/l per iteration (e its overshoot, l a bone: 1.001 for e = 3e-4).
-          // Their moves then grow (a ratio above 1), which the extrapolation cannot follow: a
-          // 5-bone chain folded back along the line, which the first backward pass stretches out
-          // nearly straight, took 932 iterations. Kicked off the line, it is bent more than the
-          // answer, and the passes straighten it the way they converge (and extrapolate) elsewhere.
-          const ex = pos[3 * m - 3] - pos[0];
-          const ey = pos[3 * m - 2] - pos[1];
-          const ez = pos[3 * m - 1] - pos[2];
-          if (ex * ex + ey * ey + ez * ez > distSq) sinSq = NEAR_LINE;
-        }
-        if (!status.outOfReach) fabrikUnfold(pos, m, tau, 0, numbers, 0, this.inverse, sinSq, this.side, 0);
-        fabrikBackward(pos, lengths, m, tau, 0);
-        if (limited && !handedOver) {
-          // FABRIK's own forward pass, to tell whether a limit held the chain's (see the stall below).
-          this.free.set(pos);
-          fabrikForward(this.free, lengths, m, t, 0);
-        }
-        // Positional, the forward pass places points (the root is its translation, `t[0…2]`) and
-        // the rotations are read off them once, after the loop; otherwise the rotations are built
-        // in every pass (limits act in each joint's frame; non-uniform scale bends lengths).
-        if (!positional) passClamped = this.forwardPass(true, uniform);
-        else fabrikForward(pos, lengths, m, t, 0);
-        iterations++;
-        if (this.withinTolerance(targetModel)) {
-          if (uniform || !positional || this.rebuiltWithin(targetModel)) {
-            positional = positional && uniform;
-            break;
-          }
-          positional = false;
-        }
-        // Whether a limit held a point away from where FABRIK's own pass put it. An iteration no limit
-        // held is FABRIK's, which converges on a reachable target (slowly near full reach, where
-        // the jumps below carry it): only held ones count toward a stall.
-        let held = false;
-        if (limited && !handedOver) {
-          const free = this.free;
-          const limit = 1e-9 * reach * 1e-9 * reach;
-          for (let k = 3; k < 3 * m; k += 3) {
-            const dx = pos[k] - free[k];
-            const dy = pos[k + 1] - free[k + 1];
-            const dz = pos[k + 2] - free[k + 2];
-            if (dx * dx + dy * dy + dz * dz > limit) held = true;
-          }
-        }
-        // numbers[2] is the squared error withinTolerance found; compared squared, (1 − g)² ≈ 1 − 2g.
-        slow = !(numbers[2] < numbers[1] * (1 - 2 * SLOW_GAIN));
-        numbers[1] = numbers[2];
-        plain++;
-        if (limited) this.qPrevious.set(this.q);
-        if ((positional || limited) && fabrikExtrapolate(pos, previous, change, m, plain >= 2)) {
-          // Lengths back (root fixed); kept only when closer to the target than the iteration. With
-          // limits, the forward pass builds the chain toward the jumped points, within the limits:
-          // its points are then those of rotations again.
-          let jumpClamped = false;
-          if (positional) fabrikForward(pos, lengths, m, t, 0);
-          else jumpClamped = this.forwardPass(true, uniform);
-          if (this.withinTolerance(targetModel)) {
-            if (uniform || !positional || this.rebuiltWithin(targetModel)) {
-              passClamped = jumpClamped;
-              positional = positional && uniform;
-              break;
-            }
-            positional = false;
-          }
-          if (numbers[2] < numbers[1]) {
-            numbers[1] = numbers[2];
-            previous.set(pos);
-            passClamped = jumpClamped;
-          } else {
-            pos.set(previous);
-            if (limited) this.q.set(this.qPrevious);
-          }
-          change.fill(0);
-          plain = 0;
-        }
-        if (limited && !handedOver) {
-          // numbers[1]: the squared error where the iteration (and its jump, when kept) left the
-          // chain; a jump that pays off is progress as much as a pass is.
-          if (numbers[1] < best * (1 - 2 * STALL_GAIN)) {
-            best = numbers[1];
-            still = 0;
-            refine = nearly;
-          } else if (held && ++still === STALL_ITERATIONS && iterations < this.maxIterations) {
-            still = 0;
-            const restart = !restarted && numbers[3] < numbers[1];
-            if (restart) {
-              // The passes went on from a kept hand-over and stalled farther from the target than it
-              // left the chain: hand over from there again (once), not from where they wandered.
-              // Steps from there that cannot halve the error try the escape from a hinge's limit,
-              // which the wandering hid (an arm at 0.95 of its reach cycled between steps that
-              // halved the error and passes that doubled it again until the cap). The passes' own
-              // points and rotations wait in `free` and `qPrevious`, both rewritten before their
-              // next use.
-              this.free.set(pos);
-              this.qPrevious.set(this.q);
-              pos.set(this.sweptPositions);
-              this.q.set(this.sweptRotations);
-              restarted = true;
-            }
-            const kept = this.handOver(pose, model, targetModel, this.maxIterations - iterations, refine);
-            const handed = this.handed;
-            iterations += this.used[0];
-            if (this.used[1] > 0) refine = false;
-            if (!kept && restart) {
-              // Nothing better there: the passes go on from where they were.
-              pos.set(this.free);
-              this.q.set(this.qPrevious);
-            } else if (!kept) {
-              handedOver = true;
-            } else if (handed.error <= this.tolerance) {
-              finished = true;
-              break;
-            } else {
-              // Closer but not there: the passes go on from the hand-over's pose (if iterations are
-              // left), their rotations the ones the passes turn from.
-              clamped = clamped || handed.clamped;
-              // The last pass's flag describes the pose the hand-over replaced.
-              passClamped = false;
-              for (let i = 0; i < m; i++) {
-                vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
-                quat.normalize(qBase, 4 * i, pose.rotations, 4 * joints[i]);
-              }
-              this.q.set(qBase);
-              previous.set(pos);
-              change.fill(0);
-              plain = 0;
-              best = handed.error * handed.error;
-              // A pose the steps left may hide the escape; one a CCD sweep left, a cone chain's
-              // zigzag, is better left to the passes (handing over from it again and again, the
-              // sweeps crawled: three 1.2-rad cones missed 10.5% of targets instead of 4.5%).
-              if (this.refiner !== null && handed === this.refiner.status) restarted = false;
-              numbers[1] = best;
-              slow = false;
-              if (best < numbers[3]) {
-                numbers[3] = best;
-                this.sweptPositions.set(pos);
-                this.sweptRotations.set(qBase);
-              }
-            }
-            // numbers[1]: the squared error of the pose the passes go on from.
-            const stuck = handedOver || !(numbers[1] < STUCK_GAIN * STUCK_GAIN * handedBest);
-            if (numbers[1] < handedBest) handedBest = numbers[1];
-            if (!fromMiddle && stuck && iterations < this.maxIterations) {
-              // Stuck: hand-overs no longer bring the chain closer (or neither finisher moves it at
-              // all), a local minimum the limits make (a target across a limit from the start pose),
-              // where the passes and the hand-overs took turns until the cap (a zigzag of cones missed
-              // 4.5% of targets so, an arm 2.8%). Once per solve, the passes start again from the
-              // middle of the limits, from where they mostly find the way the start pose hid (the
-              // zigzag: all; the arm: 0.5% missed). The closer of this pose and the closest kept
-              // hand-over waits in `stuck…`, with its flag: the answer, should it stay closer. The
-              // flags gathered so far are that pose's, not those of the answer found from the middle.
-              fromMiddle = true;
-              handedOver = false;
-              if (numbers[3] < numbers[1]) {
-                numbers[4] = numbers[3];
-                stuckClamped = clamped;
-                this.stuckPositions.set(this.sweptPositions);
-                this.stuckRotations.set(this.sweptRotations);
-              } else {
-                numbers[4] = numbers[1];
-                stuckClamped = clamped || passClamped;
-                this.stuckPositions.set(pos);
-                this.stuckRotations.set(this.q);
-              }
-              numbers[3] = Number.POSITIVE_INFINITY;
-              qBase.set(this.middle);
-              this.forwardPass(false, uniform);
-              previous.set(pos);
-              change.fill(0);
-              plain = 0;
-              best = Number.POSITIVE_INFINITY;
-              numbers[1] = Number.POSITIVE_INFINITY;
-              slow = false;
-              passClamped = false;
-              clamped = false;
-              refine = nearly;
-              restarted = false;
-              handedBest = Number.POSITIVE_INFINITY;
-            }
-          }
-        }
-      }
-      if (positional) passClamped = this.forwardPass(true, uniform);
-      // The passes went on from a kept hand-over's pose, or from the limits' middle, and may have
-      // ended farther from the target than the closest kept hand-over, or the pose kept when they
-      // restarted: that is then the answer (a kept hand-over's clamping is already counted).
-      if (!finished && this.putBackIfCloser(targetModel, 3, this.sweptPositions, this.sweptRotations)) {
-        passClamped = false;
-      }
-      if (!finished && this.putBackIfCloser(targetModel, 4, this.stuckPositions, this.stuckRotations)) {
-        passClamped = false;
-        clamped = stuckClamped;
-      }
-      clamped = passClamped || clamped;
-    }
+  /** Out of reach, or so near full reach that it is the answer: the chain laid straight toward the target. */
+  private layStraight(): void {
+    const st = this.state;
+    fabrikStraight(this.positions, this.lengths, this.joints.length, this.targetLocal, 0);
+    st.clamped = this.forwardPass(true, st.uniform) || st.clamped;
+    st.iterations = 1;
+  }
 
-    if (finished) {
-      // The hand-over's pose is the answer: its points, its flags, and the side it bent to (its
-      // points back in the root's parent frame, where the side is kept).
-      const handed = this.handed;
-      for (let i = 0; i < m; i++) {
-        vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
-        vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
+  // ---------------------------------------------------------------------------------------------
+  // The passes: backward and forward, kicked off the line, extrapolated (docs/methods.md §4).
+
+  /**
+   * Backward and forward passes until the end is within the tolerance or the iterations run out,
+   * each followed by a jump ahead when the moves form a series; with limits, a stall hands the chain
+   * to the rescue (`rescue`).
+   */
+  private runPasses(pose: Pose, model: Float64Array, targetModel: Float64Array): void {
+    const st = this.state;
+    const limited = this.setup.limited;
+    this.startPasses();
+    while (st.iterations < this.maxIterations) {
+      if (this.pass(targetModel)) break;
+      const held = this.limitHeld();
+      // Compared squared: (1 − g)² ≈ 1 − 2g.
+      st.slow = !(st.errorSq < st.lastErrorSq * (1 - 2 * SLOW_GAIN));
+      st.lastErrorSq = st.errorSq;
+      st.plain++;
+      if (limited) this.qPrevious.set(this.q);
+      if (st.positional || limited) {
+        const m = this.joints.length;
+        if (
+          fabrikExtrapolate(this.positions, this.previous, this.change, m, st.plain >= 2) &&
+          this.jump(targetModel)
+        ) {
+          break;
+        }
       }
-      this.rememberSide();
-      status.iterations = iterations;
-      status.clamped = clamped || handed.clamped;
-      status.error = handed.error;
-      status.reached = handed.reached;
-      return status;
+      if (limited && !st.handedOver && this.stalled(held) && this.rescue(pose, model, targetModel)) break;
     }
-    if (this.writeRotations(pose, model)) clamped = true;
-    for (let i = 0; i < m; i++) vec3.transformPoint(this.solvedPositions, 3 * i, P, 0, pos, 3 * i);
-    this.rememberSide();
-    status.iterations = iterations;
-    status.clamped = clamped;
-    this.writeError(model, end, targetModel);
-    status.reached = status.error <= this.tolerance;
-    return status;
+    this.endPasses(targetModel);
+  }
+
+  /** The state the passes start from. */
+  private startPasses(): void {
+    const st = this.state;
+    // Within NEAR_FULL_REACH the answer lies near the line to the target: kicking a slow chain off
+    // it would undo the passes' progress every time they slow down, which they do there as they
+    // straighten a bent chain. Not so for a chain too straight for the target (see unfold).
+    st.nearLineKicks = st.dist < (1 - NEAR_FULL_REACH) * st.reach;
+    st.kick[0] = KICK * st.reach;
+    st.lastErrorSq = Number.POSITIVE_INFINITY;
+    st.sweptErrorSq = Number.POSITIVE_INFINITY;
+    st.stuckErrorSq = Number.POSITIVE_INFINITY;
+    st.slow = false;
+    st.passClamped = false;
+    st.bestSq = Number.POSITIVE_INFINITY;
+    st.still = 0;
+    st.refine = st.nearly;
+    st.restarted = false;
+    st.fromMiddle = false;
+    st.stuckClamped = false;
+    st.handedBestSq = Number.POSITIVE_INFINITY;
+    st.plain = 0;
+    this.previous.set(this.positions);
+    this.change.fill(0);
   }
 
   /**
-   * When the pose `positions`, `rotations` (its squared error in `numbers[slot]`, ∞ for none) is
-   * closer to the target than the passes' points, puts it in their place and returns true.
+   * One iteration: the kick off the line when needed, a backward pass, a forward pass (placing
+   * points, or building rotations). Returns whether the end is then within the tolerance.
    */
-  private putBackIfCloser(
-    targetModel: Float64Array,
-    slot: number,
-    positions: Float64Array,
-    rotations: Float64Array,
-  ): boolean {
-    const numbers = this.numbers;
-    if (!(numbers[slot] < Number.POSITIVE_INFINITY)) return false;
+  private pass(targetModel: Float64Array): boolean {
+    const st = this.state;
+    const { positions: pos, lengths, t, targetLocal: tau } = this;
+    const m = this.joints.length;
+    if (!this.status.outOfReach) this.unfold();
+    fabrikBackward(pos, lengths, m, tau, 0);
+    if (this.setup.limited && !st.handedOver) {
+      // FABRIK's own forward pass, to tell whether a limit held the chain's (see limitHeld).
+      this.free.set(pos);
+      fabrikForward(this.free, lengths, m, t, 0);
+    }
+    // Positional, the forward pass places points (the root is its translation, `t[0…2]`) and the
+    // rotations are read off them once, after the loop; otherwise the rotations are built in every
+    // pass (limits act in each joint's frame; non-uniform scale bends lengths).
+    if (!st.positional) st.passClamped = this.forwardPass(true, st.uniform);
+    else fabrikForward(pos, lengths, m, t, 0);
+    st.iterations++;
+    return this.converged(targetModel);
+  }
+
+  /**
+   * Kicks a chain lying on the root–target line off it, toward the side it bent to (see the class
+   * doc). A folded chain collapses onto the line within a pass or two and then stays there (the
+   * line is an attracting fixed point of the passes): checked before every pass, with a wider margin
+   * once the passes slow down near it. Not for a target too close to reach: the chain folded on the
+   * line is then the answer.
+   */
+  private unfold(): void {
+    const st = this.state;
+    const pos = this.positions;
+    const m = this.joints.length;
+    let sinSq = st.slow && st.nearLineKicks ? NEAR_LINE : ON_LINE;
+    if (st.slow && !st.nearLineKicks) {
+      // Near full reach, a chain whose end is farther from the root than the target is too
+      // straight: it must bend more, and the passes bend a nearly straight chain by a factor of
+      // only about 1 + 2e/l per iteration (e its overshoot, l a bone). Their moves then grow (a
+      // ratio above 1), which the extrapolation cannot follow. Kicked off the line, it is bent more
+      // than the answer, and the passes straighten it the way they converge (and extrapolate)
+      // elsewhere.
+      const ex = pos[3 * m - 3] - pos[0];
+      const ey = pos[3 * m - 2] - pos[1];
+      const ez = pos[3 * m - 1] - pos[2];
+      const dist = st.dist;
+      if (ex * ex + ey * ey + ez * ez > dist * dist) sinSq = NEAR_LINE;
+    }
+    fabrikUnfold(pos, m, this.targetLocal, 0, st.kick, 0, this.inverse, sinSq, this.side, 0);
+  }
+
+  /**
+   * Whether the end is within the tolerance; under nearly uniform scales, of the rotations built
+   * from the points too (positional passes then go on building rotations when they are not).
+   */
+  private converged(targetModel: Float64Array): boolean {
+    const st = this.state;
+    if (!this.withinTolerance(targetModel)) return false;
+    if (st.uniform || !st.positional || this.rebuiltWithin(targetModel)) {
+      st.positional = st.positional && st.uniform;
+      return true;
+    }
+    st.positional = false;
+    return false;
+  }
+
+  /**
+   * With limits (before a failed hand-over), whether a limit held a point away from where FABRIK's
+   * own forward pass put it. An iteration no limit held is FABRIK's, which converges on a reachable
+   * target (slowly near full reach, where the jumps carry it): only held ones count toward a stall.
+   */
+  private limitHeld(): boolean {
+    if (!this.setup.limited || this.state.handedOver) return false;
+    const { positions: pos, free } = this;
+    const reach = this.state.reach;
+    const limit = HELD * reach * HELD * reach;
+    let held = false;
+    for (let k = 3; k < 3 * this.joints.length; k += 3) {
+      const dx = pos[k] - free[k];
+      const dy = pos[k + 1] - free[k + 1];
+      const dz = pos[k + 2] - free[k + 2];
+      if (dx * dx + dy * dy + dz * dz > limit) held = true;
+    }
+    return held;
+  }
+
+  /**
+   * The points have jumped ahead (fabrikExtrapolate): lengths back (root fixed), and the jump kept
+   * only when closer to the target than the iteration. With limits, the forward pass builds the
+   * chain toward the jumped points, within the limits: its points are then those of rotations
+   * again. Returns whether the end is within the tolerance.
+   */
+  private jump(targetModel: Float64Array): boolean {
+    const st = this.state;
+    const pos = this.positions;
+    let jumpClamped = false;
+    if (st.positional) fabrikForward(pos, this.lengths, this.joints.length, this.t, 0);
+    else jumpClamped = this.forwardPass(true, st.uniform);
+    if (this.converged(targetModel)) {
+      st.passClamped = jumpClamped;
+      return true;
+    }
+    if (st.errorSq < st.lastErrorSq) {
+      st.lastErrorSq = st.errorSq;
+      this.previous.set(pos);
+      st.passClamped = jumpClamped;
+    } else {
+      pos.set(this.previous);
+      if (this.setup.limited) this.q.set(this.qPrevious);
+    }
+    this.change.fill(0);
+    st.plain = 0;
+    return false;
+  }
+
+  /**
+   * With limits: whether the passes have stalled, `STALL_ITERATIONS` held iterations in a row
+   * not bettering the best error by {@link STALL_GAIN} (a kept jump counts as progress).
+   */
+  private stalled(held: boolean): boolean {
+    const st = this.state;
+    if (st.lastErrorSq < st.bestSq * (1 - 2 * STALL_GAIN)) {
+      st.bestSq = st.lastErrorSq;
+      st.still = 0;
+      st.refine = st.nearly;
+      return false;
+    }
+    if (!(held && ++st.still === STALL_ITERATIONS && st.iterations < this.maxIterations)) return false;
+    st.still = 0;
+    return true;
+  }
+
+  /**
+   * After the passes: rotations from positional points, and the closest kept hand-over or the pose
+   * kept at the restart in their place when it is closer (a kept hand-over's clamping is already
+   * counted).
+   */
+  private endPasses(targetModel: Float64Array): void {
+    const st = this.state;
+    if (st.positional) st.passClamped = this.forwardPass(true, st.uniform);
+    if (!st.finished && this.putBackIfCloser(targetModel, false)) st.passClamped = false;
+    if (!st.finished && this.putBackIfCloser(targetModel, true)) {
+      st.passClamped = false;
+      st.clamped = st.stuckClamped;
+    }
+    st.clamped = st.passClamped || st.clamped;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The rescue of a stalled limited chain: hand-over to the finishers, restart from the middle.
+
+  /**
+   * The passes have stalled where the limits hold them: hands the chain over (from the closest kept
+   * hand-over, once, when the passes wandered farther), then goes on from the result, and restarts
+   * from the limits' middle once the hand-overs stop making progress. Returns whether the solve is
+   * finished (a hand-over's pose within the tolerance).
+   */
+  private rescue(pose: Pose, model: Float64Array, targetModel: Float64Array): boolean {
+    const st = this.state;
+    const restart = !st.restarted && st.sweptErrorSq < st.lastErrorSq;
+    if (restart) this.returnToSwept();
+    const kept = this.handOver(pose, model, targetModel, this.maxIterations - st.iterations, st.refine);
+    st.iterations += this.used[0];
+    if (this.used[1] > 0) st.refine = false;
+    if (!kept && restart) {
+      // Nothing better there: the passes go on from where they were.
+      this.positions.set(this.free);
+      this.q.set(this.qPrevious);
+    } else if (!kept) {
+      st.handedOver = true;
+    } else if (this.handed.error <= this.tolerance) {
+      st.finished = true;
+      return true;
+    } else {
+      this.continueFromHandOver(pose, model);
+    }
+    // lastErrorSq: the squared error of the pose the passes go on from.
+    const stuck = st.handedOver || !(st.lastErrorSq < STUCK_GAIN * STUCK_GAIN * st.handedBestSq);
+    if (st.lastErrorSq < st.handedBestSq) st.handedBestSq = st.lastErrorSq;
+    if (!st.fromMiddle && stuck && st.iterations < this.maxIterations) {
+      // The numbers of the restart here, the arrays in restartFromMiddle: it runs too rarely for V8
+      // to optimize it, and unoptimized code boxes every double it reads (docs/architecture.md).
+      const fromSwept = st.sweptErrorSq < st.lastErrorSq;
+      st.stuckErrorSq = fromSwept ? st.sweptErrorSq : st.lastErrorSq;
+      st.sweptErrorSq = Number.POSITIVE_INFINITY;
+      st.bestSq = Number.POSITIVE_INFINITY;
+      st.lastErrorSq = Number.POSITIVE_INFINITY;
+      st.handedBestSq = Number.POSITIVE_INFINITY;
+      this.restartFromMiddle(fromSwept);
+    }
+    return false;
+  }
+
+  /**
+   * The passes went on from a kept hand-over and stalled farther from the target than it left the
+   * chain: the rescue starts from there again (once), not from where they wandered. Steps from there
+   * that cannot halve the error try the escape from a hinge's limit, which the wandering hid. The
+   * passes' own points and rotations wait in `free` and `qPrevious`, both rewritten before their
+   * next use.
+   */
+  private returnToSwept(): void {
+    this.free.set(this.positions);
+    this.qPrevious.set(this.q);
+    this.positions.set(this.sweptPositions);
+    this.q.set(this.sweptRotations);
+    this.state.restarted = true;
+  }
+
+  /**
+   * A kept hand-over is closer but not there: the passes go on from its pose (if iterations are
+   * left), its rotations the ones the passes turn from; it becomes the closest kept when it is.
+   */
+  private continueFromHandOver(pose: Pose, model: Float64Array): void {
+    const st = this.state;
+    const handed = this.handed;
+    const { joints } = this;
+    const { positions: pos, qBase } = this;
+    st.clamped = st.clamped || handed.clamped;
+    // The last pass's flag describes the pose the hand-over replaced.
+    st.passClamped = false;
+    for (let i = 0; i < joints.length; i++) {
+      vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
+      quat.normalize(qBase, 4 * i, pose.rotations, 4 * joints[i]);
+    }
+    this.q.set(qBase);
+    this.previous.set(pos);
+    this.change.fill(0);
+    st.plain = 0;
+    st.bestSq = handed.error * handed.error;
+    // A pose the steps left may hide the escape; one a CCD sweep left, a cone chain's zigzag, is
+    // better left to the passes (handing over from it again and again, the sweeps crawl).
+    if (this.refiner !== null && handed === this.refiner.status) st.restarted = false;
+    st.lastErrorSq = st.bestSq;
+    st.slow = false;
+    if (st.bestSq < st.sweptErrorSq) {
+      st.sweptErrorSq = st.bestSq;
+      this.sweptPositions.set(pos);
+      this.sweptRotations.set(qBase);
+    }
+  }
+
+  /**
+   * Stuck: hand-overs no longer bring the chain closer (or neither finisher moves it at all), a
+   * local minimum the limits make (a target across a limit from the start pose), where the passes
+   * and the hand-overs would take turns until the cap. Once per solve, the passes start again from
+   * the middle of the limits, from where they mostly find the way the start pose hid. The closer of
+   * this pose and the closest kept hand-over waits in `stuck…`, with its flag: the answer, should it
+   * stay closer. The flags gathered so far are that pose's, not those of the answer found from the
+   * middle. `fromSwept`: the closest kept hand-over is closer than the pose the passes are in (the
+   * caller has moved the squared errors).
+   */
+  private restartFromMiddle(fromSwept: boolean): void {
+    const st = this.state;
+    st.fromMiddle = true;
+    st.handedOver = false;
+    if (fromSwept) {
+      st.stuckClamped = st.clamped;
+      this.stuckPositions.set(this.sweptPositions);
+      this.stuckRotations.set(this.sweptRotations);
+    } else {
+      st.stuckClamped = st.clamped || st.passClamped;
+      this.stuckPositions.set(this.positions);
+      this.stuckRotations.set(this.q);
+    }
+    this.qBase.set(this.middle);
+    this.forwardPass(false, st.uniform);
+    this.previous.set(this.positions);
+    this.change.fill(0);
+    st.plain = 0;
+    st.slow = false;
+    st.passClamped = false;
+    st.clamped = false;
+    st.refine = st.nearly;
+    st.restarted = false;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Finishing: the answer written to the pose.
+
+  /**
+   * The hand-over's pose is the answer: its points, its flags, and the side it bent to (its points
+   * back in the root's parent frame, where the side is kept).
+   */
+  private finishHandedOver(model: Float64Array): void {
+    const { joints, status, state: st } = this;
+    const handed = this.handed;
+    const pos = this.positions;
+    for (let i = 0; i < joints.length; i++) {
+      vec3.copy(this.solvedPositions, 3 * i, model, 16 * joints[i] + 12);
+      vec3.transformPoint(pos, 3 * i, this.parentInverse, 0, model, 16 * joints[i] + 12);
+    }
+    this.rememberSide();
+    status.iterations = st.iterations;
+    status.clamped = st.clamped || handed.clamped;
+    status.error = handed.error;
+    status.reached = handed.reached;
+  }
+
+  /** The passes' rotations are the answer: written to the pose, with the status. */
+  private finishPasses(pose: Pose, model: Float64Array, targetModel: Float64Array): void {
+    const { joints, status, state: st } = this;
+    const m = joints.length;
+    if (this.writeRotations(pose, model)) st.clamped = true;
+    const pos = this.positions;
+    for (let i = 0; i < m; i++)
+      vec3.transformPoint(this.solvedPositions, 3 * i, this.parentModel, 0, pos, 3 * i);
+    this.rememberSide();
+    status.iterations = st.iterations;
+    status.clamped = st.clamped;
+    this.writeError(model, joints[m - 1], targetModel);
+    status.reached = status.error <= this.tolerance;
+  }
+
+  /**
+   * When the closest kept hand-over's pose (`stuck` false) or the one kept at the restart from the
+   * limits' middle (`stuck` true) is closer to the target than the passes' points, puts it in their
+   * place and returns true.
+   */
+  private putBackIfCloser(targetModel: Float64Array, stuck: boolean): boolean {
+    const st = this.state;
+    if (!((stuck ? st.stuckErrorSq : st.sweptErrorSq) < Number.POSITIVE_INFINITY)) return false;
     this.withinTolerance(targetModel);
-    if (!(numbers[2] > numbers[slot])) return false;
-    this.positions.set(positions);
-    this.q.set(rotations);
+    if (!(st.errorSq > (stuck ? st.stuckErrorSq : st.sweptErrorSq))) return false;
+    this.positions.set(stuck ? this.stuckPositions : this.sweptPositions);
+    this.q.set(stuck ? this.stuckRotations : this.sweptRotations);
     return true;
   }
 
@@ -674,7 +791,7 @@ export class FabrikIk {
   private rememberSide(): void {
     const pos = this.positions;
     const m = this.joints.length;
-    // The reach summed here, not passed: a double passed to a call V8 does not inline is boxed.
+    // The reach summed here, not passed: see docs/architecture.md, "Numbers in typed arrays".
     let reach = 0;
     for (let i = 0; i + 1 < m; i++) reach += this.lengths[i];
     const rx = pos[0];
@@ -839,17 +956,11 @@ export class FabrikIk {
    * runs only when the straight points themselves are within the tolerance. The points are left as
    * they were.
    */
-  private straightWithin(
-    pos: Float64Array,
-    lengths: Float64Array,
-    m: number,
-    tau: Float64Array,
-    targetModel: Float64Array,
-    similar: boolean,
-  ): boolean {
-    const previous = this.previous;
+  private straightWithin(targetModel: Float64Array): boolean {
+    const { positions: pos, previous } = this;
+    const similar = this.state.uniform;
     previous.set(pos);
-    fabrikStraight(pos, lengths, m, tau, 0);
+    fabrikStraight(pos, this.lengths, this.joints.length, this.targetLocal, 0);
     let within = this.withinTolerance(targetModel);
     if (within && (this.setup.limited || !similar)) {
       this.forwardPass(true, similar);
@@ -878,8 +989,8 @@ export class FabrikIk {
 
   /**
    * Whether the end's point in `positions` is within the tolerance of the target, in model space;
-   * the squared distance goes to `numbers[2]`.
-   * A boolean, not the distance: a double returned from a call V8 does not inline is boxed, and
+   * the squared distance goes to the state's `errorSq`.
+   * A boolean, not the distance (docs/architecture.md, "Numbers in typed arrays"), and
    * this runs every iteration.
    */
   private withinTolerance(targetModel: Float64Array): boolean {
@@ -887,39 +998,10 @@ export class FabrikIk {
     vec3.transformPoint(v, 0, this.parentModel, 0, this.positions, 3 * (this.joints.length - 1));
     vec3.sub(v, 0, v, 0, targetModel, 0);
     const errorSq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    this.numbers[2] = errorSq;
+    this.state.errorSq = errorSq;
     return errorSq <= this.toleranceSq;
   }
 }
-
-/** The share of full reach within which the passes are not kicked off the line (see solve). */
-const NEAR_FULL_REACH = 0.01;
-
-/** A limited iteration that shrinks the error by less than this share of the best so far is still. */
-const STALL_GAIN = 5e-2;
-
-/**
- * A hand-over that leaves the chain no closer than this share of the closest an earlier one left it
- * is no progress: the solve is stuck, and restarts (once) from the limits' middle (see solve).
- */
-const STUCK_GAIN = 0.5;
-
-/** Still iterations in a row after which a limited solve hands over (see the class doc). */
-const STALL_ITERATIONS = 3;
-
-/**
- * CCD sweeps per hand-over (when the damped least-squares steps did not pay off): one nudges the
- * chain off where the passes stall, and the passes, which extrapolate, then converge faster than
- * sweeps would (which crawl near full reach).
- */
-const HAND_OVER_SWEEPS = 1;
-
-/**
- * Damped least-squares steps per hand-over, at most: where they converge they take a few (the arm
- * at 0.999 of its reach, ~2), and they stop early once a step gains little (measured on the arm:
- * 4, 8 and 16 reach the same targets).
- */
-const REFINE_STEPS = 8;
 
 /**
  * The pose in the middle of a chain's limits, configuration time: each limited joint at its rest
@@ -955,7 +1037,7 @@ function limitsMiddle(skeleton: Skeleton, setup: ChainSetup): Float64Array {
 /**
  * How uniform the scale at `o` is, up to signs: {@link UNIFORM} (the frame is a rotation, possibly
  * with a mirror, times one positive factor, so no rotation changes a length measured through it),
- * {@link NEARLY_UNIFORM_SCALE} (within {@link NEARLY_UNIFORM} of its size: a rotation changes such a
+ * {@link NEARLY_UNIFORM_SCALE} (within `NEARLY_UNIFORM` of its size: a rotation changes such a
  * length by at most that share), or {@link NOT_UNIFORM}. An integer, not a pair of booleans from two
  * calls: one pass over the three components.
  */
@@ -969,11 +1051,3 @@ function scaleUniformity(s: Float64Array, o: number): number {
   const dz = x - z;
   return dy <= t && dy >= -t && dz <= t && dz >= -t ? NEARLY_UNIFORM_SCALE : NOT_UNIFORM;
 }
-
-/** {@link scaleUniformity}'s answers. */
-const UNIFORM = 2;
-const NEARLY_UNIFORM_SCALE = 1;
-const NOT_UNIFORM = 0;
-
-/** How far from uniform a scale may be (relative) for the positional passes and the steps. */
-const NEARLY_UNIFORM = 1e-5;

@@ -10,8 +10,7 @@
  * pose and says so here.
  */
 export class IkStatus {
-  // Numbers live in an array: a number field rewritten every solve can lose V8's in-place double
-  // representation and allocate on every store.
+  // Numbers live in an array: see docs/architecture.md, "Numbers in typed arrays".
   private readonly numbers = new Float64Array(2);
   /** The end effector is within the solver's tolerance of the target. */
   reached = false;

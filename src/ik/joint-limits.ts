@@ -122,37 +122,52 @@ export function compileJointLimits(
         `${where} has kind ${String((limit as { kind?: unknown }).kind)}; expected 'hinge' or 'cone'`,
       );
     }
-    if (!Array.isArray(axis) || axis.length !== 3 || !axis.every((v) => Number.isFinite(v))) {
-      throw new TendonError('ik/invalid-option', `${where}: the axis must be three finite numbers`);
-    }
-    const len = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    if (!(len > 1e-12)) throw new TendonError('ik/invalid-option', `${where}: the axis has zero length`);
-    records[lo + LIMIT_AXIS] = axis[0] / len;
-    records[lo + LIMIT_AXIS + 1] = axis[1] / len;
-    records[lo + LIMIT_AXIS + 2] = axis[2] / len;
-    const min = twistMin ?? -Math.PI;
-    const max = twistMax ?? Math.PI;
-    if (
-      typeof min !== 'number' ||
-      typeof max !== 'number' ||
-      !(min >= -Math.PI && max <= Math.PI && min <= max)
-    ) {
-      throw new TendonError(
-        'ik/invalid-option',
-        `${where}: the angle range [${min}, ${max}] is not within [−π, π] with min ≤ max`,
-      );
-    }
-    const [cMin, sMin] = cosSinOfAngle(min / 2);
-    const [cMax, sMax] = cosSinOfAngle(max / 2);
-    // Exact ends for the full circle, so an unlimited twist never clamps by an ulp.
-    records[lo + LIMIT_TWIST] = min === -Math.PI ? 0 : cMin;
-    records[lo + LIMIT_TWIST + 1] = min === -Math.PI ? -1 : sMin;
-    records[lo + LIMIT_TWIST + 2] = max === Math.PI ? 0 : cMax;
-    records[lo + LIMIT_TWIST + 3] = max === Math.PI ? 1 : sMax;
+    writeAxisAndRange(records, lo, axis, twistMin, twistMax, where);
     for (let c = 0; c < 4; c++) records[lo + LIMIT_REST + c] = skeleton.restRotations[4 * joint + c];
     any = true;
   }
   return { records, any };
+}
+
+/**
+ * A limit's axis (normalized) and angle range (the half-angles' cos and sin: a hinge's range or a
+ * cone's twist) into the record at `lo`; throws, naming `where`, for a bad axis or range.
+ */
+function writeAxisAndRange(
+  records: Float64Array,
+  lo: number,
+  axis: readonly number[] | undefined,
+  twistMin: number | undefined,
+  twistMax: number | undefined,
+  where: string,
+): void {
+  if (!Array.isArray(axis) || axis.length !== 3 || !axis.every((v) => Number.isFinite(v))) {
+    throw new TendonError('ik/invalid-option', `${where}: the axis must be three finite numbers`);
+  }
+  const len = Math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+  if (!(len > 1e-12)) throw new TendonError('ik/invalid-option', `${where}: the axis has zero length`);
+  records[lo + LIMIT_AXIS] = axis[0] / len;
+  records[lo + LIMIT_AXIS + 1] = axis[1] / len;
+  records[lo + LIMIT_AXIS + 2] = axis[2] / len;
+  const min = twistMin ?? -Math.PI;
+  const max = twistMax ?? Math.PI;
+  if (
+    typeof min !== 'number' ||
+    typeof max !== 'number' ||
+    !(min >= -Math.PI && max <= Math.PI && min <= max)
+  ) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${where}: the angle range [${min}, ${max}] is not within [−π, π] with min ≤ max`,
+    );
+  }
+  const [cMin, sMin] = cosSinOfAngle(min / 2);
+  const [cMax, sMax] = cosSinOfAngle(max / 2);
+  // Exact ends for the full circle, so an unlimited twist never clamps by an ulp.
+  records[lo + LIMIT_TWIST] = min === -Math.PI ? 0 : cMin;
+  records[lo + LIMIT_TWIST + 1] = min === -Math.PI ? -1 : sMin;
+  records[lo + LIMIT_TWIST + 2] = max === Math.PI ? 0 : cMax;
+  records[lo + LIMIT_TWIST + 3] = max === Math.PI ? 1 : sMax;
 }
 
 /**

@@ -148,14 +148,7 @@ export class TwoBoneIk {
     }
     const s = this.settings;
     const hinge = options.hingeAxis ?? restHinge(skeleton, this.root, this.middle, this.end, endLocal);
-    if (hinge !== null) {
-      const [x, y, z] = hinge;
-      const l = Math.sqrt(x * x + y * y + z * z);
-      if (!(l > 0) || !Number.isFinite(l)) {
-        throw new TendonError('ik/invalid-option', `${name}: hingeAxis must be a finite, non-zero vector`);
-      }
-      s.set([x / l, y / l, z / l], TWO_BONE.hinge);
-    }
+    if (hinge !== null) readHinge(s, hinge, name);
     const mode = options.mode ?? (hinge !== null ? 'hinge' : 'least-motion');
     if (mode !== 'hinge' && mode !== 'least-motion') {
       throw new TendonError(
@@ -171,32 +164,13 @@ export class TwoBoneIk {
     }
     this.mode = mode;
     s[TWO_BONE.hasHinge] = mode === 'hinge' ? 1 : 0;
-    if (options.bendRange !== undefined) {
-      const [min, max] = options.bendRange;
-      if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max && max - min < 2 * Math.PI)) {
-        throw new TendonError(
-          'ik/invalid-option',
-          `${name}: bendRange [${min}, ${max}] is not a range of radians`,
-        );
-      }
-      if (mode !== 'hinge') {
-        throw new TendonError('ik/invalid-option', `${name}: bendRange needs the hinge mode`);
-      }
-      s.set(cosSinOfAngle(min), TWO_BONE.bendMin);
-      s.set(cosSinOfAngle(max), TWO_BONE.bendMax);
-      s[TWO_BONE.hasBendRange] = 1;
-    }
+    if (options.bendRange !== undefined) readBendRange(s, options.bendRange, mode, name);
     this.softness = options.softness ?? 0;
     this.twist = options.twist ?? 0;
     this.weight = options.weight ?? 1;
     let tolerance = options.tolerance;
-    if (tolerance === undefined) {
-      const rest = restModelMatrices(skeleton);
-      const e = restEnd(rest, this.middle, this.end, endLocal);
-      const m = 16 * this.middle + 12;
-      const tail = Math.sqrt((e[0] - rest[m]) ** 2 + (e[1] - rest[m + 1]) ** 2 + (e[2] - rest[m + 2]) ** 2);
-      tolerance = 1e-6 * (distance(rest, this.root, this.middle) + tail);
-    }
+    if (tolerance === undefined)
+      tolerance = defaultTolerance(skeleton, this.root, this.middle, this.end, endLocal);
     if (!(tolerance >= 0) || !Number.isFinite(tolerance)) {
       throw new TendonError(
         'ik/invalid-option',
@@ -268,66 +242,12 @@ export class TwoBoneIk {
     checkPose(this.skeleton, pose, model, name);
     checkFinite(targetModel, 3, name, 'target');
     if (poleModel !== null) checkFinite(poleModel, 3, name, 'pole');
-    if (endRotationModel !== null) {
-      if (this.end < 0) {
-        throw new TendonError(
-          'ik/invalid-option',
-          `${name}: an endRotation needs an end joint (this limb ends at endLocal)`,
-        );
-      }
-      checkFinite(endRotationModel, 4, name, 'endRotation');
-      const x = endRotationModel[0];
-      const y = endRotationModel[1];
-      const z = endRotationModel[2];
-      const w = endRotationModel[3];
-      if (!(x * x + y * y + z * z + w * w > 1e-12)) {
-        throw new TendonError(
-          'ik/invalid-target',
-          `${name}: endRotation [${x}, ${y}, ${z}, ${w}] is not a rotation (a quaternion of length ~0)`,
-        );
-      }
-    }
-    const s = this.settings;
-    s[TWO_BONE.target] = targetModel[0];
-    s[TWO_BONE.target + 1] = targetModel[1];
-    s[TWO_BONE.target + 2] = targetModel[2];
-    if (poleModel !== null) {
-      s[TWO_BONE.pole] = poleModel[0];
-      s[TWO_BONE.pole + 1] = poleModel[1];
-      s[TWO_BONE.pole + 2] = poleModel[2];
-      s[TWO_BONE.hasPole] = 1;
-    } else {
-      s[TWO_BONE.hasPole] = 0;
-    }
-    if (endRotationModel !== null) {
-      for (let i = 0; i < 4; i++) s[TWO_BONE.endRotation + i] = endRotationModel[i];
-      s[TWO_BONE.hasEndRotation] = 1;
-    } else {
-      s[TWO_BONE.hasEndRotation] = 0;
-    }
+    if (endRotationModel !== null) this.checkEndRotation(endRotationModel, name);
+    this.loadSettings(targetModel, poleModel, endRotationModel);
     // At weight 0 the kernel reads no more than the end's position: the pose is checked here, so
     // that invalid input throws whatever the weight.
-    if (s[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
-    // The kernel reads the model matrices and the rotations it turns, checking them as it goes; the
-    // chain's translations, scales and the end's rotation it does not read, but the model matrices
-    // it recomputes from them would carry a NaN put there since forward kinematics last ran (a
-    // stale buffer). Checked here, 30 numbers summed (a few ns), before anything is written.
-    const t = pose.translations;
-    const sc = pose.scales;
-    const rot = pose.rotations;
-    const locals = this.locals;
-    let sum = 0;
-    for (let i = 0; i < locals.length; i++) {
-      const o = 3 * locals[i];
-      const q = 4 * locals[i];
-      sum +=
-        t[o] +
-        t[o + 1] +
-        t[o + 2] +
-        (sc[o] + sc[o + 1] + sc[o + 2]) +
-        (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
-    }
-    if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
+    if (this.settings[TWO_BONE.weight] === 0) checkPoseNumbers(pose, model, this.locals, this.models, name);
+    this.checkUnreadNumbers(pose, model, name);
     this.runKernel(pose, model);
     const r = this.result;
     if (
@@ -348,6 +268,84 @@ export class TwoBoneIk {
       // nothing; checked there, as it reads them, for it costs nothing on the way.
       checkPoseNumbers(pose, model, this.locals, this.models, name);
     }
+    return this.writeStatus();
+  }
+
+  /** Throws unless the limb has an end joint and `endRotationModel` is a rotation. */
+  private checkEndRotation(endRotationModel: ArrayLike<number>, name: string): void {
+    if (this.end < 0) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${name}: an endRotation needs an end joint (this limb ends at endLocal)`,
+      );
+    }
+    checkFinite(endRotationModel, 4, name, 'endRotation');
+    const x = endRotationModel[0];
+    const y = endRotationModel[1];
+    const z = endRotationModel[2];
+    const w = endRotationModel[3];
+    if (!(x * x + y * y + z * z + w * w > 1e-12)) {
+      throw new TendonError(
+        'ik/invalid-target',
+        `${name}: endRotation [${x}, ${y}, ${z}, ${w}] is not a rotation (a quaternion of length ~0)`,
+      );
+    }
+  }
+
+  /** The target, pole and end rotation into the kernel's settings. */
+  private loadSettings(
+    targetModel: ArrayLike<number>,
+    poleModel: ArrayLike<number> | null,
+    endRotationModel: ArrayLike<number> | null,
+  ): void {
+    const s = this.settings;
+    s[TWO_BONE.target] = targetModel[0];
+    s[TWO_BONE.target + 1] = targetModel[1];
+    s[TWO_BONE.target + 2] = targetModel[2];
+    if (poleModel !== null) {
+      s[TWO_BONE.pole] = poleModel[0];
+      s[TWO_BONE.pole + 1] = poleModel[1];
+      s[TWO_BONE.pole + 2] = poleModel[2];
+      s[TWO_BONE.hasPole] = 1;
+    } else {
+      s[TWO_BONE.hasPole] = 0;
+    }
+    if (endRotationModel !== null) {
+      for (let i = 0; i < 4; i++) s[TWO_BONE.endRotation + i] = endRotationModel[i];
+      s[TWO_BONE.hasEndRotation] = 1;
+    } else {
+      s[TWO_BONE.hasEndRotation] = 0;
+    }
+  }
+
+  /**
+   * The kernel reads the model matrices and the rotations it turns, checking them as it goes; the
+   * chain's translations, scales and the end's rotation it does not read, but the model matrices it
+   * recomputes from them would carry a NaN put there since forward kinematics last ran (a stale
+   * buffer). Checked here, 30 numbers summed (a few ns), before anything is written.
+   */
+  private checkUnreadNumbers(pose: Pose, model: Float64Array, name: string): void {
+    const t = pose.translations;
+    const sc = pose.scales;
+    const rot = pose.rotations;
+    const locals = this.locals;
+    let sum = 0;
+    for (let i = 0; i < locals.length; i++) {
+      const o = 3 * locals[i];
+      const q = 4 * locals[i];
+      sum +=
+        t[o] +
+        t[o + 1] +
+        t[o + 2] +
+        (sc[o] + sc[o + 1] + sc[o + 2]) +
+        (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
+    }
+    if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
+  }
+
+  /** The kernel's result into {@link TwoBoneIk.status}. */
+  private writeStatus(): IkStatus {
+    const r = this.result;
     const status = this.status;
     status.reset();
     status.iterations = 1;
@@ -400,6 +398,48 @@ function distance(model: Float64Array, i: number, j: number): number {
   const dy = model[16 * i + 13] - model[16 * j + 13];
   const dz = model[16 * i + 14] - model[16 * j + 14];
   return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** The hinge axis, normalized, into the settings; throws for a zero or non-finite one. */
+function readHinge(s: Float64Array, hinge: readonly number[], name: string): void {
+  const [x, y, z] = hinge;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  if (!(l > 0) || !Number.isFinite(l)) {
+    throw new TendonError('ik/invalid-option', `${name}: hingeAxis must be a finite, non-zero vector`);
+  }
+  s.set([x / l, y / l, z / l], TWO_BONE.hinge);
+}
+
+/** The bend range's (cos, sin) into the settings; throws for a bad range or without the hinge mode. */
+function readBendRange(s: Float64Array, range: readonly [number, number], mode: string, name: string): void {
+  const [min, max] = range;
+  if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max && max - min < 2 * Math.PI)) {
+    throw new TendonError(
+      'ik/invalid-option',
+      `${name}: bendRange [${min}, ${max}] is not a range of radians`,
+    );
+  }
+  if (mode !== 'hinge') {
+    throw new TendonError('ik/invalid-option', `${name}: bendRange needs the hinge mode`);
+  }
+  s.set(cosSinOfAngle(min), TWO_BONE.bendMin);
+  s.set(cosSinOfAngle(max), TWO_BONE.bendMax);
+  s[TWO_BONE.hasBendRange] = 1;
+}
+
+/** The default tolerance: 1e-6 of the limb's rest length (root to middle to end). */
+function defaultTolerance(
+  skeleton: Skeleton,
+  root: number,
+  middle: number,
+  end: number,
+  endLocal: TwoBoneIkOptions['endLocal'],
+): number {
+  const rest = restModelMatrices(skeleton);
+  const e = restEnd(rest, middle, end, endLocal);
+  const m = 16 * middle + 12;
+  const tail = Math.sqrt((e[0] - rest[m]) ** 2 + (e[1] - rest[m + 1]) ** 2 + (e[2] - rest[m + 2]) ** 2);
+  return 1e-6 * (distance(rest, root, middle) + tail);
 }
 
 /**

@@ -7,6 +7,7 @@
 export * from './aim.js';
 export * from './blend.js';
 export * from './ccd.js';
+export * from './chain-line.js';
 export * from './fabrik.js';
 export * from './joint-limits.js';
 export * from './keyframes.js';

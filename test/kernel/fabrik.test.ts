@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ON_LINE } from '../../src/kernel/chain-line.js';
 import {
   EXTRAPOLATE_MAX_RATIO,
   EXTRAPOLATE_MIN_RATIO,
@@ -12,7 +13,6 @@ import {
   fabrikExtrapolate,
   fabrikForward,
   fabrikUnfold,
-  ON_LINE,
 } from '../../src/kernel/fabrik.js';
 import { RUNS } from './helpers.js';
 
