@@ -6,10 +6,11 @@
 import { ccdStep } from '../kernel/ccd.js';
 import { chainOnLine, LINE_KICK as KICK, NEAR_LINE, ON_LINE, SLOW_GAIN } from '../kernel/chain-line.js';
 import { clampRotation, LIMIT_STRIDE } from '../kernel/joint-limits.js';
-import { localToModel, localToModelAlong } from '../kernel/local-to-model.js';
+import { localToModelAlong } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
 import * as quat from '../kernel/quat.js';
 import * as vec3 from '../kernel/vec3.js';
+import { subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkFinite, checkPose, checkPoseNumbers } from './chain.js';
@@ -182,17 +183,7 @@ export class CcdIk {
     }
     this.sweepUntilDone(pose, model, targetModel, maxIterations);
     // The sweeps kept only the path to the end current: now the whole subtree.
-    const root = this.joints[0];
-    const sk = this.skeleton;
-    localToModel(
-      model,
-      sk.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      root,
-      sk.subtreeEnds[root],
-    );
+    subtreeToModel(pose, model, this.joints[0]);
     status.iterations = st.iterations;
     status.clamped = st.clamped;
     this.modelError(model, targetModel);
@@ -211,17 +202,7 @@ export class CcdIk {
         if (clampRotation(pose.rotations, 4 * joints[i], limits, LIMIT_STRIDE * i)) st.clamped = true;
       }
     }
-    const root = joints[0];
-    const sk = this.skeleton;
-    localToModel(
-      model,
-      sk.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      root,
-      sk.subtreeEnds[root],
-    );
+    subtreeToModel(pose, model, joints[0]);
   }
 
   /** Reads the root's parent's model matrix and inverts it; false when it collapses space. */

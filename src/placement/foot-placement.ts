@@ -7,12 +7,11 @@
 import { checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
-import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
 import { conjugate, fromTo, multiply, normalize as normalizeQuat } from '../kernel/quat.js';
 import { decompose } from '../kernel/trs.js';
 import { cosSinOfAngle } from '../math/angle.js';
-import { restModelMatrices } from '../pose/forward-kinematics.js';
+import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
@@ -846,16 +845,7 @@ export class FootPlacement {
     pose.translations[3 * pelvis] += v[0];
     pose.translations[3 * pelvis + 1] += v[1];
     pose.translations[3 * pelvis + 2] += v[2];
-    const sk = this.skeleton;
-    localToModel(
-      model,
-      sk.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      pelvis,
-      sk.subtreeEnds[pelvis],
-    );
+    subtreeToModel(pose, model, pelvis);
   }
 
   /** Two-bone IK per leg toward its target, with the foot turned to the smoothed ground normal. */
@@ -992,15 +982,7 @@ export class FootPlacement {
     pose.translations[3 * foot + 1] = v[1];
     pose.translations[3 * foot + 2] = v[2];
     for (let k = 0; k < 4; k++) pose.rotations[4 * foot + k] = q[12 + k];
-    localToModel(
-      model,
-      sk.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      foot,
-      sk.subtreeEnds[foot],
-    );
+    subtreeToModel(pose, model, foot);
   }
 }
 

@@ -60,15 +60,7 @@ export function forwardKinematicsSubtree(pose: Pose, modelOut: Float64Array, joi
       `forwardKinematicsSubtree: joint ${joint} is not in 0..${skeleton.jointCount - 1}`,
     );
   }
-  localToModel(
-    modelOut,
-    skeleton.parents,
-    pose.translations,
-    pose.rotations,
-    pose.scales,
-    joint,
-    skeleton.subtreeEnds[joint],
-  );
+  subtreeToModel(pose, modelOut, joint);
 }
 
 /**
@@ -97,4 +89,23 @@ function checkBuffer(skeleton: Skeleton, modelOut: Float64Array, who: string): v
       `${who}: the model buffer holds ${modelOut.length} numbers; expected ${16 * skeleton.jointCount} (16 per joint)`,
     );
   }
+}
+
+/**
+ * {@link forwardKinematicsSubtree} without its checks, for solvers that checked their pose and
+ * buffer once per solve and refresh a subtree several times in it.
+ *
+ * @internal
+ */
+export function subtreeToModel(pose: Pose, modelOut: Float64Array, joint: number): void {
+  const skeleton = pose.skeleton;
+  localToModel(
+    modelOut,
+    skeleton.parents,
+    pose.translations,
+    pose.rotations,
+    pose.scales,
+    joint,
+    skeleton.subtreeEnds[joint],
+  );
 }
