@@ -198,9 +198,9 @@ export class TwoBoneIk {
   }
   /** Sets the softness, a fraction of the chain length in `[0, 1)`. */
   set softness(fraction: number) {
-    if (!(fraction >= 0 && fraction < 1)) {
-      throw new TendonError('ik/invalid-option', `TwoBoneIk: softness ${fraction} is not in [0, 1)`);
-    }
+    // Small, with the message built out of line, so that a caller setting it every frame inlines
+    // it and passes the number unboxed (a double passed to a call V8 does not inline is allocated).
+    if (!(fraction >= 0 && fraction < 1)) refuseSoftness(fraction);
     this.settings[TWO_BONE.softness] = fraction;
   }
 
@@ -493,4 +493,8 @@ function restHinge(
     local[col] = (sign * (f[0] * n[0] + f[1] * n[1] + f[2] * n[2])) / (fl * nl);
   }
   return [local[0], local[1], local[2]];
+}
+
+function refuseSoftness(fraction: number): never {
+  throw new TendonError('ik/invalid-option', `TwoBoneIk: softness ${fraction} is not in [0, 1)`);
 }

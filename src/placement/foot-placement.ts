@@ -74,6 +74,12 @@ export interface FootPlacementOptions {
    * snaps straight. Default 0.03.
    */
   readonly softness?: number;
+  /**
+   * How far the hips may sink below the animation's to keep a planted foot where it was planted,
+   * when the body moves on past the leg's reach (the end of a stance on a straight leg). Past it,
+   * the lock slides with the animation. Default 0.04.
+   */
+  readonly lockDrop?: number;
   /** Seconds before landing over which a swinging foot heads for the height where it lands. Default 0.3. */
   readonly anticipation?: number;
   /**
@@ -178,6 +184,14 @@ export class FootPlacement {
   private readonly landingFound: Uint8Array;
   /** Per leg, seconds until the next landing. */
   private readonly landingIn: Float64Array;
+  /** Per leg, how far the ground under the toe rises above the heel's ground plane (world units). */
+  private readonly toeRise: Float64Array;
+  /** Per leg, this frame's softening of the two-bone solve (fraction of the reach). */
+  private readonly softness: Float64Array;
+  /** Per leg, the sole's lift the contact corrects (held while the foot lifts off). */
+  private readonly floorLift: Float64Array;
+  /** Per leg, the contact weight of the last solve. */
+  private readonly lastContact: Float64Array;
   private readonly toeHeights: Float64Array;
   private readonly animatedToe: Float64Array;
   private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
@@ -199,6 +213,10 @@ export class FootPlacement {
   private readonly targetModel = new Float64Array(3);
   private readonly poleModel = new Float64Array(3);
   private readonly footRotation = new Float64Array(4);
+  /** This frame's pelvis offset in model space (3). */
+  private readonly pelvisModelOffset = new Float64Array(3);
+  /** Per leg, 1 when its pole joint is outside the pelvis' subtree (the offset does not move it). */
+  private readonly poleLeftBehind: Uint8Array;
 
   /**
    * @param skeleton - the character's skeleton.
@@ -262,6 +280,7 @@ export class FootPlacement {
       option('reachMargin', 0.97, 1),
       option('anticipation', 0.3),
       option('softness', 0.03, 0.5),
+      option('lockDrop', 0.04, 1),
     );
     const forward = options.forward ?? [0, 0, 1];
     this.solvers = this.legs.map((leg) => {
@@ -299,11 +318,18 @@ export class FootPlacement {
     this.landingBase = new Float64Array(n);
     this.landingFound = new Uint8Array(n);
     this.landingIn = new Float64Array(n);
+    this.lastContact = new Float64Array(n);
+    this.floorLift = new Float64Array(n);
+    this.softness = new Float64Array(n).fill(this.settings[13]);
+    this.toeRise = new Float64Array(n);
     this.toeHeights = Float64Array.from(this.legs, (leg) =>
       leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN,
     );
     this.animatedToe = new Float64Array(3 * n);
     this.hips = new Float64Array(3 * n);
+    this.poleLeftBehind = Uint8Array.from(this.legs, (leg) =>
+      leg.pole >= 0 && !(this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.pole)) ? 1 : 0,
+    );
     easedWeightSet(this.weightState, 0, 1);
   }
 
@@ -514,10 +540,13 @@ export class FootPlacement {
       const locked = this.locked[i] === 1 && this.initialized;
       let driftX = 0;
       let driftZ = 0;
-      if (locked && this.planted[i] === 0) {
+      // Only a contact that goes on holds its lock here: one that starts this frame locks afresh
+      // in computeTargets, where the foot is now, and until then keeps the drift it eases out.
+      const holding = locked && this.planted[i] === 1 && this.wasPlanted[i] === 1;
+      if (locked && !holding) {
         driftX = this.drift[2 * i];
         driftZ = this.drift[2 * i + 1];
-      } else if (locked) {
+      } else if (holding) {
         driftX = this.locks[4 * i] - this.animated[3 * i];
         driftZ = this.locks[4 * i + 1] - this.animated[3 * i + 2];
         if (hasToe) {
@@ -535,9 +564,13 @@ export class FootPlacement {
         const ex = this.animated[3 * i] - this.hips[3 * i];
         const ey = this.animated[3 * i + 1] - this.hips[3 * i + 1];
         const ez = this.animated[3 * i + 2] - this.hips[3 * i + 2];
-        const e2 = ex * ex + ey * ey + ez * ez;
         const reach = s[11] * L;
-        const r2 = e2 > reach * reach ? e2 : reach * reach;
+        const e0 = ex * ex + ey * ey + ez * ez;
+        const r2 = e0 > reach * reach ? e0 : reach * reach;
+        // The hips may sink by up to lockDrop to keep the foot where it was planted (the pelvis
+        // step lowers them as far as the lock needs): measured from hips that much lower.
+        const eyLow = ey + s[14] * L;
+        const e2 = ex * ex + eyLow * eyLow + ez * ez;
         const dd = d * d;
         if (dd > 0) {
           const ed = ex * driftX + ez * driftZ;
@@ -559,7 +592,7 @@ export class FootPlacement {
       this.drift[2 * i + 1] = driftZ;
       // The ray: under the heel's lock while planted (a fixed point, so the ground under a planted
       // foot cannot jump as its heel and toe trade places near a step's edge), else under the foot.
-      const plantedLock = locked && this.planted[i] === 1;
+      const plantedLock = holding;
       ray[RAY.origin] = plantedLock ? this.locks[4 * i] : this.animated[3 * i] + driftX;
       ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
       ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 1] : this.animated[3 * i + 2] + driftZ;
@@ -578,9 +611,11 @@ export class FootPlacement {
         }
       }
       report[r + LEG_REPORT.grounded] = found ? 1 : 0;
+      this.toeRise[i] = found && hasToe ? this.toeRiseAt(i, plantedLock, driftX, driftZ, L) : 0;
       this.landingFound[i] = 0;
       const track = this.track;
-      if (track === null || locked || track.landings[i].length === 0) continue;
+      // Where a lifted foot will land (also while its lock still eases out after the contact).
+      if (track === null || this.planted[i] === 1 || track.landings[i].length === 0) continue;
       track.nextContactAt(this.frameNumbers, 2, i, this.landingModel, 3 * i, this.landingIn, i);
       const until = this.landingIn[i];
       if (!(until > 0 && until < Number.POSITIVE_INFINITY)) continue;
@@ -597,6 +632,35 @@ export class FootPlacement {
         this.landingFound[i] = 1;
       }
     }
+  }
+
+  /**
+   * How far the ground under the toe stands above the plane of the ground under the heel (0 when
+   * below it, or when no ground is found there): a foot landing across a step's edge, heel over
+   * the lower level and toe over the upper, stands on its toe, not in the step. Reads the heel's
+   * hit from the report, so call it after the heel's ray.
+   */
+  private toeRiseAt(i: number, plantedLock: boolean, driftX: number, driftZ: number, L: number): number {
+    const ray = this.ray;
+    const hit = this.hit;
+    const report = this.report;
+    const r = LEG_REPORT.length * i;
+    const tx = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + driftX;
+    const tz = plantedLock ? this.locks[4 * i + 3] : this.animatedToe[3 * i + 2] + driftZ;
+    ray[RAY.origin] = tx;
+    ray[RAY.origin + 1] = this.animated[3 * i + 1] + this.settings[4] * L;
+    ray[RAY.origin + 2] = tz;
+    if (!this.castChecked(ray, hit, this.legs[i])) return 0;
+    const hx = report[r + LEG_REPORT.groundPoint];
+    const hy = report[r + LEG_REPORT.groundPoint + 1];
+    const hz = report[r + LEG_REPORT.groundPoint + 2];
+    const nx = report[r + LEG_REPORT.groundNormal];
+    const ny = report[r + LEG_REPORT.groundNormal + 1];
+    const nz = report[r + LEG_REPORT.groundNormal + 2];
+    // The heel's plane at (tx, tz): n · (p − h) = 0.
+    const planeY = hy - (nx * (tx - hx) + nz * (tz - hz)) / ny;
+    const rise = hit[1] - planeY;
+    return rise > 0 ? rise : 0;
   }
 
   /** One ray into the ground, its answer checked. */
@@ -664,7 +728,11 @@ export class FootPlacement {
       // That correction eases with the contact weight, so it is added after the smoothing.
       const lift = this.lifts[2 * i];
       const soleLift = this.lifts[2 * i + 1];
-      const correction = grounded ? -c * soleLift : 0;
+      // As the foot lifts off (its contact weight easing out) the correction stays what it was
+      // at the end of the contact, so that the foot's rising lift is not pulled back down.
+      const liftingOff = c < this.lastContact[i] && this.planted[i] === 0;
+      if (!liftingOff) this.floorLift[i] = soleLift;
+      const correction = grounded ? -c * this.floorLift[i] : 0;
       const os = 6 * i;
       const locked = this.locked[i] === 1 && !fresh;
       if (grounded) {
@@ -672,7 +740,7 @@ export class FootPlacement {
         const nx = report[r + LEG_REPORT.groundNormal];
         const ny = report[r + LEG_REPORT.groundNormal + 1];
         const nz = report[r + LEG_REPORT.groundNormal + 2];
-        const base = report[r + LEG_REPORT.groundPoint + 1] + ny * h;
+        const base = report[r + LEG_REPORT.groundPoint + 1] + ny * h + this.toeRise[i];
         // A swinging foot heads for the height of the ground where it will land over the last
         // `anticipation` seconds before it lands (so it clears a step up in time, and does not
         // climb a long slope at once), and never drops below the ground it passes over.
@@ -709,8 +777,11 @@ export class FootPlacement {
       } else {
         // A swinging foot's offset is smoothed; as the contact weight rises the spring stiffens
         // twentyfold, so a planted foot does not lag behind the ground under it (a slope's ramp).
+        // Only a foot coming down or planted: a foot lifting off a step's edge, whose ray has
+        // crossed to the lower level, comes down smoothly.
         const p = this.args;
-        p[SPRING.omega] = s[7] / (1 - 0.95 * this.contactWeights[i]);
+        const stiff = liftingOff ? 0 : c;
+        p[SPRING.omega] = s[7] / (1 - 0.95 * stiff);
         p[SPRING.dt] = dt;
         springStep3(this.offsetSprings, os, v, 0, p);
         p[SPRING.omega] = s[8];
@@ -753,6 +824,7 @@ export class FootPlacement {
         if (hold === 0) this.locked[i] = 0;
       }
       this.wasPlanted[i] = this.planted[i];
+      this.lastContact[i] = c;
       const w = this.groundWeights[gw + 3] * globalWeight;
       report[r + LEG_REPORT.target] = ax + (tx - ax) * w;
       report[r + LEG_REPORT.target + 1] = ay + (ty - ay) * w;
@@ -798,17 +870,19 @@ export class FootPlacement {
     for (let i = 0; i < this.legs.length; i++) {
       const r = LEG_REPORT.length * i;
       if (report[r + LEG_REPORT.weight] === 0) continue;
-      // Within the margin the legs' softening leaves a planted foot exactly on its target; but as
-      // the foot's weight goes to 0 the allowance grows to the animation's own extension of the
-      // leg, so that a target easing back to the animated foot needs no pelvis drop however
-      // straight the animation has the leg (no pop when placement is switched off or on).
+      // The margin, or the animation's own extension of the leg where it is straighter: a stance
+      // leg the clip straightens is not held bent (the hips would sink for the whole stance, and
+      // the knee would stand still while the clip's knee unlocks at push-off). The leg's
+      // softening starts no nearer than that extension, so a planted foot is reached exactly.
       const ax = this.animated[3 * i] - this.hips[3 * i];
       const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
       const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
       const animatedReach = Math.sqrt(ax * ax + ay * ay + az * az);
-      const margin = s[11] * this.lengths[i] * scale;
-      const w = report[r + LEG_REPORT.weight];
-      const reach = animatedReach > margin ? margin + (animatedReach - margin) * (1 - w) : margin;
+      const full = this.lengths[i] * scale;
+      const margin = s[11] * full;
+      const reach = animatedReach > margin ? animatedReach : margin;
+      const gap = 1 - animatedReach / full;
+      this.softness[i] = gap < s[13] ? (gap > 0 ? gap : 0) : s[13];
       const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
       const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
       const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
@@ -824,13 +898,17 @@ export class FootPlacement {
       if (this.pelvisSpring[1] > 0) this.pelvisSpring[1] = 0;
     }
     this.pelvisOffset = offset;
+    const Wi = this.worldInverse;
+    const mo = this.pelvisModelOffset;
+    mo[0] = Wi[4] * offset;
+    mo[1] = Wi[5] * offset;
+    mo[2] = Wi[6] * offset;
     if (offset === 0) return;
     // The world offset (0, offset, 0) in model space, then in the pelvis' parent's frame.
-    const Wi = this.worldInverse;
     const v = this.vec;
-    v[0] = Wi[4] * offset;
-    v[1] = Wi[5] * offset;
-    v[2] = Wi[6] * offset;
+    v[0] = mo[0];
+    v[1] = mo[1];
+    v[2] = mo[2];
     const parent = this.skeleton.parents[pelvis];
     if (parent >= 0) {
       if (!invert(this.parentInverse, 0, model, 16 * parent)) return;
@@ -925,6 +1003,15 @@ export class FootPlacement {
         pole[0] = model[16 * leg.pole + 12];
         pole[1] = model[16 * leg.pole + 13];
         pole[2] = model[16 * leg.pole + 14];
+        if (this.poleLeftBehind[i] === 1) {
+          // A pole outside the pelvis' subtree (a Blender rig's pole bone hangs from the root)
+          // stays where the animation has it while the hips drop: moved with them, it keeps its
+          // place beside the knee, and the bend plane does not swing as the hip nears it.
+          const mo = this.pelvisModelOffset;
+          pole[0] += mo[0];
+          pole[1] += mo[1];
+          pole[2] += mo[2];
+        }
       }
       const endRotation = this.footRotation;
       endRotation[0] = q[8];
@@ -932,6 +1019,7 @@ export class FootPlacement {
       endRotation[2] = q[10];
       endRotation[3] = q[11];
       const solver = this.solvers[i];
+      solver.softness = this.softness[i];
       if (leg.shape === 'effector') {
         const status = solver.solve(pose, model, target, pole);
         report[r + LEG_REPORT.error] = status.error;

@@ -16,7 +16,7 @@ import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
 import { springOmega, springStep } from '../../src/placement/spring.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import type { Rig } from '../../src/rig/limbs.js';
+import type { LegRig, Rig } from '../../src/rig/limbs.js';
 
 export interface WalkCase {
   readonly clip: Clip;
@@ -56,6 +56,12 @@ export interface WalkMetrics {
   readonly maxStepAt: readonly [number, number];
   /** Frames where a knee bent the other way from the animation's knee. */
   readonly kneeFlips: number;
+  /** Frame and leg of each knee flip. */
+  readonly flipsAt: readonly (readonly [number, number])[];
+  /** Frame and leg of the largest sole error at a contact frame. */
+  readonly worstContactAt: readonly [number, number];
+  /** Frame (the contact's last) and leg of the largest slide. */
+  readonly worstSlideAt: readonly [number, number];
   /** Contact frames measured. */
   readonly contactFrames: number;
   /** The largest distance between a leg's end and its target left by the solves, world units. */
@@ -95,7 +101,6 @@ export function walk(c: WalkCase): WalkMetrics {
   const omega = springOmega(0.15);
   let x = c.start?.[0] ?? 0;
   let z = c.start?.[1] ?? 0;
-  const gv = c.track.groundVelocity;
   const velocity = new Float64Array(3);
   const contactErrors: number[] = [];
   const contactErrorsWithoutIk: number[] = [];
@@ -109,6 +114,12 @@ export function walk(c: WalkCase): WalkMetrics {
   let maxStep = 0;
   let maxStepAt: [number, number] = [-1, -1];
   let kneeFlips = 0;
+  let worstContact = -1;
+  let worstSlideAt: [number, number] = [-1, -1];
+  let worstContactAt: [number, number] = [-1, -1];
+  const flipsAt: [number, number][] = [];
+  const bendAnimated = new Float64Array(3);
+  const bendPlaced = new Float64Array(3);
   let contactFrames = 0;
   let maxLegError = 0;
   const s = c.scale;
@@ -148,6 +159,10 @@ export function walk(c: WalkCase): WalkMetrics {
       if (placement.planted[i] === 1) {
         const e = soleError(c, i, model, x, controller[0], z);
         if (!Number.isNaN(e)) {
+          if (e > worstContact) {
+            worstContact = e;
+            worstContactAt = [f, i];
+          }
           contactErrors.push(e);
           contactFrames++;
         }
@@ -167,30 +182,23 @@ export function walk(c: WalkCase): WalkMetrics {
           slide[i] = Math.max(slide[i], Math.min(heel, toeDrift));
         }
       } else if (wasPlanted[i]) {
+        if (slides.every((v) => v < slide[i])) worstSlideAt = [f, i];
         slides.push(slide[i]);
       }
       wasPlanted[i] = placement.planted[i];
-      // Knee flip: the knee's side of the hip–ankle line, against the animation's.
-      const side = (m: Float64Array): number => {
-        const a = 16 * leg.root + 12;
-        const b = 16 * leg.middle + 12;
-        const e = leg.end >= 0 ? 16 * leg.end + 12 : 16 * leg.foot + 12;
-        const mx = 0.5 * (m[a] + m[e]);
-        const my = 0.5 * (m[a + 1] + m[e + 1]);
-        const mz = 0.5 * (m[a + 2] + m[e + 2]);
-        const dx = m[b] - mx;
-        const dy = m[b + 1] - my;
-        const dz = m[b + 2] - mz;
-        const len = Math.hypot(m[e] - m[a], m[e + 1] - m[a + 1], m[e + 2] - m[a + 2]);
-        const off = Math.hypot(dx, dy, dz);
-        // Only a clearly bent knee has a side.
-        return off > 0.05 * len ? Math.sign(dx * gvDir[0] + dz * gvDir[1]) : 0;
-      };
-      const gvl = Math.hypot(gv[0], gv[2]);
-      const gvDir = gvl > 0 ? [-gv[0] / gvl, -gv[2] / gvl] : [0, 1];
-      const sa = side(animatedModel);
-      const sp = side(model);
-      if (sa !== 0 && sp !== 0 && sa !== sp) kneeFlips++;
+      // Knee flip: the leg bends the other way from the animation's leg: the normals of the two
+      // bend planes (hip → knee × knee → ankle) point apart. That catches a knee bent backwards
+      // and a thigh rolled half a turn about the leg alike, whichever way the leg points.
+      // Only a clearly bent knee (by more than ~6°) has a side.
+      const sa = kneeBend(animatedModel, leg, bendAnimated) > 0.1 ? 1 : 0;
+      const sp = kneeBend(model, leg, bendPlaced) > 0.1 ? 1 : 0;
+      const apart =
+        bendAnimated[0] * bendPlaced[0] + bendAnimated[1] * bendPlaced[1] + bendAnimated[2] * bendPlaced[2] <
+        0;
+      if (sa === 1 && sp === 1 && apart) {
+        kneeFlips++;
+        flipsAt.push([f, i]);
+      }
     }
     // The rotation IK adds to each joint: animated⁻¹ · placed, local; its change from last frame.
     for (let j = 0; j < n; j++) {
@@ -223,9 +231,33 @@ export function walk(c: WalkCase): WalkMetrics {
     maxAddedRotationStepDeg: maxStep,
     maxStepAt,
     kneeFlips,
+    flipsAt,
+    worstContactAt,
+    worstSlideAt,
     contactFrames,
     maxLegError,
   };
+}
+
+/**
+ * A leg's bend: the normal of its bend plane (hip → knee × knee → ankle) into `out`, and the sine of
+ * the knee's bend angle, returned. Two poses of a leg whose normals point apart bend it opposite
+ * ways: a knee bent backwards, or a thigh rolled half a turn about the leg.
+ */
+export function kneeBend(m: Float64Array, leg: LegRig, out: Float64Array): number {
+  const a = 16 * leg.root + 12;
+  const b = 16 * leg.middle + 12;
+  const e = leg.end >= 0 ? 16 * leg.end + 12 : 16 * leg.foot + 12;
+  const ux = m[b] - m[a];
+  const uy = m[b + 1] - m[a + 1];
+  const uz = m[b + 2] - m[a + 2];
+  const wx = m[e] - m[b];
+  const wy = m[e + 1] - m[b + 1];
+  const wz = m[e + 2] - m[b + 2];
+  out[0] = uy * wz - uz * wy;
+  out[1] = uz * wx - ux * wz;
+  out[2] = ux * wy - uy * wx;
+  return Math.hypot(out[0], out[1], out[2]) / (Math.hypot(ux, uy, uz) * Math.hypot(wx, wy, wz));
 }
 
 /**
