@@ -963,7 +963,22 @@ export class FootPlacement {
     pose.translations[3 * pelvis] += v[0];
     pose.translations[3 * pelvis + 1] += v[1];
     pose.translations[3 * pelvis + 2] += v[2];
-    subtreeToModel(pose, model, pelvis);
+    if (pitched) {
+      subtreeToModel(pose, model, pelvis);
+      return;
+    }
+    // A translation of the pelvis moves its whole subtree by the same model-space offset: three
+    // additions per joint, not a forward kinematics pass over most of the skeleton.
+    const end = this.skeleton.subtreeEnds[pelvis];
+    const dx = mo[0];
+    const dy = mo[1];
+    const dz = mo[2];
+    for (let j = pelvis; j < end; j++) {
+      const o = 16 * j + 12;
+      model[o] += dx;
+      model[o + 1] += dy;
+      model[o + 2] += dz;
+    }
   }
 
   /**
