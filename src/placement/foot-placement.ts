@@ -75,6 +75,15 @@ export interface FootPlacementOptions {
    */
   readonly softness?: number;
   /**
+   * The most the rotation placement adds to a leg's joint (hip, knee, foot) may change from one
+   * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a leg
+   * reaching full extension) the change is spread over frames rather than popping, at the cost of
+   * the foot's exactness for those frames (a planted foot held back slides into place as the limit
+   * lets it go). 0, the default, turns the limit off; 0.1745 is 10° (docs/placement.md measures
+   * it: the robot's walk and run stay within 10° on every terrain with nothing else changed).
+   */
+  readonly maxJointStep?: number;
+  /**
    * For a four-legged rig (legs both well ahead of and behind the pelvis along `forward`): the
    * largest pitch of the body to the slope between its front and hind feet, radians. The pelvis
    * turns about its side axis so that the front legs rise or sink with the ground under them,
@@ -211,6 +220,14 @@ export class FootPlacement {
   private readonly hipShift: Float64Array;
   private readonly pitchScratch = new Float64Array(24);
   private pitched = false;
+  /** cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off). */
+  private readonly stepLimit: Float64Array;
+  /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
+  private readonly limited: Int32Array;
+  /** Their local rotations as the solve found them (the animation's). */
+  private readonly entryRotations: Float64Array;
+  /** The rotation placement added to each of them at the last solve (local: entry⁻¹ · placed). */
+  private readonly addedRotations: Float64Array;
   /** Per leg, the contact weight of the last solve. */
   private readonly lastContact: Float64Array;
   private readonly toeHeights: Float64Array;
@@ -304,6 +321,9 @@ export class FootPlacement {
       option('lockDrop', 0.04, 1),
     );
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0, 1.5));
+    const maxStep = option('maxJointStep', 0, Math.PI);
+    const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
+    this.stepLimit = Float64Array.of(maxStep > 0 ? stepCos : -2, stepSin);
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
     this.solvers = this.legs.map((leg) => {
@@ -324,6 +344,15 @@ export class FootPlacement {
       });
     });
     this.front = frontLegs(rest, this.legs, this.lengths, forward);
+    this.limited = Int32Array.from(
+      this.legs.flatMap((leg) => [
+        leg.root,
+        leg.middle,
+        leg.shape === 'effector' || leg.end < 0 ? leg.foot : leg.end,
+      ]),
+    );
+    this.entryRotations = new Float64Array(4 * this.limited.length);
+    this.addedRotations = new Float64Array(4 * this.limited.length);
     this.contactWeights = new Float64Array(n).fill(1);
     this.planted = new Uint8Array(n);
     this.report = new Float64Array(LEG_REPORT.length * n);
@@ -531,7 +560,17 @@ export class FootPlacement {
     this.computeTargets();
     this.pitchBody(pose, model);
     this.applyPelvis(pose, model);
+    const limiting = this.stepLimit[0] >= -1;
+    if (limiting) {
+      const r = pose.rotations;
+      const limited = this.limited;
+      for (let k = 0; k < limited.length; k++) {
+        const o = 4 * limited[k];
+        for (let c = 0; c < 4; c++) this.entryRotations[4 * k + c] = r[o + c];
+      }
+    }
     this.solveLegs(pose, model);
+    if (limiting) this.limitSteps(pose, model);
     this.initialized = true;
   }
 
@@ -1079,6 +1118,67 @@ export class FootPlacement {
     multiply(q, 12, q, 0, r, o);
     normalizeQuat(r, o, q, 12);
     this.pitched = true;
+  }
+
+  /**
+   * Bounds the change, since the last solve, of the rotation placement adds to each leg joint:
+   * `added = entry⁻¹ · placed`; where it turned by more than the limit from last frame's, it turns
+   * by the limit toward it (the turn's axis kept, its half-angle's cosine and sine the limit's:
+   * trig-free). Legs changed here get their model matrices again.
+   */
+  private limitSteps(pose: Pose, model: Float64Array): void {
+    const limit = this.stepLimit;
+    const limited = this.limited;
+    const added = this.addedRotations;
+    const entry = this.entryRotations;
+    const r = pose.rotations;
+    const q = this.quat;
+    const fresh = !this.initialized;
+    for (let i = 0; i < this.legs.length; i++) {
+      let changed = false;
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        const o = 4 * limited[k];
+        // q[0..3] = entry⁻¹ · placed.
+        conjugate(q, 4, entry, 4 * k);
+        multiply(q, 0, q, 4, r, o);
+        if (fresh) {
+          for (let c = 0; c < 4; c++) added[4 * k + c] = q[c];
+          continue;
+        }
+        // d = last⁻¹ · now, the change of the added rotation, with w ≥ 0 (the shorter way).
+        conjugate(q, 4, added, 4 * k);
+        multiply(q, 8, q, 4, q, 0);
+        let sign = 1;
+        if (q[11] < 0) sign = -1;
+        const dw = q[11] * sign;
+        if (dw >= limit[0]) {
+          for (let c = 0; c < 4; c++) added[4 * k + c] = q[c];
+          continue;
+        }
+        const ax = q[8] * sign;
+        const ay = q[9] * sign;
+        const az = q[10] * sign;
+        const al = Math.sqrt(ax * ax + ay * ay + az * az);
+        if (!(al > 0)) continue;
+        const f = limit[1] / al;
+        q[8] = ax * f;
+        q[9] = ay * f;
+        q[10] = az * f;
+        q[11] = limit[0];
+        // added ← last · d_limited; placed ← entry · added.
+        multiply(q, 12, added, 4 * k, q, 8);
+        normalizeQuat(q, 12, q, 12);
+        for (let c = 0; c < 4; c++) added[4 * k + c] = q[12 + c];
+        multiply(r, o, entry, 4 * k, q, 12);
+        normalizeQuat(r, o, r, o);
+        changed = true;
+      }
+      if (changed) {
+        const leg = this.legs[i];
+        subtreeToModel(pose, model, leg.root);
+        if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
+      }
+    }
   }
 
   /** Two-bone IK per leg toward its target, with the foot turned to the smoothed ground normal. */
