@@ -1,5 +1,5 @@
 /**
- * Joint-limit enforcement on local rotations, trig-free (docs/methods.md §5).
+ * Joint-limit enforcement on local rotations (docs/methods.md §7), trig-free (§5).
  *
  * A limit is a fixed-size record of numbers in a `Float64Array` (see {@link LIMIT_STRIDE} and the
  * `LIMIT_*` offsets), built once at configuration time by `src/ik/joint-limits.ts`: every angle is

@@ -572,6 +572,35 @@ describe('AimIk edge cases', () => {
     }
   });
 
+  it('a twist out of range goes to the bound nearer on the circle (across ±π), as the joint limits do', () => {
+    // Range [0.5, 2.5]: a twist of −3 is 0.78 from 2.5 across ±π and 2.78 from 0.5 the other way
+    // (3.5 on the line); 1 is inside; −0.5 is nearer 0.5 either way.
+    for (const [start, expected] of [
+      [-3, 2.5],
+      [3.1, 2.5],
+      [-0.5, 0.5],
+      [1, 1],
+    ]) {
+      const rig = makeRig(null);
+      // The forward axis in the bone's rotation frame: toward the child, after the bone's scale.
+      const f = norm3([BONE_S[0] * CHILD_T[0], BONE_S[1] * CHILD_T[1], BONE_S[2] * CHILD_T[2]]);
+      const twist = (angle: number): Q4 => [
+        f[0] * Math.sin(angle / 2),
+        f[1] * Math.sin(angle / 2),
+        f[2] * Math.sin(angle / 2),
+        Math.cos(angle / 2),
+      ];
+      setBone(rig, qmul(BONE_R, twist(start)));
+      const ik = new AimIk(rig.skeleton, { joint: 'bone', twistMin: 0.5, twistMax: 2.5 });
+      // A target along the current forward axis: the aim turns nothing, the limit does the rest.
+      const status = ik.solve(rig.pose, rig.model, Float64Array.from(pos(rig.model, rig.child)));
+      const after = rig.pose.rotations.subarray(4 * rig.bone, 4 * rig.bone + 4);
+      const d = qmul(qconj(BONE_R), after);
+      expect(qangle(qmul(qconj(twist(expected)), d)), `twist ${start}`).toBeLessThan(1e-9);
+      expect(status.clamped, `twist ${start}`).toBe(start !== expected);
+    }
+  });
+
   it('up direction parallel to the target direction: aim still exact, roll skipped, degenerate', () => {
     for (const pc of [null, ...PARENT_CASES]) {
       const rig = makeRig(pc);
