@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileJointLimits, type JointLimit } from '../../src/ik/joint-limits.js';
 import {
+  AT_TWIST_MAX,
+  AT_TWIST_MIN,
   aimJoint,
   clampRotation,
   hingeFromTo,
@@ -18,6 +20,7 @@ import {
   LIMIT_REST,
   LIMIT_STRIDE,
   LIMIT_TWIST,
+  twistAtBound,
 } from '../../src/kernel/joint-limits.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
@@ -241,6 +244,56 @@ describe('clampRotation', () => {
     const r = new Float64Array([0.5, 0.5, 0.5, 0.5]);
     clampRotation(r, 0, record(LIMIT_HINGE, [0, 0, 1], [0, 0], 0, rest), 0);
     expect(rotationDistance(Array.from(r) as Quat, rest)).toBeLessThanOrEqual(1e-7);
+  });
+});
+
+describe('twistAtBound', () => {
+  it('names the bound clampRotation put a twist at (none inside the range, none at an open ±π side)', () => {
+    const q = new Float64Array(4);
+    fc.assert(
+      fc.property(quatArb, quatArb, axisArb, rangeArb, fc.boolean(), (input, rest, axis, range, hinge) => {
+        const limit = record(hinge ? LIMIT_HINGE : LIMIT_CONE_KIND, axis, range, Math.PI / 2, rest);
+        // Open sides as the solvers write them (writeTwistRange): exactly (0, ∓1).
+        if (range[0] === -Math.PI) limit.set([0, -1], LIMIT_TWIST);
+        if (range[1] === Math.PI) limit.set([0, 1], LIMIT_TWIST + 2);
+        const d0 = mul(conj(rest), input);
+        const [, inputTwist] = swingTwist(d0, axis);
+        // The twist of a near half-turn swing is ill-conditioned (as in the clamp's tests).
+        const tn = Math.hypot(d0[0] * axis[0] + d0[1] * axis[1] + d0[2] * axis[2], d0[3]);
+        if (tn < 1e-3) return;
+        const around = (t: number) => Math.abs(circular(inputTwist - t));
+        if (Math.min(around(range[0]), around(range[1])) < 1e-6) return; // at a bound already
+        q.set(input);
+        clampRotation(q, 0, limit, 0);
+        const at = twistAtBound(q, 0, limit, 0);
+        if (inputTwist > range[0] && inputTwist < range[1]) {
+          expect(at).toBe(0);
+          return;
+        }
+        if (Math.abs(around(range[0]) - around(range[1])) < 1e-6) return; // either bound is right
+        const expected = nearestInRange(inputTwist, range);
+        let want = 0;
+        if (expected === range[0] && range[0] > -Math.PI) want = AT_TWIST_MIN;
+        else if (expected === range[1] && range[1] < Math.PI) want = AT_TWIST_MAX;
+        // A range of zero width reports its minimum.
+        if (range[0] === range[1] && range[0] > -Math.PI) want = AT_TWIST_MIN;
+        expect(at).toBe(want);
+      }),
+      RUNS,
+    );
+  });
+
+  it('named cases: a hinge at its minimum and maximum, 2e-9 rad off them, no limit, a half-turn swing', () => {
+    const hinge = record(LIMIT_HINGE, [0, 0, 1], [-0.5, 1], 0, [0, 0, 0, 1]);
+    const at = (angle: number) => twistAtBound(Float64Array.from(axisAngle([0, 0, 1], angle)), 0, hinge, 0);
+    expect(at(-0.5)).toBe(AT_TWIST_MIN);
+    expect(at(1)).toBe(AT_TWIST_MAX);
+    expect(at(0.2)).toBe(0);
+    // sin(φ − φ₀) of the half-angles within 1e-9: about 2e-9 rad of twist.
+    expect(at(-0.5 + 1.9e-9)).toBe(AT_TWIST_MIN);
+    expect(at(-0.5 + 2.1e-9)).toBe(0);
+    expect(twistAtBound(Float64Array.of(0, 0, 0, 1), 0, new Float64Array(LIMIT_STRIDE), 0)).toBe(0);
+    expect(twistAtBound(Float64Array.of(1, 0, 0, 0), 0, hinge, 0)).toBe(0);
   });
 });
 
