@@ -12,6 +12,7 @@ import { AimIk, type AimIkOptions } from '../../src/ik/aim.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { qconj, qmul, swingTwist as splitSwingTwist } from '../helpers/chains.js';
 import { rng } from '../kernel/helpers.js';
 import { PARENT_CASES, type ParentCase } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
@@ -112,19 +113,6 @@ function dot3(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Sine of the angle between two vectors (norm of the cross product of the unit vectors). */
 function sinAngle(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return len3(cross3(a, b)) / (len3(a) * len3(b));
-}
-
-function qmul(a: ArrayLike<number>, b: ArrayLike<number>): Q4 {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-
-function qconj(a: ArrayLike<number>): Q4 {
-  return [-a[0], -a[1], -a[2], a[3]];
 }
 
 function qrot(q: ArrayLike<number>, v: ArrayLike<number>): V3 {
@@ -315,11 +303,7 @@ for (const { name, pc, runs, boneScale } of CASES) {
       /** [swing angle, twist angle] of the bone's rotation relative to rest, about f. */
       const swingTwist = (rotations: Float64Array): [number, number] => {
         const d = qmul(qconj(rest), rotations.subarray(4 * rig.bone, 4 * rig.bone + 4));
-        const df = qrot(d, f);
-        const swing = Math.atan2(len3(cross3(f, df)), dot3(f, df));
-        const p = dot3(d, f);
-        const sign = d[3] < 0 ? -1 : 1;
-        const twist = 2 * Math.atan2(p * sign, d[3] * sign);
+        const [swing, twist] = splitSwingTwist(d, f);
         return [swing, twist];
       };
       fc.assert(

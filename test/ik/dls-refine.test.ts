@@ -23,7 +23,8 @@ import {
   reachOf,
   setChain,
   targetAt,
-} from './chain-rig.js';
+  turnAbout,
+} from '../helpers/chains.js';
 import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
 
@@ -33,11 +34,6 @@ const ARM: (JointLimit | null)[] = [
   { kind: 'cone', angle: 0.6 },
   null,
 ];
-
-function turnAbout(axis: readonly number[], angle: number): Quat {
-  const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
-  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
-}
 
 function refinerFor(rig: ChainRig, tolerance = 1e-9, limits: readonly (JointLimit | null)[] = ARM) {
   const setup = setupChain(rig.skeleton, { joints: rig.chain, limits, tolerance }, 'test', 64);
