@@ -82,7 +82,7 @@ export type FabrikIkOptions = ChainIkOptions;
  * FABRIK on a chain of joints, writing local rotations.
  *
  * A solve, in the order {@link FabrikIk.solve} reads (docs/methods.md §4; docs/solvers.md for what
- * each part buys, measured):
+ * each part is for and its tuning, docs/performance.md for what it buys, measured):
  * 1. Load and measure. The chain's joint positions are computed in the frame of the root's parent,
  *    `P = M_parent(root)`, where the chain is rigid whatever `P` is (rotated, scaled, mirrored), so
  *    segment lengths are constants there. The chain's own bones are assumed to have uniform scale,
