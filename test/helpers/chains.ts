@@ -199,6 +199,23 @@ export function expectCode(fn: () => unknown, code: TendonErrorCode): void {
   expect(isTendonError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
 }
 
+/** An arm's limits: shoulder cone (with a twist range), elbow hinge, wrist cone; the tip free. */
+export const ARM_LIMITS: readonly (JointLimit | null)[] = [
+  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
+  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+  { kind: 'cone', angle: 0.6 },
+  null,
+];
+
+/** A seeded linear congruential generator of numbers in [0, 1) (bench/limits.mjs uses the same). */
+export function lcg(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+}
+
 /** An angle in [0, π]. */
 export const angleArb = fc.double({ min: 0, max: Math.PI, noNaN: true });
 /** No limit, a hinge about a random axis with a random range, or a cone with a twist range. */

@@ -14,6 +14,7 @@ import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kin
 import { Pose } from '../../src/pose/pose.js';
 import { readAsset } from '../helpers/assets.js';
 import {
+  ARM_LIMITS,
   buildRig,
   chainArb,
   chainInParent,
@@ -21,6 +22,7 @@ import {
   dist,
   expectAllFinite,
   expectWithinLimit,
+  lcg,
   limitArb,
   minScaleOf,
   type Quat,
@@ -89,23 +91,6 @@ function reachableProperty(
     }),
     runs,
   );
-}
-
-/** An arm's limits: shoulder cone (with a twist range), elbow hinge, wrist cone; the tip free. */
-const ARM_LIMITS: (JointLimit | null)[] = [
-  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
-  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
-  { kind: 'cone', angle: 0.6 },
-  null,
-];
-
-/** A seeded linear congruential generator of numbers in [0, 1). */
-function lcg(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
 }
 
 /**
