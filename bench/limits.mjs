@@ -63,7 +63,7 @@ function setter(pose, model, chain) {
   };
 }
 
-/** A parent, a 3-bone chain of bones of 1 along +Y, and a leaf: test/ik/chain-rig.ts's buildRig(3). */
+/** A parent, a 3-bone chain of bones of 1 along +Y, and a leaf: test/helpers/chains.ts's buildRig(3). */
 function rig() {
   const skeleton = Skeleton.create({
     names: ['parent', 'j0', 'j1', 'j2', 'j3', 'leaf'],

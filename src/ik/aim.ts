@@ -6,13 +6,13 @@
 import { TendonError } from '../errors.js';
 import {
   AIM_CLAMPED,
-  AIM_CONE,
   AIM_DEGENERATE,
   AIM_FORWARD,
   AIM_HAS_CONE,
   AIM_HAS_OFFSET,
   AIM_HAS_TWIST,
   AIM_HAS_UP,
+  AIM_LIMIT,
   AIM_OFFSET,
   AIM_PREFER_UP,
   AIM_REST,
@@ -20,8 +20,6 @@ import {
   AIM_ROLL_SKIPPED,
   AIM_ROTATION,
   AIM_TARGET,
-  AIM_TWIST_MAX,
-  AIM_TWIST_MIN,
   AIM_UP_AXIS,
   AIM_UP_DIRECTION,
   AIM_WORK_SIZE,
@@ -31,7 +29,6 @@ import { localToModel } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
 import * as quat from '../kernel/quat.js';
 import * as vec3 from '../kernel/vec3.js';
-import { cosSinOfAngle } from '../math/angle.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import {
@@ -43,6 +40,7 @@ import {
   resolveJoint,
 } from './chain.js';
 import { IkStatus } from './ik-status.js';
+import { writeCone, writeTwistRange } from './joint-limits.js';
 
 const SOLVER = 'AimIk';
 
@@ -140,17 +138,6 @@ export class AimIk {
       readCone(w, options.coneAngle) |
       readTwist(w, options.twistMin, options.twistMax);
     quat.copy(w, AIM_REST, skeleton.restRotations, 4 * j);
-    // The limits as one joint-limit record about the forward axis; what is not limited is full.
-    if ((flags & AIM_HAS_CONE) === 0) {
-      w[AIM_CONE] = 0; // cone π: cos, sin of π/2
-      w[AIM_CONE + 1] = 1;
-    }
-    if ((flags & AIM_HAS_TWIST) === 0) {
-      w[AIM_TWIST_MIN] = 0; // twist −π … π: half-angles ∓π/2
-      w[AIM_TWIST_MIN + 1] = -1;
-      w[AIM_TWIST_MAX] = 0;
-      w[AIM_TWIST_MAX + 1] = 1;
-    }
     this.flags = flags;
     quat.identity(this.numbers, 1);
     this.weight = options.weight ?? 1;
@@ -571,20 +558,18 @@ function readOffset(w: Float64Array, o: AimIkOptions['offset']): number {
   return o[0] !== 0 || o[1] !== 0 || o[2] !== 0 ? AIM_HAS_OFFSET : 0;
 }
 
-/** The cone's half-angle (cos, sin) into `w`; its flag. */
+/** The cone into `w`'s limit record; its flag. */
 function readCone(w: Float64Array, coneAngle: number | undefined): number {
   const cone = coneAngle ?? Math.PI;
   if (!Number.isFinite(cone) || cone < 0 || cone > Math.PI) {
     throw new TendonError('ik/invalid-option', `${SOLVER}: coneAngle ${cone} is not in [0, π]`);
   }
-  if (!(cone < Math.PI)) return 0;
-  const [c, s] = cosSinOfAngle(cone / 2);
-  w[AIM_CONE] = c;
-  w[AIM_CONE + 1] = s;
-  return AIM_HAS_CONE;
+  // One joint-limit record about the forward axis, as the chain solvers' (a full cone if unset).
+  writeCone(w, AIM_LIMIT, cone);
+  return cone < Math.PI ? AIM_HAS_CONE : 0;
 }
 
-/** The twist range's half-angles (cos, sin) into `w`; its flag. */
+/** The twist range into `w`'s limit record; its flag. */
 function readTwist(w: Float64Array, min: number | undefined, max: number | undefined): number {
   const twistMin = min ?? -Math.PI;
   const twistMax = max ?? Math.PI;
@@ -602,15 +587,8 @@ function readTwist(w: Float64Array, min: number | undefined, max: number | undef
       `${SOLVER}: twistMin ${twistMin} is greater than twistMax ${twistMax}`,
     );
   }
-  if (!(twistMin > -Math.PI || twistMax < Math.PI)) return 0;
-  // Half-angles: the kernel compares the twist quaternion's (cos, sin) of θ/2 with these.
-  const [cmin, smin] = cosSinOfAngle(twistMin / 2);
-  const [cmax, smax] = cosSinOfAngle(twistMax / 2);
-  w[AIM_TWIST_MIN] = cmin;
-  w[AIM_TWIST_MIN + 1] = smin;
-  w[AIM_TWIST_MAX] = cmax;
-  w[AIM_TWIST_MAX + 1] = smax;
-  return AIM_HAS_TWIST;
+  writeTwistRange(w, AIM_LIMIT, twistMin, twistMax);
+  return twistMin > -Math.PI || twistMax < Math.PI ? AIM_HAS_TWIST : 0;
 }
 
 /** Reads a non-zero finite axis option, normalized, into `w[o…]`. */

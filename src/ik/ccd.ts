@@ -55,9 +55,10 @@ export type CcdIkOptions = ChainIkOptions;
  * joint→target vector and a sweep does nothing; and sweeps from many starting poses close in on
  * such a line ever more slowly, with the end short of or past the target and no single joint's turn
  * bringing it closer (a fixed point of CCD that is no answer). So before a sweep, when the chain
- * lies on the line (within 1e-3 rad), or near it (0.05 rad) after a sweep that shrank the error by
- * less than 1%, folded back on itself or past the target, one joint is turned toward a point beside
- * the end, always the same side, 5% of the chain's length away: first the end's grandparent joint,
+ * lies on the line (within 1e-3 rad: {@link ON_LINE}), or near it (0.05 rad: {@link NEAR_LINE})
+ * after a sweep that shrank the error by less than 1% ({@link SLOW_GAIN}), folded back on itself or
+ * past the target, one joint is turned toward a point beside the end, always the same side, 5% of
+ * the chain's length away (`LINE_KICK`): first the end's grandparent joint,
  * then, for each further kick, the next one along, cycling through the chain. (Not for a target
  * too far to reach, whose answer is the chain straight toward it, nor for a straight chain short
  * of the target, which is creeping toward full extension; one-bone chains need no kick. A target

@@ -6,6 +6,7 @@
  */
 import { dampedLeastSquares } from '../kernel/damped-least-squares.js';
 import {
+  AT_TWIST_MIN,
   clampRotation,
   LIMIT_AXIS,
   LIMIT_HINGE,
@@ -13,8 +14,10 @@ import {
   LIMIT_REST,
   LIMIT_STRIDE,
   LIMIT_TWIST,
+  twistAtBound,
 } from '../kernel/joint-limits.js';
 import { localToModel, localToModelAlong } from '../kernel/local-to-model.js';
+import * as mat4 from '../kernel/mat4.js';
 import * as quat from '../kernel/quat.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import type { Pose } from '../pose/pose.js';
@@ -166,7 +169,7 @@ export class DlsRefine {
     const rotations = pose.rotations;
     const n = this.numbers;
     // The sign of det(P⁻¹), for the sense of the turns (see columnsAt).
-    n.parentSign = mirrored(this.parentInverse, 0) ? -1 : 1;
+    n.parentSign = mat4.mirrored(this.parentInverse, 0) ? -1 : 1;
     this.measure(model, targetModel);
     n.startErrorSq = n.errorSq;
     n.bestErrorSq = n.errorSq;
@@ -296,7 +299,7 @@ export class DlsRefine {
       let nx = model[o] * ax + model[o + 4] * ay + model[o + 8] * az;
       let ny = model[o + 1] * ax + model[o + 5] * ay + model[o + 9] * az;
       let nz = model[o + 2] * ax + model[o + 6] * ay + model[o + 10] * az;
-      const sign = mirrored(model, o) !== sx * sy * sz < 0 ? -pi : pi;
+      const sign = mat4.mirrored(model, o) !== sx * sy * sz < 0 ? -pi : pi;
       // Into the parent frame (P⁻¹'s linear part, as r), crossed there, and back through P.
       const inv = this.parentInverse;
       let x = inv[0] * nx + inv[4] * ny + inv[8] * nz;
@@ -426,38 +429,17 @@ export class DlsRefine {
       const lo = LIMIT_STRIDE * i;
       if (limits[lo + LIMIT_KIND] !== LIMIT_HINGE) continue;
       const qo = 4 * joints[i];
+      const at = twistAtBound(rotations, qo, limits, lo);
+      if (at === 0) continue;
+      // The bound's half-angle (cos, sin), turned by half the escape's angle into the range.
+      const b = lo + LIMIT_TWIST + (at === AT_TWIST_MIN ? 0 : 2);
+      const into = at === AT_TWIST_MIN ? es : -es;
+      const c = limits[b] * ec - limits[b + 1] * into;
+      const s = limits[b + 1] * ec + limits[b] * into;
       const ax = limits[lo + LIMIT_AXIS];
       const ay = limits[lo + LIMIT_AXIS + 1];
       const az = limits[lo + LIMIT_AXIS + 2];
-      // d = conj(q₀) · q, on the hinge after the clamp: its half-angle's cos and sin about a.
       const d = this.turn;
-      quat.conjugate(d, 0, limits, lo + LIMIT_REST);
-      quat.multiply(d, 0, d, 0, rotations, qo);
-      let ts = d[0] * ax + d[1] * ay + d[2] * az;
-      let tc = d[3];
-      if (tc < 0) {
-        ts = -ts;
-        tc = -tc;
-      }
-      // At a bound when sin(φ − φ₀) vanishes (as clampRotation compares them).
-      const cMin = limits[lo + LIMIT_TWIST];
-      const sMin = limits[lo + LIMIT_TWIST + 1];
-      const cMax = limits[lo + LIMIT_TWIST + 2];
-      const sMax = limits[lo + LIMIT_TWIST + 3];
-      let c: number;
-      let s: number;
-      const toMin = ts * cMin - tc * sMin;
-      const toMax = ts * cMax - tc * sMax;
-      if (toMin < 1e-9 && toMin > -1e-9 && !(cMin === 0 && sMin === -1)) {
-        // From the minimum, forward: half-angle φ_min + ε/2.
-        c = cMin * ec - sMin * es;
-        s = sMin * ec + cMin * es;
-      } else if (toMax < 1e-9 && toMax > -1e-9 && !(cMax === 0 && sMax === 1)) {
-        c = cMax * ec + sMax * es;
-        s = sMax * ec - cMax * es;
-      } else {
-        continue;
-      }
       // q = q₀ · (a s, c).
       d[0] = ax * s;
       d[1] = ay * s;
@@ -504,16 +486,6 @@ export class DlsRefine {
     e[2] = targetModel[2] - model[o + 2];
     this.numbers.errorSq = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
   }
-}
-
-/** Whether the 3×3 linear part of the column-major 4×4 matrix `m[o…]` has a negative determinant. */
-function mirrored(m: Float64Array, o: number): boolean {
-  return (
-    m[o] * (m[o + 5] * m[o + 10] - m[o + 6] * m[o + 9]) -
-      m[o + 4] * (m[o + 1] * m[o + 10] - m[o + 2] * m[o + 9]) +
-      m[o + 8] * (m[o + 1] * m[o + 6] - m[o + 2] * m[o + 5]) <
-    0
-  );
 }
 
 /**

@@ -61,6 +61,12 @@ const HAND_OVER_SWEEPS = 1;
 /** How far from uniform a scale may be (relative) for the positional passes and the steps. */
 const NEARLY_UNIFORM = 1e-5;
 
+/**
+ * A chain bent across its root–end line by more than this share of its reach has a side to
+ * remember (see rememberSide): less is the rounding of a straight chain, not a bend.
+ */
+const SIDE_MIN = 1e-3;
+
 /** {@link scaleUniformity}'s answers. */
 const UNIFORM = 2;
 const NEARLY_UNIFORM_SCALE = 1;
@@ -76,7 +82,7 @@ export type FabrikIkOptions = ChainIkOptions;
  * FABRIK on a chain of joints, writing local rotations.
  *
  * A solve, in the order {@link FabrikIk.solve} reads (docs/methods.md §4; docs/solvers.md for what
- * each part buys, measured):
+ * each part is for and its tuning, docs/performance.md for what it buys, measured):
  * 1. Load and measure. The chain's joint positions are computed in the frame of the root's parent,
  *    `P = M_parent(root)`, where the chain is rigid whatever `P` is (rotated, scaled, mirrored), so
  *    segment lengths are constants there. The chain's own bones are assumed to have uniform scale,
@@ -784,8 +790,8 @@ export class FabrikIk {
 
   /**
    * Remembers the side the chain's points (`positions`) bend to (its inner points across the
-   * root–end line, summed, in the root's parent frame) when they bend by more than 1e-3 of its
-   * reach: a chain that straightens (out of reach, or in the pose it is given) and must bend again
+   * root–end line, summed, in the root's parent frame) when they bend by more than {@link SIDE_MIN}
+   * of its reach: a chain that straightens (out of reach, or in the pose it is given) and must bend again
    * is kicked off the line toward it. Called on the pose a solve is given and on the one it leaves.
    */
   private rememberSide(): void {
@@ -814,7 +820,7 @@ export class FabrikIk {
       sy += py - along * ey;
       sz += pz - along * ez;
     }
-    const min = 1e-3 * reach;
+    const min = SIDE_MIN * reach;
     if (sx * sx + sy * sy + sz * sz > min * min) {
       this.side[0] = sx;
       this.side[1] = sy;

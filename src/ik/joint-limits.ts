@@ -106,9 +106,7 @@ export function compileJointLimits(
       if (typeof angle !== 'number' || !(angle >= 0 && angle <= Math.PI)) {
         throw new TendonError('ik/invalid-option', `${where}: cone angle ${angle} is not in [0, π]`);
       }
-      const [c, s] = cosSinOfAngle(angle / 2);
-      records[lo + LIMIT_CONE] = c;
-      records[lo + LIMIT_CONE + 1] = s;
+      writeCone(records, lo, angle);
       axis = limit.axis;
       if (axis === undefined) {
         rest ??= restModelMatrices(skeleton);
@@ -161,13 +159,38 @@ function writeAxisAndRange(
       `${where}: the angle range [${min}, ${max}] is not within [−π, π] with min ≤ max`,
     );
   }
+  writeTwistRange(records, lo, min, max);
+}
+
+/**
+ * Writes a checked angle range `[min, max]` (`−π ≤ min ≤ max ≤ π`: a hinge's range, a cone's
+ * twist) as the record's {@link LIMIT_TWIST} numbers, the half-angles' cosines and sines, for
+ * `clampRotation`. The ends of the full circle are written exactly (`(0, ∓1)`), so an
+ * unlimited side never clamps by an ulp. Used by the chain solvers' limits and `AimIk`'s.
+ * Configuration time only.
+ *
+ * @internal
+ */
+export function writeTwistRange(records: Float64Array, lo: number, min: number, max: number): void {
   const [cMin, sMin] = cosSinOfAngle(min / 2);
   const [cMax, sMax] = cosSinOfAngle(max / 2);
-  // Exact ends for the full circle, so an unlimited twist never clamps by an ulp.
   records[lo + LIMIT_TWIST] = min === -Math.PI ? 0 : cMin;
   records[lo + LIMIT_TWIST + 1] = min === -Math.PI ? -1 : sMin;
   records[lo + LIMIT_TWIST + 2] = max === Math.PI ? 0 : cMax;
   records[lo + LIMIT_TWIST + 3] = max === Math.PI ? 1 : sMax;
+}
+
+/**
+ * Writes a checked cone `angle` (the largest swing, in `[0, π]`) as the record's {@link LIMIT_CONE}
+ * numbers, its half's cosine and sine; a cone of π exactly `(0, 1)`, which never clamps. Used by
+ * the chain solvers' limits and `AimIk`'s. Configuration time only.
+ *
+ * @internal
+ */
+export function writeCone(records: Float64Array, lo: number, angle: number): void {
+  const [c, s] = cosSinOfAngle(angle / 2);
+  records[lo + LIMIT_CONE] = angle === Math.PI ? 0 : c;
+  records[lo + LIMIT_CONE + 1] = angle === Math.PI ? 1 : s;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Joint-limit enforcement on local rotations, trig-free (docs/methods.md §5).
+ * Joint-limit enforcement on local rotations (docs/methods.md §7), trig-free (§5).
  *
  * A limit is a fixed-size record of numbers in a `Float64Array` (see {@link LIMIT_STRIDE} and the
  * `LIMIT_*` offsets), built once at configuration time by `src/ik/joint-limits.ts`: every angle is
@@ -189,6 +189,61 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
   q[qo + 2] = oz;
   q[qo + 3] = ow;
   return true;
+}
+
+/** {@link twistAtBound} result: the twist sits at the least angle of its range. */
+export const AT_TWIST_MIN = 1;
+/** {@link twistAtBound} result: the twist sits at the greatest angle of its range. */
+export const AT_TWIST_MAX = 2;
+
+/**
+ * How near a bound a twist sits "at" it for {@link twistAtBound}: `sin(φ − φ₀)` of the half-angles
+ * within this (about 2e-9 rad of twist), a little above what a clamp's rounding leaves.
+ */
+const AT_BOUND = 1e-9;
+
+/**
+ * Which bound of its twist range (a hinge's range, a cone's twist) the local rotation `q[qo…]`
+ * sits at under the limit record `limits[lo…]`: {@link AT_TWIST_MIN}, {@link AT_TWIST_MAX}, or 0
+ * when neither. The twist is read as {@link clampRotation} reads it (the normalized projection of
+ * `d = q₀⁻¹ q` onto the axis, `w ≥ 0`) and compared with a bound the same way, by
+ * `sin(φ − φ₀)`: here its size, at most 1e-9 (about 2e-9 rad of twist). A side of the range that
+ * is open (its bound at ±π) never counts; a range of zero width reports its minimum. 0 for a
+ * rotation with no twist (a half-turn swing) or no limit.
+ */
+export function twistAtBound(q: Float64Array, qo: number, limits: Float64Array, lo: number): number {
+  if (limits[lo + LIMIT_KIND] === LIMIT_NONE) return 0;
+  const ax = limits[lo + LIMIT_AXIS];
+  const ay = limits[lo + LIMIT_AXIS + 1];
+  const az = limits[lo + LIMIT_AXIS + 2];
+  const rx = limits[lo + LIMIT_REST];
+  const ry = limits[lo + LIMIT_REST + 1];
+  const rz = limits[lo + LIMIT_REST + 2];
+  const rw = limits[lo + LIMIT_REST + 3];
+  const qx = q[qo];
+  const qy = q[qo + 1];
+  const qz = q[qo + 2];
+  const qw = q[qo + 3];
+  // d = conj(q₀) · q: its projection onto a and its w, in the hemisphere w ≥ 0.
+  const dx = rw * qx - rx * qw - ry * qz + rz * qy;
+  const dy = rw * qy + rx * qz - ry * qw - rz * qx;
+  const dz = rw * qz - rx * qy + ry * qx - rz * qw;
+  const dw = rw * qw + rx * qx + ry * qy + rz * qz;
+  const sign = dw < 0 ? -1 : 1;
+  const proj = sign * (dx * ax + dy * ay + dz * az);
+  const tLen = Math.sqrt(proj * proj + dw * dw);
+  if (!(tLen > 0)) return 0;
+  const ts = proj / tLen;
+  const tc = (sign * dw) / tLen;
+  const cMin = limits[lo + LIMIT_TWIST];
+  const sMin = limits[lo + LIMIT_TWIST + 1];
+  const cMax = limits[lo + LIMIT_TWIST + 2];
+  const sMax = limits[lo + LIMIT_TWIST + 3];
+  const toMin = ts * cMin - tc * sMin;
+  if (toMin < AT_BOUND && toMin > -AT_BOUND && !(cMin === 0 && sMin === -1)) return AT_TWIST_MIN;
+  const toMax = ts * cMax - tc * sMax;
+  if (toMax < AT_BOUND && toMax > -AT_BOUND && !(cMax === 0 && sMax === 1)) return AT_TWIST_MAX;
+  return 0;
 }
 
 /**

@@ -286,6 +286,20 @@ export function invertRigid(out: NumericArray, o: number, a: NumericArray, ao: n
   out[o + 15] = 1;
 }
 
+/**
+ * Whether the 3×3 linear part of the column-major `a[ao…]` has a negative determinant: the matrix
+ * mirrors (an odd number of negative scales). The sign, not the determinant: a double returned from
+ * a call V8 does not inline is boxed (docs/architecture.md, "Numbers in typed arrays").
+ */
+export function mirrored(a: NumericArray, ao: number): boolean {
+  return (
+    a[ao] * (a[ao + 5] * a[ao + 10] - a[ao + 6] * a[ao + 9]) -
+      a[ao + 4] * (a[ao + 1] * a[ao + 10] - a[ao + 2] * a[ao + 9]) +
+      a[ao + 8] * (a[ao + 1] * a[ao + 6] - a[ao + 2] * a[ao + 5]) <
+    0
+  );
+}
+
 /** Determinant of the full 4x4. */
 export function determinant(a: NumericArray, ao: number): number {
   const a00 = a[ao];

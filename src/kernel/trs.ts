@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { mirrored } from './mat4.js';
 import * as quat from './quat.js';
 import type { NumericArray } from './types.js';
 
@@ -173,8 +174,7 @@ export function decompose(
   let sx = Math.sqrt(m00 * m00 + m10 * m10 + m20 * m20);
   const sy = Math.sqrt(m01 * m01 + m11 * m11 + m21 * m21);
   const sz = Math.sqrt(m02 * m02 + m12 * m12 + m22 * m22);
-  const det = m00 * (m11 * m22 - m21 * m12) - m01 * (m10 * m22 - m20 * m12) + m02 * (m10 * m21 - m20 * m11);
-  if (det < 0) sx = -sx;
+  if (mirrored(m, mo)) sx = -sx;
   const tx = m[mo + 12];
   const ty = m[mo + 13];
   const tz = m[mo + 14];

@@ -12,6 +12,7 @@ import { AimIk, type AimIkOptions } from '../../src/ik/aim.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { qconj, qmul, swingTwist as splitSwingTwist } from '../helpers/chains.js';
 import { rng } from '../kernel/helpers.js';
 import { PARENT_CASES, type ParentCase } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
@@ -112,19 +113,6 @@ function dot3(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Sine of the angle between two vectors (norm of the cross product of the unit vectors). */
 function sinAngle(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return len3(cross3(a, b)) / (len3(a) * len3(b));
-}
-
-function qmul(a: ArrayLike<number>, b: ArrayLike<number>): Q4 {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-
-function qconj(a: ArrayLike<number>): Q4 {
-  return [-a[0], -a[1], -a[2], a[3]];
 }
 
 function qrot(q: ArrayLike<number>, v: ArrayLike<number>): V3 {
@@ -315,11 +303,7 @@ for (const { name, pc, runs, boneScale } of CASES) {
       /** [swing angle, twist angle] of the bone's rotation relative to rest, about f. */
       const swingTwist = (rotations: Float64Array): [number, number] => {
         const d = qmul(qconj(rest), rotations.subarray(4 * rig.bone, 4 * rig.bone + 4));
-        const df = qrot(d, f);
-        const swing = Math.atan2(len3(cross3(f, df)), dot3(f, df));
-        const p = dot3(d, f);
-        const sign = d[3] < 0 ? -1 : 1;
-        const twist = 2 * Math.atan2(p * sign, d[3] * sign);
+        const [swing, twist] = splitSwingTwist(d, f);
         return [swing, twist];
       };
       fc.assert(
@@ -569,6 +553,35 @@ describe('AimIk edge cases', () => {
       const after = rig.pose.rotations.subarray(4 * rig.bone, 4 * rig.bone + 4);
       expect(qangle(qmul(qconj(before), after))).toBeLessThan(1e-12);
       expect(status.reached).toBe(true);
+    }
+  });
+
+  it('a twist out of range goes to the bound nearer on the circle (across ±π), as the joint limits do', () => {
+    // Range [0.5, 2.5]: a twist of −3 is 0.78 from 2.5 across ±π and 2.78 from 0.5 the other way
+    // (3.5 on the line); 1 is inside; −0.5 is nearer 0.5 either way.
+    for (const [start, expected] of [
+      [-3, 2.5],
+      [3.1, 2.5],
+      [-0.5, 0.5],
+      [1, 1],
+    ]) {
+      const rig = makeRig(null);
+      // The forward axis in the bone's rotation frame: toward the child, after the bone's scale.
+      const f = norm3([BONE_S[0] * CHILD_T[0], BONE_S[1] * CHILD_T[1], BONE_S[2] * CHILD_T[2]]);
+      const twist = (angle: number): Q4 => [
+        f[0] * Math.sin(angle / 2),
+        f[1] * Math.sin(angle / 2),
+        f[2] * Math.sin(angle / 2),
+        Math.cos(angle / 2),
+      ];
+      setBone(rig, qmul(BONE_R, twist(start)));
+      const ik = new AimIk(rig.skeleton, { joint: 'bone', twistMin: 0.5, twistMax: 2.5 });
+      // A target along the current forward axis: the aim turns nothing, the limit does the rest.
+      const status = ik.solve(rig.pose, rig.model, Float64Array.from(pos(rig.model, rig.child)));
+      const after = rig.pose.rotations.subarray(4 * rig.bone, 4 * rig.bone + 4);
+      const d = qmul(qconj(BONE_R), after);
+      expect(qangle(qmul(qconj(twist(expected)), d)), `twist ${start}`).toBeLessThan(1e-9);
+      expect(status.clamped, `twist ${start}`).toBe(start !== expected);
     }
   });
 

@@ -18,16 +18,18 @@ import {
   checkUnit,
   dist,
   expectAllFinite,
+  expectWithinLimit,
   limitArb,
   type Quat,
   type ChainRig as Rig,
   reachOf,
+  relative,
   segmentLengths,
   setChain,
   targetAt,
   unit,
   type Vec,
-} from './chain-rig.js';
+} from '../helpers/chains.js';
 import { chainSolverContract } from './chain-solver-contract.js';
 import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
@@ -318,26 +320,6 @@ describe('CcdIk: out of reach and degenerate geometry', () => {
   });
 });
 
-/** Swing and twist angles of a relative rotation about an axis (trigonometric reference). */
-function swingTwist(d: Quat, a: Vec): [number, number, number] {
-  let [x, y, z, w] = d;
-  if (w < 0) [x, y, z, w] = [-x, -y, -z, -w];
-  const p = x * a[0] + y * a[1] + z * a[2];
-  const tn = Math.hypot(p, w);
-  const [ts, tc] = tn > 0 ? [p / tn, w / tn] : [0, 1];
-  const [bx, by, bz, bw] = [-a[0] * ts, -a[1] * ts, -a[2] * ts, tc];
-  const sx = w * bx + x * bw + y * bz - z * by;
-  const sy = w * by - x * bz + y * bw + z * bx;
-  const sz = w * bz + x * by - y * bx + z * bw;
-  const sw = w * bw - x * bx - y * by - z * bz;
-  return [2 * Math.atan2(Math.hypot(sx, sy, sz), Math.abs(sw)), 2 * Math.atan2(ts, tc), tn];
-}
-
-/** Whether `angle` or a turn either side of it lies in [min − eps, max + eps]: −π is the twist π. */
-function wrapInto(angle: number, min: number, max: number, eps: number): boolean {
-  return [angle, angle - 2 * Math.PI, angle + 2 * Math.PI].some((a) => a >= min - eps && a <= max + eps);
-}
-
 describe('CcdIk: joint limits', () => {
   for (const parentCase of PARENT_CASES) {
     it(`${parentCase.name}: limits hold to 1e-9; the error never grows past where the limits put the chain`, () => {
@@ -373,25 +355,9 @@ describe('CcdIk: joint limits', () => {
             expect(errorInParent(rig, target)).toBeLessThanOrEqual(limitedStart * (1 + 1e-12) + 1e-12);
             for (let i = 0; i < 4; i++) {
               const limit = limits[i];
-              if (!limit) continue;
-              const j = rig.chain[i];
-              const d = Array.from(rig.pose.rotations.subarray(4 * j, 4 * j + 4)) as Quat; // rest is identity
-              const axis = (limit.axis ?? [0, 1, 0]) as Vec;
-              const n = Math.hypot(...axis);
-              const [swing, twist, tn] = swingTwist(d, [axis[0] / n, axis[1] / n, axis[2] / n]);
-              const twistEps = 1e-9;
-              if (limit.kind === 'hinge') {
-                expect(swing).toBeLessThanOrEqual(1e-9);
-                expect(wrapInto(twist, limit.min ?? -Math.PI, limit.max ?? Math.PI, 1e-9)).toBe(true);
-              } else {
-                expect(swing).toBeLessThanOrEqual(limit.angle + 1e-9);
-                // Near a half-turn swing (tn → 0) the twist is ill-conditioned (rounding / tn):
-                // checked only away from that singularity.
-                if (tn < 1e-3) continue;
-                expect(wrapInto(twist, limit.twistMin ?? -Math.PI, limit.twistMax ?? Math.PI, twistEps)).toBe(
-                  true,
-                );
-              }
+              // Near a half-turn swing CCD's poses carry more rounding in d than FABRIK's (1.1e-14
+              // seen, against FABRIK's allowance of 1e-14): allow 1e-12 there.
+              if (limit) expectWithinLimit(relative(rig, rig.chain[i]), limit, [0, 1, 0], 1e-12);
             }
           },
         ),

@@ -15,7 +15,15 @@ import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kin
 import { Pose } from '../../src/pose/pose.js';
 import type { Skeleton } from '../../src/skeleton/skeleton.js';
 import { readAsset } from '../helpers/assets.js';
-import { buildRig, dist, expectAllFinite, expectCode, setChain, targetAt, type Vec } from './chain-rig.js';
+import {
+  buildRig,
+  dist,
+  expectAllFinite,
+  expectCode,
+  setChain,
+  targetAt,
+  type Vec,
+} from '../helpers/chains.js';
 import { PARENT_CASES } from './parents.js';
 import { withoutTrigonometry } from './without-trigonometry.js';
 

@@ -12,6 +12,7 @@ import { clampRotation, LIMIT_STRIDE } from '../../src/kernel/joint-limits.js';
 import { invertAffine } from '../../src/kernel/mat4.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import {
+  ARM_LIMITS,
   buildRig,
   type ChainRig,
   chainArb,
@@ -23,23 +24,12 @@ import {
   reachOf,
   setChain,
   targetAt,
-} from './chain-rig.js';
+  turnAbout,
+} from '../helpers/chains.js';
 import { PARENT_CASES } from './parents.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
 
-const ARM: (JointLimit | null)[] = [
-  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
-  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
-  { kind: 'cone', angle: 0.6 },
-  null,
-];
-
-function turnAbout(axis: readonly number[], angle: number): Quat {
-  const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
-  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
-}
-
-function refinerFor(rig: ChainRig, tolerance = 1e-9, limits: readonly (JointLimit | null)[] = ARM) {
+function refinerFor(rig: ChainRig, tolerance = 1e-9, limits: readonly (JointLimit | null)[] = ARM_LIMITS) {
   const setup = setupChain(rig.skeleton, { joints: rig.chain, limits, tolerance }, 'test', 64);
   const parent = rig.skeleton.parents[rig.chain[0]];
   const parentModel = rig.model.slice(16 * parent, 16 * parent + 16);

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileJointLimits, type JointLimit } from '../../src/ik/joint-limits.js';
 import {
+  AT_TWIST_MAX,
+  AT_TWIST_MIN,
   aimJoint,
   clampRotation,
   hingeFromTo,
@@ -18,26 +20,23 @@ import {
   LIMIT_REST,
   LIMIT_STRIDE,
   LIMIT_TWIST,
+  twistAtBound,
 } from '../../src/kernel/joint-limits.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
+import {
+  type Quat,
+  qconj,
+  qmul,
+  swingTwist as splitSwingTwist,
+  turnAbout,
+  type Vec,
+} from '../helpers/chains.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './runs.js';
 
 const RUNS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS };
 
-type Quat = [number, number, number, number];
-type Vec = [number, number, number];
-
-function mul(a: Quat, b: Quat): Quat {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
-}
-const conj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
 function rotate(q: Quat, v: Vec): Vec {
-  const r = mul(mul(q, [v[0], v[1], v[2], 0]), conj(q));
+  const r = qmul(qmul(q, [v[0], v[1], v[2], 0]), qconj(q));
   return [r[0], r[1], r[2]];
 }
 function normQ(q: Quat): Quat {
@@ -48,31 +47,20 @@ function normV(v: Vec): Vec {
   const n = Math.hypot(...v);
   return n < 1e-6 ? [0, 1, 0] : [v[0] / n, v[1] / n, v[2] / n];
 }
-const axisAngle = (a: Vec, angle: number): Quat => [
-  a[0] * Math.sin(angle / 2),
-  a[1] * Math.sin(angle / 2),
-  a[2] * Math.sin(angle / 2),
-  Math.cos(angle / 2),
-];
 /** The angle between two rotations, treating q and −q alike. */
 function rotationDistance(a: Quat, b: Quat): number {
   const d = Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
   return 2 * Math.acos(Math.min(1, d));
 }
 
-/** Swing–twist split of `d` about unit `a` with trigonometry: [swing angle, twist angle in (−π, π]]. */
+/**
+ * Swing–twist split of `d` about unit `a` (test/helpers/chains.ts): [swing angle, twist angle in
+ * (−π, π]]. A half turn is both −π and π: reported as π (every range that holds one holds the other
+ * unless it ends short of ±π, where the clamp rebuilds an exact bound anyway).
+ */
 function swingTwist(d: Quat, a: Vec): [number, number] {
-  let [x, y, z, w] = d;
-  if (w < 0) [x, y, z, w] = [-x, -y, -z, -w];
-  const p = x * a[0] + y * a[1] + z * a[2];
-  const tn = Math.hypot(p, w);
-  const twist: Quat = tn > 0 ? [(a[0] * p) / tn, (a[1] * p) / tn, (a[2] * p) / tn, w / tn] : [0, 0, 0, 1];
-  const swing = mul([x, y, z, w], conj(twist));
-  let twistAngle = 2 * Math.atan2(p, w);
-  // A half turn is both −π and π: report it as π (every range that holds one holds the other
-  // unless it ends short of ±π, where the clamp rebuilds an exact bound anyway).
-  if (twistAngle <= -Math.PI + 1e-12) twistAngle = Math.PI;
-  return [2 * Math.atan2(Math.hypot(swing[0], swing[1], swing[2]), Math.abs(swing[3])), twistAngle];
+  const [swing, twist] = splitSwingTwist(d, a);
+  return [swing, twist <= -Math.PI + 1e-12 ? Math.PI : twist];
 }
 
 function record(kind: number, axis: Vec, twist: [number, number], cone: number, rest: Quat): Float64Array {
@@ -120,14 +108,14 @@ describe('clampRotation', () => {
         clampRotation(q, 0, limit, 0);
         const out = Array.from(q) as Quat;
         expect(Math.abs(Math.hypot(...out) - 1)).toBeLessThanOrEqual(1e-14);
-        const d = mul(conj(rest), out);
+        const d = qmul(qconj(rest), out);
         const [swing, twist] = swingTwist(d, axis);
         expect(swing).toBeLessThanOrEqual(1e-9);
         const onRange = (t: number) => t >= range[0] - 1e-9 && t <= range[1] + 1e-9;
         // ±π are one rotation.
         expect(onRange(twist) || (Math.abs(twist) > Math.PI - 1e-9 && onRange(-twist))).toBe(true);
         // The reference: the input's twist, or outside the range the bound nearer on the circle.
-        const d0 = mul(conj(rest), input);
+        const d0 = qmul(qconj(rest), input);
         const [, inputTwist] = swingTwist(d0, axis);
         const expected = nearestInRange(inputTwist, range);
         // The input's twist is ill-conditioned when its swing nears a half turn (its projection
@@ -137,13 +125,13 @@ describe('clampRotation', () => {
         const around = (t: number) => Math.abs(circular(inputTwist - t));
         if (Math.abs(around(range[0]) - around(range[1])) < 1e-6) {
           // A twist as far from both ends (nearly): either bound is a right answer.
-          const toMin = rotationDistance(d, axisAngle(axis, range[0]));
-          const toMax = rotationDistance(d, axisAngle(axis, range[1]));
-          expect(Math.min(toMin, toMax, rotationDistance(d, axisAngle(axis, expected)))).toBeLessThanOrEqual(
+          const toMin = rotationDistance(d, turnAbout(axis, range[0]));
+          const toMax = rotationDistance(d, turnAbout(axis, range[1]));
+          expect(Math.min(toMin, toMax, rotationDistance(d, turnAbout(axis, expected)))).toBeLessThanOrEqual(
             tolerance,
           );
         } else {
-          expect(rotationDistance(d, axisAngle(axis, expected))).toBeLessThanOrEqual(tolerance);
+          expect(rotationDistance(d, turnAbout(axis, expected))).toBeLessThanOrEqual(tolerance);
         }
       }),
       RUNS,
@@ -164,8 +152,8 @@ describe('clampRotation', () => {
           q.set(input);
           const acted = clampRotation(q, 0, limit, 0);
           const out = Array.from(q) as Quat;
-          const [swing0, twist0] = swingTwist(mul(conj(rest), input), axis);
-          const [swing, twist] = swingTwist(mul(conj(rest), out), axis);
+          const [swing0, twist0] = swingTwist(qmul(qconj(rest), input), axis);
+          const [swing, twist] = swingTwist(qmul(qconj(rest), out), axis);
           expect(swing).toBeLessThanOrEqual(cone + 1e-9);
           const tn = Math.cos(swing / 2);
           const twistEps = 1e-9 + 1e-14 / Math.max(1e-300, tn);
@@ -177,8 +165,8 @@ describe('clampRotation', () => {
           }
           // The swing keeps its direction when clamped: the axis is carried the same way.
           if (acted && swing0 > 1e-6 && swing0 < Math.PI - 1e-6 && swing > 1e-6) {
-            const a0 = rotate(mul(conj(rest), input), axis);
-            const a1 = rotate(mul(conj(rest), out), axis);
+            const a0 = rotate(qmul(qconj(rest), input), axis);
+            const a1 = rotate(qmul(qconj(rest), out), axis);
             const c0 = normV([a0[0] - axis[0] * (a0[0] * axis[0] + a0[1] * axis[1] + a0[2] * axis[2]), 0, 0]);
             expect(c0.every(Number.isFinite)).toBe(true);
             const plane0 = normV(cross(axis, a0));
@@ -244,6 +232,56 @@ describe('clampRotation', () => {
   });
 });
 
+describe('twistAtBound', () => {
+  it('names the bound clampRotation put a twist at (none inside the range, none at an open ±π side)', () => {
+    const q = new Float64Array(4);
+    fc.assert(
+      fc.property(quatArb, quatArb, axisArb, rangeArb, fc.boolean(), (input, rest, axis, range, hinge) => {
+        const limit = record(hinge ? LIMIT_HINGE : LIMIT_CONE_KIND, axis, range, Math.PI / 2, rest);
+        // Open sides as the solvers write them (writeTwistRange): exactly (0, ∓1).
+        if (range[0] === -Math.PI) limit.set([0, -1], LIMIT_TWIST);
+        if (range[1] === Math.PI) limit.set([0, 1], LIMIT_TWIST + 2);
+        const d0 = qmul(qconj(rest), input);
+        const [, inputTwist] = swingTwist(d0, axis);
+        // The twist of a near half-turn swing is ill-conditioned (as in the clamp's tests).
+        const tn = Math.hypot(d0[0] * axis[0] + d0[1] * axis[1] + d0[2] * axis[2], d0[3]);
+        if (tn < 1e-3) return;
+        const around = (t: number) => Math.abs(circular(inputTwist - t));
+        if (Math.min(around(range[0]), around(range[1])) < 1e-6) return; // at a bound already
+        q.set(input);
+        clampRotation(q, 0, limit, 0);
+        const at = twistAtBound(q, 0, limit, 0);
+        if (inputTwist > range[0] && inputTwist < range[1]) {
+          expect(at).toBe(0);
+          return;
+        }
+        if (Math.abs(around(range[0]) - around(range[1])) < 1e-6) return; // either bound is right
+        const expected = nearestInRange(inputTwist, range);
+        let want = 0;
+        if (expected === range[0] && range[0] > -Math.PI) want = AT_TWIST_MIN;
+        else if (expected === range[1] && range[1] < Math.PI) want = AT_TWIST_MAX;
+        // A range of zero width reports its minimum.
+        if (range[0] === range[1] && range[0] > -Math.PI) want = AT_TWIST_MIN;
+        expect(at).toBe(want);
+      }),
+      RUNS,
+    );
+  });
+
+  it('named cases: a hinge at its minimum and maximum, 2e-9 rad off them, no limit, a half-turn swing', () => {
+    const hinge = record(LIMIT_HINGE, [0, 0, 1], [-0.5, 1], 0, [0, 0, 0, 1]);
+    const at = (angle: number) => twistAtBound(Float64Array.from(turnAbout([0, 0, 1], angle)), 0, hinge, 0);
+    expect(at(-0.5)).toBe(AT_TWIST_MIN);
+    expect(at(1)).toBe(AT_TWIST_MAX);
+    expect(at(0.2)).toBe(0);
+    // sin(φ − φ₀) of the half-angles within 1e-9: about 2e-9 rad of twist.
+    expect(at(-0.5 + 1.9e-9)).toBe(AT_TWIST_MIN);
+    expect(at(-0.5 + 2.1e-9)).toBe(0);
+    expect(twistAtBound(Float64Array.of(0, 0, 0, 1), 0, new Float64Array(LIMIT_STRIDE), 0)).toBe(0);
+    expect(twistAtBound(Float64Array.of(1, 0, 0, 0), 0, hinge, 0)).toBe(0);
+  });
+});
+
 function cross(a: Vec, b: Vec): Vec {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
@@ -304,7 +342,7 @@ describe('aimJoint', () => {
         const want = rotate(start, v);
         expect(Math.hypot(got[0] - want[0], got[1] - want[1], got[2] - want[2])).toBeLessThanOrEqual(1e-9);
         // Minimal: the correction's axis is perpendicular to u and v.
-        const r = mul(conj(start), out);
+        const r = qmul(qconj(start), out);
         const axis: Vec = [r[0], r[1], r[2]];
         const dotU = axis[0] * u[0] + axis[1] * u[1] + axis[2] * u[2];
         expect(Math.abs(dotU)).toBeLessThanOrEqual(1e-9);

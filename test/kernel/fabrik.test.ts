@@ -14,6 +14,7 @@ import {
   fabrikForward,
   fabrikUnfold,
 } from '../../src/kernel/fabrik.js';
+import { dist } from '../helpers/chains.js';
 import { RUNS } from './helpers.js';
 
 const coord = fc.double({ min: -5, max: 5, noNaN: true });
@@ -28,10 +29,6 @@ const chain = fc.integer({ min: 2, max: 8 }).chain((count) =>
     anchor: point,
   }),
 );
-
-function dist(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
-  return Math.hypot(a[ao] - b[bo], a[ao + 1] - b[bo + 1], a[ao + 2] - b[bo + 2]);
-}
 
 /** Distance from `p` to the ray from `from` through `toward` (0 when on it). */
 function offRay(

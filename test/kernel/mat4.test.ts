@@ -236,6 +236,24 @@ describe('mat4', () => {
     );
   });
 
+  it("mirrored: the sign of the linear part's determinant (a TRS mirrors when sx·sy·sz < 0), at an offset", () => {
+    fc.assert(
+      fc.property(arbMat4, arbQuat, arbScale, arbVec3(), (a, q, s, t) => {
+        // The 3×3 determinant, by gl-matrix's 4×4 one with the translation and last row cleared.
+        const linear = F(a);
+        linear.set([0, 0, 0, 1], 12);
+        linear[3] = linear[7] = linear[11] = 0;
+        const d = gm.determinant(linear);
+        if (Math.abs(d) > 1e-12) expect(mat4.mirrored(a, 0)).toBe(d < 0);
+        const m = composed(t, q, s);
+        const at = new Float64Array(21);
+        at.set(m, 5);
+        expect(mat4.mirrored(at, 5)).toBe(s[0] * s[1] * s[2] < 0);
+      }),
+      RUNS,
+    );
+  });
+
   it('fromQuat matches gl-matrix mat4.fromQuat and three.js makeRotationFromQuaternion', () => {
     fc.assert(
       fc.property(arbQuat, (q) => {

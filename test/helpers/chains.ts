@@ -1,8 +1,9 @@
 /**
- * Chain rigs and checks shared by the chain solvers' tests (FABRIK, CCD): a chain of bones along +Y
- * below a parent joint with one of the parent cases' transforms, arbitraries for its lengths and
- * rotations, targets in the parent's frame, and one-expect() checks (per-element expects dominated
- * a property case's cost).
+ * Chain rigs and limit checks shared by the IK tests (FABRIK, CCD, the damped least-squares steps,
+ * the joint limits, aim): a chain of bones along +Y below a parent joint with one of the parent
+ * cases' transforms, arbitraries for its lengths, rotations and limits, targets in the parent's
+ * frame, one-expect() checks (per-element expects dominated a property case's cost), and the
+ * trigonometric reference a limit is checked against (swing–twist by atan2).
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -12,7 +13,7 @@ import * as mat4 from '../../src/kernel/mat4.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
-import { PARENT_CASES, type ParentCase } from './parents.js';
+import { PARENT_CASES, type ParentCase } from '../ik/parents.js';
 
 /** A chain of `bones` bones (`bones + 1` joints, all along +Y at rest) below a joint "parent". */
 export interface ChainRig {
@@ -198,6 +199,23 @@ export function expectCode(fn: () => unknown, code: TendonErrorCode): void {
   expect(isTendonError(caught, code), `expected ${code}, got ${String(caught)}`).toBe(true);
 }
 
+/** An arm's limits: shoulder cone (with a twist range), elbow hinge, wrist cone; the tip free. */
+export const ARM_LIMITS: readonly (JointLimit | null)[] = [
+  { kind: 'cone', angle: 1.2, twistMin: -0.5, twistMax: 0.5 },
+  { kind: 'hinge', axis: [1, 0, 0], min: 0, max: 2.5 },
+  { kind: 'cone', angle: 0.6 },
+  null,
+];
+
+/** A seeded linear congruential generator of numbers in [0, 1) (bench/limits.mjs uses the same). */
+export function lcg(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 4294967296;
+  };
+}
+
 /** An angle in [0, π]. */
 export const angleArb = fc.double({ min: 0, max: Math.PI, noNaN: true });
 /** No limit, a hinge about a random axis with a random range, or a cone with a twist range. */
@@ -216,3 +234,91 @@ export const limitArb: fc.Arbitrary<JointLimit | null> = fc.oneof(
       twistMax: Math.min(Math.PI, a + b),
     })),
 );
+
+// ---------------------------------------------------------------------------------------------
+// Rotations and limits, by plain trigonometry: the reference the solvers are checked against (the
+// solvers themselves use none).
+
+/** The quaternion product `a · b` (b's turn first). */
+export function qmul(a: ArrayLike<number>, b: ArrayLike<number>): Quat {
+  return [
+    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+  ];
+}
+
+/** The conjugate (the inverse of a unit quaternion). */
+export function qconj(a: ArrayLike<number>): Quat {
+  return [-a[0], -a[1], -a[2], a[3]];
+}
+
+/** The turn by `angle` (radians) about `axis` (any length), as a unit quaternion. */
+export function turnAbout(axis: readonly number[], angle: number): Quat {
+  const s = Math.sin(angle / 2) / Math.hypot(axis[0], axis[1], axis[2]);
+  return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
+}
+
+/**
+ * Swing–twist split of the rotation `d` about the unit axis `a`, `d = swing · twist`: the swing's
+ * angle (in `[0, π]`), the twist's (in `[−π, π]`, by atan2) and `tn`, the length of `d`'s
+ * projection onto the twist (the cosine of half the swing): the twist is ill-conditioned as `tn`
+ * nears 0 (a half-turn swing, where it is taken as the identity).
+ */
+export function swingTwist(d: ArrayLike<number>, a: ArrayLike<number>): [number, number, number] {
+  let [x, y, z, w] = [d[0], d[1], d[2], d[3]];
+  if (w < 0) [x, y, z, w] = [-x, -y, -z, -w];
+  const p = x * a[0] + y * a[1] + z * a[2];
+  const tn = Math.hypot(p, w);
+  const [ts, tc] = tn > 0 ? [p / tn, w / tn] : [0, 1];
+  // swing = d · conj(twist)
+  const [bx, by, bz, bw] = [-a[0] * ts, -a[1] * ts, -a[2] * ts, tc];
+  const sx = w * bx + x * bw + y * bz - z * by;
+  const sy = w * by - x * bz + y * bw + z * bx;
+  const sz = w * bz + x * by - y * bx + z * bw;
+  const sw = w * bw - x * bx - y * by - z * bz;
+  return [2 * Math.atan2(Math.hypot(sx, sy, sz), Math.abs(sw)), 2 * Math.atan2(ts, tc), tn];
+}
+
+/** Whether `angle`, or a turn either side of it, lies in `[min − eps, max + eps]`: −π is the twist π. */
+export function angleIn(angle: number, min: number, max: number, eps: number): boolean {
+  return [angle, angle - 2 * Math.PI, angle + 2 * Math.PI].some((a) => a >= min - eps && a <= max + eps);
+}
+
+/** The rotation `d = q₀⁻¹ q` of joint `j` relative to its rest rotation, as its limit reads it. */
+export function relative(rig: Pick<ChainRig, 'skeleton' | 'pose'>, j: number): Quat {
+  const q = rig.pose.rotations;
+  const r = rig.skeleton.restRotations;
+  return qmul(qconj(r.subarray(4 * j, 4 * j + 4)), q.subarray(4 * j, 4 * j + 4));
+}
+
+/**
+ * Checks a limit on a relative rotation `d` against the trigonometric reference, to 1e-9 rad:
+ * a hinge's rotation turns about its axis only (nothing of its vector part, and no swing, off the
+ * axis) by an angle in its range; a cone's swing is within its angle and its twist in its range. The
+ * twist of a near half-turn swing is ill-conditioned: below `tn` 1e-3 its bound allows for a
+ * rounding of `rounding` in `d`'s components, divided by `tn`. `axisIfDefault` is a cone's axis
+ * when the limit gives none.
+ */
+export function expectWithinLimit(d: Quat, limit: JointLimit, axisIfDefault: Vec, rounding = 1e-14): void {
+  const axis = limit.axis ?? axisIfDefault;
+  const n = Math.hypot(...axis);
+  const a: Vec = [axis[0] / n, axis[1] / n, axis[2] / n];
+  const [swing, twist, tn] = swingTwist(d, a);
+  const eps = 1e-9;
+  const twistEps = tn < 1e-3 ? eps + rounding / Math.max(1e-300, tn) : eps;
+  if (limit.kind === 'hinge') {
+    const p = d[0] * a[0] + d[1] * a[1] + d[2] * a[2];
+    const off = Math.hypot(d[0] - p * a[0], d[1] - p * a[1], d[2] - p * a[2]);
+    expect(off <= eps && swing <= eps, `hinge: ${off} of the rotation off its axis, swing ${swing}`).toBe(
+      true,
+    );
+    const [min, max] = [limit.min ?? -Math.PI, limit.max ?? Math.PI];
+    expect(angleIn(twist, min, max, eps), `hinge angle ${twist} in [${min}, ${max}] ± ${eps}`).toBe(true);
+  } else {
+    expect(swing, 'cone swing').toBeLessThanOrEqual(limit.angle + eps);
+    const [min, max] = [limit.twistMin ?? -Math.PI, limit.twistMax ?? Math.PI];
+    expect(angleIn(twist, min, max, twistEps), `twist ${twist} in [${min}, ${max}] ± ${twistEps}`).toBe(true);
+  }
+}
