@@ -85,15 +85,18 @@ async function setup(ground) {
     forwardKinematics(pose, model);
     for (let i = 0; i < skins.length; i++) skins[i].computePalette(model, palettes[i]);
   };
-  const placeFrame = () => {
+  const feetFrame = () => {
     world[14] += speed * DT;
     if (world[14] > 18) world[14] -= 36;
     world[13] = 0;
     target[2] = world[14] + 2;
     placement.solve(pose, model, world, DT, clock[0]);
+  };
+  const placeFrame = () => {
+    feetFrame();
     look.solve(pose, model, target, world, DT);
   };
-  return { poseFrame, placeFrame };
+  return { poseFrame, feetFrame, placeFrame };
 }
 
 function time(frame, frames) {
@@ -108,22 +111,34 @@ async function main() {
   console.log(`  ${environment().cpu}, ${environment().node}`);
   const results = [];
   for (const [name, ground] of Object.entries(grounds)) {
-    const { poseFrame, placeFrame } = await setup(ground);
+    const { poseFrame, feetFrame, placeFrame } = await setup(ground);
     const both = () => {
       poseFrame();
       placeFrame();
     };
+    const feetOnly = () => {
+      poseFrame();
+      feetFrame();
+    };
     // Warm up both paths.
     time(both, 20_000);
+    time(feetOnly, 20_000);
     const posing = [];
     const placing = [];
+    const feet = [];
     for (let r = 0; r < ROUNDS; r++) {
-      posing.push(time(poseFrame, ROUND_FRAMES));
-      // Placement needs a fresh pose each frame: time pose + place, less the pose alone.
-      placing.push(time(both, ROUND_FRAMES) - time(poseFrame, ROUND_FRAMES));
+      const p = time(poseFrame, ROUND_FRAMES);
+      posing.push(p);
+      // Placement needs a fresh pose each frame: time pose + place, less the pose alone; the
+      // feet alone (no look-at) the same way.
+      const all = time(both, ROUND_FRAMES);
+      const f = time(feetOnly, ROUND_FRAMES);
+      placing.push(all - p);
+      feet.push(f - p);
     }
     const pose = median(posing);
     const place = median(placing);
+    const feetNs = median(feet);
     const allocation = await measureAllocation(
       (count) => {
         for (let i = 0; i < count; i++) both();
@@ -135,10 +150,16 @@ async function main() {
       poseNs: pose,
       placeNs: place,
       ratio: place / pose,
+      feetNs,
+      feetRatio: feetNs / pose,
+      lookRatio: (place - feetNs) / pose,
       bytesPerFrame: allocation.bytesPerCall,
     });
     console.log(
       `  ${name.padEnd(12)} pose ${(pose / 1000).toFixed(2)} µs   placement ${(place / 1000).toFixed(2)} µs   ratio ${(place / pose).toFixed(2)}× (target ≤ 1×)   ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
+    );
+    console.log(
+      `  ${''.padEnd(12)} of which feet ${(feetNs / 1000).toFixed(2)} µs (${(feetNs / pose).toFixed(2)}×), look-at ${((place - feetNs) / 1000).toFixed(2)} µs (${((place - feetNs) / pose).toFixed(2)}×)`,
     );
   }
   return results;

@@ -268,7 +268,6 @@ describe('FabrikIk: the bend side of a pose bent slightly', () => {
       }
     }
     expect(cases).toBe(24);
-    // Before: 12 of the 24 flipped to the remembered side.
     expect(flipped).toEqual([]);
   });
 
@@ -399,7 +398,6 @@ describe('FabrikIk: a nearly straight chain near full reach', () => {
         }
       }
     }
-    // Before: 38 of these 72 missed.
     expect({ missed, cases }).toEqual({ missed: 0, cases: 72 });
   });
 });
@@ -1157,7 +1155,6 @@ describe('FabrikIk: joint limits', () => {
         }
       }
     }
-    // Before: 50 of these 51 missed, from 1e-2 short on.
     expect({ missed, cases }).toEqual({ missed: 0, cases: 51 });
   });
 
