@@ -125,7 +125,7 @@ const cm = (e: FootError) =>
   `${(100 * e.mean).toFixed(2)} cm mean, ${(100 * e.max).toFixed(2)} cm max, ${(100 * e.within1cm).toFixed(1)}% within 1 cm over ${e.samples} samples`;
 
 describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
-  it('playground: the two-bone limb reaches a target in reach, says when one is out of reach, and follows a drag', async () => {
+  it('playground: the two-bone limb reaches a target in reach, says when one is out of reach, follows a drag and its weight slider', async () => {
     const { page, problems } = await open('playground.html');
     try {
       expect(await canvasVariance(page)).toBeGreaterThan(100);
@@ -172,6 +172,24 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(dragged.target[1]).toBeLessThan(0.4);
       expect(Math.abs(dragged.target[2] - 0.3)).toBeLessThan(0.05);
       expect(dragged.twoBone.reached).toBe(true);
+
+      // The weight slider, moved as a user moves it (the input event the page listens to): at 0
+      // the limb is left as it was, short of the target, and the page says the value; back at 1
+      // it reaches again.
+      const twoBoneReached = (reached: boolean) =>
+        page.waitForFunction(
+          (reached) =>
+            (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().twoBone.reached === reached,
+          reached,
+          { timeout: 30_000 },
+        );
+      await page.fill('#weight', '0');
+      await twoBoneReached(false);
+      const weightless = await stats(page);
+      expect(weightless.twoBone.error).toBeGreaterThan(0.05);
+      expect(await page.textContent('#weightValue')).toBe('0.00');
+      await page.fill('#weight', '1');
+      await twoBoneReached(true);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
@@ -232,7 +250,7 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
     }
   }, 240_000);
 
-  it('your character: the Fox walks with its four legs found; a truncated file is an error on the page', async () => {
+  it('your character: the Fox walks with its four legs found, a dropped BVH walks, a truncated file is an error on the page', async () => {
     const { page, problems } = await open('character.html');
     try {
       // Only the terrain so far, and it is drawn.
@@ -264,6 +282,23 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(later.footError?.samples).toBeGreaterThan(0);
       console.info(`demo character: Fox.glb, feet at contacts ${cm(later.footError as FootError)}`);
       await page.screenshot({ path: 'docs/images/demo-character.png' });
+
+      // A file dropped on the page as a user drops one (a drop event carrying a File): a BVH,
+      // drawn as a stick figure, its legs found, walking.
+      const dataTransfer = await page.evaluateHandle(
+        (text) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([text], 'cmu_02_01_walk.bvh', { type: 'text/plain' }));
+          return transfer;
+        },
+        new TextDecoder().decode(readAsset('bvh', 'cmu_02_01_walk.bvh')),
+      );
+      await page.dispatchEvent('canvas', 'drop', { dataTransfer });
+      await loaded('cmu_02_01_walk.bvh');
+      const dropped = await stats(page);
+      expect(dropped.legs).toBe(2);
+      expect(dropped.walking).toBe(true);
+      expect(dropped.message).toBe('');
 
       // A .glb cut short: the importer's code and message on the page, and the page still draws.
       await page.setInputFiles('#file', {
