@@ -228,6 +228,8 @@ export class FootPlacement {
   private readonly entryRotations: Float64Array;
   /** The rotation placement added to each of them at the last solve (local: entry⁻¹ · placed). */
   private readonly addedRotations: Float64Array;
+  /** Per leg, the size of the sole's lift at the last planted frame (world units). */
+  private readonly heldLift: Float64Array;
   /** Per leg, the contact weight of the last solve. */
   private readonly lastContact: Float64Array;
   private readonly toeHeights: Float64Array;
@@ -372,6 +374,7 @@ export class FootPlacement {
     this.landingFound = new Uint8Array(n);
     this.landingIn = new Float64Array(n);
     this.lastContact = new Float64Array(n);
+    this.heldLift = new Float64Array(n);
     this.hipShift = new Float64Array(n);
     this.landingNear = new Float64Array(n);
     this.floorLift = new Float64Array(n);
@@ -796,8 +799,20 @@ export class FootPlacement {
       const soleLift = this.lifts[2 * i + 1];
       // As the foot lifts off (its contact weight easing out) the correction stays what it was
       // at the end of the contact, so that the foot's rising lift is not pulled back down.
+      // Coming down (before the contact), the correction is the floor's error, not the swing's
+      // height: bounded by 3% of the leg or by the error this foot's last contact ended with (a
+      // capture's floor is off by about as much from one step to the next), so that a foot still
+      // well above the ground is not pulled onto it early.
       const liftingOff = c < this.lastContact[i] && this.planted[i] === 0;
-      if (!liftingOff) this.floorLift[i] = soleLift;
+      if (this.planted[i] === 1) {
+        this.floorLift[i] = soleLift;
+        this.heldLift[i] = soleLift < 0 ? -soleLift : soleLift;
+      } else if (!liftingOff) {
+        const small = 0.03 * this.lengths[i] * scale;
+        const band = this.heldLift[i] > small ? this.heldLift[i] : small;
+        this.floorLift[i] = soleLift > band ? band : soleLift < -band ? -band : soleLift;
+      }
+
       const correction = grounded ? -c * this.floorLift[i] : 0;
       const os = 6 * i;
       const locked = this.locked[i] === 1 && !fresh;
