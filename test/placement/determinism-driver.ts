@@ -1,6 +1,6 @@
 /**
  * The placement workload of the cross-engine determinism test: a synthetic walker placed over a
- * heightfield and a mesh (feet, pelvis, locks, tilt, look-at), then climbing a ladder and hanging
+ * heightfield and a mesh (feet, pelvis, locks, tilt, the joint-step limit, look-at), then climbing a ladder and hanging
  * from a bar, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
  * and in QuickJS; the two strings must be equal.
  */
@@ -55,7 +55,9 @@ export function run(frames: number): string {
   const world = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1.5, 0, 0.3, 1]);
   const target = new Float64Array([0.5, 1.5, 2]);
   for (const ground of grounds) {
-    const placement = new FootPlacement(skeleton, rig, { ground });
+    // On the mesh, the joint-step limit too (its half-angle cosine and sine, and its cuts).
+    const maxJointStep = ground instanceof MeshGround ? 0.05 : 0;
+    const placement = new FootPlacement(skeleton, rig, { ground, maxJointStep });
     placement.setContactTrack(track);
     const look = new LookAt(skeleton, rig, { coneAngle: 0.7 });
     for (let f = 0; f < frames; f++) {
