@@ -458,9 +458,16 @@ export class FootPlacement {
 
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
   reset(): void {
+    this.forget();
+  }
+
+  /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
+  private forget(): void {
     this.initialized = false;
     this.locked.fill(0);
     this.pelvisOffset = 0;
+    // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
+    this.lastContact.fill(0);
   }
 
   /**
@@ -538,9 +545,7 @@ export class FootPlacement {
     const globalWeight = this.weightState[3];
     if (globalWeight === 0 && this.weightState[2] === 1) {
       // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
-      this.initialized = false;
-      this.locked.fill(0);
-      this.pelvisOffset = 0;
+      this.forget();
       return;
     }
     const t = this.trs;
