@@ -22,6 +22,7 @@ export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';
 export type { JointLimit } from './ik/joint-limits.js';
 export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';
+export { type CrowdPoseBuffers, TwoBoneBatch, type TwoBoneBatchLimb } from './ik/two-bone-batch.js';
 export { BVH_MAX_DEPTH, BVH_MAX_JOINTS, type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {
   GLTF_MAX_DEPTH,
@@ -32,6 +33,7 @@ export {
   type GltfSkinnedPrimitive,
   importGltf,
 } from './io/gltf.js';
+export { TWO_BONE_STATUS } from './kernel/two-bone-batch.js';
 export { cosSinOfAngle } from './math/angle.js';
 export { BarHang, type BarHangOptions, HANG_HAND } from './placement/bar-hang.js';
 export {
