@@ -66,6 +66,14 @@ describe('README', () => {
       expect(out[0]).toBeCloseTo((2 * 0.57) / 1.07, 5);
       expect(out[1]).toBeCloseTo(0.57 / 1.07, 5);
     }
+    if (block.includes('new TwoBoneBatch(')) {
+      // docs/crowds.md: no invalid leg; character 42's ankle on its target.
+      expect(logs[0][1]).toBe(0);
+      const [ankle, target] = [logs[1][1], logs[1][3]] as Float64Array[];
+      for (let k = 0; k < 3; k++) expect(ankle[k]).toBeCloseTo(target[k], 12);
+      expect(logs[2][1]).toBe(true);
+      expect(logs[2][3] as number).toBeLessThan(1e-9);
+    }
     if (block.includes('wrapTime(2.25')) expect(logs[1][0]).toBe(0.25);
     if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);
     if (block.includes("'skeleton/cycle'")) expect(text).toMatch(/cycle/);

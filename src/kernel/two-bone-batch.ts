@@ -164,7 +164,7 @@ export function twoBoneSolveBatch(
  * target, pole, end rotation, weight and softness in the scratch settings, and the local transforms
  * of root, middle and end (which the kernel does not read itself, but recomputes model matrices
  * from). Sums, not a branch per number: a NaN or an infinity anywhere makes the sum NaN or
- * infinite (so may an overflow of huge finite numbers, which the solver object refuses as well).
+ * infinite (and an overflow of huge finite numbers sends the leg to the exact check).
  */
 function legInputsFinite(
   model: Float64Array,
@@ -189,13 +189,27 @@ function legInputsFinite(
     if (!(x * x + y * y + z * z + w * w > 1e-12)) return false;
     sum += x + y + z + w;
   }
-  // The local transforms of root, middle and end: summed inline (a double returned from a call
+  // The local transforms of root, middle and end, written out (a double returned from a call
   // V8 does not inline is boxed).
-  for (let k = 0; k < 3; k++) {
-    const j = k === 0 ? root : k === 1 ? mid : end;
-    if (j < 0) continue;
-    const o = 3 * j;
-    const q = 4 * j;
+  let o = 3 * root;
+  let q = 4 * root;
+  sum +=
+    translations[o] +
+    translations[o + 1] +
+    translations[o + 2] +
+    (scales[o] + scales[o + 1] + scales[o + 2]) +
+    (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  o = 3 * mid;
+  q = 4 * mid;
+  sum +=
+    translations[o] +
+    translations[o + 1] +
+    translations[o + 2] +
+    (scales[o] + scales[o + 1] + scales[o + 2]) +
+    (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  if (end >= 0) {
+    o = 3 * end;
+    q = 4 * end;
     sum +=
       translations[o] +
       translations[o + 1] +
@@ -204,8 +218,24 @@ function legInputsFinite(
       (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
   }
   if (sum - sum === 0) return true;
-  // Rare: a NaN or an infinity, or finite numbers so large that their sum overflowed (which the
-  // solver object lets through): number by number.
+  return legInputsExact(model, parents, translations, rotations, scales, root, mid, end);
+}
+
+/**
+ * Rare: a NaN or an infinity among the numbers {@link legInputsFinite} sums, or finite numbers so
+ * large that their sum overflowed (which the solver object lets through): number by number.
+ */
+function legInputsExact(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  const s = settingsLeg;
   for (let k = S.target; k < S.target + 3; k++) if (!Number.isFinite(s[k])) return false;
   if (!Number.isFinite(s[S.weight]) || !Number.isFinite(s[S.softness])) return false;
   if (s[S.hasPole] > 0) for (let k = S.pole; k < S.pole + 3; k++) if (!Number.isFinite(s[k])) return false;
