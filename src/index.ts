@@ -64,6 +64,7 @@ export {
   springStep,
   springStep3,
 } from './placement/spring.js';
+export { Crowd, type PaletteLayout } from './pose/crowd.js';
 export {
   createModelBuffer,
   forwardKinematics,
