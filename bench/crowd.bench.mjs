@@ -16,10 +16,11 @@
  * Run: node --expose-gc bench/crowd.bench.mjs (after npm run build). Results: stdout and
  * bench/results/crowd.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Matrix4 } from 'three';
+import { AnimationClip, AnimationMixer, Matrix4 } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import * as tendon from '../dist/index.js';
 import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 import { babylonLeg, textbookLeg } from './ik-peers.mjs';
@@ -217,8 +218,7 @@ const fmt = {
   pct: (x) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`),
 };
 
-async function main() {
-  if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
+async function legsMain() {
   const started = performance.now();
   const targets = legTargets();
   const adapters = [
@@ -307,7 +307,272 @@ async function main() {
         `${lead.solver} is ${ratio.toFixed(1)}× as fast${better ? '' : ', but LESS accurate'}: ${ratio > times && better ? 'meets it' : 'does NOT meet it'}`,
     );
   }
-  const out = new URL('./results/crowd.json', import.meta.url);
+  return { seconds: (performance.now() - started) / 1000, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// a crowd frame
+
+/** Robots per crowd of the frame section; three.js and the per-robot objects run the first only. */
+const CROWD_SIZES = [100, 1000];
+const DT = 1 / 60;
+/** How far below its animated place each foot is sent (model units; the robot is 3 units tall). */
+const FOOT_DROP = 0.05;
+
+const asset = (file) => new URL(`../../shared/assets/${file}`, import.meta.url);
+
+/**
+ * tendon's crowd frame for `count` robots: every robot its own time of the walk; Crowd.sample,
+ * Crowd.forwardKinematics, both legs of every robot by one TwoBoneBatch toward its animated foot
+ * dropped by FOOT_DROP, and the 3×4 palettes of every skin into one Float32Array each.
+ */
+function tendonCrowdFrame({ skeleton, clip, skins }, count) {
+  const crowd = new tendon.Crowd(skeleton, count);
+  for (let c = 0; c < count; c++) {
+    crowd.setClip(c, clip);
+    crowd.times[c] = (c * clip.duration) / count;
+  }
+  const J = skeleton.jointCount;
+  const legs = robotLegs(skeleton);
+  const batch = new tendon.TwoBoneBatch(skeleton, legs, count);
+  const palettes = skins.map((skin) => new Float32Array(12 * skin.joints.length * count));
+  const feet = Int32Array.from(legs, (leg) => skeleton.jointIndex(leg.foot));
+  const t = batch.targets;
+  const model = crowd.model;
+  return {
+    name: `Crowd + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots`,
+    count,
+    batch,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) crowd.times[c] += DT;
+        crowd.sample();
+        crowd.forwardKinematics();
+        for (let c = 0, i = 0; c < count; c++) {
+          for (let l = 0; l < feet.length; l++, i++) {
+            const o = 16 * (c * J + feet[l]) + 12;
+            t[3 * i] = model[o];
+            t[3 * i + 1] = model[o + 1] - FOOT_DROP;
+            t[3 * i + 2] = model[o + 2];
+          }
+        }
+        batch.solve(crowd);
+        for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4');
+      }
+    },
+  };
+}
+
+/** The same frame with an object per robot: Pose, sampleClip, forwardKinematics, a TwoBoneIk per leg, Skin.computePalette. */
+function tendonObjectsFrame({ skeleton, clip, skins }, count) {
+  const legs = robotLegs(skeleton);
+  const robots = Array.from({ length: count }, (_, c) => ({
+    pose: new tendon.Pose(skeleton),
+    context: new tendon.SamplerContext(clip),
+    model: tendon.createModelBuffer(skeleton),
+    ik: legs.map((leg) => new tendon.TwoBoneIk(skeleton, leg)),
+    palettes: skins.map((skin) => skin.createPalette()),
+    time: new Float64Array([(c * clip.duration) / count]),
+  }));
+  const feet = Int32Array.from(legs, (leg) => skeleton.jointIndex(leg.foot));
+  const target = new Float64Array(3);
+  return {
+    name: `Pose, TwoBoneIk ×2, palettes per robot, ${count} robots`,
+    count,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) {
+          const r = robots[c];
+          r.time[0] += DT;
+          tendon.sampleClip(clip, r.context, r.time[0], r.pose, 'loop');
+          tendon.forwardKinematics(r.pose, r.model);
+          for (let l = 0; l < feet.length; l++) {
+            const o = 16 * feet[l] + 12;
+            target[0] = r.model[o];
+            target[1] = r.model[o + 1] - FOOT_DROP;
+            target[2] = r.model[o + 2];
+            r.ik[l].solve(r.pose, r.model, target);
+          }
+          for (let s = 0; s < skins.length; s++) skins[s].computePalette(r.model, r.palettes[s]);
+        }
+      }
+    },
+  };
+}
+
+/**
+ * three.js posing the same robots without IK: mixer.update, updateMatrixWorld, Skeleton.update.
+ * Each robot is a GLTFLoader parse of its own (as frame.bench.mjs's one robot: one THREE.Skeleton
+ * per glTF skin; SkeletonUtils.clone would give each skinned mesh a Skeleton of its own).
+ */
+async function threeCrowdFrame(glb, count) {
+  const gltfs = [];
+  for (let c = 0; c < count; c++) gltfs.push(await new GLTFLoader().parseAsync(glb.slice(0), ''));
+  const source = gltfs[0].animations.find((c) => c.name === 'Walking');
+  const tracks = source.tracks.filter((track) => !track.name.endsWith('.morphTargetInfluences'));
+  const clip = new AnimationClip(source.name, source.duration, tracks);
+  const robots = gltfs.map((gltf, c) => {
+    const root = gltf.scene;
+    const mixer = new AnimationMixer(root);
+    mixer.clipAction(clip).play();
+    mixer.update((c * clip.duration) / count);
+    const skeletons = new Set();
+    root.traverse((object) => {
+      if (object.isSkinnedMesh) skeletons.add(object.skeleton);
+    });
+    return { root, mixer, skeletons: [...skeletons] };
+  });
+  return {
+    name: `three.js AnimationMixer + updateMatrixWorld + Skeleton.update, no IK, ${count} robots`,
+    count,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) {
+          const r = robots[c];
+          r.mixer.update(DT);
+          r.root.updateMatrixWorld();
+          for (let s = 0; s < r.skeletons.length; s++) r.skeletons[s].update();
+        }
+      }
+    },
+  };
+}
+
+/** The robot's legs (Blender IK rig: the foot a separate bone, so each leg ends at an endLocal point). */
+function robotLegs(skeleton) {
+  const rest = tendon.createModelBuffer(skeleton);
+  tendon.forwardKinematics(new tendon.Pose(skeleton), rest);
+  return ['L', 'R'].map((s) => {
+    const middle = skeleton.jointIndex(`LowerLeg.${s}`);
+    const foot = skeleton.jointIndex(`Foot.${s}`);
+    const inv = new Matrix4().fromArray(rest, 16 * middle).invert();
+    const p = new Matrix4().fromArray(rest, 16 * foot);
+    const local = new Matrix4().multiplyMatrices(inv, p).elements;
+    return { root: `UpperLeg.${s}`, middle, endLocal: [local[12], local[13], local[14]], foot: `Foot.${s}` };
+  });
+}
+
+/** GLTFLoader cannot decode images in Node: the GLB with textures dropped (three.bench.mjs's). */
+function glbWithoutTextures(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
+  delete json.images;
+  delete json.textures;
+  delete json.samplers;
+  const strip = (value) => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const key of Object.keys(value)) {
+      if (key.endsWith('Texture')) delete value[key];
+      else strip(value[key]);
+    }
+  };
+  strip(json.materials);
+  const binAt = 20 + jsonLength;
+  const bin = bytes.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonChunk = new Uint8Array(Math.ceil(text.length / 4) * 4).fill(0x20);
+  jsonChunk.set(text);
+  const binLength = Math.ceil(bin.length / 4) * 4;
+  const out = new Uint8Array(20 + jsonChunk.length + 8 + binLength);
+  const outView = new DataView(out.buffer);
+  outView.setUint32(0, 0x46546c67, true);
+  outView.setUint32(4, 2, true);
+  outView.setUint32(8, out.length, true);
+  outView.setUint32(12, jsonChunk.length, true);
+  outView.setUint32(16, 0x4e4f534a, true);
+  out.set(jsonChunk, 20);
+  outView.setUint32(20 + jsonChunk.length, binLength, true);
+  outView.setUint32(24 + jsonChunk.length, 0x004e4942, true);
+  out.set(bin, 28 + jsonChunk.length);
+  return out.buffer;
+}
+
+function msPerFrame(line, frames) {
+  const start = process.hrtime.bigint();
+  line.run(frames);
+  return Number(process.hrtime.bigint() - start) / 1e6 / frames;
+}
+
+async function frameMain() {
+  const started = performance.now();
+  const bytes = readFileSync(asset('gltf/RobotExpressive.glb'));
+  const imported = await tendon.importGltf(bytes, { source: 'RobotExpressive.glb' });
+  const entry = imported.skeletons.find((e) => e.clips.some((c) => c.name === 'Walking'));
+  const robot = {
+    skeleton: entry.skeleton,
+    clip: entry.clips.find((c) => c.name === 'Walking'),
+    skins: entry.skins,
+  };
+  const glb = glbWithoutTextures(bytes);
+  const lines = [
+    ...CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)),
+    tendonObjectsFrame(robot, CROWD_SIZES[0]),
+    await threeCrowdFrame(glb, CROWD_SIZES[0]),
+  ];
+  // Warm-up: ~WARMUP_NS per line; then rounds of ~ROUND_TARGET_NS, the order rotated.
+  const frames = lines.map((line) => {
+    let spent = 0;
+    let n = 1;
+    while (spent < WARMUP_NS * 1e-6) {
+      spent += msPerFrame(line, n) * n;
+      n = Math.min(2 * n, 200);
+    }
+    return Math.max(2, Math.round((ROUND_TARGET_NS * 1e-6) / msPerFrame(line, 2)));
+  });
+  const rounds = lines.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < lines.length; k++) {
+      const a = (k + r) % lines.length;
+      rounds[a].push(msPerFrame(lines[a], frames[a]));
+    }
+  }
+  const results = [];
+  for (const [i, line] of lines.entries()) {
+    const ms = median(rounds[i]);
+    const alloc = await measureAllocation((n) => line.run(n), [Math.max(10, Math.round(200 / ms)), 10]);
+    results.push({
+      line: line.name,
+      robots: line.count,
+      msPerFrame: ms,
+      usPerRobot: (1e3 * ms) / line.count,
+      bytesPerFrame: alloc.bytesPerCall,
+      lowerBound: alloc.lowerBound,
+    });
+  }
+  const reached = lines[0].batch.status.reduce((n, s) => n + (s & tendon.TWO_BONE_STATUS.reached ? 1 : 0), 0);
+  console.log(
+    `\n## a crowd frame: robots walking, each its own time (median of ${ROUNDS} rotated rounds of ~${ROUND_TARGET_NS / 1e6} ms)`,
+  );
+  const header = ['line', 'ms/frame', 'µs/robot', 'B/frame'];
+  const rows = results.map((r) => [
+    r.line,
+    r.msPerFrame.toFixed(3),
+    r.usPerRobot.toFixed(2),
+    `${r.bytesPerFrame.toFixed(1)}${r.lowerBound ? ' (≥, GC)' : ''}`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells) => cells.map((cell, c) => (c < 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+  const [small, large] = results;
+  console.log(
+    `legs reached in the last frame of ${CROWD_SIZES[0]} robots: ${reached} of ${2 * CROWD_SIZES[0]}; ` +
+      `cost per robot at ${CROWD_SIZES[1]} robots / at ${CROWD_SIZES[0]}: ${(large.usPerRobot / small.usPerRobot).toFixed(2)} (1 = linear); ` +
+      `three.js (no IK) / Crowd (with IK) per robot: ${(results[3].usPerRobot / small.usPerRobot).toFixed(2)}×`,
+  );
+  return { seconds: (performance.now() - started) / 1000, results };
+}
+
+async function main() {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
+  const wanted = process.argv.slice(2);
+  const run = (id) => wanted.length === 0 || wanted.includes(id);
+  const out = {};
+  if (run('legs')) out.legs = await legsMain();
+  if (run('frame')) out.frame = await frameMain();
+  const file = new URL('./results/crowd.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const meta = {
     ...environment(),
@@ -315,10 +580,10 @@ async function main() {
     rounds: ROUNDS,
     roundTargetNs: ROUND_TARGET_NS,
     batches: BATCHES,
-    seconds: (performance.now() - started) / 1000,
+    crowdSizes: CROWD_SIZES,
   };
-  writeFileSync(out, `${JSON.stringify({ meta, results }, null, 2)}\n`);
-  console.log(`\nwritten ${fileURLToPath(out)} in ${meta.seconds.toFixed(0)} s`);
+  writeFileSync(file, `${JSON.stringify({ meta, ...out }, null, 2)}\n`);
+  console.log(`\nwritten ${fileURLToPath(file)}`);
 }
 
 await runWithV8Flags(import.meta.url, main);

@@ -74,6 +74,16 @@ describe('README', () => {
       expect(logs[2][1]).toBe(true);
       expect(logs[2][3] as number).toBeLessThan(1e-9);
     }
+    if (block.includes('new Crowd(')) {
+      // docs/crowds.md: character 250, half-way through its nod, the spine (at y = 1.5) turned by
+      // the key (0.1, 0, 0, √0.99) about x: cos = 1 − 2·0.1², sin = 2·0.1·√0.99. The head's 3×4
+      // rows: [1 0 0 0], [0 c −s ty], [0 s c tz], the turn about the spine (p − R p).
+      const rows = logs[0][1] as Float32Array;
+      const c = 1 - 2 * 0.01;
+      const sn = 2 * 0.1 * Math.sqrt(0.99);
+      const want = [1, 0, 0, 0, 0, c, -sn, 1.5 - 1.5 * c, 0, sn, c, -1.5 * sn];
+      for (let k = 0; k < 12; k++) expect(rows[k]).toBeCloseTo(want[k], 6);
+    }
     if (block.includes('wrapTime(2.25')) expect(logs[1][0]).toBe(0.25);
     if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);
     if (block.includes("'skeleton/cycle'")) expect(text).toMatch(/cycle/);
