@@ -171,19 +171,34 @@ export class TwoBoneBatch {
   /**
    * Solves every leg toward its target (see the class), writing the crowd's local rotations and the
    * model matrices of each limb's root subtree, {@link TwoBoneBatch.errors} and
-   * {@link TwoBoneBatch.status}.
+   * {@link TwoBoneBatch.status}. With `first` and `count`, only the legs of characters
+   * `first … first + count − 1` (a slice of the crowd: updated every Nth frame, or by a worker).
    *
    * @returns the number of legs flagged invalid (0 when all were solved).
-   * @throws {@link TendonError} `pose/buffer-size` when a buffer is not the crowd's size (nothing
-   *   written).
+   * @throws {@link TendonError} `pose/buffer-size` when a buffer is not the crowd's size,
+   *   `argument/invalid` for a range outside the crowd (nothing written).
    */
-  solve(pose: CrowdPoseBuffers): number {
-    const count = this.skeleton.jointCount * this.characters;
+  solve(pose: CrowdPoseBuffers, first = 0, count: number = this.characters - first): number {
     if (
-      pose.translations.length !== 3 * count ||
-      pose.rotations.length !== 4 * count ||
-      pose.scales.length !== 3 * count ||
-      pose.model.length !== 16 * count
+      !(
+        Number.isInteger(first) &&
+        Number.isInteger(count) &&
+        first >= 0 &&
+        count >= 0 &&
+        first + count <= this.characters
+      )
+    ) {
+      throw new TendonError(
+        'argument/invalid',
+        `TwoBoneBatch.solve: characters ${first} … ${first + count - 1} are not in 0 … ${this.characters - 1}`,
+      );
+    }
+    const joints = this.skeleton.jointCount * this.characters;
+    if (
+      pose.translations.length !== 3 * joints ||
+      pose.rotations.length !== 4 * joints ||
+      pose.scales.length !== 3 * joints ||
+      pose.model.length !== 16 * joints
     ) {
       throw new TendonError(
         'pose/buffer-size',
@@ -195,7 +210,9 @@ export class TwoBoneBatch {
     const p = this.poles;
     const e = this.endRotations;
     const L = this.limbs;
-    for (let leg = 0, l = 0; leg < this.legCount; leg++) {
+    const firstLeg = first * L;
+    const legEnd = (first + count) * L;
+    for (let leg = firstLeg, l = 0; leg < legEnd; leg++) {
       const o = TWO_BONE.length * leg;
       s[o + TWO_BONE.target] = t[3 * leg];
       s[o + TWO_BONE.target + 1] = t[3 * leg + 1];
@@ -221,8 +238,8 @@ export class TwoBoneBatch {
       this.memory,
       this.errors,
       this.status,
-      0,
-      this.legCount,
+      firstLeg,
+      legEnd - firstLeg,
     );
   }
 }

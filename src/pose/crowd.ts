@@ -117,17 +117,22 @@ export class Crowd {
 
   /**
    * Samples every character that has a clip at its time ({@link Crowd.times}), as `sampleClip`
-   * would (`mode` wraps or clamps the time), into its local transforms.
+   * would (`mode` wraps or clamps the time), into its local transforms. With `first` and
+   * `count`, only characters `first … first + count − 1`: a crowd can be updated in slices (far
+   * characters every Nth frame, a slice a frame, so that the cost per frame stays flat).
    *
-   * @throws {@link TendonError} `animation/invalid-time` for a time that is not finite, or
-   *   `argument/invalid` for a mode that is not `'loop'` or `'clamp'`, before anything is written.
+   * @throws {@link TendonError} `animation/invalid-time` for a time in the range that is not
+   *   finite, or `argument/invalid` for a mode that is not `'loop'` or `'clamp'` or a range outside
+   *   the crowd, before anything is written.
    */
-  sample(mode: WrapMode = 'loop'): void {
+  sample(mode: WrapMode = 'loop', first = 0, count: number = this.count - first): void {
+    this.checkRange(first, count, 'sample');
     const times = this.times;
+    const end = first + count;
     let sum = 0;
-    for (let c = 0; c < this.count; c++) sum += times[c];
+    for (let c = first; c < end; c++) sum += times[c];
     if (!(sum - sum === 0) || (mode !== 'loop' && mode !== 'clamp')) this.refuseSample(mode);
-    for (let c = 0; c < this.count; c++) {
+    for (let c = first; c < end; c++) {
       const clip = this.clips[c];
       const context = this.contexts[c];
       if (clip === null || context === null) continue;
@@ -156,23 +161,63 @@ export class Crowd {
     }
   }
 
-  /** The model matrices of every character from its local transforms (one pass over the crowd). */
-  forwardKinematics(): void {
-    const n = this.skeleton.jointCount * this.count;
-    localToModel(this.model, this.parents, this.translations, this.rotations, this.scales, 0, n);
+  /**
+   * The model matrices of every character (or of characters `first … first + count − 1`) from
+   * their local transforms, in one pass.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a range outside the crowd.
+   */
+  forwardKinematics(first = 0, count: number = this.count - first): void {
+    this.checkRange(first, count, 'forwardKinematics');
+    const J = this.skeleton.jointCount;
+    localToModel(
+      this.model,
+      this.parents,
+      this.translations,
+      this.rotations,
+      this.scales,
+      first * J,
+      (first + count) * J,
+    );
+  }
+
+  /** Throws unless `first … first + count − 1` are characters of the crowd. */
+  private checkRange(first: number, count: number, who: string): void {
+    if (
+      !(
+        Number.isInteger(first) &&
+        Number.isInteger(count) &&
+        first >= 0 &&
+        count >= 0 &&
+        first + count <= this.count
+      )
+    ) {
+      throw new TendonError(
+        'argument/invalid',
+        `Crowd.${who}: characters ${first} … ${first + count - 1} are not in 0 … ${this.count - 1}`,
+      );
+    }
   }
 
   /**
    * The skinning palettes of every character into `out`, `skin.joints.length` entries per character,
    * character after character: 16 floats an entry (`'mat4'`, column-major, as `skinPalette`
    * writes them) or 12 (`'3x4'`: the affine matrix's top three rows, row after row, translation
-   * last in each; a quarter less to upload). Reads {@link Crowd.model}.
+   * last in each; a quarter less to upload). Reads {@link Crowd.model}. With `first` and `count`,
+   * only those characters' palettes are written (at their places in `out`).
    *
    * @throws {@link TendonError} `pose/buffer-size` when `out` does not hold the crowd's palettes,
    *   `pose/skeleton-mismatch` for a skin of another skeleton, `argument/invalid` for an unknown
-   *   layout.
+   *   layout or a range outside the crowd.
    */
-  skinPalettes(skin: Skin, out: Float32Array | Float64Array, layout: PaletteLayout = 'mat4'): void {
+  skinPalettes(
+    skin: Skin,
+    out: Float32Array | Float64Array,
+    layout: PaletteLayout = 'mat4',
+    first = 0,
+    count: number = this.count - first,
+  ): void {
+    this.checkRange(first, count, 'skinPalettes');
     if (skin.skeleton !== this.skeleton) {
       throw new TendonError('pose/skeleton-mismatch', 'Crowd.skinPalettes: the skin is of another skeleton');
     }
@@ -197,8 +242,8 @@ export class Crowd {
       this.skeleton.jointCount,
       skin.joints,
       skin.inverseBindMatrices,
-      0,
-      this.count,
+      first,
+      count,
     );
   }
 }

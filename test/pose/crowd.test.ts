@@ -105,6 +105,59 @@ describe('Crowd', () => {
     }
   });
 
+  it('updates in slices (sample, FK, legs, palettes) to the bits of the whole, and touches nothing outside', () => {
+    const count = 7;
+    const whole = new Crowd(skeleton, count);
+    const sliced = new Crowd(skeleton, count);
+    const leg = {
+      root: 'UpperLeg.R',
+      middle: 'LowerLeg.R',
+      endLocal: restPointIn(skeleton, skeleton.jointIndex('LowerLeg.R'), skeleton.jointIndex('Foot.R')),
+    };
+    const batches = [new TwoBoneBatch(skeleton, [leg], count), new TwoBoneBatch(skeleton, [leg], count)];
+    const k = skin.joints.length;
+    const palettes = [new Float32Array(12 * k * count), new Float32Array(12 * k * count)];
+    [whole, sliced].forEach((crowd) => {
+      for (let c = 0; c < count; c++) {
+        crowd.setClip(c, clips[(c + 1) % clips.length]);
+        crowd.times[c] = 0.3 * c;
+      }
+    });
+    const foot = skeleton.jointIndex('Foot.R');
+    const frame = (crowd: Crowd, b: number, first: number, n: number) => {
+      crowd.sample('loop', first, n);
+      crowd.forwardKinematics(first, n);
+      for (let c = first; c < first + n; c++) {
+        const o = 16 * (c * J + foot) + 12;
+        batches[b].targets.set([crowd.model[o], crowd.model[o + 1] - 0.1, crowd.model[o + 2] + 0.05], 3 * c);
+      }
+      expect(batches[b].solve(crowd, first, n)).toBe(0);
+      crowd.skinPalettes(skin, palettes[b], '3x4', first, n);
+    };
+    frame(whole, 0, 0, count);
+    frame(sliced, 1, 0, 3);
+    // Before the second slice: characters 3… are still at rest in the sliced crowd.
+    expectSame(
+      sliced.rotations.subarray(4 * J * 3),
+      new Crowd(skeleton, count).rotations.subarray(4 * J * 3),
+      'rest',
+    );
+    expect(Array.from(palettes[1].subarray(12 * k * 3)).every((x) => x === 0)).toBe(true);
+    frame(sliced, 1, 3, count - 3);
+    expectSame(sliced.rotations, whole.rotations, 'rotations');
+    expectSame(sliced.model, whole.model, 'model');
+    expectSame(palettes[1], palettes[0], 'palettes');
+    expectSame(batches[1].errors, batches[0].errors, 'errors');
+    expectSame(batches[1].status, batches[0].status, 'status');
+    expect(() => whole.forwardKinematics(5, 3)).toThrow(
+      expect.objectContaining({ code: 'argument/invalid' }),
+    );
+    expect(() => whole.sample('loop', -1)).toThrow(TendonError);
+    expect(() => batches[0].solve(whole, 2, 6)).toThrow(
+      expect.objectContaining({ code: 'argument/invalid' }),
+    );
+  });
+
   it('refuses a bad time or mode before writing, a foreign clip or skin, a wrong palette size', () => {
     const crowd = new Crowd(skeleton, 2);
     crowd.setClip(0, clips[0]);
