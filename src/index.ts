@@ -15,6 +15,7 @@ export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js'
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
+export { AimBatch } from './ik/aim-batch.js';
 export { CcdIk, type CcdIkOptions } from './ik/ccd.js';
 export type { JointRef } from './ik/chain.js';
 export type { ChainIkOptions } from './ik/chain-setup.js';
