@@ -23,10 +23,13 @@ import { AnimationClip, AnimationMixer, Matrix4 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import * as tendon from '../dist/index.js';
 import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
-import { babylonLeg, textbookLeg } from './ik-peers.mjs';
+import { babylonLeg, babylonLook, textbookLeg, threeLookAt } from './ik-peers.mjs';
 import {
+  aimError,
   endAccuracy,
+  HEAD,
   HINGE_TOLERANCE_RAD,
+  headTargets,
   identityRestLocals,
   kneeOnHinge,
   kneeRest,
@@ -35,7 +38,7 @@ import {
   REACH_TOLERANCE,
   TARGET_COUNT,
 } from './ik-setup.mjs';
-import { tendonLeg } from './ik-tendon.mjs';
+import { tendonAim, tendonLeg } from './ik-tendon.mjs';
 
 const ROUNDS = 9;
 const ROUND_TARGET_NS = 60e6;
@@ -311,6 +314,151 @@ async function legsMain() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// aims
+
+/**
+ * `batch` heads of the HEAD rig (ik-setup.mjs), one character each, turned by one AimBatch toward
+ * the head targets (forward +Z, up +Y given every solve, as tendonAim with `up`): reset to rest
+ * (one copy per buffer), targets written, solve. `{ library, name, run(count) → aims, probeAll() }`.
+ */
+function tendonAimBatch(targets, batch) {
+  const locals = identityRestLocals(HEAD);
+  const skeleton = tendon.Skeleton.create({
+    names: HEAD.names,
+    parents: HEAD.parents,
+    restTranslations: locals.flatMap((l) => l.position),
+    restRotations: locals.flatMap((l) => l.quaternion),
+  });
+  const head = HEAD.joint;
+  const J = skeleton.jointCount;
+  const crowd = new tendon.Crowd(skeleton, batch);
+  const aims = new tendon.AimBatch(skeleton, [{ joint: head, forward: [0, 0, 1], up: [0, 1, 0] }], batch);
+  for (let i = 0; i < batch; i++) {
+    aims.ups.set([0, 1, 0], 3 * i);
+    aims.useUp[i] = 1;
+  }
+  const restRotations = crowd.rotations.slice();
+  const restModel = crowd.model.slice();
+  const p = targets.positions;
+  const t = aims.targets;
+  const state = new Int32Array(1);
+  const sink = new Float64Array(1);
+  const last = 16 * ((batch - 1) * J + head) + 8;
+  const solveBatch = () => {
+    crowd.rotations.set(restRotations);
+    crowd.model.set(restModel);
+    let k = state[0];
+    for (let i = 0; i < 3 * batch; i += 3) {
+      t[i] = p[3 * k];
+      t[i + 1] = p[3 * k + 1];
+      t[i + 2] = p[3 * k + 2];
+      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
+    }
+    state[0] = k;
+    aims.solve(crowd);
+  };
+  return {
+    library: 'tendon',
+    name: `AimBatch + up, ${batch} heads a call`,
+    run(count) {
+      const calls = Math.max(1, Math.round(count / batch));
+      let acc = 0;
+      for (let c = 0; c < calls; c++) {
+        solveBatch();
+        acc += crowd.model[last];
+      }
+      sink[0] += acc;
+      return calls * batch;
+    },
+    probeAll() {
+      state[0] = 0;
+      const probes = [];
+      for (let done = 0; done < TARGET_COUNT; done += batch) {
+        solveBatch();
+        for (let i = 0; i < batch && done + i < TARGET_COUNT; i++) {
+          const o = 16 * (i * J + head);
+          const m = crowd.model;
+          probes.push({ origin: [m[o + 12], m[o + 13], m[o + 14]], axis: [m[o + 8], m[o + 9], m[o + 10]] });
+        }
+      }
+      state[0] = 0;
+      return probes;
+    },
+  };
+}
+
+async function aimMain() {
+  const started = performance.now();
+  const targets = headTargets();
+  const adapters = [
+    ...BATCHES.map((b) => tendonAimBatch(targets, b)),
+    tendonAim(targets, { up: true }),
+    babylonLook(targets),
+    threeLookAt(targets),
+  ];
+  const probes = adapters.map((a) => probeAll(a));
+  const perCall = probes[BATCHES.length];
+  adapters.forEach((adapter, a) => {
+    let max = 0;
+    let sum = 0;
+    let diff = 0;
+    probes[a].forEach((probe, i) => {
+      const e = aimError(probe.origin, probe.axis, targets.positions.subarray(3 * i, 3 * i + 3));
+      max = Math.max(max, e);
+      sum += e;
+      for (let k = 0; k < 3; k++) diff = Math.max(diff, Math.abs(probe.axis[k] - perCall[i].axis[k]));
+    });
+    adapter.accuracy = { meanError: sum / TARGET_COUNT, maxError: max };
+    if (adapter.probeAll !== undefined) adapter.vsPerCall = diff;
+  });
+  const counts = adapters.map((a) => warmUp(a));
+  const rounds = timeRounds(adapters, counts);
+  const results = [];
+  for (const [i, adapter] of adapters.entries()) {
+    const ns = median(rounds[i]);
+    results.push({
+      library: adapter.library,
+      solver: adapter.name,
+      nsPerAim: ns,
+      aimsPerSecond: 1e9 / ns,
+      accuracy: adapter.accuracy,
+      maxAxisDifferenceVsAimIk: adapter.vsPerCall ?? null,
+      allocation: await allocationPerLeg(adapter, ns),
+    });
+  }
+  const lead = results[0];
+  console.log(`\n## batched aim: a head looks at a point (batch × = ns per aim / ${lead.solver} ns per aim)`);
+  const header = [
+    'library',
+    'solver',
+    'aims/s',
+    'ns/aim',
+    'batch ×',
+    'mean err',
+    'max err',
+    'B/aim',
+    'vs AimIk',
+  ];
+  const rows = results.map((r) => [
+    r.library,
+    r.solver,
+    fmt.rate(r.aimsPerSecond),
+    r.nsPerAim.toFixed(0),
+    `${(r.nsPerAim / lead.nsPerAim).toFixed(1)}×`,
+    fmt.err(r.accuracy.meanError),
+    fmt.err(r.accuracy.maxError),
+    `${r.allocation.bytesPerLeg.toFixed(2)}${r.allocation.lowerBound ? ' (≥, GC)' : ''}`,
+    r.maxAxisDifferenceVsAimIk === null ? '–' : `max Δ ${fmt.err(r.maxAxisDifferenceVsAimIk)}`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+  return { seconds: (performance.now() - started) / 1000, results };
+}
+
+// ---------------------------------------------------------------------------------------------
 // a crowd frame
 
 /** Robots per crowd of the frame section; three.js and the per-robot objects run the first only. */
@@ -571,6 +719,7 @@ async function main() {
   const run = (id) => wanted.length === 0 || wanted.includes(id);
   const out = {};
   if (run('legs')) out.legs = await legsMain();
+  if (run('aim')) out.aim = await aimMain();
   if (run('frame')) out.frame = await frameMain();
   const file = new URL('./results/crowd.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

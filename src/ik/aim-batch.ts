@@ -46,10 +46,8 @@ import {
 } from './aim.js';
 import type { CrowdPoseBuffers } from './two-bone-batch.js';
 
-// One bone's state while it is solved (the solver object's arrays, filled from the batch's).
-const work = new Float64Array(AIM_WORK_SIZE);
+// The per-solve scratch every aim shares (as each AimIk has its own; nothing carries over).
 const scratch = new Float64Array(48);
-const numbers = new Float64Array(5);
 
 /**
  * Aim over the bones of a crowd: bone `b` of every character turned toward its target, each
@@ -88,9 +86,13 @@ export class AimBatch {
   readonly status: Uint8Array;
   /** Per bone: its joint index in one character. */
   private readonly joints: Int32Array;
-  /** Per bone: its AimIk's work array (configuration), numbers (weight) and flags. */
-  private readonly works: Float64Array;
-  private readonly weights: Float64Array;
+  /**
+   * Per bone: its AimIk's work array (configuration, and the kernel's inputs and outputs) and
+   * numbers (the weight), one each per bone as one AimIk per bone has them, shared by the
+   * characters (nothing in them carries from one solve to the next), and its flags.
+   */
+  private readonly works: Float64Array[];
+  private readonly weights: Float64Array[];
   private readonly flags: Int32Array;
 
   /**
@@ -123,13 +125,15 @@ export class AimBatch {
     this.errors = new Float64Array(this.aimCount);
     this.status = new Uint8Array(this.aimCount);
     this.joints = new Int32Array(B);
-    this.works = new Float64Array(AIM_WORK_SIZE * B);
-    this.weights = new Float64Array(5 * B);
+    this.works = [];
+    this.weights = [];
     this.flags = new Int32Array(B);
     bones.forEach((options, b) => {
       const ik = new AimIk(skeleton, options);
       this.joints[b] = ik.joint;
-      this.flags[b] = ik.writeState(this.works, AIM_WORK_SIZE * b, this.weights, 5 * b);
+      this.works.push(new Float64Array(AIM_WORK_SIZE));
+      this.weights.push(new Float64Array(5));
+      this.flags[b] = ik.writeState(this.works[b], 0, this.weights[b], 0);
     });
   }
 
@@ -151,10 +155,10 @@ export class AimBatch {
     for (let c = first; c < first + count; c++) {
       for (let b = 0; b < B; b++) {
         const i = c * B + b;
-        for (let k = 0; k < AIM_WORK_SIZE; k++) work[k] = this.works[AIM_WORK_SIZE * b + k];
-        for (let k = 0; k < 5; k++) numbers[k] = this.weights[5 * b + k];
         const joint = this.joints[b];
         const bits = aimOne(
+          this.works[b],
+          this.weights[b],
           pose,
           this.parents,
           c * J + joint,
@@ -217,6 +221,8 @@ function checkCrowd(
  * `scratch[T_ERROR]`.
  */
 function aimOne(
+  w: Float64Array,
+  numbers: Float64Array,
   pose: CrowdPoseBuffers,
   parents: Int32Array,
   j: number,
@@ -228,7 +234,6 @@ function aimOne(
   i: number,
 ): number {
   const s = scratch;
-  const w = work;
   const to = 3 * i;
   s[T_TARGET] = targets[to];
   s[T_TARGET + 1] = targets[to + 1];
@@ -272,7 +277,7 @@ function aimOne(
     }
     bits = aimLocal(w, flags);
     if (numbers[0] > 0 && !sameRotation(w)) {
-      apply(pose, parents, j, subtreeEnd);
+      apply(w, numbers, pose, parents, j, subtreeEnd);
       applied = true;
     }
   } else {
@@ -282,11 +287,13 @@ function aimOne(
     // Where AimIk looks for a NaN or an infinity in the parent's matrix or the joint's local.
     if (!localUsable(translations, rotations, scales, j) || !matrixUsable(model, parent)) return -1;
   }
-  return statusBits(pose, parent, j, applied, bits);
+  return statusBits(w, numbers, pose, parent, j, applied, bits);
 }
 
 /** The status as `AimIk.run` sets it, from the kernel's bits and the measured error. */
 function statusBits(
+  w: Float64Array,
+  numbers: Float64Array,
   pose: CrowdPoseBuffers,
   parent: number,
   j: number,
@@ -295,7 +302,7 @@ function statusBits(
 ): number {
   const degenerate = (bits & AIM_DEGENERATE) !== 0;
   const aimDegenerate = degenerate && (bits & AIM_ROLL_SKIPPED) === 0;
-  measure(pose, parent, j, applied);
+  measure(w, pose, parent, j, applied);
   const error = scratch[T_ERROR];
   const within = error <= 1e-9 * scratch[T_DIST] && error < Number.POSITIVE_INFINITY;
   const clamped = (bits & AIM_CLAMPED) !== 0 || (numbers[0] < 1 && !within);
@@ -308,9 +315,15 @@ function statusBits(
 }
 
 /** `AimIk.apply`: q · slerp(I, C, weight) (or the full result at weight 1), then the subtree's FK. */
-function apply(pose: CrowdPoseBuffers, parents: Int32Array, j: number, subtreeEnd: number): void {
+function apply(
+  w: Float64Array,
+  numbers: Float64Array,
+  pose: CrowdPoseBuffers,
+  parents: Int32Array,
+  j: number,
+  subtreeEnd: number,
+): void {
   const weight = numbers[0];
-  const w = work;
   const s = scratch;
   if (weight === 1) {
     quat.normalize(pose.rotations, 4 * j, w, AIM_RESULT);
@@ -324,9 +337,8 @@ function apply(pose: CrowdPoseBuffers, parents: Int32Array, j: number, subtreeEn
 }
 
 /** `AimIk.measure`: the target's distances from the bone's aim ray, into the scratch. */
-function measure(pose: CrowdPoseBuffers, parent: number, j: number, fresh: boolean): void {
+function measure(w: Float64Array, pose: CrowdPoseBuffers, parent: number, j: number, fresh: boolean): void {
   const s = scratch;
-  const w = work;
   const model = pose.model;
   const so = 3 * j;
   const sx = pose.scales[so];
