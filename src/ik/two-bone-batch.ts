@@ -6,7 +6,7 @@
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH } from '../kernel/two-bone.js';
-import { TWO_BONE_LEG, twoBoneSolveBatch } from '../kernel/two-bone-batch.js';
+import { TWO_BONE_LEG, twoBoneSolveLeg } from '../kernel/two-bone-batch.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { TwoBoneIk, type TwoBoneIkOptions } from './two-bone.js';
 
@@ -62,11 +62,12 @@ export class TwoBoneBatch {
   /** Joint indices per leg into the crowd's buffers, `TWO_BONE_LEG` layout (4 per leg). */
   readonly legs: Int32Array;
   /**
-   * Each leg's kernel settings, `TWO_BONE` layout (30 per leg): the limb's options, and the target,
-   * pole and end rotation copied in by each solve. Per-leg options (weight, softness) may be
-   * changed here, at the `TWO_BONE` offsets of leg i's block.
+   * Each leg's kernel settings, an array of 30 in the `TWO_BONE` layout (`tendon/kernel`): the
+   * limb's options, and the target, pole and end rotation copied in by each solve. Per-leg options
+   * (weight, softness) may be changed here, at the `TWO_BONE` offsets of `settings[leg]`. One array
+   * per leg, so that a solve copies nothing but the targets.
    */
-  readonly settings: Float64Array;
+  readonly settings: readonly Float64Array[];
   /** Each leg's bend memory (4 per leg): the side it bent last, for a straight limb. */
   readonly memory: Float64Array;
   /** Model-space targets, 3 per leg: written by the caller before each solve. */
@@ -111,7 +112,9 @@ export class TwoBoneBatch {
       }
     }
     this.legs = new Int32Array(TWO_BONE_LEG.length * n);
-    this.settings = new Float64Array(TWO_BONE.length * n);
+    const settings: Float64Array[] = [];
+    for (let i = 0; i < n; i++) settings.push(new Float64Array(TWO_BONE.length));
+    this.settings = settings;
     this.memory = new Float64Array(TWO_BONE_MEMORY_LENGTH * n);
     this.targets = new Float64Array(3 * n);
     this.poles = new Float64Array(3 * n);
@@ -138,7 +141,7 @@ export class TwoBoneBatch {
         this.legs[o + 1] = c * J + ik.middle;
         this.legs[o + 2] = ik.end < 0 ? -1 : c * J + ik.end;
         this.legs[o + 3] = c * J + skeleton.subtreeEnds[ik.root];
-        this.settings.set(template, TWO_BONE.length * leg);
+        settings[leg].set(template);
         this.endRotations[4 * leg + 3] = 1;
       }
     });
@@ -205,41 +208,46 @@ export class TwoBoneBatch {
         `TwoBoneBatch.solve: the buffers must hold ${this.characters} poses of ${this.skeleton.jointCount} joints`,
       );
     }
-    const s = this.settings;
     const t = this.targets;
     const p = this.poles;
     const e = this.endRotations;
     const L = this.limbs;
     const firstLeg = first * L;
     const legEnd = (first + count) * L;
+    const { model, translations, rotations, scales } = pose;
+    let invalid = 0;
     for (let leg = firstLeg, l = 0; leg < legEnd; leg++) {
-      const o = TWO_BONE.length * leg;
-      s[o + TWO_BONE.target] = t[3 * leg];
-      s[o + TWO_BONE.target + 1] = t[3 * leg + 1];
-      s[o + TWO_BONE.target + 2] = t[3 * leg + 2];
+      const s = this.settings[leg];
+      s[TWO_BONE.target] = t[3 * leg];
+      s[TWO_BONE.target + 1] = t[3 * leg + 1];
+      s[TWO_BONE.target + 2] = t[3 * leg + 2];
       if (this.usePole[l] > 0) {
-        s[o + TWO_BONE.pole] = p[3 * leg];
-        s[o + TWO_BONE.pole + 1] = p[3 * leg + 1];
-        s[o + TWO_BONE.pole + 2] = p[3 * leg + 2];
+        s[TWO_BONE.pole] = p[3 * leg];
+        s[TWO_BONE.pole + 1] = p[3 * leg + 1];
+        s[TWO_BONE.pole + 2] = p[3 * leg + 2];
       }
       if (this.useEndRotation[l] > 0) {
-        for (let k = 0; k < 4; k++) s[o + TWO_BONE.endRotation + k] = e[4 * leg + k];
+        for (let k = 0; k < 4; k++) s[TWO_BONE.endRotation + k] = e[4 * leg + k];
       }
       l = l + 1 === L ? 0 : l + 1;
+      if (
+        twoBoneSolveLeg(
+          model,
+          this.parents,
+          translations,
+          rotations,
+          scales,
+          this.legs,
+          s,
+          this.memory,
+          this.errors,
+          this.status,
+          leg,
+        )
+      ) {
+        invalid++;
+      }
     }
-    return twoBoneSolveBatch(
-      pose.model,
-      this.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      this.legs,
-      s,
-      this.memory,
-      this.errors,
-      this.status,
-      firstLeg,
-      legEnd - firstLeg,
-    );
+    return invalid;
   }
 }

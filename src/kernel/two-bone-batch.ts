@@ -92,81 +92,106 @@ export function twoBoneSolveBatch(
   count: number,
 ): number {
   const s = settingsLeg;
-  const mem = memoryLeg;
-  const res = resultLeg;
   let invalid = 0;
   for (let i = first; i < first + count; i++) {
     const so = i * S.length;
     for (let k = 0; k < S.length; k++) s[k] = settings[so + k];
-    const mo = i * TWO_BONE_MEMORY_LENGTH;
-    mem[0] = memory[mo];
-    mem[1] = memory[mo + 1];
-    mem[2] = memory[mo + 2];
-    mem[3] = memory[mo + 3];
-    const lo = i * TWO_BONE_LEG.length;
-    const root = legs[lo];
-    const mid = legs[lo + 1];
-    const end = legs[lo + 2];
-    const subtreeEnd = legs[lo + 3];
     if (
-      !legInputsFinite(model, parents, translations, rotations, scales, root, mid, end) ||
-      (s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end))
+      twoBoneSolveLeg(model, parents, translations, rotations, scales, legs, s, memory, errors, status, i)
     ) {
-      // Where TwoBoneIk.solve throws before it solves (at weight 0 it checks the pose, since the
-      // kernel then reads no more than the end's position).
-      errors[i] = Number.NaN;
-      status[i] = ST.invalid;
       invalid++;
-      continue;
     }
-    twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
-    if (
-      res[R.reached] === 0 &&
-      res[R.outOfReach] === 0 &&
-      res[R.clamped] === 0 &&
-      res[R.degenerate] === 0 &&
-      res[R.invalid] === 0
-    ) {
-      // TwoBoneIk.solve's second pass: a reachable target missed (the limb's bones carry
-      // non-uniform scale, which the closed form does not model).
-      twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
-    }
-    // The memory as the solver object keeps it (the kernel may have set it before it found a zero
-    // rotation).
-    memory[mo] = mem[0];
-    memory[mo + 1] = mem[1];
-    memory[mo + 2] = mem[2];
-    memory[mo + 3] = mem[3];
-    if (
-      res[R.invalid] > 0 &&
-      !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)
-    ) {
-      // Rare: the kernel met a NaN, an infinity or a zero rotation in the pose and wrote nothing.
-      errors[i] = Number.NaN;
-      status[i] = ST.invalid;
-      invalid++;
-      continue;
-    }
-    errors[i] = res[R.error];
-    // As TwoBoneIk reports it: a kernel that wrote nothing on a finite pose (geometry too large
-    // for doubles) reports the leg degenerate.
-    status[i] =
-      (res[R.reached] > 0 ? ST.reached : 0) |
-      (res[R.outOfReach] > 0 ? ST.outOfReach : 0) |
-      (res[R.clamped] > 0 ? ST.clamped : 0) |
-      (res[R.degenerate] > 0 || res[R.invalid] > 0 ? ST.degenerate : 0);
   }
   return invalid;
 }
 
 /**
+ * Leg `i` of {@link twoBoneSolveBatch}, its settings in an array of their own (`settings[0 …]`,
+ * the {@link TWO_BONE} layout), the rest as there: for a caller that keeps one settings array per
+ * leg (and so copies nothing). Writes `errors[i]`, `status[i]`, `memory[4i …]`.
+ *
+ * @returns whether the leg was flagged `invalid`.
+ */
+export function twoBoneSolveLeg(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  legs: Int32Array,
+  settings: Float64Array,
+  memory: Float64Array,
+  errors: Float64Array,
+  status: Uint8Array,
+  i: number,
+): boolean {
+  const s = settings;
+  const mem = memoryLeg;
+  const res = resultLeg;
+  const mo = i * TWO_BONE_MEMORY_LENGTH;
+  mem[0] = memory[mo];
+  mem[1] = memory[mo + 1];
+  mem[2] = memory[mo + 2];
+  mem[3] = memory[mo + 3];
+  const lo = i * TWO_BONE_LEG.length;
+  const root = legs[lo];
+  const mid = legs[lo + 1];
+  const end = legs[lo + 2];
+  const subtreeEnd = legs[lo + 3];
+  if (
+    !legInputsFinite(s, model, parents, translations, rotations, scales, root, mid, end) ||
+    (s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end))
+  ) {
+    // Where TwoBoneIk.solve throws before it solves (at weight 0 it checks the pose, since the
+    // kernel then reads no more than the end's position).
+    errors[i] = Number.NaN;
+    status[i] = ST.invalid;
+    return true;
+  }
+  twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
+  if (
+    res[R.reached] === 0 &&
+    res[R.outOfReach] === 0 &&
+    res[R.clamped] === 0 &&
+    res[R.degenerate] === 0 &&
+    res[R.invalid] === 0
+  ) {
+    // TwoBoneIk.solve's second pass: a reachable target missed (the limb's bones carry
+    // non-uniform scale, which the closed form does not model).
+    twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
+  }
+  // The memory as the solver object keeps it (the kernel may have set it before it found a zero
+  // rotation).
+  memory[mo] = mem[0];
+  memory[mo + 1] = mem[1];
+  memory[mo + 2] = mem[2];
+  memory[mo + 3] = mem[3];
+  if (res[R.invalid] > 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)) {
+    // Rare: the kernel met a NaN, an infinity or a zero rotation in the pose and wrote nothing.
+    errors[i] = Number.NaN;
+    status[i] = ST.invalid;
+    return true;
+  }
+  errors[i] = res[R.error];
+  // As TwoBoneIk reports it: a kernel that wrote nothing on a finite pose (geometry too large
+  // for doubles) reports the leg degenerate.
+  status[i] =
+    (res[R.reached] > 0 ? ST.reached : 0) |
+    (res[R.outOfReach] > 0 ? ST.outOfReach : 0) |
+    (res[R.clamped] > 0 ? ST.clamped : 0) |
+    (res[R.degenerate] > 0 || res[R.invalid] > 0 ? ST.degenerate : 0);
+  return false;
+}
+
+/**
  * Whether the numbers of one leg that `TwoBoneIk.solve` checks before it solves are usable: the
- * target, pole, end rotation, weight and softness in the scratch settings, and the local transforms
+ * target, pole, end rotation, weight and softness in its settings `s`, and the local transforms
  * of root, middle and end (which the kernel does not read itself, but recomputes model matrices
  * from). Sums, not a branch per number: a NaN or an infinity anywhere makes the sum NaN or
  * infinite (and an overflow of huge finite numbers sends the leg to the exact check).
  */
 function legInputsFinite(
+  s: Float64Array,
   model: Float64Array,
   parents: Int32Array,
   translations: Float64Array,
@@ -176,7 +201,6 @@ function legInputsFinite(
   mid: number,
   end: number,
 ): boolean {
-  const s = settingsLeg;
   let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + s[S.weight] + s[S.softness];
   if (s[S.hasPole] > 0) sum += s[S.pole] + s[S.pole + 1] + s[S.pole + 2];
   if (s[S.hasEndRotation] > 0) {
@@ -218,7 +242,7 @@ function legInputsFinite(
       (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
   }
   if (sum - sum === 0) return true;
-  return legInputsExact(model, parents, translations, rotations, scales, root, mid, end);
+  return legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end);
 }
 
 /**
@@ -226,6 +250,7 @@ function legInputsFinite(
  * large that their sum overflowed (which the solver object lets through): number by number.
  */
 function legInputsExact(
+  s: Float64Array,
   model: Float64Array,
   parents: Int32Array,
   translations: Float64Array,
@@ -235,7 +260,6 @@ function legInputsExact(
   mid: number,
   end: number,
 ): boolean {
-  const s = settingsLeg;
   for (let k = S.target; k < S.target + 3; k++) if (!Number.isFinite(s[k])) return false;
   if (!Number.isFinite(s[S.weight]) || !Number.isFinite(s[S.softness])) return false;
   if (s[S.hasPole] > 0) for (let k = S.pole; k < S.pole + 3; k++) if (!Number.isFinite(s[k])) return false;
