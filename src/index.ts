@@ -15,6 +15,7 @@ export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js'
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
+export { AimBatch } from './ik/aim-batch.js';
 export { CcdIk, type CcdIkOptions } from './ik/ccd.js';
 export type { JointRef } from './ik/chain.js';
 export type { ChainIkOptions } from './ik/chain-setup.js';
@@ -22,6 +23,7 @@ export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';
 export type { JointLimit } from './ik/joint-limits.js';
 export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';
+export { type CrowdPoseBuffers, TwoBoneBatch, type TwoBoneBatchLimb } from './ik/two-bone-batch.js';
 export { BVH_MAX_DEPTH, BVH_MAX_JOINTS, type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {
   GLTF_MAX_DEPTH,
@@ -32,6 +34,7 @@ export {
   type GltfSkinnedPrimitive,
   importGltf,
 } from './io/gltf.js';
+export { TWO_BONE_STATUS } from './kernel/two-bone-batch.js';
 export { cosSinOfAngle } from './math/angle.js';
 export { BarHang, type BarHangOptions, HANG_HAND } from './placement/bar-hang.js';
 export {
@@ -62,6 +65,7 @@ export {
   springStep,
   springStep3,
 } from './placement/spring.js';
+export { Crowd, type PaletteLayout } from './pose/crowd.js';
 export {
   createModelBuffer,
   forwardKinematics,

@@ -66,6 +66,24 @@ describe('README', () => {
       expect(out[0]).toBeCloseTo((2 * 0.57) / 1.07, 5);
       expect(out[1]).toBeCloseTo(0.57 / 1.07, 5);
     }
+    if (block.includes('new TwoBoneBatch(')) {
+      // docs/crowds.md: no invalid leg; character 42's ankle on its target.
+      expect(logs[0][1]).toBe(0);
+      const [ankle, target] = [logs[1][1], logs[1][3]] as Float64Array[];
+      for (let k = 0; k < 3; k++) expect(ankle[k]).toBeCloseTo(target[k], 12);
+      expect(logs[2][1]).toBe(true);
+      expect(logs[2][3] as number).toBeLessThan(1e-9);
+    }
+    if (block.includes('new Crowd(')) {
+      // docs/crowds.md: character 250, half-way through its nod, the spine (at y = 1.5) turned by
+      // the key (0.1, 0, 0, √0.99) about x: cos = 1 − 2·0.1², sin = 2·0.1·√0.99. The head's 3×4
+      // rows: [1 0 0 0], [0 c −s ty], [0 s c tz], the turn about the spine (p − R p).
+      const rows = logs[0][1] as Float32Array;
+      const c = 1 - 2 * 0.01;
+      const sn = 2 * 0.1 * Math.sqrt(0.99);
+      const want = [1, 0, 0, 0, 0, c, -sn, 1.5 - 1.5 * c, 0, sn, c, -1.5 * sn];
+      for (let k = 0; k < 12; k++) expect(rows[k]).toBeCloseTo(want[k], 6);
+    }
     if (block.includes('wrapTime(2.25')) expect(logs[1][0]).toBe(0.25);
     if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);
     if (block.includes("'skeleton/cycle'")) expect(text).toMatch(/cycle/);

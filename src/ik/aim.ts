@@ -144,6 +144,19 @@ export class AimIk {
   }
 
   /**
+   * Copies this bone's kernel state (its work array's configuration and its weight numbers) into
+   * `work` at `wo` (`AIM_WORK_SIZE` numbers) and `numbers` at `no` (5), and returns its flags:
+   * how a bone set up here is solved in a batch ({@link AimBatch}).
+   *
+   * @internal
+   */
+  writeState(work: Float64Array, wo: number, numbers: Float64Array, no: number): number {
+    work.set(this.work, wo);
+    numbers.set(this.numbers, no);
+    return this.flags;
+  }
+
+  /**
    * Blend weight in `[0, 1]`: the solved correction is slerped from the identity by it (0: the
    * pose is left bit-for-bit untouched).
    *
@@ -399,8 +412,10 @@ export class AimIk {
  * joint's model position) misses its translation by rounding in the parent's model matrix and its
  * inverse, about 1e-16 of their size: aimed along, that noise would turn the bone at random.
  * Compared through sums of absolute values (squares would underflow for tiny rigs).
+ *
+ * @internal
  */
-function towardTarget(s: Float64Array, translations: Float64Array, to: number): void {
+export function towardTarget(s: Float64Array, translations: Float64Array, to: number): void {
   const px = s[T_LOCAL];
   const py = s[T_LOCAL + 1];
   const pz = s[T_LOCAL + 2];
@@ -430,8 +445,10 @@ const AT_JOINT = 1e-12;
 /**
  * s[T_DIST], s[T_ERROR] = the distances from the ray (origin s[T_ORIGIN], direction s[T_DIR]) to
  * the target s[T_TARGET]: from its origin, and from the ray itself.
+ *
+ * @internal
  */
-function rayDistance(s: Float64Array): void {
+export function rayDistance(s: Float64Array): void {
   // Scaled by the largest component so that far targets neither overflow nor lose the answer.
   let vx = s[T_TARGET] - s[T_ORIGIN];
   let vy = s[T_TARGET + 1] - s[T_ORIGIN + 1];
@@ -469,26 +486,44 @@ function rayDistance(s: Float64Array): void {
 }
 
 // Scratch slots of AimIk.
-const T_PINV = 0; // 16: P⁻¹
-const T_P = 16; // 16: P (measure)
-const T_TARGET = 32; // 3: target, model space
-const T_LOCAL = 35; // 3: temporary vector
-const T_CONJ = 38; // 4: conj(q)
-const T_CORR = 42; // 4: correction / temporary quaternion
+/** @internal */
+export const T_PINV = 0; // 16: P⁻¹
+/** @internal */
+export const T_P = 16; // 16: P (measure)
+/** @internal */
+export const T_TARGET = 32; // 3: target, model space
+/** @internal */
+export const T_LOCAL = 35; // 3: temporary vector
+/** @internal */
+export const T_CONJ = 38; // 4: conj(q)
+/** @internal */
+export const T_CORR = 42; // 4: correction / temporary quaternion
 // The measure's slots reuse P⁻¹'s, which it no longer needs.
-const T_ORIGIN = 0; // 3
-const T_DIR = 3; // 3
-const T_DIST = 6; // 1: distance from the ray's origin to the target
-const T_ERROR = 7; // 1: distance from the ray to the target
+/** @internal */
+export const T_ORIGIN = 0; // 3
+/** @internal */
+export const T_DIR = 3; // 3
+/** @internal */
+export const T_DIST = 6; // 1: distance from the ray's origin to the target
+/** @internal */
+export const T_ERROR = 7; // 1: distance from the ray to the target
 
-/** Whether a scale's magnitude lies in [1e-100, 1e100], so that dividing by it is safe. */
-function moderate(scale: number): boolean {
+/**
+ * Whether a scale's magnitude lies in [1e-100, 1e100], so that dividing by it is safe.
+ *
+ * @internal
+ */
+export function moderate(scale: number): boolean {
   const m = scale < 0 ? -scale : scale;
   return m >= 1e-100 && m <= 1e100;
 }
 
-/** `true` when the kernel left the rotation as it was (an early degenerate return). */
-function sameRotation(w: Float64Array): boolean {
+/**
+ * `true` when the kernel left the rotation as it was (an early degenerate return).
+ *
+ * @internal
+ */
+export function sameRotation(w: Float64Array): boolean {
   return (
     w[AIM_RESULT] === w[AIM_ROTATION] &&
     w[AIM_RESULT + 1] === w[AIM_ROTATION + 1] &&

@@ -271,6 +271,15 @@ export class TwoBoneIk {
     return this.writeStatus();
   }
 
+  /**
+   * Copies this limb's kernel settings (the `TWO_BONE` layout of `tendon/kernel`: its options,
+   * and the target, pole and end rotation of the last solve) into `out` at `offset`, 30 numbers:
+   * how a limb set up here is solved in a batch (`twoBoneSolveBatch`, {@link TwoBoneBatch}).
+   */
+  writeSettings(out: Float64Array, offset: number): void {
+    out.set(this.settings, offset);
+  }
+
   /** Throws unless the limb has an end joint and `endRotationModel` is a rotation. */
   private checkEndRotation(endRotationModel: ArrayLike<number>, name: string): void {
     if (this.end < 0) {

@@ -18,5 +18,6 @@ export * from './skin-palette.js';
 export * from './skinning.js';
 export * as trs from './trs.js';
 export * from './two-bone.js';
+export * from './two-bone-batch.js';
 export type { NumericArray } from './types.js';
 export * as vec3 from './vec3.js';

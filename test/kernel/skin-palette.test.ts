@@ -3,7 +3,7 @@ import { Bone, Matrix4, Skeleton } from 'three';
 import { describe, expect, it } from 'vitest';
 import { localToModel } from '../../src/kernel/local-to-model.js';
 import * as mat4 from '../../src/kernel/mat4.js';
-import { skinPalette } from '../../src/kernel/skin-palette.js';
+import { PALETTE_3X4, PALETTE_MAT4, skinPalette, skinPalettes } from '../../src/kernel/skin-palette.js';
 import {
   expectClose,
   expectIdentical,
@@ -153,5 +153,84 @@ describe('skinPalette', () => {
     const out = new Float64Array(16).fill(5);
     skinPalette(out, new Float64Array(16), new Int32Array(0), new Float64Array(0));
     expect(out.every((x) => x === 5)).toBe(true);
+  });
+});
+
+describe('skinPalettes (a crowd)', () => {
+  /** A crowd of `count` poses of one random skeleton, side by side, and their model matrices. */
+  function crowd(r: () => number, count: number) {
+    const bind = randomSkeleton(r, randInt(r, 1, 14), mildScale);
+    const poses = Array.from({ length: count }, () => posed(r, bind));
+    const models = poses.map(model);
+    const all = new Float64Array(16 * bind.n * count);
+    models.forEach((m, c) => {
+      all.set(m, 16 * bind.n * c);
+    });
+    const joints = pickJoints(r, bind.n);
+    const bindModel = model(bind);
+    const inverseBind = new Float64Array(16 * joints.length);
+    for (let j = 0; j < joints.length; j++) mat4.invert(inverseBind, 16 * j, bindModel, 16 * joints[j]);
+    return { n: bind.n, models, all, joints, inverseBind };
+  }
+
+  it('4×4: each character’s palette is skinPalette’s, bit for bit (Float32 and Float64)', () => {
+    const r = rng(15);
+    for (let trial = 0; trial < 40; trial++) {
+      const count = randInt(r, 1, 6);
+      const { n, models, all, joints, inverseBind } = crowd(r, count);
+      const k = joints.length;
+      for (const Out of [Float32Array, Float64Array]) {
+        const palettes = new Out(PALETTE_MAT4 * k * count);
+        skinPalettes(palettes, PALETTE_MAT4, all, n, joints, inverseBind, 0, count);
+        for (let c = 0; c < count; c++) {
+          const one = new Out(16 * k);
+          skinPalette(one, models[c], joints, inverseBind);
+          expectIdentical(slice(palettes, 16 * k * c, 16 * k), one, `character ${c}`);
+        }
+      }
+    }
+  });
+
+  it('3×4: the 4×4 palette’s top three rows, row after row, a quarter smaller', () => {
+    const r = rng(16);
+    for (let trial = 0; trial < 40; trial++) {
+      const count = randInt(r, 1, 6);
+      const { n, all, joints, inverseBind } = crowd(r, count);
+      const k = joints.length;
+      const full = new Float32Array(PALETTE_MAT4 * k * count);
+      const rows = new Float32Array(PALETTE_3X4 * k * count);
+      skinPalettes(full, PALETTE_MAT4, all, n, joints, inverseBind, 0, count);
+      skinPalettes(rows, PALETTE_3X4, all, n, joints, inverseBind, 0, count);
+      expect(rows.length * 4).toBe(full.length * 3);
+      for (let e = 0; e < k * count; e++) {
+        // Row i of entry e: column-major elements i, 4 + i, 8 + i, 12 + i of the 4×4.
+        const want = [0, 1, 2].flatMap((i) => [0, 4, 8, 12].map((c) => full[16 * e + c + i]));
+        expectIdentical(slice(rows, 12 * e, 12), want, `entry ${e}`);
+      }
+      // A point skinned through the rows lands where the 4×4 puts it.
+      const [x, y, z] = [0.3, -1.2, 0.7];
+      const e = k * count - 1;
+      for (let i = 0; i < 3; i++) {
+        const viaRows =
+          rows[12 * e + 4 * i] * x +
+          rows[12 * e + 4 * i + 1] * y +
+          rows[12 * e + 4 * i + 2] * z +
+          rows[12 * e + 4 * i + 3];
+        const viaMat4 =
+          full[16 * e + i] * x + full[16 * e + 4 + i] * y + full[16 * e + 8 + i] * z + full[16 * e + 12 + i];
+        expect(viaRows).toBe(viaMat4);
+      }
+    }
+  });
+
+  it('writes the characters of its range only', () => {
+    const r = rng(17);
+    const { n, all, joints, inverseBind } = crowd(r, 4);
+    const k = joints.length;
+    const palettes = new Float32Array(PALETTE_3X4 * k * 4).fill(7);
+    skinPalettes(palettes, PALETTE_3X4, all, n, joints, inverseBind, 1, 2);
+    expect(Array.from(slice(palettes, 0, 12 * k)).every((x) => x === 7)).toBe(true);
+    expect(Array.from(slice(palettes, 36 * k, 12 * k)).every((x) => x === 7)).toBe(true);
+    expect(Array.from(slice(palettes, 12 * k, 24 * k)).some((x) => x !== 7)).toBe(true);
   });
 });

@@ -1,0 +1,738 @@
+/**
+ * Crowds: batched two-bone legs (TwoBoneBatch) next to the per-call TwoBoneIk, the textbook closed
+ * form and Babylon's BoneIKController, in one process, on the leg rig and seeded targets of
+ * bench/ik.bench.mjs (ik-setup.mjs; the peers' adapters are ik-peers.mjs's, unchanged).
+ *
+ * A "leg" is what ik.bench.mjs calls a solve: reset the leg to rest (rotations and model matrices
+ * copied), write its target, solve, apply, forward kinematics of its joints. The batch does this
+ * for BATCH legs at a time (characters of the 4-joint leg skeleton side by side in one set of
+ * buffers: the reset is one copy of each buffer, then TwoBoneBatch.solve) and is timed per leg.
+ *
+ * Accuracy: every target solved once, outside the timing; the end's distance to reachable targets
+ * (max and mean), the share of unreachable ones laid straight, the knee on its hinge; and the
+ * batch's joint positions against TwoBoneIk's (the same bits are expected: max difference 0).
+ * Allocation: bytes per leg over a run (harness.mjs; run with --expose-gc, as `npm run bench`).
+ *
+ * Run: node --expose-gc bench/crowd.bench.mjs (after npm run build). Results: stdout and
+ * bench/results/crowd.json.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { AnimationClip, AnimationMixer, Matrix4 } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import * as tendon from '../dist/index.js';
+import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
+import { babylonLeg, babylonLook, textbookLeg, threeLookAt } from './ik-peers.mjs';
+import {
+  aimError,
+  endAccuracy,
+  HEAD,
+  HINGE_TOLERANCE_RAD,
+  headTargets,
+  identityRestLocals,
+  kneeOnHinge,
+  kneeRest,
+  LEG,
+  legTargets,
+  REACH_TOLERANCE,
+  TARGET_COUNT,
+} from './ik-setup.mjs';
+import { tendonAim, tendonLeg } from './ik-tendon.mjs';
+
+const ROUNDS = 9;
+const ROUND_TARGET_NS = 60e6;
+const WARMUP_NS = 250e6;
+/** Legs per batch call. */
+const BATCHES = [100, 1000];
+/** Errors under this (metres) are doubles' rounding: equal accuracy. */
+const ROUNDING = 1e-12;
+/** The issue's targets, as ratios to peers in the same run. */
+const RATIO_TARGETS = [
+  { library: 'Babylon.js', times: 10 },
+  { library: 'plain JS', times: 1 },
+];
+
+// ---------------------------------------------------------------------------------------------
+// the batch adapter
+
+/**
+ * `batch` legs of the LEG rig (ik-setup.mjs), one character each, solved by one TwoBoneBatch:
+ * hinge mode (the rest bend's hinge, as TwoBoneIk's default), the pole of every peer.
+ * `{ library, name, run(count) → legs solved, probeAll() }`.
+ */
+function tendonBatch(targets, batch) {
+  const locals = identityRestLocals(LEG);
+  const skeleton = tendon.Skeleton.create({
+    names: LEG.names,
+    parents: LEG.parents,
+    restTranslations: locals.flatMap((l) => l.position),
+    restRotations: locals.flatMap((l) => l.quaternion),
+  });
+  const [hip, knee, foot] = LEG.chain;
+  const J = skeleton.jointCount;
+  const crowd = new tendon.TwoBoneBatch(
+    skeleton,
+    [{ root: hip, middle: knee, end: foot, pole: true }],
+    batch,
+  );
+  const pose = crowd.createPoseBuffers();
+  const restRotations = pose.rotations.slice();
+  const restModel = pose.model.slice();
+  for (let i = 0; i < batch; i++) crowd.poles.set(LEG.pole, 3 * i);
+  const p = targets.positions;
+  const t = crowd.targets;
+  const state = new Int32Array(1);
+  const sink = new Float64Array(1);
+  const lastFoot = 16 * ((batch - 1) * J + foot) + 12;
+  /** One batch: reset, targets from the cursor on, solve. */
+  const solveBatch = () => {
+    pose.rotations.set(restRotations);
+    pose.model.set(restModel);
+    let k = state[0];
+    for (let i = 0; i < 3 * batch; i += 3) {
+      t[i] = p[3 * k];
+      t[i + 1] = p[3 * k + 1];
+      t[i + 2] = p[3 * k + 2];
+      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
+    }
+    state[0] = k;
+    crowd.solve(pose);
+  };
+  return {
+    library: 'tendon',
+    name: `TwoBoneBatch hinge + pole, ${batch} legs a call`,
+    run(count) {
+      const calls = Math.max(1, Math.round(count / batch));
+      let acc = 0;
+      for (let c = 0; c < calls; c++) {
+        solveBatch();
+        acc += pose.model[lastFoot];
+      }
+      sink[0] += acc;
+      return calls * batch;
+    },
+    rest: {
+      thigh: new Matrix4().fromArray(restModel, 16 * hip),
+      shin: new Matrix4().fromArray(restModel, 16 * knee),
+    },
+    /** Every target once, in order: probes as ik.bench.mjs's adapters give them. */
+    probeAll() {
+      state[0] = 0;
+      const probes = [];
+      for (let done = 0; done < TARGET_COUNT; done += batch) {
+        solveBatch();
+        for (let i = 0; i < batch && done + i < TARGET_COUNT; i++) {
+          const at = (j) => 16 * (i * J + j);
+          const position = (j) => Array.from(pose.model.subarray(at(j) + 12, at(j) + 15));
+          probes.push({
+            end: position(foot),
+            thigh: new Matrix4().fromArray(pose.model, at(hip)),
+            shin: new Matrix4().fromArray(pose.model, at(knee)),
+            joints: [position(hip), position(knee), position(foot)],
+          });
+        }
+      }
+      state[0] = 0;
+      return probes;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// accuracy, timing, allocation
+
+const probeAll = (adapter) =>
+  adapter.probeAll?.() ?? Array.from({ length: TARGET_COUNT }, (_, i) => adapter.probe(i));
+
+function accuracy(adapter, targets, probes) {
+  const ends = new Float64Array(3 * TARGET_COUNT);
+  probes.forEach((probe, i) => {
+    ends.set(probe.end, 3 * i);
+  });
+  const rest = kneeRest(adapter.rest.thigh, adapter.rest.shin);
+  const onHinge = probes.filter((p) => kneeOnHinge(rest, p.thigh, p.shin, ...p.joints)).length;
+  return {
+    ...endAccuracy(targets, ends, LEG.points[LEG.chain[0]], LEG.reach),
+    hingeShare: onHinge / TARGET_COUNT,
+  };
+}
+
+/** The largest difference between two adapters' joint positions over every target. */
+function maxJointDifference(a, b) {
+  let max = 0;
+  a.forEach((probe, i) => {
+    probe.joints.forEach((joint, j) => {
+      joint.forEach((x, k) => {
+        max = Math.max(max, Math.abs(x - b[i].joints[j][k]));
+      });
+    });
+  });
+  return max;
+}
+
+function nsPerLeg(adapter, count) {
+  const start = process.hrtime.bigint();
+  const legs = adapter.run(count) ?? count;
+  return Number(process.hrtime.bigint() - start) / legs;
+}
+
+function warmUp(adapter) {
+  let count = 1000;
+  let spent = 0;
+  while (spent < WARMUP_NS) {
+    spent += nsPerLeg(adapter, count) * count;
+    count = Math.min(count * 2, 1_000_000);
+  }
+  const estimate = nsPerLeg(adapter, Math.max(1000, Math.round(20e6 / (spent / count))));
+  return Math.max(1000, Math.round(ROUND_TARGET_NS / estimate));
+}
+
+/** Rounds with the adapters' order rotated each round (the machine is shared and noisy). */
+function timeRounds(adapters, counts) {
+  const rounds = adapters.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < adapters.length; k++) {
+      const a = (k + r) % adapters.length;
+      rounds[a].push(nsPerLeg(adapters[a], counts[a]));
+    }
+  }
+  return rounds;
+}
+
+async function allocationPerLeg(adapter, ns) {
+  const counts = [100_000, 10_000, 1_000].filter((n) => n * ns <= 400e6);
+  // run(count) may round to whole batches: measure per leg actually solved.
+  let legs = 0;
+  const result = await measureAllocation(
+    (count) => {
+      legs = adapter.run(count) ?? count;
+    },
+    counts.length > 0 ? counts : [1000],
+  );
+  return { ...result, bytesPerLeg: (result.bytesPerCall * result.count) / Math.max(1, legs) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const fmt = {
+  rate: (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : `${(n / 1e3).toFixed(1)} k`),
+  err: (x) => (x === 0 ? '0' : x.toExponential(1)),
+  pct: (x) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`),
+};
+
+async function legsMain() {
+  const started = performance.now();
+  const targets = legTargets();
+  const adapters = [
+    ...BATCHES.map((b) => tendonBatch(targets, b)),
+    tendonLeg(targets, { mode: 'hinge', pole: true }),
+    textbookLeg(targets),
+    babylonLeg(targets),
+  ];
+  const perCall = adapters.find((a) => a.name.startsWith('TwoBoneIk'));
+  const perCallProbes = probeAll(perCall);
+  for (const adapter of adapters) {
+    console.error(`  accuracy: ${adapter.library} ${adapter.name}`);
+    const probes = adapter === perCall ? perCallProbes : probeAll(adapter);
+    adapter.accuracy = accuracy(adapter, targets, probes);
+    if (adapter.probeAll !== undefined) adapter.vsPerCall = maxJointDifference(probes, perCallProbes);
+  }
+  const counts = adapters.map((a) => {
+    console.error(`  warm-up: ${a.library} ${a.name}`);
+    return warmUp(a);
+  });
+  const rounds = timeRounds(adapters, counts);
+  const results = [];
+  for (const [i, adapter] of adapters.entries()) {
+    const ns = median(rounds[i]);
+    results.push({
+      library: adapter.library,
+      solver: adapter.name,
+      nsPerLeg: ns,
+      legsPerSecond: 1e9 / ns,
+      roundsNsPerLeg: rounds[i],
+      accuracy: adapter.accuracy,
+      maxJointDifferenceVsTwoBoneIk: adapter.vsPerCall ?? null,
+      allocation: await allocationPerLeg(adapter, ns),
+    });
+  }
+  console.log(
+    `Crowd bench: two-bone legs (reset + solve + apply + FK of the leg), ${TARGET_COUNT} seeded targets, median of ${ROUNDS} rotated rounds of ~${ROUND_TARGET_NS / 1e6} ms; ` +
+      `errors in metres over reachable targets; knee on hinge: off-axis ≤ ${HINGE_TOLERANCE_RAD} rad and bending forward; reach tolerance ${REACH_TOLERANCE} m.`,
+  );
+  const lead = results[0];
+  const header = [
+    'library',
+    'solver',
+    'legs/s',
+    'ns/leg',
+    'batch ×',
+    'mean err',
+    'max err',
+    '≤ 0.1 mm',
+    'unreach. straight',
+    'knee on hinge',
+    'B/leg',
+    'vs TwoBoneIk',
+  ];
+  const rows = results.map((r) => [
+    r.library,
+    r.solver,
+    fmt.rate(r.legsPerSecond),
+    r.nsPerLeg.toFixed(0),
+    `${(r.nsPerLeg / lead.nsPerLeg).toFixed(1)}×`,
+    fmt.err(r.accuracy.meanError),
+    fmt.err(r.accuracy.maxError),
+    fmt.pct(r.accuracy.reachedShare),
+    fmt.pct(r.accuracy.straightShare),
+    fmt.pct(r.accuracy.hingeShare),
+    `${r.allocation.bytesPerLeg.toFixed(2)}${r.allocation.lowerBound ? ' (≥, GC)' : ''}`,
+    r.maxJointDifferenceVsTwoBoneIk === null ? '–' : `max Δ ${fmt.err(r.maxJointDifferenceVsTwoBoneIk)}`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
+  console.log(`\n## batched two-bone legs (batch × = ns per leg / ${lead.solver} ns per leg)`);
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+  for (const { library, times } of RATIO_TARGETS) {
+    const peer = results.find((r) => r.library === library);
+    if (peer === undefined) continue;
+    const ratio = peer.nsPerLeg / lead.nsPerLeg;
+    // Equal accuracy: a max error at or under the peer's, or both at doubles' rounding (under
+    // ROUNDING m: 8e-16 against 4e-16 is no difference of method).
+    const better =
+      lead.accuracy.maxError <= Math.max(peer.accuracy.maxError, ROUNDING) &&
+      lead.accuracy.reachedShare >= peer.accuracy.reachedShare;
+    console.log(
+      `target ${times === 1 ? 'faster than' : `≥ ${times}×`} ${library} ${peer.solver} at equal or better accuracy: ` +
+        `${lead.solver} is ${ratio.toFixed(1)}× as fast${better ? '' : ', but LESS accurate'}: ${ratio > times && better ? 'meets it' : 'does NOT meet it'}`,
+    );
+  }
+  return { seconds: (performance.now() - started) / 1000, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// aims
+
+/**
+ * `batch` heads of the HEAD rig (ik-setup.mjs), one character each, turned by one AimBatch toward
+ * the head targets (forward +Z, up +Y given every solve, as tendonAim with `up`): reset to rest
+ * (one copy per buffer), targets written, solve. `{ library, name, run(count) → aims, probeAll() }`.
+ */
+function tendonAimBatch(targets, batch) {
+  const locals = identityRestLocals(HEAD);
+  const skeleton = tendon.Skeleton.create({
+    names: HEAD.names,
+    parents: HEAD.parents,
+    restTranslations: locals.flatMap((l) => l.position),
+    restRotations: locals.flatMap((l) => l.quaternion),
+  });
+  const head = HEAD.joint;
+  const J = skeleton.jointCount;
+  const crowd = new tendon.Crowd(skeleton, batch);
+  const aims = new tendon.AimBatch(skeleton, [{ joint: head, forward: [0, 0, 1], up: [0, 1, 0] }], batch);
+  for (let i = 0; i < batch; i++) {
+    aims.ups.set([0, 1, 0], 3 * i);
+    aims.useUp[i] = 1;
+  }
+  const restRotations = crowd.rotations.slice();
+  const restModel = crowd.model.slice();
+  const p = targets.positions;
+  const t = aims.targets;
+  const state = new Int32Array(1);
+  const sink = new Float64Array(1);
+  const last = 16 * ((batch - 1) * J + head) + 8;
+  const solveBatch = () => {
+    crowd.rotations.set(restRotations);
+    crowd.model.set(restModel);
+    let k = state[0];
+    for (let i = 0; i < 3 * batch; i += 3) {
+      t[i] = p[3 * k];
+      t[i + 1] = p[3 * k + 1];
+      t[i + 2] = p[3 * k + 2];
+      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
+    }
+    state[0] = k;
+    aims.solve(crowd);
+  };
+  return {
+    library: 'tendon',
+    name: `AimBatch + up, ${batch} heads a call`,
+    run(count) {
+      const calls = Math.max(1, Math.round(count / batch));
+      let acc = 0;
+      for (let c = 0; c < calls; c++) {
+        solveBatch();
+        acc += crowd.model[last];
+      }
+      sink[0] += acc;
+      return calls * batch;
+    },
+    probeAll() {
+      state[0] = 0;
+      const probes = [];
+      for (let done = 0; done < TARGET_COUNT; done += batch) {
+        solveBatch();
+        for (let i = 0; i < batch && done + i < TARGET_COUNT; i++) {
+          const o = 16 * (i * J + head);
+          const m = crowd.model;
+          probes.push({ origin: [m[o + 12], m[o + 13], m[o + 14]], axis: [m[o + 8], m[o + 9], m[o + 10]] });
+        }
+      }
+      state[0] = 0;
+      return probes;
+    },
+  };
+}
+
+async function aimMain() {
+  const started = performance.now();
+  const targets = headTargets();
+  const adapters = [
+    ...BATCHES.map((b) => tendonAimBatch(targets, b)),
+    tendonAim(targets, { up: true }),
+    babylonLook(targets),
+    threeLookAt(targets),
+  ];
+  const probes = adapters.map((a) => probeAll(a));
+  const perCall = probes[BATCHES.length];
+  adapters.forEach((adapter, a) => {
+    let max = 0;
+    let sum = 0;
+    let diff = 0;
+    probes[a].forEach((probe, i) => {
+      const e = aimError(probe.origin, probe.axis, targets.positions.subarray(3 * i, 3 * i + 3));
+      max = Math.max(max, e);
+      sum += e;
+      for (let k = 0; k < 3; k++) diff = Math.max(diff, Math.abs(probe.axis[k] - perCall[i].axis[k]));
+    });
+    adapter.accuracy = { meanError: sum / TARGET_COUNT, maxError: max };
+    if (adapter.probeAll !== undefined) adapter.vsPerCall = diff;
+  });
+  const counts = adapters.map((a) => warmUp(a));
+  const rounds = timeRounds(adapters, counts);
+  const results = [];
+  for (const [i, adapter] of adapters.entries()) {
+    const ns = median(rounds[i]);
+    results.push({
+      library: adapter.library,
+      solver: adapter.name,
+      nsPerAim: ns,
+      aimsPerSecond: 1e9 / ns,
+      accuracy: adapter.accuracy,
+      maxAxisDifferenceVsAimIk: adapter.vsPerCall ?? null,
+      allocation: await allocationPerLeg(adapter, ns),
+    });
+  }
+  const lead = results[0];
+  console.log(`\n## batched aim: a head looks at a point (batch × = ns per aim / ${lead.solver} ns per aim)`);
+  const header = [
+    'library',
+    'solver',
+    'aims/s',
+    'ns/aim',
+    'batch ×',
+    'mean err',
+    'max err',
+    'B/aim',
+    'vs AimIk',
+  ];
+  const rows = results.map((r) => [
+    r.library,
+    r.solver,
+    fmt.rate(r.aimsPerSecond),
+    r.nsPerAim.toFixed(0),
+    `${(r.nsPerAim / lead.nsPerAim).toFixed(1)}×`,
+    fmt.err(r.accuracy.meanError),
+    fmt.err(r.accuracy.maxError),
+    `${r.allocation.bytesPerLeg.toFixed(2)}${r.allocation.lowerBound ? ' (≥, GC)' : ''}`,
+    r.maxAxisDifferenceVsAimIk === null ? '–' : `max Δ ${fmt.err(r.maxAxisDifferenceVsAimIk)}`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+  return { seconds: (performance.now() - started) / 1000, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// a crowd frame
+
+/** Robots per crowd of the frame section; three.js and the per-robot objects run the first only. */
+const CROWD_SIZES = [100, 1000];
+const DT = 1 / 60;
+/** How far below its animated place each foot is sent (model units; the robot is 3 units tall). */
+const FOOT_DROP = 0.05;
+
+const asset = (file) => new URL(`../../shared/assets/${file}`, import.meta.url);
+
+/**
+ * tendon's crowd frame for `count` robots: every robot its own time of the walk; Crowd.sample,
+ * Crowd.forwardKinematics, both legs of every robot by one TwoBoneBatch toward its animated foot
+ * dropped by FOOT_DROP, and the 3×4 palettes of every skin into one Float32Array each.
+ */
+function tendonCrowdFrame({ skeleton, clip, skins }, count) {
+  const crowd = new tendon.Crowd(skeleton, count);
+  for (let c = 0; c < count; c++) {
+    crowd.setClip(c, clip);
+    crowd.times[c] = (c * clip.duration) / count;
+  }
+  const J = skeleton.jointCount;
+  const legs = robotLegs(skeleton);
+  const batch = new tendon.TwoBoneBatch(skeleton, legs, count);
+  const palettes = skins.map((skin) => new Float32Array(12 * skin.joints.length * count));
+  const feet = Int32Array.from(legs, (leg) => skeleton.jointIndex(leg.foot));
+  const t = batch.targets;
+  const model = crowd.model;
+  return {
+    name: `Crowd + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots`,
+    count,
+    batch,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) crowd.times[c] += DT;
+        crowd.sample();
+        crowd.forwardKinematics();
+        for (let c = 0, i = 0; c < count; c++) {
+          for (let l = 0; l < feet.length; l++, i++) {
+            const o = 16 * (c * J + feet[l]) + 12;
+            t[3 * i] = model[o];
+            t[3 * i + 1] = model[o + 1] - FOOT_DROP;
+            t[3 * i + 2] = model[o + 2];
+          }
+        }
+        batch.solve(crowd);
+        for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4');
+      }
+    },
+  };
+}
+
+/** The same frame with an object per robot: Pose, sampleClip, forwardKinematics, a TwoBoneIk per leg, Skin.computePalette. */
+function tendonObjectsFrame({ skeleton, clip, skins }, count) {
+  const legs = robotLegs(skeleton);
+  const robots = Array.from({ length: count }, (_, c) => ({
+    pose: new tendon.Pose(skeleton),
+    context: new tendon.SamplerContext(clip),
+    model: tendon.createModelBuffer(skeleton),
+    ik: legs.map((leg) => new tendon.TwoBoneIk(skeleton, leg)),
+    palettes: skins.map((skin) => skin.createPalette()),
+    time: new Float64Array([(c * clip.duration) / count]),
+  }));
+  const feet = Int32Array.from(legs, (leg) => skeleton.jointIndex(leg.foot));
+  const target = new Float64Array(3);
+  return {
+    name: `Pose, TwoBoneIk ×2, palettes per robot, ${count} robots`,
+    count,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) {
+          const r = robots[c];
+          r.time[0] += DT;
+          tendon.sampleClip(clip, r.context, r.time[0], r.pose, 'loop');
+          tendon.forwardKinematics(r.pose, r.model);
+          for (let l = 0; l < feet.length; l++) {
+            const o = 16 * feet[l] + 12;
+            target[0] = r.model[o];
+            target[1] = r.model[o + 1] - FOOT_DROP;
+            target[2] = r.model[o + 2];
+            r.ik[l].solve(r.pose, r.model, target);
+          }
+          for (let s = 0; s < skins.length; s++) skins[s].computePalette(r.model, r.palettes[s]);
+        }
+      }
+    },
+  };
+}
+
+/**
+ * three.js posing the same robots without IK: mixer.update, updateMatrixWorld, Skeleton.update.
+ * Each robot is a GLTFLoader parse of its own (as frame.bench.mjs's one robot: one THREE.Skeleton
+ * per glTF skin; SkeletonUtils.clone would give each skinned mesh a Skeleton of its own).
+ */
+async function threeCrowdFrame(glb, count) {
+  const gltfs = [];
+  for (let c = 0; c < count; c++) gltfs.push(await new GLTFLoader().parseAsync(glb.slice(0), ''));
+  const source = gltfs[0].animations.find((c) => c.name === 'Walking');
+  const tracks = source.tracks.filter((track) => !track.name.endsWith('.morphTargetInfluences'));
+  const clip = new AnimationClip(source.name, source.duration, tracks);
+  const robots = gltfs.map((gltf, c) => {
+    const root = gltf.scene;
+    const mixer = new AnimationMixer(root);
+    mixer.clipAction(clip).play();
+    mixer.update((c * clip.duration) / count);
+    const skeletons = new Set();
+    root.traverse((object) => {
+      if (object.isSkinnedMesh) skeletons.add(object.skeleton);
+    });
+    return { root, mixer, skeletons: [...skeletons] };
+  });
+  return {
+    name: `three.js AnimationMixer + updateMatrixWorld + Skeleton.update, no IK, ${count} robots`,
+    count,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) {
+          const r = robots[c];
+          r.mixer.update(DT);
+          r.root.updateMatrixWorld();
+          for (let s = 0; s < r.skeletons.length; s++) r.skeletons[s].update();
+        }
+      }
+    },
+  };
+}
+
+/** The robot's legs (Blender IK rig: the foot a separate bone, so each leg ends at an endLocal point). */
+function robotLegs(skeleton) {
+  const rest = tendon.createModelBuffer(skeleton);
+  tendon.forwardKinematics(new tendon.Pose(skeleton), rest);
+  return ['L', 'R'].map((s) => {
+    const middle = skeleton.jointIndex(`LowerLeg.${s}`);
+    const foot = skeleton.jointIndex(`Foot.${s}`);
+    const inv = new Matrix4().fromArray(rest, 16 * middle).invert();
+    const p = new Matrix4().fromArray(rest, 16 * foot);
+    const local = new Matrix4().multiplyMatrices(inv, p).elements;
+    return { root: `UpperLeg.${s}`, middle, endLocal: [local[12], local[13], local[14]], foot: `Foot.${s}` };
+  });
+}
+
+/** GLTFLoader cannot decode images in Node: the GLB with textures dropped (three.bench.mjs's). */
+function glbWithoutTextures(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
+  delete json.images;
+  delete json.textures;
+  delete json.samplers;
+  const strip = (value) => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const key of Object.keys(value)) {
+      if (key.endsWith('Texture')) delete value[key];
+      else strip(value[key]);
+    }
+  };
+  strip(json.materials);
+  const binAt = 20 + jsonLength;
+  const bin = bytes.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonChunk = new Uint8Array(Math.ceil(text.length / 4) * 4).fill(0x20);
+  jsonChunk.set(text);
+  const binLength = Math.ceil(bin.length / 4) * 4;
+  const out = new Uint8Array(20 + jsonChunk.length + 8 + binLength);
+  const outView = new DataView(out.buffer);
+  outView.setUint32(0, 0x46546c67, true);
+  outView.setUint32(4, 2, true);
+  outView.setUint32(8, out.length, true);
+  outView.setUint32(12, jsonChunk.length, true);
+  outView.setUint32(16, 0x4e4f534a, true);
+  out.set(jsonChunk, 20);
+  outView.setUint32(20 + jsonChunk.length, binLength, true);
+  outView.setUint32(24 + jsonChunk.length, 0x004e4942, true);
+  out.set(bin, 28 + jsonChunk.length);
+  return out.buffer;
+}
+
+function msPerFrame(line, frames) {
+  const start = process.hrtime.bigint();
+  line.run(frames);
+  return Number(process.hrtime.bigint() - start) / 1e6 / frames;
+}
+
+async function frameMain() {
+  const started = performance.now();
+  const bytes = readFileSync(asset('gltf/RobotExpressive.glb'));
+  const imported = await tendon.importGltf(bytes, { source: 'RobotExpressive.glb' });
+  const entry = imported.skeletons.find((e) => e.clips.some((c) => c.name === 'Walking'));
+  const robot = {
+    skeleton: entry.skeleton,
+    clip: entry.clips.find((c) => c.name === 'Walking'),
+    skins: entry.skins,
+  };
+  const glb = glbWithoutTextures(bytes);
+  const lines = [
+    ...CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)),
+    tendonObjectsFrame(robot, CROWD_SIZES[0]),
+    await threeCrowdFrame(glb, CROWD_SIZES[0]),
+  ];
+  // Warm-up: ~WARMUP_NS per line; then rounds of ~ROUND_TARGET_NS, the order rotated.
+  const frames = lines.map((line) => {
+    let spent = 0;
+    let n = 1;
+    while (spent < WARMUP_NS * 1e-6) {
+      spent += msPerFrame(line, n) * n;
+      n = Math.min(2 * n, 200);
+    }
+    return Math.max(2, Math.round((ROUND_TARGET_NS * 1e-6) / msPerFrame(line, 2)));
+  });
+  const rounds = lines.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < lines.length; k++) {
+      const a = (k + r) % lines.length;
+      rounds[a].push(msPerFrame(lines[a], frames[a]));
+    }
+  }
+  const results = [];
+  for (const [i, line] of lines.entries()) {
+    const ms = median(rounds[i]);
+    const alloc = await measureAllocation((n) => line.run(n), [Math.max(10, Math.round(200 / ms)), 10]);
+    results.push({
+      line: line.name,
+      robots: line.count,
+      msPerFrame: ms,
+      usPerRobot: (1e3 * ms) / line.count,
+      bytesPerFrame: alloc.bytesPerCall,
+      lowerBound: alloc.lowerBound,
+    });
+  }
+  const reached = lines[0].batch.status.reduce((n, s) => n + (s & tendon.TWO_BONE_STATUS.reached ? 1 : 0), 0);
+  console.log(
+    `\n## a crowd frame: robots walking, each its own time (median of ${ROUNDS} rotated rounds of ~${ROUND_TARGET_NS / 1e6} ms)`,
+  );
+  const header = ['line', 'ms/frame', 'µs/robot', 'B/frame'];
+  const rows = results.map((r) => [
+    r.line,
+    r.msPerFrame.toFixed(3),
+    r.usPerRobot.toFixed(2),
+    `${r.bytesPerFrame.toFixed(1)}${r.lowerBound ? ' (≥, GC)' : ''}`,
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
+  const line = (cells) => cells.map((cell, c) => (c < 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+  const [small, large] = results;
+  console.log(
+    `legs reached in the last frame of ${CROWD_SIZES[0]} robots: ${reached} of ${2 * CROWD_SIZES[0]}; ` +
+      `cost per robot at ${CROWD_SIZES[1]} robots / at ${CROWD_SIZES[0]}: ${(large.usPerRobot / small.usPerRobot).toFixed(2)} (1 = linear); ` +
+      `three.js (no IK) / Crowd (with IK) per robot: ${(results[3].usPerRobot / small.usPerRobot).toFixed(2)}×`,
+  );
+  return { seconds: (performance.now() - started) / 1000, results };
+}
+
+async function main() {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
+  const wanted = process.argv.slice(2);
+  const run = (id) => wanted.length === 0 || wanted.includes(id);
+  const out = {};
+  if (run('legs')) out.legs = await legsMain();
+  if (run('aim')) out.aim = await aimMain();
+  if (run('frame')) out.frame = await frameMain();
+  const file = new URL('./results/crowd.json', import.meta.url);
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  const meta = {
+    ...environment(),
+    targetCount: TARGET_COUNT,
+    rounds: ROUNDS,
+    roundTargetNs: ROUND_TARGET_NS,
+    batches: BATCHES,
+    crowdSizes: CROWD_SIZES,
+  };
+  writeFileSync(file, `${JSON.stringify({ meta, ...out }, null, 2)}\n`);
+  console.log(`\nwritten ${fileURLToPath(file)}`);
+}
+
+await runWithV8Flags(import.meta.url, main);

@@ -1,0 +1,403 @@
+/**
+ * Aim (points-at) for a crowd: the same bones of many characters of one skeleton, solved in one
+ * call, each as its own {@link AimIk} would solve it.
+ *
+ * @packageDocumentation
+ */
+import { TendonError } from '../errors.js';
+import {
+  AIM_CLAMPED,
+  AIM_DEGENERATE,
+  AIM_FORWARD,
+  AIM_HAS_UP,
+  AIM_OFFSET,
+  AIM_PREFER_UP,
+  AIM_RESULT,
+  AIM_ROLL_SKIPPED,
+  AIM_ROTATION,
+  AIM_TARGET,
+  AIM_UP_DIRECTION,
+  AIM_WORK_SIZE,
+  aimLocal,
+} from '../kernel/aim.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import * as mat4 from '../kernel/mat4.js';
+import * as quat from '../kernel/quat.js';
+import { TWO_BONE_STATUS } from '../kernel/two-bone-batch.js';
+import * as vec3 from '../kernel/vec3.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import {
+  AimIk,
+  type AimIkOptions,
+  moderate,
+  rayDistance,
+  sameRotation,
+  T_CONJ,
+  T_CORR,
+  T_DIR,
+  T_DIST,
+  T_ERROR,
+  T_LOCAL,
+  T_ORIGIN,
+  T_P,
+  T_PINV,
+  T_TARGET,
+  towardTarget,
+} from './aim.js';
+import type { CrowdPoseBuffers } from './two-bone-batch.js';
+
+// The per-solve scratch every aim shares (as each AimIk has its own; nothing carries over).
+const scratch = new Float64Array(48);
+
+/**
+ * Aim over the bones of a crowd: bone `b` of every character turned toward its target, each
+ * exactly as its own {@link AimIk} would turn it (the same steps in the same order, to the bit),
+ * without the per-call object, checks and status.
+ *
+ * Aim `c·B + b` is bone `b` of character `c` (B bones). Per frame, write each aim's model-space
+ * target into {@link AimBatch.targets} (and, for a bone set up with an `up` axis, its up direction
+ * into {@link AimBatch.ups} with {@link AimBatch.useUp} set), call {@link AimBatch.solve} with the
+ * crowd's pose (a `Crowd`, or buffers of its layout), and read {@link AimBatch.status} (the
+ * `TWO_BONE_STATUS` bits: `reached`, `clamped`, `degenerate`, `invalid`) and
+ * {@link AimBatch.errors} (the distance from the target to the bone's aim ray). An aim whose
+ * numbers are not finite, or an up direction for a bone without an up axis, is flagged `invalid`
+ * and left untouched where `AimIk` would throw. No allocation per solve.
+ */
+export class AimBatch {
+  /** The skeleton every character shares. */
+  readonly skeleton: Skeleton;
+  /** Number of characters. */
+  readonly characters: number;
+  /** Bones per character. */
+  readonly bones: number;
+  /** Number of aims: characters × bones. */
+  readonly aimCount: number;
+  /** The crowd's parent indices: the skeleton's, offset per character (roots −1). */
+  readonly parents: Int32Array;
+  /** Model-space targets, 3 per aim. */
+  readonly targets: Float64Array;
+  /** Model-space up directions, 3 per aim, read where {@link AimBatch.useUp} is 1. */
+  readonly ups: Float64Array;
+  /** 1 where an aim rolls its up axis toward its up direction this solve. */
+  readonly useUp: Uint8Array;
+  /** After a solve: each aim's distance from its target to the bone's aim ray (NaN when invalid). */
+  readonly errors: Float64Array;
+  /** After a solve: each aim's `TWO_BONE_STATUS` bits. */
+  readonly status: Uint8Array;
+  /** Per bone: its joint index in one character. */
+  private readonly joints: Int32Array;
+  /**
+   * Per bone: its AimIk's work array (configuration, and the kernel's inputs and outputs) and
+   * numbers (the weight), one each per bone as one AimIk per bone has them, shared by the
+   * characters (nothing in them carries from one solve to the next), and its flags.
+   */
+  private readonly works: Float64Array[];
+  private readonly weights: Float64Array[];
+  private readonly flags: Int32Array;
+
+  /**
+   * @param skeleton - the skeleton every character shares.
+   * @param bones - the aimed bones of one character, each set up as an {@link AimIk}; solved in
+   *   this order.
+   * @param characters - the number of characters.
+   * @throws {@link TendonError} `ik/invalid-option` (and whatever `AimIk` throws for a bone).
+   */
+  constructor(skeleton: Skeleton, bones: readonly AimIkOptions[], characters: number) {
+    if (!Number.isInteger(characters) || characters < 0) {
+      throw new TendonError('ik/invalid-option', `AimBatch: characters ${characters} is not an integer ≥ 0`);
+    }
+    const J = skeleton.jointCount;
+    const B = bones.length;
+    this.skeleton = skeleton;
+    this.characters = characters;
+    this.bones = B;
+    this.aimCount = characters * B;
+    this.parents = new Int32Array(J * characters);
+    for (let c = 0; c < characters; c++) {
+      for (let j = 0; j < J; j++) {
+        const p = skeleton.parents[j];
+        this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+      }
+    }
+    this.targets = new Float64Array(3 * this.aimCount);
+    this.ups = new Float64Array(3 * this.aimCount);
+    this.useUp = new Uint8Array(this.aimCount);
+    this.errors = new Float64Array(this.aimCount);
+    this.status = new Uint8Array(this.aimCount);
+    this.joints = new Int32Array(B);
+    this.works = [];
+    this.weights = [];
+    this.flags = new Int32Array(B);
+    bones.forEach((options, b) => {
+      const ik = new AimIk(skeleton, options);
+      this.joints[b] = ik.joint;
+      this.works.push(new Float64Array(AIM_WORK_SIZE));
+      this.weights.push(new Float64Array(5));
+      this.flags[b] = ik.writeState(this.works[b], 0, this.weights[b], 0);
+    });
+  }
+
+  /**
+   * Turns every aim's bone toward its target (with `first` and `count`, only those of characters
+   * `first … first + count − 1`), writing the crowd's local rotations and the model matrices of
+   * each bone's subtree, {@link AimBatch.errors} and {@link AimBatch.status}.
+   *
+   * @returns the number of aims flagged invalid.
+   * @throws {@link TendonError} `pose/buffer-size` when a buffer is not the crowd's size,
+   *   `argument/invalid` for a range outside the crowd (nothing written).
+   */
+  solve(pose: CrowdPoseBuffers, first = 0, count: number = this.characters - first): number {
+    const J = this.skeleton.jointCount;
+    checkCrowd(pose, J * this.characters, first, count, this.characters);
+    const B = this.bones;
+    const subtreeEnds = this.skeleton.subtreeEnds;
+    let invalid = 0;
+    for (let c = first; c < first + count; c++) {
+      for (let b = 0; b < B; b++) {
+        const i = c * B + b;
+        const joint = this.joints[b];
+        const bits = aimOne(
+          this.works[b],
+          this.weights[b],
+          pose,
+          this.parents,
+          c * J + joint,
+          c * J + subtreeEnds[joint],
+          this.flags[b],
+          this.targets,
+          this.ups,
+          this.useUp[i] > 0,
+          i,
+        );
+        if (bits < 0) {
+          invalid++;
+          this.errors[i] = Number.NaN;
+          this.status[i] = TWO_BONE_STATUS.invalid;
+        } else {
+          this.errors[i] = scratch[T_ERROR];
+          this.status[i] = bits;
+        }
+      }
+    }
+    return invalid;
+  }
+}
+
+/** Throws unless the buffers hold `joints` joints and the range is of the crowd's characters. */
+function checkCrowd(
+  pose: CrowdPoseBuffers,
+  joints: number,
+  first: number,
+  count: number,
+  characters: number,
+): void {
+  if (
+    !(
+      Number.isInteger(first) &&
+      Number.isInteger(count) &&
+      first >= 0 &&
+      count >= 0 &&
+      first + count <= characters
+    )
+  ) {
+    throw new TendonError(
+      'argument/invalid',
+      `AimBatch.solve: characters ${first} … ${first + count - 1} are not in 0 … ${characters - 1}`,
+    );
+  }
+  if (
+    pose.translations.length !== 3 * joints ||
+    pose.rotations.length !== 4 * joints ||
+    pose.scales.length !== 3 * joints ||
+    pose.model.length !== 16 * joints
+  ) {
+    throw new TendonError('pose/buffer-size', `AimBatch.solve: the buffers must hold ${joints} joints`);
+  }
+}
+
+/**
+ * One aim, as `AimIk.solve` and its `run` do it, on the module's state arrays: −1 where the solver
+ * object would throw (nothing written), else the status bits. The error is left in
+ * `scratch[T_ERROR]`.
+ */
+function aimOne(
+  w: Float64Array,
+  numbers: Float64Array,
+  pose: CrowdPoseBuffers,
+  parents: Int32Array,
+  j: number,
+  subtreeEnd: number,
+  configured: number,
+  targets: Float64Array,
+  ups: Float64Array,
+  hasUp: boolean,
+  i: number,
+): number {
+  const s = scratch;
+  const to = 3 * i;
+  s[T_TARGET] = targets[to];
+  s[T_TARGET + 1] = targets[to + 1];
+  s[T_TARGET + 2] = targets[to + 2];
+  // AimIk.solve's checks: a finite target; an up direction only with an up axis, finite.
+  if (
+    !(Number.isFinite(s[T_TARGET]) && Number.isFinite(s[T_TARGET + 1]) && Number.isFinite(s[T_TARGET + 2]))
+  ) {
+    return -1;
+  }
+  if (hasUp) {
+    if ((configured & AIM_PREFER_UP) === 0) return -1;
+    if (!(Number.isFinite(ups[to]) && Number.isFinite(ups[to + 1]) && Number.isFinite(ups[to + 2])))
+      return -1;
+  }
+  const { translations, rotations, scales, model } = pose;
+  const parent = parents[j];
+  let flags = configured;
+  let bits = 0;
+  let invertible = true;
+  let applied = false;
+  if (parent < 0) mat4.identity(s, T_PINV);
+  else invertible = mat4.invertAffine(s, T_PINV, model, 16 * parent);
+  const sc = scales[3 * j] + scales[3 * j + 1] + scales[3 * j + 2];
+  if (!quat.normalizeRotation(w, AIM_ROTATION, rotations, 4 * j) || !(sc - sc === 0)) {
+    if (!localUsable(translations, rotations, scales, j)) return -1;
+  }
+  if (invertible) {
+    quat.conjugate(s, T_CONJ, w, AIM_ROTATION);
+    vec3.transformPoint(s, T_LOCAL, s, T_PINV, s, T_TARGET);
+    towardTarget(s, translations, 3 * j);
+    quat.rotateVec3(w, AIM_TARGET, s, T_CONJ, s, T_LOCAL);
+    if (!hasUp) {
+      flags &= ~AIM_HAS_UP;
+    } else {
+      s[T_LOCAL] = ups[to];
+      s[T_LOCAL + 1] = ups[to + 1];
+      s[T_LOCAL + 2] = ups[to + 2];
+      vec3.transformDirection(s, T_LOCAL, s, T_PINV, s, T_LOCAL);
+      quat.rotateVec3(w, AIM_UP_DIRECTION, s, T_CONJ, s, T_LOCAL);
+    }
+    bits = aimLocal(w, flags);
+    if (numbers[0] > 0 && !sameRotation(w)) {
+      apply(w, numbers, pose, parents, j, subtreeEnd);
+      applied = true;
+    }
+  } else {
+    bits = AIM_DEGENERATE;
+  }
+  if ((bits & AIM_DEGENERATE) !== 0 && !applied) {
+    // Where AimIk looks for a NaN or an infinity in the parent's matrix or the joint's local.
+    if (!localUsable(translations, rotations, scales, j) || !matrixUsable(model, parent)) return -1;
+  }
+  return statusBits(w, numbers, pose, parent, j, applied, bits);
+}
+
+/** The status as `AimIk.run` sets it, from the kernel's bits and the measured error. */
+function statusBits(
+  w: Float64Array,
+  numbers: Float64Array,
+  pose: CrowdPoseBuffers,
+  parent: number,
+  j: number,
+  applied: boolean,
+  bits: number,
+): number {
+  const degenerate = (bits & AIM_DEGENERATE) !== 0;
+  const aimDegenerate = degenerate && (bits & AIM_ROLL_SKIPPED) === 0;
+  measure(w, pose, parent, j, applied);
+  const error = scratch[T_ERROR];
+  const within = error <= 1e-9 * scratch[T_DIST] && error < Number.POSITIVE_INFINITY;
+  const clamped = (bits & AIM_CLAMPED) !== 0 || (numbers[0] < 1 && !within);
+  const reached = within && !aimDegenerate && !clamped;
+  return (
+    (reached ? TWO_BONE_STATUS.reached : 0) |
+    (clamped ? TWO_BONE_STATUS.clamped : 0) |
+    (degenerate ? TWO_BONE_STATUS.degenerate : 0)
+  );
+}
+
+/** `AimIk.apply`: q · slerp(I, C, weight) (or the full result at weight 1), then the subtree's FK. */
+function apply(
+  w: Float64Array,
+  numbers: Float64Array,
+  pose: CrowdPoseBuffers,
+  parents: Int32Array,
+  j: number,
+  subtreeEnd: number,
+): void {
+  const weight = numbers[0];
+  const s = scratch;
+  if (weight === 1) {
+    quat.normalize(pose.rotations, 4 * j, w, AIM_RESULT);
+  } else {
+    quat.multiply(s, T_CORR, s, T_CONJ, w, AIM_RESULT);
+    quat.slerpFrom(s, T_CORR, numbers, 1, s, T_CORR, numbers, 0);
+    quat.multiply(s, T_CORR, w, AIM_ROTATION, s, T_CORR);
+    quat.normalize(pose.rotations, 4 * j, s, T_CORR);
+  }
+  localToModel(pose.model, parents, pose.translations, pose.rotations, pose.scales, j, subtreeEnd);
+}
+
+/** `AimIk.measure`: the target's distances from the bone's aim ray, into the scratch. */
+function measure(w: Float64Array, pose: CrowdPoseBuffers, parent: number, j: number, fresh: boolean): void {
+  const s = scratch;
+  const model = pose.model;
+  const so = 3 * j;
+  const sx = pose.scales[so];
+  const sy = pose.scales[so + 1];
+  const sz = pose.scales[so + 2];
+  if (fresh && moderate(sx) && moderate(sy) && moderate(sz)) {
+    s[T_LOCAL] = w[AIM_OFFSET] / sx;
+    s[T_LOCAL + 1] = w[AIM_OFFSET + 1] / sy;
+    s[T_LOCAL + 2] = w[AIM_OFFSET + 2] / sz;
+    vec3.transformPoint(s, T_ORIGIN, model, 16 * j, s, T_LOCAL);
+    s[T_LOCAL] = w[AIM_FORWARD] / sx;
+    s[T_LOCAL + 1] = w[AIM_FORWARD + 1] / sy;
+    s[T_LOCAL + 2] = w[AIM_FORWARD + 2] / sz;
+    vec3.transformDirection(s, T_DIR, model, 16 * j, s, T_LOCAL);
+    rayDistance(s);
+    return;
+  }
+  let pm = model;
+  let po = 16 * parent;
+  if (parent < 0) {
+    mat4.identity(s, T_P);
+    pm = s;
+    po = T_P;
+  }
+  quat.normalize(s, T_CORR, pose.rotations, 4 * j);
+  quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_OFFSET);
+  s[T_LOCAL] += pose.translations[3 * j];
+  s[T_LOCAL + 1] += pose.translations[3 * j + 1];
+  s[T_LOCAL + 2] += pose.translations[3 * j + 2];
+  vec3.transformPoint(s, T_ORIGIN, pm, po, s, T_LOCAL);
+  quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
+  vec3.transformDirection(s, T_DIR, pm, po, s, T_LOCAL);
+  rayDistance(s);
+}
+
+/** As `checkPoseNumbers` decides for the joint's local transform: finite, a rotation that normalizes. */
+function localUsable(
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  j: number,
+): boolean {
+  const q = 4 * j;
+  const lengthSq =
+    rotations[q] * rotations[q] +
+    rotations[q + 1] * rotations[q + 1] +
+    (rotations[q + 2] * rotations[q + 2] + rotations[q + 3] * rotations[q + 3]);
+  if (!(lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY)) return false;
+  for (let e = 3 * j; e < 3 * j + 3; e++) {
+    if (!Number.isFinite(translations[e]) || !Number.isFinite(scales[e])) return false;
+  }
+  return true;
+}
+
+/** As `checkPoseNumbers` decides for a model matrix: its top three rows finite (none for −1). */
+function matrixUsable(model: Float64Array, j: number): boolean {
+  if (j < 0) return true;
+  for (let e = 16 * j; e < 16 * j + 15; e++) {
+    if (e % 4 !== 3 && !Number.isFinite(model[e])) return false;
+  }
+  return true;
+}

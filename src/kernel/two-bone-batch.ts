@@ -1,0 +1,305 @@
+/**
+ * Two-bone IK over many limbs in one call: the legs of a crowd, whose characters share one set of
+ * typed arrays.
+ *
+ * Each leg is solved by {@link twoBoneSolve} itself, on the shared buffers, so a leg's answer is
+ * the per-call solver's to the bit (the same arithmetic in the same order: nothing is re-derived).
+ * What the batch pays once per call instead of once per leg is everything around the kernel: the
+ * object, the argument checks, the status object. The per-leg numbers the per-call solver checks by
+ * throwing are checked here by flagging that leg {@link TWO_BONE_STATUS}`.invalid` and skipping it.
+ *
+ * @packageDocumentation
+ */
+
+import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from './two-bone.js';
+
+/** Layout of the `legs` array of {@link twoBoneSolveBatch}: four joint indices per leg. */
+export const TWO_BONE_LEG = {
+  /** The upper joint (hip, shoulder). */
+  root: 0,
+  /** The middle joint (knee, elbow), below the root. */
+  middle: 1,
+  /** The end joint (ankle, wrist), below the middle one; `-1` when the end is `endLocal`. */
+  end: 2,
+  /** One past the last joint whose model matrix is recomputed: the root's subtree end, or less. */
+  subtreeEnd: 3,
+  /** Numbers per leg. */
+  length: 4,
+} as const;
+
+/** Bits of the per-leg `status` bytes of {@link twoBoneSolveBatch}. */
+export const TWO_BONE_STATUS = {
+  /** The end is within the leg's tolerance of its target. */
+  reached: 1,
+  /** The target was out of reach (too far or too close). */
+  outOfReach: 2,
+  /** Softening, the bend range or the weight changed the answer. */
+  clamped: 4,
+  /** The bend side came from the hinge or memory (straight limb, pole on the line, target at the root). */
+  degenerate: 8,
+  /**
+   * A number of the leg was not finite (its target, pole, end rotation, weight or softness; the
+   * local transforms of its joints; the model matrices the solve reads), a rotation of its joints
+   * was zero, or its end rotation was not a rotation or had no end joint: nothing of the leg's pose
+   * was written, its error is NaN. Exactly where `TwoBoneIk.solve` would throw. (Geometry too large
+   * for doubles, every number finite, is reported `degenerate` with nothing written, as
+   * `TwoBoneIk` reports it.)
+   */
+  invalid: 16,
+} as const;
+
+// Scratch for one leg (kernels never call back out, so one set serves every call).
+const settingsLeg = new Float64Array(TWO_BONE.length);
+const memoryLeg = new Float64Array(TWO_BONE_MEMORY_LENGTH);
+const resultLeg = new Float64Array(TWO_BONE_RESULT.length);
+
+const S = TWO_BONE;
+const R = TWO_BONE_RESULT;
+const ST = TWO_BONE_STATUS;
+
+/**
+ * Solves legs `first … first + count − 1`, each as `TwoBoneIk.solve` would solve it: the kernel
+ * {@link twoBoneSolve}, and a second pass from the corrected pose when the first reports nothing
+ * (no flag) yet misses the tolerance, as the solver object does for bones with non-uniform scale.
+ *
+ * The buffers hold any number of skeletons side by side (a crowd: character `c`'s joint `j` at
+ * index `c·J + j`, `parents` offset to match, roots `−1`), with the model matrices up to date
+ * (forward kinematics). Leg `i` reads its joints from `legs[4i …]` ({@link TWO_BONE_LEG}), its
+ * settings from `settings[30i …]` (the {@link TWO_BONE} layout: target, pole, options) and its
+ * bend memory from `memory[4i …]` ({@link TWO_BONE_MEMORY_LENGTH}); it writes the local rotations
+ * of its root and middle joints (and of its end when an end rotation is matched), the model
+ * matrices of joints `root … subtreeEnd − 1`, its memory, `errors[i]` (the end's distance to the
+ * target, model units) and `status[i]` ({@link TWO_BONE_STATUS} bits).
+ *
+ * Legs are solved in order, so a leg may read what an earlier one wrote (a pelvis moved before
+ * the legs below it); two legs must not share joints. A leg with a non-finite input is flagged
+ * `invalid` and left untouched; the others go on. Never throws, allocates nothing.
+ *
+ * @returns the number of legs flagged `invalid`.
+ */
+export function twoBoneSolveBatch(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  legs: Int32Array,
+  settings: Float64Array,
+  memory: Float64Array,
+  errors: Float64Array,
+  status: Uint8Array,
+  first: number,
+  count: number,
+): number {
+  const s = settingsLeg;
+  let invalid = 0;
+  for (let i = first; i < first + count; i++) {
+    const so = i * S.length;
+    for (let k = 0; k < S.length; k++) s[k] = settings[so + k];
+    if (
+      twoBoneSolveLeg(model, parents, translations, rotations, scales, legs, s, memory, errors, status, i)
+    ) {
+      invalid++;
+    }
+  }
+  return invalid;
+}
+
+/**
+ * Leg `i` of {@link twoBoneSolveBatch}, its settings in an array of their own (`settings[0 …]`,
+ * the {@link TWO_BONE} layout), the rest as there: for a caller that keeps one settings array per
+ * leg (and so copies nothing). Writes `errors[i]`, `status[i]`, `memory[4i …]`.
+ *
+ * @returns whether the leg was flagged `invalid`.
+ */
+export function twoBoneSolveLeg(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  legs: Int32Array,
+  settings: Float64Array,
+  memory: Float64Array,
+  errors: Float64Array,
+  status: Uint8Array,
+  i: number,
+): boolean {
+  const s = settings;
+  const mem = memoryLeg;
+  const res = resultLeg;
+  const mo = i * TWO_BONE_MEMORY_LENGTH;
+  mem[0] = memory[mo];
+  mem[1] = memory[mo + 1];
+  mem[2] = memory[mo + 2];
+  mem[3] = memory[mo + 3];
+  const lo = i * TWO_BONE_LEG.length;
+  const root = legs[lo];
+  const mid = legs[lo + 1];
+  const end = legs[lo + 2];
+  const subtreeEnd = legs[lo + 3];
+  if (
+    !legInputsFinite(s, model, parents, translations, rotations, scales, root, mid, end) ||
+    (s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end))
+  ) {
+    // Where TwoBoneIk.solve throws before it solves (at weight 0 it checks the pose, since the
+    // kernel then reads no more than the end's position).
+    errors[i] = Number.NaN;
+    status[i] = ST.invalid;
+    return true;
+  }
+  twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
+  if (
+    res[R.reached] === 0 &&
+    res[R.outOfReach] === 0 &&
+    res[R.clamped] === 0 &&
+    res[R.degenerate] === 0 &&
+    res[R.invalid] === 0
+  ) {
+    // TwoBoneIk.solve's second pass: a reachable target missed (the limb's bones carry
+    // non-uniform scale, which the closed form does not model).
+    twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
+  }
+  // The memory as the solver object keeps it (the kernel may have set it before it found a zero
+  // rotation).
+  memory[mo] = mem[0];
+  memory[mo + 1] = mem[1];
+  memory[mo + 2] = mem[2];
+  memory[mo + 3] = mem[3];
+  if (res[R.invalid] > 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)) {
+    // Rare: the kernel met a NaN, an infinity or a zero rotation in the pose and wrote nothing.
+    errors[i] = Number.NaN;
+    status[i] = ST.invalid;
+    return true;
+  }
+  errors[i] = res[R.error];
+  // As TwoBoneIk reports it: a kernel that wrote nothing on a finite pose (geometry too large
+  // for doubles) reports the leg degenerate.
+  status[i] =
+    (res[R.reached] > 0 ? ST.reached : 0) |
+    (res[R.outOfReach] > 0 ? ST.outOfReach : 0) |
+    (res[R.clamped] > 0 ? ST.clamped : 0) |
+    (res[R.degenerate] > 0 || res[R.invalid] > 0 ? ST.degenerate : 0);
+  return false;
+}
+
+/**
+ * Whether the numbers of one leg that `TwoBoneIk.solve` checks before it solves are usable: the
+ * target, pole, end rotation, weight and softness in its settings `s`, and the local transforms
+ * of root, middle and end (which the kernel does not read itself, but recomputes model matrices
+ * from). Sums, not a branch per number: a NaN or an infinity anywhere makes the sum NaN or
+ * infinite (and an overflow of huge finite numbers sends the leg to the exact check).
+ */
+function legInputsFinite(
+  s: Float64Array,
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + s[S.weight] + s[S.softness];
+  if (s[S.hasPole] > 0) sum += s[S.pole] + s[S.pole + 1] + s[S.pole + 2];
+  if (s[S.hasEndRotation] > 0) {
+    if (end < 0) return false;
+    const x = s[S.endRotation];
+    const y = s[S.endRotation + 1];
+    const z = s[S.endRotation + 2];
+    const w = s[S.endRotation + 3];
+    // TwoBoneIk refuses a quaternion of length ~0 (and a NaN fails the comparison).
+    if (!(x * x + y * y + z * z + w * w > 1e-12)) return false;
+    sum += x + y + z + w;
+  }
+  // The local transforms of root, middle and end, written out (a double returned from a call
+  // V8 does not inline is boxed).
+  let o = 3 * root;
+  let q = 4 * root;
+  sum +=
+    translations[o] +
+    translations[o + 1] +
+    translations[o + 2] +
+    (scales[o] + scales[o + 1] + scales[o + 2]) +
+    (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  o = 3 * mid;
+  q = 4 * mid;
+  sum +=
+    translations[o] +
+    translations[o + 1] +
+    translations[o + 2] +
+    (scales[o] + scales[o + 1] + scales[o + 2]) +
+    (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  if (end >= 0) {
+    o = 3 * end;
+    q = 4 * end;
+    sum +=
+      translations[o] +
+      translations[o + 1] +
+      translations[o + 2] +
+      (scales[o] + scales[o + 1] + scales[o + 2]) +
+      (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  }
+  if (sum - sum === 0) return true;
+  return legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end);
+}
+
+/**
+ * Rare: a NaN or an infinity among the numbers {@link legInputsFinite} sums, or finite numbers so
+ * large that their sum overflowed (which the solver object lets through): number by number.
+ */
+function legInputsExact(
+  s: Float64Array,
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  for (let k = S.target; k < S.target + 3; k++) if (!Number.isFinite(s[k])) return false;
+  if (!Number.isFinite(s[S.weight]) || !Number.isFinite(s[S.softness])) return false;
+  if (s[S.hasPole] > 0) for (let k = S.pole; k < S.pole + 3; k++) if (!Number.isFinite(s[k])) return false;
+  if (s[S.hasEndRotation] > 0) {
+    for (let k = S.endRotation; k < S.endRotation + 4; k++) if (!Number.isFinite(s[k])) return false;
+  }
+  return legPoseUsable(model, parents, translations, rotations, scales, root, mid, end);
+}
+
+/**
+ * Rare path, number by number, as `TwoBoneIk` decides whether to throw `pose/not-finite`: the local
+ * transforms of root, middle and end finite and their rotations of a length that normalizes, and
+ * the top three rows of the model matrices of the root's parent, root, middle and end finite.
+ */
+function legPoseUsable(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  for (let k = 0; k < 4; k++) {
+    const j = k === 0 ? parents[root] : k === 1 ? root : k === 2 ? mid : end;
+    if (j < 0) continue;
+    for (let e = 16 * j; e < 16 * j + 15; e++) {
+      if (e % 4 !== 3 && !Number.isFinite(model[e])) return false;
+    }
+    if (k === 0) continue;
+    const q = 4 * j;
+    const lengthSq =
+      rotations[q] * rotations[q] +
+      rotations[q + 1] * rotations[q + 1] +
+      (rotations[q + 2] * rotations[q + 2] + rotations[q + 3] * rotations[q + 3]);
+    if (!(lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY)) return false;
+    for (let e = 3 * j; e < 3 * j + 3; e++) {
+      if (!Number.isFinite(translations[e]) || !Number.isFinite(scales[e])) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,249 @@
+/**
+ * Many characters of one skeleton in one set of typed arrays: sampled, posed and skinned together.
+ *
+ * @packageDocumentation
+ */
+
+import { Clip } from '../animation/clip.js';
+import { SamplerContext, type WrapMode, wrapTime } from '../animation/sampler.js';
+import { checkSkeletonArg } from '../arguments.js';
+import { TendonError } from '../errors.js';
+import { sampleTracksAt } from '../kernel/keyframes.js';
+import { localToModel } from '../kernel/local-to-model.js';
+import { PALETTE_3X4, PALETTE_MAT4, skinPalettes } from '../kernel/skin-palette.js';
+import type { Skeleton } from '../skeleton/skeleton.js';
+import type { Skin } from '../skin/skin.js';
+
+/** A palette layout of {@link Crowd.skinPalettes}: column-major `mat4`s, or the 3×4 rows. */
+export type PaletteLayout = 'mat4' | '3x4';
+
+const timeScratch = new Float64Array(1);
+
+/**
+ * `count` characters of one skeleton, their poses side by side in one set of typed arrays:
+ * character `c`'s joint `j` at index `c·J + j` (J the skeleton's joint count) of
+ * {@link Crowd.translations}, {@link Crowd.rotations}, {@link Crowd.scales} and
+ * {@link Crowd.model}. A frame: {@link Crowd.sample} (each character its own clip and time),
+ * {@link Crowd.forwardKinematics}, IK on the crowd (a `TwoBoneBatch` takes the crowd as its pose),
+ * {@link Crowd.skinPalettes} into one Float32Array for GPU skinning of instances. Each character's
+ * numbers are those its own `Pose`, `sampleClip`, `forwardKinematics` and `skinPalette` would give,
+ * bit for bit. Nothing allocates per frame.
+ */
+export class Crowd {
+  /** The skeleton every character shares. */
+  readonly skeleton: Skeleton;
+  /** Number of characters. */
+  readonly count: number;
+  /** The crowd's parent indices: the skeleton's, offset per character (roots −1). */
+  readonly parents: Int32Array;
+  /** Local translations, 3 per joint. */
+  readonly translations: Float64Array;
+  /** Local rotations, unit quaternions `(x, y, z, w)`, 4 per joint. */
+  readonly rotations: Float64Array;
+  /** Local scales, 3 per joint. */
+  readonly scales: Float64Array;
+  /** Model matrices, 16 per joint, column-major (after {@link Crowd.forwardKinematics}). */
+  readonly model: Float64Array;
+  /** Each character's time in its clip, seconds: set by the caller before {@link Crowd.sample}. */
+  readonly times: Float64Array;
+  private readonly clips: (Clip | null)[];
+  private readonly contexts: (SamplerContext | null)[];
+  /** Per character, views of its part of the local buffers (made once: the sampler writes from 0). */
+  private readonly views: { t: Float64Array; r: Float64Array; s: Float64Array }[];
+
+  /**
+   * Every character at the skeleton's rest pose, with no clip.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a count that is not an integer ≥ 0.
+   */
+  constructor(skeleton: Skeleton, count: number) {
+    checkSkeletonArg(skeleton, 'new Crowd');
+    if (!Number.isInteger(count) || count < 0) {
+      throw new TendonError('argument/invalid', `new Crowd: count ${count} is not an integer ≥ 0`);
+    }
+    const J = skeleton.jointCount;
+    this.skeleton = skeleton;
+    this.count = count;
+    this.parents = new Int32Array(J * count);
+    this.translations = new Float64Array(3 * J * count);
+    this.rotations = new Float64Array(4 * J * count);
+    this.scales = new Float64Array(3 * J * count);
+    this.model = new Float64Array(16 * J * count);
+    this.times = new Float64Array(count);
+    this.clips = new Array(count).fill(null);
+    this.contexts = new Array(count).fill(null);
+    this.views = [];
+    for (let c = 0; c < count; c++) {
+      for (let j = 0; j < J; j++) {
+        const p = skeleton.parents[j];
+        this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+      }
+      this.translations.set(skeleton.restTranslations, 3 * J * c);
+      this.rotations.set(skeleton.restRotations, 4 * J * c);
+      this.scales.set(skeleton.restScales, 3 * J * c);
+      this.views.push({
+        t: this.translations.subarray(3 * J * c, 3 * J * (c + 1)),
+        r: this.rotations.subarray(4 * J * c, 4 * J * (c + 1)),
+        s: this.scales.subarray(3 * J * c, 3 * J * (c + 1)),
+      });
+    }
+    this.forwardKinematics();
+  }
+
+  /**
+   * Gives character `character` a clip of this skeleton (or `null`: {@link Crowd.sample} then
+   * leaves its pose alone). Allocates its sampling cursors: call when the clip changes, not per
+   * frame.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a character out of range or not a clip,
+   *   `clip/skeleton-mismatch` for a clip of another skeleton.
+   */
+  setClip(character: number, clip: Clip | null): void {
+    if (!Number.isInteger(character) || character < 0 || character >= this.count) {
+      throw new TendonError(
+        'argument/invalid',
+        `Crowd.setClip: character ${character} is not in 0..${this.count - 1}`,
+      );
+    }
+    if (clip !== null && !(clip instanceof Clip)) {
+      throw new TendonError('argument/invalid', 'Crowd.setClip: the clip is not a Clip');
+    }
+    if (clip !== null && clip.skeleton !== this.skeleton) {
+      throw new TendonError('clip/skeleton-mismatch', 'Crowd.setClip: the clip is of another skeleton');
+    }
+    this.clips[character] = clip;
+    this.contexts[character] = clip === null ? null : new SamplerContext(clip);
+  }
+
+  /**
+   * Samples every character that has a clip at its time ({@link Crowd.times}), as `sampleClip`
+   * would (`mode` wraps or clamps the time), into its local transforms. With `first` and
+   * `count`, only characters `first … first + count − 1`: a crowd can be updated in slices (far
+   * characters every Nth frame, a slice a frame, so that the cost per frame stays flat).
+   *
+   * @throws {@link TendonError} `animation/invalid-time` for a time in the range that is not
+   *   finite, or `argument/invalid` for a mode that is not `'loop'` or `'clamp'` or a range outside
+   *   the crowd, before anything is written.
+   */
+  sample(mode: WrapMode = 'loop', first = 0, count: number = this.count - first): void {
+    this.checkRange(first, count, 'sample');
+    const times = this.times;
+    const end = first + count;
+    let sum = 0;
+    for (let c = first; c < end; c++) sum += times[c];
+    if (!(sum - sum === 0) || (mode !== 'loop' && mode !== 'clamp')) this.refuseSample(mode);
+    for (let c = first; c < end; c++) {
+      const clip = this.clips[c];
+      const context = this.contexts[c];
+      if (clip === null || context === null) continue;
+      timeScratch[0] = wrapTime(times[c], clip.duration, mode);
+      const view = this.views[c];
+      sampleTracksAt(clip, context.cursors, timeScratch, 0, view.t, view.r, view.s);
+    }
+  }
+
+  /** Says what is wrong with {@link Crowd.sample}'s times or mode (a sum that overflowed: nothing). */
+  private refuseSample(mode: WrapMode): void {
+    if (mode !== 'loop' && mode !== 'clamp') {
+      throw new TendonError(
+        'argument/invalid',
+        `Crowd.sample: mode "${String(mode)}" is not 'loop' or 'clamp'`,
+      );
+    }
+    for (let c = 0; c < this.count; c++) {
+      const time = this.times[c];
+      if (!Number.isFinite(time)) {
+        throw new TendonError(
+          'animation/invalid-time',
+          `Crowd.sample: character ${c}'s time ${time} is not finite`,
+        );
+      }
+    }
+  }
+
+  /**
+   * The model matrices of every character (or of characters `first … first + count − 1`) from
+   * their local transforms, in one pass.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a range outside the crowd.
+   */
+  forwardKinematics(first = 0, count: number = this.count - first): void {
+    this.checkRange(first, count, 'forwardKinematics');
+    const J = this.skeleton.jointCount;
+    localToModel(
+      this.model,
+      this.parents,
+      this.translations,
+      this.rotations,
+      this.scales,
+      first * J,
+      (first + count) * J,
+    );
+  }
+
+  /** Throws unless `first … first + count − 1` are characters of the crowd. */
+  private checkRange(first: number, count: number, who: string): void {
+    if (
+      !(
+        Number.isInteger(first) &&
+        Number.isInteger(count) &&
+        first >= 0 &&
+        count >= 0 &&
+        first + count <= this.count
+      )
+    ) {
+      throw new TendonError(
+        'argument/invalid',
+        `Crowd.${who}: characters ${first} … ${first + count - 1} are not in 0 … ${this.count - 1}`,
+      );
+    }
+  }
+
+  /**
+   * The skinning palettes of every character into `out`, `skin.joints.length` entries per character,
+   * character after character: 16 floats an entry (`'mat4'`, column-major, as `skinPalette`
+   * writes them) or 12 (`'3x4'`: the affine matrix's top three rows, row after row, translation
+   * last in each; a quarter less to upload). Reads {@link Crowd.model}. With `first` and `count`,
+   * only those characters' palettes are written (at their places in `out`).
+   *
+   * @throws {@link TendonError} `pose/buffer-size` when `out` does not hold the crowd's palettes,
+   *   `pose/skeleton-mismatch` for a skin of another skeleton, `argument/invalid` for an unknown
+   *   layout or a range outside the crowd.
+   */
+  skinPalettes(
+    skin: Skin,
+    out: Float32Array | Float64Array,
+    layout: PaletteLayout = 'mat4',
+    first = 0,
+    count: number = this.count - first,
+  ): void {
+    this.checkRange(first, count, 'skinPalettes');
+    if (skin.skeleton !== this.skeleton) {
+      throw new TendonError('pose/skeleton-mismatch', 'Crowd.skinPalettes: the skin is of another skeleton');
+    }
+    if (layout !== 'mat4' && layout !== '3x4') {
+      throw new TendonError(
+        'argument/invalid',
+        `Crowd.skinPalettes: layout "${String(layout)}" is not 'mat4' or '3x4'`,
+      );
+    }
+    const stride = layout === 'mat4' ? PALETTE_MAT4 : PALETTE_3X4;
+    const size = stride * skin.joints.length * this.count;
+    if (out.length !== size) {
+      throw new TendonError(
+        'pose/buffer-size',
+        `Crowd.skinPalettes: out holds ${out.length} numbers, the crowd's ${layout} palettes ${size}`,
+      );
+    }
+    skinPalettes(
+      out,
+      stride,
+      this.model,
+      this.skeleton.jointCount,
+      skin.joints,
+      skin.inverseBindMatrices,
+      first,
+      count,
+    );
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Crowd on the real robot (RobotExpressive, its own clips and skin): each character sampled at its
+ * own clip and time, forward kinematics over the whole crowd and the skin palettes (4×4 and 3×4)
+ * against a Pose per character with sampleClip, forwardKinematics and skinPalette, bit for bit
+ * (Object.is on every number), frame after frame; the crowd as a TwoBoneBatch's pose.
+ */
+import { describe, expect, it } from 'vitest';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { TendonError } from '../../src/errors.js';
+import { TwoBoneBatch } from '../../src/ik/two-bone-batch.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { skinPalette } from '../../src/kernel/skin-palette.js';
+import { TWO_BONE_STATUS } from '../../src/kernel/two-bone-batch.js';
+import { Crowd } from '../../src/pose/crowd.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { readAsset } from '../helpers/assets.js';
+import { restPointIn } from '../placement/characters.js';
+
+const robot = (await importGltf(readAsset('gltf', 'RobotExpressive.glb'), { source: 'RobotExpressive.glb' }))
+  .skeletons[0];
+const { skeleton, clips } = robot;
+const skin = robot.skins[0];
+const J = skeleton.jointCount;
+
+function expectSame(actual: ArrayLike<number>, wanted: ArrayLike<number>, what: string): void {
+  expect(actual.length).toBe(wanted.length);
+  for (let i = 0; i < actual.length; i++) {
+    if (!Object.is(actual[i], wanted[i]))
+      expect.fail(`${what}[${i}]: crowd ${actual[i]}, per character ${wanted[i]}`);
+  }
+}
+
+describe('Crowd', () => {
+  it('samples, poses and skins each robot as its own Pose would, to the bit, frame after frame', () => {
+    const count = 7;
+    const crowd = new Crowd(skeleton, count);
+    const poses = Array.from({ length: count }, () => new Pose(skeleton));
+    const models = poses.map(() => createModelBuffer(skeleton));
+    // Character 6 has no clip: it stays at rest.
+    const picked = Array.from({ length: count - 1 }, (_, c) => clips[c % clips.length]);
+    const contexts = picked.map((clip) => new SamplerContext(clip));
+    picked.forEach((clip, c) => {
+      crowd.setClip(c, clip);
+    });
+    const k = skin.joints.length;
+    const mat4 = new Float32Array(16 * k * count);
+    const rows = new Float32Array(12 * k * count);
+    for (let frame = 0; frame < 4; frame++) {
+      for (let c = 0; c < count; c++) crowd.times[c] = 0.37 * c + frame / 24 + (c === 2 ? 100 : 0);
+      crowd.sample();
+      crowd.forwardKinematics();
+      crowd.skinPalettes(skin, mat4);
+      crowd.skinPalettes(skin, rows, '3x4');
+      for (let c = 0; c < count; c++) {
+        if (c < picked.length) sampleClip(picked[c], contexts[c], crowd.times[c], poses[c]);
+        forwardKinematics(poses[c], models[c]);
+        expectSame(
+          crowd.translations.subarray(3 * J * c, 3 * J * (c + 1)),
+          poses[c].translations,
+          'translations',
+        );
+        expectSame(crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)), poses[c].rotations, 'rotations');
+        expectSame(crowd.scales.subarray(3 * J * c, 3 * J * (c + 1)), poses[c].scales, 'scales');
+        expectSame(crowd.model.subarray(16 * J * c, 16 * J * (c + 1)), models[c], 'model');
+        const one = new Float32Array(16 * k);
+        skinPalette(one, models[c], skin.joints, skin.inverseBindMatrices);
+        expectSame(mat4.subarray(16 * k * c, 16 * k * (c + 1)), one, 'palette 4×4');
+        for (let e = 0; e < k; e++) {
+          const want = [0, 1, 2].flatMap((i) => [0, 4, 8, 12].map((col) => one[16 * e + col + i]));
+          expectSame(rows.subarray(12 * (k * c + e), 12 * (k * c + e + 1)), want, 'palette 3×4');
+        }
+      }
+    }
+    // The robots really differ (different clips and times).
+    expect(crowd.rotations.subarray(0, 4 * J)).not.toEqual(crowd.rotations.subarray(4 * J, 8 * J));
+  });
+
+  it('is a TwoBoneBatch’s pose: the same parents, legs solved in place', () => {
+    const count = 3;
+    const crowd = new Crowd(skeleton, count);
+    const walk = clips.find((c) => c.name === 'Walking') ?? clips[0];
+    for (let c = 0; c < count; c++) {
+      crowd.setClip(c, walk);
+      crowd.times[c] = 0.2 * c;
+    }
+    crowd.sample();
+    crowd.forwardKinematics();
+    const leg = {
+      root: 'UpperLeg.L',
+      middle: 'LowerLeg.L',
+      endLocal: restPointIn(skeleton, skeleton.jointIndex('LowerLeg.L'), skeleton.jointIndex('Foot.L')),
+    };
+    const batch = new TwoBoneBatch(skeleton, [leg], count);
+    expect(batch.parents).toEqual(crowd.parents);
+    const hip = skeleton.jointIndex('UpperLeg.L');
+    for (let c = 0; c < count; c++) {
+      const h = 16 * (c * J + hip) + 12;
+      batch.targets.set([crowd.model[h] + 0.2, crowd.model[h + 1] - 1, crowd.model[h + 2] + 0.3], 3 * c);
+    }
+    expect(batch.solve(crowd)).toBe(0);
+    for (let c = 0; c < count; c++) {
+      expect(batch.status[c] & TWO_BONE_STATUS.reached).toBe(TWO_BONE_STATUS.reached);
+    }
+  });
+
+  it('updates in slices (sample, FK, legs, palettes) to the bits of the whole, and touches nothing outside', () => {
+    const count = 7;
+    const whole = new Crowd(skeleton, count);
+    const sliced = new Crowd(skeleton, count);
+    const leg = {
+      root: 'UpperLeg.R',
+      middle: 'LowerLeg.R',
+      endLocal: restPointIn(skeleton, skeleton.jointIndex('LowerLeg.R'), skeleton.jointIndex('Foot.R')),
+    };
+    const batches = [new TwoBoneBatch(skeleton, [leg], count), new TwoBoneBatch(skeleton, [leg], count)];
+    const k = skin.joints.length;
+    const palettes = [new Float32Array(12 * k * count), new Float32Array(12 * k * count)];
+    [whole, sliced].forEach((crowd) => {
+      for (let c = 0; c < count; c++) {
+        crowd.setClip(c, clips[(c + 1) % clips.length]);
+        crowd.times[c] = 0.3 * c;
+      }
+    });
+    const foot = skeleton.jointIndex('Foot.R');
+    const frame = (crowd: Crowd, b: number, first: number, n: number) => {
+      crowd.sample('loop', first, n);
+      crowd.forwardKinematics(first, n);
+      for (let c = first; c < first + n; c++) {
+        const o = 16 * (c * J + foot) + 12;
+        batches[b].targets.set([crowd.model[o], crowd.model[o + 1] - 0.1, crowd.model[o + 2] + 0.05], 3 * c);
+      }
+      expect(batches[b].solve(crowd, first, n)).toBe(0);
+      crowd.skinPalettes(skin, palettes[b], '3x4', first, n);
+    };
+    frame(whole, 0, 0, count);
+    frame(sliced, 1, 0, 3);
+    // Before the second slice: characters 3… are still at rest in the sliced crowd.
+    expectSame(
+      sliced.rotations.subarray(4 * J * 3),
+      new Crowd(skeleton, count).rotations.subarray(4 * J * 3),
+      'rest',
+    );
+    expect(Array.from(palettes[1].subarray(12 * k * 3)).every((x) => x === 0)).toBe(true);
+    frame(sliced, 1, 3, count - 3);
+    expectSame(sliced.rotations, whole.rotations, 'rotations');
+    expectSame(sliced.model, whole.model, 'model');
+    expectSame(palettes[1], palettes[0], 'palettes');
+    expectSame(batches[1].errors, batches[0].errors, 'errors');
+    expectSame(batches[1].status, batches[0].status, 'status');
+    expect(() => whole.forwardKinematics(5, 3)).toThrow(
+      expect.objectContaining({ code: 'argument/invalid' }),
+    );
+    expect(() => whole.sample('loop', -1)).toThrow(TendonError);
+    expect(() => batches[0].solve(whole, 2, 6)).toThrow(
+      expect.objectContaining({ code: 'argument/invalid' }),
+    );
+  });
+
+  it('refuses a bad time or mode before writing, a foreign clip or skin, a wrong palette size', () => {
+    const crowd = new Crowd(skeleton, 2);
+    crowd.setClip(0, clips[0]);
+    crowd.setClip(1, clips[1]);
+    const before = crowd.rotations.slice();
+    crowd.times[1] = Number.NaN;
+    expect(() => crowd.sample()).toThrow(expect.objectContaining({ code: 'animation/invalid-time' }));
+    expectSame(crowd.rotations, before, 'untouched');
+    crowd.times[1] = 0;
+    expect(() => crowd.sample('bounce' as 'loop')).toThrow(TendonError);
+    expect(() => crowd.setClip(2, clips[0])).toThrow(TendonError);
+    const other = new Crowd(Skeleton.create({ names: ['a'], parents: [-1] }), 1);
+    expect(() => other.setClip(0, clips[0])).toThrow(
+      expect.objectContaining({ code: 'clip/skeleton-mismatch' }),
+    );
+    expect(() => crowd.skinPalettes(skin, new Float32Array(5))).toThrow(
+      expect.objectContaining({ code: 'pose/buffer-size' }),
+    );
+    expect(() => new Crowd(skeleton, -1)).toThrow(TendonError);
+  });
+});
