@@ -9,7 +9,7 @@
  */
 
 import { localToModel } from './local-to-model.js';
-import { invertAffine } from './mat4.js';
+import { invertAffine, mirrored } from './mat4.js';
 import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 import { distanceInto, FAR, pullIn } from './vec3.js';
 
@@ -286,7 +286,8 @@ export function twoBoneSolve(
   const softness = settings[S.softness];
   if (softness > 0) {
     const start = reach * (1 - softness);
-    if (lat > start) {
+    // A softness too small to move the start (a subnormal) leaves no width to ease over: none.
+    if (lat > start && start < reach) {
       const width = reach - start;
       const x = (lat - start) / width;
       lat = start + (width * x) / (1 + x);
@@ -1050,13 +1051,8 @@ function matchEndRotation(
   const y2 = ty + ty;
   const z2 = tz + tz;
   const m = end * 16;
-  // The 3x3 determinant's sign, written out: mat4.determinant is the 4x4 one, and a double
-  // returned from a call V8 does not inline is boxed.
-  const mirrored =
-    model[m] * (model[m + 5] * model[m + 10] - model[m + 6] * model[m + 9]) -
-      model[m + 4] * (model[m + 1] * model[m + 10] - model[m + 2] * model[m + 9]) +
-      model[m + 8] * (model[m + 1] * model[m + 6] - model[m + 2] * model[m + 5]) <
-    0;
+  // The sign of the 3x3 determinant (a boolean comes back from a call unboxed).
+  const isMirrored = mirrored(model, m);
   const w = WANTED;
   // Columns of the wanted rotation, brought into the solve frame, normalized, signed by X · D.
   for (let c = 0; c < 3; c++) {
@@ -1066,7 +1062,7 @@ function matchEndRotation(
     const fx = pinv[0] * x + pinv[4] * y + pinv[8] * z;
     const fy = pinv[1] * x + pinv[5] * y + pinv[9] * z;
     const fz = pinv[2] * x + pinv[6] * y + pinv[10] * z;
-    const flip = (c === 0 && mirrored) !== scales[end * 3 + c] < 0;
+    const flip = (c === 0 && isMirrored) !== scales[end * 3 + c] < 0;
     const inv = (flip ? -1 : 1) / Math.sqrt(fx * fx + fy * fy + fz * fz);
     v[w + 4 * c] = fx * inv;
     v[w + 4 * c + 1] = fy * inv;

@@ -439,6 +439,23 @@ describe('two-bone IK: named cases', () => {
     }
   });
 
+  it('takes a softness too small to widen anything (a subnormal) as none, not as a NaN', () => {
+    const hard = rig(identity);
+    const tiny = rig(identity, { softness: 5e-324 });
+    for (const distance of [0.5 * (L1 + L2), L1 + L2, 1.2 * (L1 + L2)]) {
+      hard.pose.resetToRest();
+      tiny.pose.resetToRest();
+      forwardKinematics(hard.pose, hard.model);
+      forwardKinematics(tiny.pose, tiny.model);
+      const a = hard.ik.solve(hard.pose, hard.model, targetAt(hard, [0.1, -1, 0.2], distance));
+      const reachedHard = a.reached;
+      const b = tiny.ik.solve(tiny.pose, tiny.model, targetAt(tiny, [0.1, -1, 0.2], distance));
+      expect(b.degenerate).toBe(false);
+      expect(b.reached).toBe(reachedHard);
+      expect(tiny.pose.rotations).toEqual(hard.pose.rotations);
+    }
+  });
+
   it('twists the bend plane about the root–target axis', () => {
     const a = rig(identity);
     const b = rig(identity, { twist: Math.PI / 2 });
