@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'demo', 'dist');
 /** The pages: demo/<page>.ts bundled into demo/dist/<page>.js, beside demo/<page>.html. */
-const PAGES = ['main', 'playground', 'mocap', 'character'];
+const PAGES = ['main', 'playground', 'mocap', 'character', 'crowd'];
 /** What the pages fetch, shipped in examples/assets (see its LICENSES.md). */
 const ASSETS = ['RobotExpressive.glb', 'cmu_02_01_walk.bvh', 'cmu_run_jog_daz_filtered.bvh'];
 

@@ -1,0 +1,451 @@
+/**
+ * The crowd: N RobotExpressive robots walking the terrain in lanes, each its own phase and speed.
+ * One `Crowd` samples every robot's walk, runs forward kinematics over the whole crowd in one pass
+ * and writes every skinning palette into one Float32Array. Placement does not run on the crowd's
+ * buffers (a `Pose` owns its arrays): each robot has its own `Pose` and `FootPlacement`, the crowd's
+ * slice is copied in, the feet are planted, and the placed model matrices are copied back before
+ * the palettes. Drawing: one clone of the robot per character (geometry and materials shared),
+ * tendon/three's Mode 2 (three neither updates the bones nor computes the palette). A slider sets
+ * N; the panel shows tendon's milliseconds per frame (sample + forward kinematics + placement +
+ * palettes) and the whole frame's; window.tendonDemo exposes the numbers the browser test reads.
+ */
+import type { Object3D, Skeleton as ThreeSkeleton } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
+import {
+  type Clip,
+  Crowd,
+  computeContacts,
+  FootPlacement,
+  findRig,
+  HIT,
+  importGltf,
+  Pose,
+  RAY,
+  type Skin,
+  SPRING,
+  springOmega,
+  springStep,
+} from '../src/index.js';
+import { mat4 } from '../src/kernel/index.js';
+import { bindThreeSkeleton } from '../src/three/index.js';
+import {
+  createStage,
+  describeError,
+  headingMatrix,
+  publish,
+  terrain,
+  terrainLength,
+  terrainPoints,
+} from './common.js';
+import type { FootError } from './walker.js';
+
+const SCALE = 0.5; // the robot is 3 units tall: 1.5 m
+const MAX = 200;
+const LANES = 10;
+const LANE_GAP = 0.6; // m between lanes (z)
+const STRETCHES = 2; // the terrain's length: 2 × 16 m; a robot leaving its end comes back at 0
+const LENGTH = terrainLength(STRETCHES);
+/** Frames over which the panel's milliseconds are averaged. */
+const WINDOW = 30;
+
+interface Tally {
+  sum: number;
+  max: number;
+  samples: number;
+  near: number;
+}
+
+/** One robot: its three.js clone, its own pose and placement, where it walks. */
+interface Robot {
+  readonly root: Object3D;
+  /** The clone's joint objects, by joint (bones get their world matrices from tendon). */
+  readonly objects: readonly Object3D[];
+  readonly skeletons: readonly ThreeSkeleton[];
+  readonly pose: Pose;
+  readonly model: Float64Array;
+  readonly placement: FootPlacement;
+  readonly world: Float64Array;
+  /** The origin's height spring (value, velocity) and its goal. */
+  readonly controller: Float64Array;
+  readonly goal: Float64Array;
+  readonly weights: Float64Array;
+  readonly planted: Uint8Array;
+  x: number;
+  z: number;
+  time: number;
+  speed: number;
+  walked: number;
+  started: boolean;
+}
+
+/** Views of one character's slice of the crowd's buffers and palettes (made once per N). */
+interface Slice {
+  t: Float64Array;
+  r: Float64Array;
+  s: Float64Array;
+  m: Float64Array;
+  palette: Float32Array;
+}
+
+interface Stats {
+  ready: boolean;
+  count: number;
+  frames: number;
+  /** tendon's part of a frame (sample, forward kinematics, placement, palettes), ms, mean since the count was set. */
+  tendonMs: number;
+  /** The page's whole frame on the CPU (tendon, three's uploads and draw calls), ms, same frames. */
+  frameMs: number;
+  /** Draw calls of the last frame. */
+  drawCalls: number;
+  /** Robot 0's pelvis, world (m), and how far it has walked since the count was set (m). */
+  probe: [number, number, number];
+  walked: number;
+  footError: FootError;
+  footErrorWithoutIk: FootError;
+}
+
+async function main(): Promise<void> {
+  const { renderer, scene, camera } = createStage();
+  const points = terrainPoints(STRETCHES);
+  const { ground, mesh } = terrain(points, (LANES * LANE_GAP) / 2 + 0.6);
+  scene.add(mesh);
+  // From the front-left side, above: the lanes recede from the camera.
+  camera.position.set(22, 6, 13);
+  camera.lookAt(14, 0.4, -0.5);
+  const panel = document.getElementById('panel') as HTMLElement;
+  const slider = document.getElementById('count') as HTMLInputElement;
+  const output = document.getElementById('count-value') as HTMLOutputElement;
+
+  const bytes = new Uint8Array(await (await fetch('RobotExpressive.glb')).arrayBuffer());
+  const gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(0) as ArrayBuffer, '');
+  const imported = await importGltf(bytes, { source: 'RobotExpressive.glb' });
+  const { skeleton, clips } = imported.skeletons[0];
+  const walk = clips.find((c) => c.name === 'Walking') as Clip;
+  const rig = findRig(skeleton);
+  const track = computeContacts(walk, rig.legs);
+  const J = skeleton.jointCount;
+  // The feet move back as the body goes forward: travel is against the ground's velocity.
+  const gx = -track.groundVelocity[0];
+  const gz = -track.groundVelocity[2];
+  const g = Math.sqrt(gx * gx + gz * gz);
+  const heading: [number, number] = g > 0 ? [gx / g, gz / g] : [0, 1];
+
+  let skin: Skin | null = null;
+  const robots: Robot[] = [];
+  /** A clone of the robot bound to tendon, at the pool's index `robots.length`. */
+  const makeRobot = (): Robot => {
+    const root = cloneSkinned(gltf.scene);
+    const binding = bindThreeSkeleton(root, { skeleton }).useTendonPalette();
+    skin ??= binding.skins[0];
+    for (const s of binding.skins) {
+      if (!sameSkin(s, binding.skins[0]))
+        throw new Error('the robot’s skins differ: one palette cannot serve them');
+    }
+    // The skinned parts (the hands) hang directly from the root at identity, in detached bind
+    // mode with an identity bind matrix: the shader then draws `root · Σ wᵢ paletteᵢ · v`, so the
+    // crowd's model-space palette is used as it is, and the root carries the robot's world
+    // transform. (Attached mode would want world-space palettes.)
+    for (const m of binding.meshes) {
+      root.add(m);
+      m.position.set(0, 0, 0);
+      m.quaternion.set(0, 0, 0, 1);
+      m.scale.set(1, 1, 1);
+      m.bindMode = 'detached';
+      m.bindMatrix.identity();
+      m.bindMatrixInverse.identity();
+    }
+    root.matrixAutoUpdate = false;
+    const placement = new FootPlacement(skeleton, rig, { ground });
+    placement.setContactTrack(track);
+    const robot: Robot = {
+      root,
+      objects: binding.objects,
+      skeletons: binding.threeSkeletons,
+      pose: new Pose(skeleton),
+      model: new Float64Array(16 * J),
+      placement,
+      world: new Float64Array(16),
+      controller: new Float64Array(2),
+      goal: new Float64Array(1),
+      weights: new Float64Array(rig.legs.length),
+      planted: new Uint8Array(rig.legs.length),
+      x: 0,
+      z: 0,
+      time: 0,
+      speed: 1,
+      walked: 0,
+      started: false,
+    };
+    return robot;
+  };
+
+  // The first robot's binding gives the skin (three's bones, their inverse bind matrices).
+  robots.push(makeRobot());
+  const theSkin = skin as unknown as Skin;
+
+  const spring = new Float64Array(SPRING.length);
+  spring[SPRING.omega] = springOmega(0.15);
+  const ray = new Float64Array(RAY.length);
+  const hit = new Float64Array(HIT.length);
+  const velocity = new Float64Array(3);
+  const groundUnder = (x: number, z: number): number => {
+    ray[0] = x;
+    ray[1] = 1e4;
+    ray[2] = z;
+    ray[3] = 0;
+    ray[4] = -1;
+    ray[5] = 0;
+    ray[6] = 2e4;
+    return ground.raycast(ray, hit) ? hit[HIT.point + 1] : Number.NaN;
+  };
+
+  let crowd = new Crowd(skeleton, 0);
+  let palettes = new Float32Array(0);
+  let slices: Slice[] = [];
+  let count = 0;
+  const withIk: Tally = { sum: 0, max: 0, samples: 0, near: 0 };
+  const withoutIk: Tally = { sum: 0, max: 0, samples: 0, near: 0 };
+  let frames = 0;
+  let measuredFrames = 0;
+  let tendonSum = 0;
+  let frameSum = 0;
+  const recentTendon = new Float64Array(WINDOW);
+  const recentFrame = new Float64Array(WINDOW);
+
+  const resetStats = () => {
+    for (const e of [withIk, withoutIk]) e.sum = e.max = e.samples = e.near = 0;
+    measuredFrames = 0;
+    tendonSum = frameSum = 0;
+  };
+
+  /** N robots: a new crowd, each robot placed in its lane at its phase and speed. */
+  const setCount = (n: number) => {
+    n = Math.max(1, Math.min(MAX, Math.round(n)));
+    const B = theSkin.joints.length;
+    while (robots.length < n) robots.push(makeRobot());
+    for (let c = 0; c < robots.length; c++) {
+      if (c < n && robots[c].root.parent === null) scene.add(robots[c].root);
+      if (c >= n && robots[c].root.parent !== null) scene.remove(robots[c].root);
+    }
+    crowd = new Crowd(skeleton, n);
+    palettes = new Float32Array(16 * B * n);
+    slices = [];
+    const perLane = Math.ceil(n / LANES);
+    const spacing = LENGTH / perLane;
+    for (let c = 0; c < n; c++) {
+      crowd.setClip(c, walk);
+      slices.push({
+        t: crowd.translations.subarray(3 * J * c, 3 * J * (c + 1)),
+        r: crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)),
+        s: crowd.scales.subarray(3 * J * c, 3 * J * (c + 1)),
+        m: crowd.model.subarray(16 * J * c, 16 * J * (c + 1)),
+        palette: palettes.subarray(16 * B * c, 16 * B * (c + 1)),
+      });
+      const robot = robots[c];
+      const lane = c % LANES;
+      const slot = Math.floor(c / LANES);
+      // Lanes from the back (−z) to the front; in a lane one speed, so nobody walks into the next.
+      robot.z = (lane - (LANES - 1) / 2) * LANE_GAP;
+      robot.speed = 0.8 + (0.4 * lane) / (LANES - 1);
+      robot.x = ((slot + 0.5 * (lane % 2)) * spacing) % LENGTH;
+      // The golden ratio spreads the phases.
+      robot.time = walk.duration * ((c * 0.6180339887498949) % 1);
+      robot.walked = 0;
+      robot.started = false;
+      robot.placement.reset();
+    }
+    count = n;
+    slider.value = String(n);
+    output.value = String(n);
+    resetStats();
+  };
+  slider.addEventListener('input', () => setCount(Number(slider.value)));
+  setCount(Number(slider.value));
+
+  /** Sole–ground distance of planted feet, as demo/walker.ts measures it. */
+  const measure = (robot: Robot, m: Float64Array, into: Tally) => {
+    const world = robot.world;
+    for (let i = 0; i < rig.legs.length; i++) {
+      if (robot.planted[i] !== 1) continue;
+      const leg = rig.legs[i];
+      let best = Number.NaN;
+      for (let k = 0; k < 2; k++) {
+        const joint = k === 0 ? leg.foot : leg.toe;
+        const height = k === 0 ? track.footHeights[i] : track.toeHeights[i];
+        if (joint < 0 || !Number.isFinite(height)) continue;
+        const o = 16 * joint + 12;
+        const x = world[0] * m[o] + world[4] * m[o + 1] + world[8] * m[o + 2] + world[12];
+        const y = world[1] * m[o] + world[5] * m[o + 1] + world[9] * m[o + 2] + world[13];
+        const z = world[2] * m[o] + world[6] * m[o + 1] + world[10] * m[o + 2] + world[14];
+        const gy = groundUnder(x, z);
+        if (Number.isNaN(gy)) continue;
+        const e = Math.abs((y - gy) * hit[HIT.normal + 1] - height * SCALE);
+        if (Number.isNaN(best) || e < best) best = e;
+      }
+      if (Number.isNaN(best)) continue;
+      into.sum += best;
+      into.max = Math.max(into.max, best);
+      into.samples++;
+      if (best <= 0.01) into.near++;
+    }
+  };
+
+  const summary = (e: Tally): FootError => ({
+    mean: e.samples > 0 ? e.sum / e.samples : 0,
+    max: e.max,
+    samples: e.samples,
+    within1cm: e.samples > 0 ? e.near / e.samples : 1,
+  });
+  const mean = (a: Float64Array, n: number) => {
+    let s = 0;
+    const k = Math.min(n, a.length);
+    for (let i = 0; i < k; i++) s += a[i];
+    return k > 0 ? s / k : 0;
+  };
+  const cm = (e: FootError) =>
+    `${(100 * e.mean).toFixed(2)} cm mean, ${(100 * e.max).toFixed(2)} max, ${(100 * e.within1cm).toFixed(1)}% ≤ 1 cm`;
+  const pelvis = 16 * rig.pelvis + 12;
+
+  let last = performance.now();
+  let running = true;
+  const frame = (now: number) => {
+    if (!running) return;
+    frames++;
+    // rAF timestamps can precede the performance.now() taken before the first frame. One step a
+    // frame (at most 1/30 s): the work per frame stays one crowd update whatever the frame rate.
+    const dt = Math.max(0, Math.min(1 / 30, (now - last) / 1000));
+    last = now;
+    const start = performance.now();
+    const n = count;
+    for (let c = 0; c < n; c++) {
+      const robot = robots[c];
+      robot.time += dt * robot.speed;
+      if (robot.time >= walk.duration) robot.time -= walk.duration;
+      crowd.times[c] = robot.time;
+    }
+    crowd.sample();
+    crowd.forwardKinematics();
+    for (let c = 0; c < n; c++) {
+      const robot = robots[c];
+      const slice = slices[c];
+      const { pose, model, world, placement } = robot;
+      pose.translations.set(slice.t);
+      pose.rotations.set(slice.r);
+      pose.scales.set(slice.s);
+      model.set(slice.m);
+      // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
+      track.groundVelocityAt(robot.time, velocity, 0);
+      const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * dt * robot.speed;
+      robot.x += step;
+      robot.walked += step;
+      if (robot.x >= LENGTH) {
+        robot.x -= LENGTH;
+        robot.started = false;
+        placement.reset();
+      }
+      // The origin follows the ground under the pelvis through a spring.
+      headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
+      const px =
+        world[0] * model[pelvis] + world[4] * model[pelvis + 1] + world[8] * model[pelvis + 2] + world[12];
+      const under = groundUnder(px, robot.z);
+      robot.goal[0] = Number.isNaN(under) ? robot.controller[0] : under;
+      if (!robot.started) {
+        robot.controller[0] = robot.goal[0];
+        robot.controller[1] = 0;
+        robot.started = true;
+      }
+      spring[SPRING.dt] = dt;
+      springStep(robot.controller, 0, robot.goal, 0, spring);
+      headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
+      placement.solve(pose, model, world, dt, robot.time);
+    }
+    const placed = performance.now();
+    // Measured outside tendon's time: the crowd's model is still the animation alone here.
+    for (let c = 0; c < n; c++) {
+      const robot = robots[c];
+      track.sample(robot.time, 0.1, robot.weights, robot.planted);
+      measure(robot, robot.model, withIk);
+      measure(robot, slices[c].m, withoutIk);
+    }
+    const resumed = performance.now();
+    for (let c = 0; c < n; c++) slices[c].m.set(robots[c].model);
+    crowd.skinPalettes(theSkin, palettes, 'mat4');
+    const tendonMs = placed - start + (performance.now() - resumed);
+
+    // three: the root carries the world transform, the bones get theirs, the hands their palette.
+    for (let c = 0; c < n; c++) {
+      const robot = robots[c];
+      robot.root.matrix.fromArray(robot.world);
+      robot.root.matrixWorldNeedsUpdate = true;
+      const objects = robot.objects;
+      for (let j = 0; j < J; j++) {
+        mat4.multiplyAffine(objects[j].matrixWorld.elements, 0, robot.world, 0, robot.model, 16 * j);
+      }
+      for (const s of robot.skeletons) {
+        (s.boneMatrices as Float32Array).set(slices[c].palette);
+        if (s.boneTexture !== null) s.boneTexture.needsUpdate = true;
+      }
+    }
+    renderer.render(scene, camera);
+    const frameMs = performance.now() - start;
+    recentTendon[frames % WINDOW] = tendonMs;
+    recentFrame[frames % WINDOW] = frameMs;
+    measuredFrames++;
+    tendonSum += tendonMs;
+    frameSum += frameMs;
+    const calls = renderer.info.render.calls;
+    panel.textContent =
+      `${n} robots, ${calls} draw calls\n` +
+      `tendon: ${mean(recentTendon, frames).toFixed(2)} ms/frame (${((1000 * mean(recentTendon, frames)) / n).toFixed(1)} µs a robot)\n` +
+      `frame:  ${mean(recentFrame, frames).toFixed(2)} ms (tendon + three's uploads and draws)\n` +
+      `feet–ground at contacts: ${cm(summary(withIk))}\n` +
+      `without IK:              ${cm(summary(withoutIk))}`;
+    requestAnimationFrame(frame);
+  };
+
+  publish({
+    stats: (): Stats => {
+      const r = robots[0];
+      const m = r.model;
+      const w = r.world;
+      return {
+        ready: frames > 3,
+        count,
+        frames,
+        tendonMs: measuredFrames > 0 ? tendonSum / measuredFrames : 0,
+        frameMs: measuredFrames > 0 ? frameSum / measuredFrames : 0,
+        drawCalls: renderer.info.render.calls,
+        probe: [
+          w[0] * m[pelvis] + w[4] * m[pelvis + 1] + w[8] * m[pelvis + 2] + w[12],
+          w[1] * m[pelvis] + w[5] * m[pelvis + 1] + w[9] * m[pelvis + 2] + w[13],
+          w[2] * m[pelvis] + w[6] * m[pelvis + 1] + w[10] * m[pelvis + 2] + w[14],
+        ],
+        walked: r.walked,
+        footError: summary(withIk),
+        footErrorWithoutIk: summary(withoutIk),
+      };
+    },
+    resetStats,
+    setCount,
+  });
+  addEventListener('pagehide', () => {
+    running = false;
+  });
+  requestAnimationFrame(frame);
+}
+
+function sameSkin(a: Skin, b: Skin): boolean {
+  if (a.joints.length !== b.joints.length) return false;
+  for (let i = 0; i < a.joints.length; i++) if (a.joints[i] !== b.joints[i]) return false;
+  for (let i = 0; i < a.inverseBindMatrices.length; i++) {
+    if (a.inverseBindMatrices[i] !== b.inverseBindMatrices[i]) return false;
+  }
+  return true;
+}
+
+main().catch((error: unknown) => {
+  const panel = document.getElementById('panel');
+  if (panel) panel.textContent = `The page could not start: ${describeError(error)}`;
+  console.error(error);
+});

@@ -1,0 +1,143 @@
+/**
+ * The demo's crowd page in Chromium: N robots from one `Crowd`, each with its feet planted. It
+ * loads with no console error and draws; the slider, moved as a user moves it, changes the number of
+ * robots; they walk; their feet are on the ground at contacts; the page reports tendon's
+ * milliseconds per frame (printed here). The screenshot is the README's.
+ */
+import type { Server } from 'node:http';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script, typed by use
+import { buildDemo, serve } from '../../scripts/demo.mjs';
+import { hasChromium, launchChromium } from './chromium.js';
+
+interface FootError {
+  mean: number;
+  max: number;
+  samples: number;
+  within1cm: number;
+}
+interface CrowdStats {
+  ready: boolean;
+  count: number;
+  frames: number;
+  tendonMs: number;
+  frameMs: number;
+  drawCalls: number;
+  probe: [number, number, number];
+  walked: number;
+  footError: FootError;
+  footErrorWithoutIk: FootError;
+}
+interface Hooks {
+  stats(): CrowdStats;
+  resetStats(): void;
+}
+
+let server: Server | undefined;
+let url = '';
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  const dir = await buildDemo();
+  ({ server, url } = await serve(dir));
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) await new Promise((resolve) => server?.close(resolve));
+});
+
+function stats(page: Page): Promise<CrowdStats> {
+  return page.evaluate(() => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats());
+}
+
+/** The variance of the canvas' pixel brightness: a blank canvas has none. */
+function canvasVariance(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('canvas') as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d') as CanvasRenderingContext2D;
+    context.drawImage(canvas, 0, 0);
+    const data = context.getImageData(0, 0, copy.width, copy.height).data;
+    let sum = 0;
+    let sumSq = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const v = data[i] + data[i + 1] + data[i + 2];
+      sum += v;
+      sumSq += v * v;
+    }
+    const n = data.length / 4;
+    return sumSq / n - (sum / n) ** 2;
+  });
+}
+
+/** Waits until `frames` more frames have been drawn. */
+async function waitFrames(page: Page, frames: number): Promise<void> {
+  const start = (await stats(page)).frames;
+  await page.waitForFunction(
+    (target) => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().frames >= target,
+    start + frames,
+    { timeout: 120_000, polling: 100 },
+  );
+}
+
+const cm = (e: FootError) =>
+  `${(100 * e.mean).toFixed(2)} cm mean, ${(100 * e.max).toFixed(2)} cm max, ${(100 * e.within1cm).toFixed(1)}% within 1 cm over ${e.samples} samples`;
+
+describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
+  it('draws N robots walking with their feet planted, N set by the slider, and reports its ms per frame', async () => {
+    const page = await (browser as Browser).newPage({ viewport: { width: 800, height: 450 } });
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      await page.goto(`${url}crowd.html`);
+      await page.waitForFunction(
+        () => (window as unknown as { tendonDemo?: Hooks }).tendonDemo?.stats().ready === true,
+        null,
+        { timeout: 60_000 },
+      );
+      const first = await stats(page);
+      expect(first.count).toBe(50);
+      expect(await canvasVariance(page)).toBeGreaterThan(100);
+
+      // The slider, as a user moves it: 120 robots.
+      await page.fill('#count', '120');
+      await page.waitForFunction(
+        () => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().count === 120,
+      );
+      expect(await page.textContent('#count-value')).toBe('120');
+      const before = await stats(page);
+      await waitFrames(page, 60);
+      const after = await stats(page);
+      expect(after.count).toBe(120);
+      // They walk: robot 0 has moved on (m), and its pelvis with it.
+      expect(after.walked - before.walked).toBeGreaterThan(0.3);
+      expect(Math.abs(after.probe[0] - before.probe[0])).toBeGreaterThan(0.3);
+      await page.screenshot({ path: 'docs/images/demo-crowd.png' });
+      expect(await canvasVariance(page)).toBeGreaterThan(100);
+
+      console.info(
+        `demo crowd, ${after.count} robots over ${after.frames - before.frames} frames: tendon ${after.tendonMs.toFixed(2)} ms/frame ` +
+          `(${((1000 * after.tendonMs) / after.count).toFixed(1)} µs a robot: sample + FK + placement + palettes), ` +
+          `whole frame ${after.frameMs.toFixed(1)} ms (software WebGL, ${after.drawCalls} draw calls); ` +
+          `feet at contacts with IK ${cm(after.footError)}; without IK ${cm(after.footErrorWithoutIk)}`,
+      );
+      expect(after.tendonMs).toBeGreaterThan(0);
+      expect(after.footError.samples).toBeGreaterThan(1000);
+      expect(after.footError.mean).toBeLessThanOrEqual(0.01);
+      expect(after.footError.within1cm).toBeGreaterThan(0.8);
+      expect(after.footErrorWithoutIk.mean).toBeGreaterThan(2 * after.footError.mean);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 240_000);
+});
