@@ -94,6 +94,12 @@ interface Stats {
   frames: number;
   /** tendon's part of a frame (sample, forward kinematics, placement, palettes), ms, mean since the count was set. */
   tendonMs: number;
+  /**
+   * tendon's milliseconds by step, same frames: `pose` sample + forward kinematics (the crowd),
+   * `placement` the copies into each robot's Pose and its FootPlacement, `palettes` the copies back
+   * and the crowd's skin palettes.
+   */
+  steps: { pose: number; placement: number; palettes: number };
   /** The page's whole frame on the CPU (tendon, three's uploads and draw calls), ms, same frames. */
   frameMs: number;
   /** Draw calls of the last frame. */
@@ -210,13 +216,16 @@ async function main(): Promise<void> {
   let measuredFrames = 0;
   let tendonSum = 0;
   let frameSum = 0;
+  let poseSum = 0;
+  let placementSum = 0;
+  let paletteSum = 0;
   const recentTendon = new Float64Array(WINDOW);
   const recentFrame = new Float64Array(WINDOW);
 
   const resetStats = () => {
     for (const e of [withIk, withoutIk]) e.sum = e.max = e.samples = e.near = 0;
     measuredFrames = 0;
-    tendonSum = frameSum = 0;
+    tendonSum = frameSum = poseSum = placementSum = paletteSum = 0;
   };
 
   /** N robots: a new crowd, each robot placed in its lane at its phase and speed. */
@@ -326,6 +335,7 @@ async function main(): Promise<void> {
     }
     crowd.sample();
     crowd.forwardKinematics();
+    const posed = performance.now();
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
       const slice = slices[c];
@@ -371,7 +381,11 @@ async function main(): Promise<void> {
     const resumed = performance.now();
     for (let c = 0; c < n; c++) slices[c].m.set(robots[c].model);
     crowd.skinPalettes(theSkin, palettes, 'mat4');
-    const tendonMs = placed - start + (performance.now() - resumed);
+    const skinned = performance.now();
+    const tendonMs = placed - start + (skinned - resumed);
+    poseSum += posed - start;
+    placementSum += placed - posed;
+    paletteSum += skinned - resumed;
 
     // three: the root carries the world transform, the bones get theirs, the hands their palette.
     for (let c = 0; c < n; c++) {
@@ -415,6 +429,11 @@ async function main(): Promise<void> {
         frames,
         tendonMs: measuredFrames > 0 ? tendonSum / measuredFrames : 0,
         frameMs: measuredFrames > 0 ? frameSum / measuredFrames : 0,
+        steps: {
+          pose: measuredFrames > 0 ? poseSum / measuredFrames : 0,
+          placement: measuredFrames > 0 ? placementSum / measuredFrames : 0,
+          palettes: measuredFrames > 0 ? paletteSum / measuredFrames : 0,
+        },
         drawCalls: renderer.info.render.calls,
         probe: [
           w[0] * m[pelvis] + w[4] * m[pelvis + 1] + w[8] * m[pelvis + 2] + w[12],

@@ -22,6 +22,7 @@ interface CrowdStats {
   count: number;
   frames: number;
   tendonMs: number;
+  steps: { pose: number; placement: number; palettes: number };
   frameMs: number;
   drawCalls: number;
   probe: [number, number, number];
@@ -126,7 +127,8 @@ describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
 
       console.info(
         `demo crowd, ${after.count} robots over ${after.frames - before.frames} frames: tendon ${after.tendonMs.toFixed(2)} ms/frame ` +
-          `(${((1000 * after.tendonMs) / after.count).toFixed(1)} µs a robot: sample + FK + placement + palettes), ` +
+          `(${((1000 * after.tendonMs) / after.count).toFixed(1)} µs a robot; sample + FK ${after.steps.pose.toFixed(2)}, ` +
+          `copy + placement ${after.steps.placement.toFixed(2)}, copy back + palettes ${after.steps.palettes.toFixed(2)} ms), ` +
           `whole frame ${after.frameMs.toFixed(1)} ms (software WebGL, ${after.drawCalls} draw calls); ` +
           `feet at contacts with IK ${cm(after.footError)}; without IK ${cm(after.footErrorWithoutIk)}`,
       );
@@ -135,6 +137,23 @@ describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
       expect(after.footError.mean).toBeLessThanOrEqual(0.01);
       expect(after.footError.within1cm).toBeGreaterThan(0.8);
       expect(after.footErrorWithoutIk.mean).toBeGreaterThan(2 * after.footError.mean);
+
+      // The slider's end: 200 robots, the cost printed (tendon's part grows with N, the draws too).
+      await page.fill('#count', '200');
+      await page.waitForFunction(
+        () => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().count === 200,
+      );
+      const start200 = await stats(page);
+      await waitFrames(page, 30);
+      const most = await stats(page);
+      console.info(
+        `demo crowd, 200 robots over ${most.frames - start200.frames} frames: tendon ${most.tendonMs.toFixed(2)} ms/frame ` +
+          `(${((1000 * most.tendonMs) / 200).toFixed(1)} µs a robot; sample + FK ${most.steps.pose.toFixed(2)}, ` +
+          `copy + placement ${most.steps.placement.toFixed(2)}, copy back + palettes ${most.steps.palettes.toFixed(2)} ms), ` +
+          `whole frame ${most.frameMs.toFixed(1)} ms (${most.drawCalls} draw calls); feet at contacts ${cm(most.footError)}`,
+      );
+      expect(most.count).toBe(200);
+      expect(most.footError.mean).toBeLessThanOrEqual(0.01);
       expect(problems).toEqual([]);
     } finally {
       await page.close();
