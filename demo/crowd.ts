@@ -43,7 +43,7 @@ import type { FootError } from './walker.js';
 const SCALE = 0.5; // the robot is 3 units tall: 1.5 m
 const MAX = 200;
 const LANES = 10;
-const LANE_GAP = 0.6; // m between lanes (z)
+const LANE_GAP = 1.05; // m between lanes (z): the robot's head is about 0.95 m wide
 const STRETCHES = 2; // the terrain's length: 2 × 16 m; a robot leaving its end comes back at 0
 const LENGTH = terrainLength(STRETCHES);
 /** Frames over which the panel's milliseconds are averaged. */
@@ -117,8 +117,8 @@ async function main(): Promise<void> {
   const { ground, mesh } = terrain(points, (LANES * LANE_GAP) / 2 + 0.6);
   scene.add(mesh);
   // From the front-left side, above: the lanes recede from the camera.
-  camera.position.set(22, 6, 13);
-  camera.lookAt(14, 0.4, -0.5);
+  camera.position.set(25, 8.5, 18);
+  camera.lookAt(14, 0.2, -1.5);
   const panel = document.getElementById('panel') as HTMLElement;
   const slider = document.getElementById('count') as HTMLInputElement;
   const output = document.getElementById('count-value') as HTMLOutputElement;
