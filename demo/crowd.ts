@@ -18,10 +18,8 @@ import {
   computeContacts,
   FootPlacement,
   findRig,
-  HIT,
   importGltf,
   Pose,
-  RAY,
   type Skin,
   SPRING,
   springOmega,
@@ -38,7 +36,7 @@ import {
   terrainLength,
   terrainPoints,
 } from './common.js';
-import type { FootError } from './walker.js';
+import { type FootError, FootMeter, summary, tally } from './walker.js';
 
 const SCALE = 0.5; // the robot is 3 units tall: 1.5 m
 const MAX = 200;
@@ -48,13 +46,6 @@ const STRETCHES = 2; // the terrain's length: 2 × 16 m; a robot leaving its end
 const LENGTH = terrainLength(STRETCHES);
 /** Frames over which the panel's milliseconds are averaged. */
 const WINDOW = 30;
-
-interface Tally {
-  sum: number;
-  max: number;
-  samples: number;
-  near: number;
-}
 
 /** One robot: its three.js clone, its own pose and placement, where it walks. */
 interface Robot {
@@ -192,26 +183,15 @@ async function main(): Promise<void> {
 
   const spring = new Float64Array(SPRING.length);
   spring[SPRING.omega] = springOmega(0.15);
-  const ray = new Float64Array(RAY.length);
-  const hit = new Float64Array(HIT.length);
   const velocity = new Float64Array(3);
-  const groundUnder = (x: number, z: number): number => {
-    ray[0] = x;
-    ray[1] = 1e4;
-    ray[2] = z;
-    ray[3] = 0;
-    ray[4] = -1;
-    ray[5] = 0;
-    ray[6] = 2e4;
-    return ground.raycast(ray, hit) ? hit[HIT.point + 1] : Number.NaN;
-  };
+  const meter = new FootMeter(ground, rig, track, SCALE);
 
   let crowd = new Crowd(skeleton, 0);
   let palettes = new Float32Array(0);
   let slices: Slice[] = [];
   let count = 0;
-  const withIk: Tally = { sum: 0, max: 0, samples: 0, near: 0 };
-  const withoutIk: Tally = { sum: 0, max: 0, samples: 0, near: 0 };
+  const withIk = tally();
+  const withoutIk = tally();
   let frames = 0;
   let measuredFrames = 0;
   let tendonSum = 0;
@@ -272,40 +252,6 @@ async function main(): Promise<void> {
   slider.addEventListener('input', () => setCount(Number(slider.value)));
   setCount(Number(slider.value));
 
-  /** Sole–ground distance of planted feet, as demo/walker.ts measures it. */
-  const measure = (robot: Robot, m: Float64Array, into: Tally) => {
-    const world = robot.world;
-    for (let i = 0; i < rig.legs.length; i++) {
-      if (robot.planted[i] !== 1) continue;
-      const leg = rig.legs[i];
-      let best = Number.NaN;
-      for (let k = 0; k < 2; k++) {
-        const joint = k === 0 ? leg.foot : leg.toe;
-        const height = k === 0 ? track.footHeights[i] : track.toeHeights[i];
-        if (joint < 0 || !Number.isFinite(height)) continue;
-        const o = 16 * joint + 12;
-        const x = world[0] * m[o] + world[4] * m[o + 1] + world[8] * m[o + 2] + world[12];
-        const y = world[1] * m[o] + world[5] * m[o + 1] + world[9] * m[o + 2] + world[13];
-        const z = world[2] * m[o] + world[6] * m[o + 1] + world[10] * m[o + 2] + world[14];
-        const gy = groundUnder(x, z);
-        if (Number.isNaN(gy)) continue;
-        const e = Math.abs((y - gy) * hit[HIT.normal + 1] - height * SCALE);
-        if (Number.isNaN(best) || e < best) best = e;
-      }
-      if (Number.isNaN(best)) continue;
-      into.sum += best;
-      into.max = Math.max(into.max, best);
-      into.samples++;
-      if (best <= 0.01) into.near++;
-    }
-  };
-
-  const summary = (e: Tally): FootError => ({
-    mean: e.samples > 0 ? e.sum / e.samples : 0,
-    max: e.max,
-    samples: e.samples,
-    within1cm: e.samples > 0 ? e.near / e.samples : 1,
-  });
   const mean = (a: Float64Array, n: number) => {
     let s = 0;
     const k = Math.min(n, a.length);
@@ -358,7 +304,7 @@ async function main(): Promise<void> {
       headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
       const px =
         world[0] * model[pelvis] + world[4] * model[pelvis + 1] + world[8] * model[pelvis + 2] + world[12];
-      const under = groundUnder(px, robot.z);
+      const under = meter.groundUnder(px, robot.z);
       robot.goal[0] = Number.isNaN(under) ? robot.controller[0] : under;
       if (!robot.started) {
         robot.controller[0] = robot.goal[0];
@@ -375,8 +321,9 @@ async function main(): Promise<void> {
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
       track.sample(robot.time, 0.1, robot.weights, robot.planted);
-      measure(robot, robot.model, withIk);
-      measure(robot, slices[c].m, withoutIk);
+      // As demo/walker.ts measures: with IK, and the animation alone.
+      meter.measure(robot.model, robot.world, robot.planted, withIk);
+      meter.measure(slices[c].m, robot.world, robot.planted, withoutIk);
     }
     const resumed = performance.now();
     for (let c = 0; c < n; c++) slices[c].m.set(robots[c].model);

@@ -34,11 +34,87 @@ export interface FootError {
   within1cm: number;
 }
 
-interface Tally {
+/** A running sum of foot–ground distances: what {@link FootMeter.measure} adds to. */
+export interface Tally {
   sum: number;
   max: number;
   samples: number;
   near: number;
+}
+
+/** An empty tally. */
+export function tally(): Tally {
+  return { sum: 0, max: 0, samples: 0, near: 0 };
+}
+
+/** A tally's mean, largest and within-1-cm share. */
+export function summary(e: Tally): FootError {
+  return {
+    mean: e.samples > 0 ? e.sum / e.samples : 0,
+    max: e.max,
+    samples: e.samples,
+    within1cm: e.samples > 0 ? e.near / e.samples : 1,
+  };
+}
+
+/**
+ * Measures planted feet as the placement tests do: for each planted foot, the sole's distance to
+ * the ground, of the heel (the foot joint) and the toe the one nearer its planted height above the
+ * ground under it (a heel strike stands on the heel, a push-off on the toe), along the ground's
+ * normal. Allocates nothing per call.
+ */
+export class FootMeter {
+  private readonly ray = new Float64Array(RAY.length);
+  private readonly hit = new Float64Array(HIT.length);
+
+  constructor(
+    readonly ground: Ground,
+    readonly rig: Rig,
+    readonly track: ContactTrack,
+    /** Model units to world units. */
+    readonly scale: number,
+  ) {}
+
+  /** The ground's height straight under (x, z), NaN over a hole; its normal in the last hit. */
+  groundUnder(x: number, z: number): number {
+    const ray = this.ray;
+    ray[0] = x;
+    ray[1] = 1e4;
+    ray[2] = z;
+    ray[3] = 0;
+    ray[4] = -1;
+    ray[5] = 0;
+    ray[6] = 2e4;
+    return this.ground.raycast(ray, this.hit) ? this.hit[HIT.point + 1] : Number.NaN;
+  }
+
+  /** Adds the feet `planted` flags (the contact track's, 1 = planted) of model `m` in `world` to `into`. */
+  measure(m: Float64Array, world: Float64Array, planted: Uint8Array, into: Tally): void {
+    const { rig, track, scale } = this;
+    for (let i = 0; i < rig.legs.length; i++) {
+      if (planted[i] !== 1) continue;
+      const leg = rig.legs[i];
+      let best = Number.NaN;
+      for (let k = 0; k < 2; k++) {
+        const joint = k === 0 ? leg.foot : leg.toe;
+        const height = k === 0 ? track.footHeights[i] : track.toeHeights[i];
+        if (joint < 0 || !Number.isFinite(height)) continue;
+        const o = 16 * joint + 12;
+        const x = world[0] * m[o] + world[4] * m[o + 1] + world[8] * m[o + 2] + world[12];
+        const y = world[1] * m[o] + world[5] * m[o + 1] + world[9] * m[o + 2] + world[13];
+        const z = world[2] * m[o] + world[6] * m[o + 1] + world[10] * m[o + 2] + world[14];
+        const g = this.groundUnder(x, z);
+        if (Number.isNaN(g)) continue;
+        const e = Math.abs((y - g) * this.hit[HIT.normal + 1] - height * scale);
+        if (Number.isNaN(best) || e < best) best = e;
+      }
+      if (Number.isNaN(best)) continue;
+      into.sum += best;
+      into.max = Math.max(into.max, best);
+      into.samples++;
+      if (best <= 0.01) into.near++;
+    }
+  }
 }
 
 export interface WalkerOptions {
@@ -79,16 +155,15 @@ export class Walker {
   private readonly controller = new Float64Array(2);
   private readonly goal = new Float64Array(1);
   private readonly spring = new Float64Array(SPRING.length);
-  private readonly ray = new Float64Array(RAY.length);
-  private readonly hit = new Float64Array(HIT.length);
+  private readonly meter: FootMeter;
   private started = false;
   /** Seconds of real time not yet stepped. */
   private pending = 0;
   /** The contact track's own planted flags: measured whether IK is on or not. */
   private readonly contactWeights: Float64Array;
   private readonly planted: Uint8Array;
-  private readonly withIk = { sum: 0, max: 0, samples: 0, near: 0 };
-  private readonly withoutIk = { sum: 0, max: 0, samples: 0, near: 0 };
+  private readonly withIk = tally();
+  private readonly withoutIk = tally();
 
   constructor(options: WalkerOptions) {
     this.clip = options.clip;
@@ -103,6 +178,7 @@ export class Walker {
     this.track = computeContacts(options.clip, options.rig.legs, { loop: options.loop });
     this.placement = new FootPlacement(skeleton, options.rig, { ground: options.ground });
     this.placement.setContactTrack(this.track);
+    this.meter = new FootMeter(options.ground, options.rig, this.track, options.scale);
     this.contactWeights = new Float64Array(options.rig.legs.length);
     this.planted = new Uint8Array(options.rig.legs.length);
     // The feet move back as the body goes forward: travel is against the ground's velocity.
@@ -149,7 +225,7 @@ export class Walker {
     const p = 16 * this.rig.pelvis + 12;
     const px = world[0] * model[p] + world[4] * model[p + 1] + world[8] * model[p + 2] + world[12];
     const pz = world[2] * model[p] + world[6] * model[p + 1] + world[10] * model[p + 2] + world[14];
-    const under = this.groundUnder(px, pz);
+    const under = this.meter.groundUnder(px, pz);
     this.goal[0] = Number.isNaN(under) ? this.controller[0] : under;
     if (!this.started) {
       this.controller[0] = this.goal[0];
@@ -160,18 +236,12 @@ export class Walker {
     headingMatrix(world, this.heading, scale, this.x, this.controller[0], 0);
     this.placement.solve(pose, model, world, dt, this.time);
     this.track.sample(this.time, 0.1, this.contactWeights, this.planted);
-    this.measure(model, this.withIk);
-    this.measure(this.animated, this.withoutIk);
+    this.meter.measure(model, world, this.planted, this.withIk);
+    this.meter.measure(this.animated, world, this.planted, this.withoutIk);
   }
 
   /** Foot–ground distance at contacts: of what is shown, and of the animation alone. */
   stats(): { footError: FootError; footErrorWithoutIk: FootError } {
-    const summary = (e: Tally): FootError => ({
-      mean: e.samples > 0 ? e.sum / e.samples : 0,
-      max: e.max,
-      samples: e.samples,
-      within1cm: e.samples > 0 ? e.near / e.samples : 1,
-    });
     return { footError: summary(this.withIk), footErrorWithoutIk: summary(this.withoutIk) };
   }
 
@@ -184,43 +254,5 @@ export class Walker {
     this.x = x;
     this.started = false;
     this.placement.reset();
-  }
-
-  /** The ground's height straight under (x, z), NaN over a hole. */
-  private groundUnder(x: number, z: number): number {
-    this.ray.set([x, 1e4, z, 0, -1, 0, 2e4]);
-    return this.ground.raycast(this.ray, this.hit) ? this.hit[HIT.point + 1] : Number.NaN;
-  }
-
-  /**
-   * For each planted foot, the sole's distance to the ground: of the heel (the foot joint) and the
-   * toe, the one nearer its planted height above the ground under it (a heel strike stands on the
-   * heel, a push-off on the toe), along the ground's normal: the placement tests' measure.
-   */
-  private measure(m: Float64Array, into: Tally): void {
-    const { rig, world, track, scale } = this;
-    for (let i = 0; i < rig.legs.length; i++) {
-      if (this.planted[i] !== 1) continue;
-      const leg = rig.legs[i];
-      let best = Number.NaN;
-      for (let k = 0; k < 2; k++) {
-        const joint = k === 0 ? leg.foot : leg.toe;
-        const height = k === 0 ? track.footHeights[i] : track.toeHeights[i];
-        if (joint < 0 || !Number.isFinite(height)) continue;
-        const o = 16 * joint + 12;
-        const x = world[0] * m[o] + world[4] * m[o + 1] + world[8] * m[o + 2] + world[12];
-        const y = world[1] * m[o] + world[5] * m[o + 1] + world[9] * m[o + 2] + world[13];
-        const z = world[2] * m[o] + world[6] * m[o + 1] + world[10] * m[o + 2] + world[14];
-        const g = this.groundUnder(x, z);
-        if (Number.isNaN(g)) continue;
-        const e = Math.abs((y - g) * this.hit[HIT.normal + 1] - height * scale);
-        if (Number.isNaN(best) || e < best) best = e;
-      }
-      if (Number.isNaN(best)) continue;
-      into.sum += best;
-      into.max = Math.max(into.max, best);
-      into.samples++;
-      if (best <= 0.01) into.near++;
-    }
   }
 }
