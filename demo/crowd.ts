@@ -50,6 +50,8 @@ const WINDOW = 30;
 /** One robot: its three.js clone, its own pose and placement, where it walks. */
 interface Robot {
   readonly root: Object3D;
+  /** Its three.js skeletons' bones and inverse bind matrices, as a tendon Skin. */
+  readonly skin: Skin;
   /** The clone's joint objects, by joint (bones get their world matrices from tendon). */
   readonly objects: readonly Object3D[];
   readonly skeletons: readonly ThreeSkeleton[];
@@ -87,7 +89,8 @@ interface Stats {
   tendonMs: number;
   /**
    * tendon's milliseconds by step, same frames: `pose` sample + forward kinematics (the crowd),
-   * `placement` the copies into each robot's Pose and its FootPlacement, `palettes` the copies back
+   * `placement` the copies into each robot's Pose, its travel and origin spring (one ground query)
+   * and its FootPlacement, `palettes` the copies back
    * and the crowd's skin palettes.
    */
   steps: { pose: number; placement: number; palettes: number };
@@ -128,13 +131,11 @@ async function main(): Promise<void> {
   const g = Math.sqrt(gx * gx + gz * gz);
   const heading: [number, number] = g > 0 ? [gx / g, gz / g] : [0, 1];
 
-  let skin: Skin | null = null;
   const robots: Robot[] = [];
   /** A clone of the robot bound to tendon, at the pool's index `robots.length`. */
   const makeRobot = (): Robot => {
     const root = cloneSkinned(gltf.scene);
     const binding = bindThreeSkeleton(root, { skeleton }).useTendonPalette();
-    skin ??= binding.skins[0];
     for (const s of binding.skins) {
       if (!sameSkin(s, binding.skins[0]))
         throw new Error('the robot’s skins differ: one palette cannot serve them');
@@ -157,6 +158,7 @@ async function main(): Promise<void> {
     placement.setContactTrack(track);
     const robot: Robot = {
       root,
+      skin: binding.skins[0],
       objects: binding.objects,
       skeletons: binding.threeSkeletons,
       pose: new Pose(skeleton),
@@ -177,9 +179,10 @@ async function main(): Promise<void> {
     return robot;
   };
 
-  // The first robot's binding gives the skin (three's bones, their inverse bind matrices).
+  // The first robot's binding gives the crowd's skin (three's bones, their inverse bind matrices):
+  // every clone's is the same.
   robots.push(makeRobot());
-  const theSkin = skin as unknown as Skin;
+  const skin = robots[0].skin;
 
   const spring = new Float64Array(SPRING.length);
   spring[SPRING.omega] = springOmega(0.15);
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
   /** N robots: a new crowd, each robot placed in its lane at its phase and speed. */
   const setCount = (n: number) => {
     n = Math.max(1, Math.min(MAX, Math.round(n)));
-    const B = theSkin.joints.length;
+    const B = skin.joints.length;
     while (robots.length < n) robots.push(makeRobot());
     for (let c = 0; c < robots.length; c++) {
       if (c < n && robots[c].root.parent === null) scene.add(robots[c].root);
@@ -327,7 +330,7 @@ async function main(): Promise<void> {
     }
     const resumed = performance.now();
     for (let c = 0; c < n; c++) slices[c].m.set(robots[c].model);
-    crowd.skinPalettes(theSkin, palettes, 'mat4');
+    crowd.skinPalettes(skin, palettes, 'mat4');
     const skinned = performance.now();
     const tendonMs = placed - start + (skinned - resumed);
     poseSum += posed - start;
