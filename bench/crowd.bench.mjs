@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { AnimationClip, AnimationMixer, Matrix4 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import * as tendon from '../dist/index.js';
+import { glbWithoutTextures } from './glb.mjs';
 import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 import { babylonLeg, babylonLook, textbookLeg, threeLookAt } from './ik-peers.mjs';
 import {
@@ -598,42 +599,6 @@ function robotLegs(skeleton) {
     const local = new Matrix4().multiplyMatrices(inv, p).elements;
     return { root: `UpperLeg.${s}`, middle, endLocal: [local[12], local[13], local[14]], foot: `Foot.${s}` };
   });
-}
-
-/** GLTFLoader cannot decode images in Node: the GLB with textures dropped (three.bench.mjs's). */
-function glbWithoutTextures(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  const json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
-  delete json.images;
-  delete json.textures;
-  delete json.samplers;
-  const strip = (value) => {
-    if (typeof value !== 'object' || value === null) return;
-    for (const key of Object.keys(value)) {
-      if (key.endsWith('Texture')) delete value[key];
-      else strip(value[key]);
-    }
-  };
-  strip(json.materials);
-  const binAt = 20 + jsonLength;
-  const bin = bytes.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const jsonChunk = new Uint8Array(Math.ceil(text.length / 4) * 4).fill(0x20);
-  jsonChunk.set(text);
-  const binLength = Math.ceil(bin.length / 4) * 4;
-  const out = new Uint8Array(20 + jsonChunk.length + 8 + binLength);
-  const outView = new DataView(out.buffer);
-  outView.setUint32(0, 0x46546c67, true);
-  outView.setUint32(4, 2, true);
-  outView.setUint32(8, out.length, true);
-  outView.setUint32(12, jsonChunk.length, true);
-  outView.setUint32(16, 0x4e4f534a, true);
-  out.set(jsonChunk, 20);
-  outView.setUint32(20 + jsonChunk.length, binLength, true);
-  outView.setUint32(24 + jsonChunk.length, 0x004e4942, true);
-  out.set(bin, 28 + jsonChunk.length);
-  return out.buffer;
 }
 
 function msPerFrame(line, frames) {

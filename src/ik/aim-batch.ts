@@ -8,9 +8,7 @@ import { TendonError } from '../errors.js';
 import {
   AIM_CLAMPED,
   AIM_DEGENERATE,
-  AIM_FORWARD,
   AIM_HAS_UP,
-  AIM_OFFSET,
   AIM_PREFER_UP,
   AIM_RESULT,
   AIM_ROLL_SKIPPED,
@@ -29,17 +27,13 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import {
   AimIk,
   type AimIkOptions,
-  moderate,
-  rayDistance,
+  measureAim,
   sameRotation,
   T_CONJ,
   T_CORR,
-  T_DIR,
   T_DIST,
   T_ERROR,
   T_LOCAL,
-  T_ORIGIN,
-  T_P,
   T_PINV,
   T_TARGET,
   towardTarget,
@@ -302,7 +296,7 @@ function statusBits(
 ): number {
   const degenerate = (bits & AIM_DEGENERATE) !== 0;
   const aimDegenerate = degenerate && (bits & AIM_ROLL_SKIPPED) === 0;
-  measure(w, pose, parent, j, applied);
+  measureAim(scratch, w, pose, pose.model, parent, j, applied);
   const error = scratch[T_ERROR];
   const within = error <= 1e-9 * scratch[T_DIST] && error < Number.POSITIVE_INFINITY;
   const clamped = (bits & AIM_CLAMPED) !== 0 || (numbers[0] < 1 && !within);
@@ -334,44 +328,6 @@ function apply(
     quat.normalize(pose.rotations, 4 * j, s, T_CORR);
   }
   localToModel(pose.model, parents, pose.translations, pose.rotations, pose.scales, j, subtreeEnd);
-}
-
-/** `AimIk.measure`: the target's distances from the bone's aim ray, into the scratch. */
-function measure(w: Float64Array, pose: CrowdPoseBuffers, parent: number, j: number, fresh: boolean): void {
-  const s = scratch;
-  const model = pose.model;
-  const so = 3 * j;
-  const sx = pose.scales[so];
-  const sy = pose.scales[so + 1];
-  const sz = pose.scales[so + 2];
-  if (fresh && moderate(sx) && moderate(sy) && moderate(sz)) {
-    s[T_LOCAL] = w[AIM_OFFSET] / sx;
-    s[T_LOCAL + 1] = w[AIM_OFFSET + 1] / sy;
-    s[T_LOCAL + 2] = w[AIM_OFFSET + 2] / sz;
-    vec3.transformPoint(s, T_ORIGIN, model, 16 * j, s, T_LOCAL);
-    s[T_LOCAL] = w[AIM_FORWARD] / sx;
-    s[T_LOCAL + 1] = w[AIM_FORWARD + 1] / sy;
-    s[T_LOCAL + 2] = w[AIM_FORWARD + 2] / sz;
-    vec3.transformDirection(s, T_DIR, model, 16 * j, s, T_LOCAL);
-    rayDistance(s);
-    return;
-  }
-  let pm = model;
-  let po = 16 * parent;
-  if (parent < 0) {
-    mat4.identity(s, T_P);
-    pm = s;
-    po = T_P;
-  }
-  quat.normalize(s, T_CORR, pose.rotations, 4 * j);
-  quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_OFFSET);
-  s[T_LOCAL] += pose.translations[3 * j];
-  s[T_LOCAL + 1] += pose.translations[3 * j + 1];
-  s[T_LOCAL + 2] += pose.translations[3 * j + 2];
-  vec3.transformPoint(s, T_ORIGIN, pm, po, s, T_LOCAL);
-  quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
-  vec3.transformDirection(s, T_DIR, pm, po, s, T_LOCAL);
-  rayDistance(s);
 }
 
 /** As `checkPoseNumbers` decides for the joint's local transform: finite, a rotation that normalizes. */

@@ -363,47 +363,68 @@ export class AimIk {
    * from its parent's and its local transform.
    */
   private measure(pose: Pose, model: Float64Array, parent: number, fresh: boolean): void {
-    const s = this.scratch;
-    const w = this.work;
-    const j = this.joint;
-    const so = 3 * j;
-    const sx = pose.scales[so];
-    const sy = pose.scales[so + 1];
-    const sz = pose.scales[so + 2];
-    if (fresh && moderate(sx) && moderate(sy) && moderate(sz)) {
-      // M_j = P · (t_j, q, S): M_j · (o / S) = P · (t_j + q · o), and likewise for the forward
-      // direction, so the matrix FK just wrote serves without redoing the quaternion work (not for
-      // scales whose reciprocal could overflow, or whose products could underflow).
-      s[T_LOCAL] = w[AIM_OFFSET] / sx;
-      s[T_LOCAL + 1] = w[AIM_OFFSET + 1] / sy;
-      s[T_LOCAL + 2] = w[AIM_OFFSET + 2] / sz;
-      vec3.transformPoint(s, T_ORIGIN, model, 16 * j, s, T_LOCAL);
-      s[T_LOCAL] = w[AIM_FORWARD] / sx;
-      s[T_LOCAL + 1] = w[AIM_FORWARD + 1] / sy;
-      s[T_LOCAL + 2] = w[AIM_FORWARD + 2] / sz;
-      vec3.transformDirection(s, T_DIR, model, 16 * j, s, T_LOCAL);
-      rayDistance(s);
-      return;
-    }
-    // P is read where it is; a root's is the identity, kept in scratch.
-    let pm = model;
-    let po = 16 * parent;
-    if (parent < 0) {
-      mat4.identity(s, T_P);
-      pm = s;
-      po = T_P;
-    }
-    quat.normalize(s, T_CORR, pose.rotations, 4 * j);
-    // Origin: P · (t_j + q · o); direction: P · (q · f), linear part.
-    quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_OFFSET);
-    s[T_LOCAL] += pose.translations[3 * j];
-    s[T_LOCAL + 1] += pose.translations[3 * j + 1];
-    s[T_LOCAL + 2] += pose.translations[3 * j + 2];
-    vec3.transformPoint(s, T_ORIGIN, pm, po, s, T_LOCAL);
-    quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
-    vec3.transformDirection(s, T_DIR, pm, po, s, T_LOCAL);
-    rayDistance(s);
+    measureAim(this.scratch, this.work, pose, model, parent, this.joint, fresh);
   }
+}
+
+/**
+ * {@link AimIk}'s measure, over any pose buffers (an AimIk's pose, or a crowd's): the distance from
+ * the target to the bone's aim ray in model space, and from the ray's origin, into the scratch `s`
+ * (`T_ERROR`, `T_DIST`). Reads the pose as it now is: from the bone's model matrix when the solve
+ * has just written it (`fresh`), else from its parent's and its local transform.
+ *
+ * @internal
+ */
+export function measureAim(
+  s: Float64Array,
+  w: Float64Array,
+  pose: {
+    readonly translations: Float64Array;
+    readonly rotations: Float64Array;
+    readonly scales: Float64Array;
+  },
+  model: Float64Array,
+  parent: number,
+  j: number,
+  fresh: boolean,
+): void {
+  const so = 3 * j;
+  const sx = pose.scales[so];
+  const sy = pose.scales[so + 1];
+  const sz = pose.scales[so + 2];
+  if (fresh && moderate(sx) && moderate(sy) && moderate(sz)) {
+    // M_j = P · (t_j, q, S): M_j · (o / S) = P · (t_j + q · o), and likewise for the forward
+    // direction, so the matrix FK just wrote serves without redoing the quaternion work (not for
+    // scales whose reciprocal could overflow, or whose products could underflow).
+    s[T_LOCAL] = w[AIM_OFFSET] / sx;
+    s[T_LOCAL + 1] = w[AIM_OFFSET + 1] / sy;
+    s[T_LOCAL + 2] = w[AIM_OFFSET + 2] / sz;
+    vec3.transformPoint(s, T_ORIGIN, model, 16 * j, s, T_LOCAL);
+    s[T_LOCAL] = w[AIM_FORWARD] / sx;
+    s[T_LOCAL + 1] = w[AIM_FORWARD + 1] / sy;
+    s[T_LOCAL + 2] = w[AIM_FORWARD + 2] / sz;
+    vec3.transformDirection(s, T_DIR, model, 16 * j, s, T_LOCAL);
+    rayDistance(s);
+    return;
+  }
+  // P is read where it is; a root's is the identity, kept in scratch.
+  let pm = model;
+  let po = 16 * parent;
+  if (parent < 0) {
+    mat4.identity(s, T_P);
+    pm = s;
+    po = T_P;
+  }
+  quat.normalize(s, T_CORR, pose.rotations, 4 * j);
+  // Origin: P · (t_j + q · o); direction: P · (q · f), linear part.
+  quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_OFFSET);
+  s[T_LOCAL] += pose.translations[3 * j];
+  s[T_LOCAL + 1] += pose.translations[3 * j + 1];
+  s[T_LOCAL + 2] += pose.translations[3 * j + 2];
+  vec3.transformPoint(s, T_ORIGIN, pm, po, s, T_LOCAL);
+  quat.rotateVec3(s, T_LOCAL, s, T_CORR, w, AIM_FORWARD);
+  vec3.transformDirection(s, T_DIR, pm, po, s, T_LOCAL);
+  rayDistance(s);
 }
 
 /**

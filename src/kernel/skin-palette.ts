@@ -22,51 +22,8 @@ export function skinPalette(
   joints: Int32Array,
   inverseBind: Float64Array,
 ): void {
-  const count = joints.length;
-  for (let k = 0; k < count; k++) {
-    const ao = joints[k] * 16;
-    const bo = k * 16;
-    const a00 = model[ao];
-    const a01 = model[ao + 1];
-    const a02 = model[ao + 2];
-    const a10 = model[ao + 4];
-    const a11 = model[ao + 5];
-    const a12 = model[ao + 6];
-    const a20 = model[ao + 8];
-    const a21 = model[ao + 9];
-    const a22 = model[ao + 10];
-    const a30 = model[ao + 12];
-    const a31 = model[ao + 13];
-    const a32 = model[ao + 14];
-    const b00 = inverseBind[bo];
-    const b01 = inverseBind[bo + 1];
-    const b02 = inverseBind[bo + 2];
-    const b10 = inverseBind[bo + 4];
-    const b11 = inverseBind[bo + 5];
-    const b12 = inverseBind[bo + 6];
-    const b20 = inverseBind[bo + 8];
-    const b21 = inverseBind[bo + 9];
-    const b22 = inverseBind[bo + 10];
-    const b30 = inverseBind[bo + 12];
-    const b31 = inverseBind[bo + 13];
-    const b32 = inverseBind[bo + 14];
-    paletteOut[bo] = a00 * b00 + a10 * b01 + a20 * b02;
-    paletteOut[bo + 1] = a01 * b00 + a11 * b01 + a21 * b02;
-    paletteOut[bo + 2] = a02 * b00 + a12 * b01 + a22 * b02;
-    paletteOut[bo + 3] = 0;
-    paletteOut[bo + 4] = a00 * b10 + a10 * b11 + a20 * b12;
-    paletteOut[bo + 5] = a01 * b10 + a11 * b11 + a21 * b12;
-    paletteOut[bo + 6] = a02 * b10 + a12 * b11 + a22 * b12;
-    paletteOut[bo + 7] = 0;
-    paletteOut[bo + 8] = a00 * b20 + a10 * b21 + a20 * b22;
-    paletteOut[bo + 9] = a01 * b20 + a11 * b21 + a21 * b22;
-    paletteOut[bo + 10] = a02 * b20 + a12 * b21 + a22 * b22;
-    paletteOut[bo + 11] = 0;
-    paletteOut[bo + 12] = a00 * b30 + a10 * b31 + a20 * b32 + a30;
-    paletteOut[bo + 13] = a01 * b30 + a11 * b31 + a21 * b32 + a31;
-    paletteOut[bo + 14] = a02 * b30 + a12 * b31 + a22 * b32 + a32;
-    paletteOut[bo + 15] = 1;
-  }
+  // One character of a crowd, in the 4×4 layout: the same arithmetic, once.
+  skinPalettes(paletteOut, PALETTE_MAT4, model, 0, joints, inverseBind, 0, 1);
 }
 
 /** Floats per skin joint of a 4×4 palette entry ({@link skinPalettes}): a column-major `mat4`. */
@@ -84,7 +41,7 @@ export const PALETTE_3X4 = 12;
  * skeleton side by side (character `c`'s joint `j` at index `c·jointCount + j` of `model`), each
  * palette `joints.length` entries of `stride` floats at `paletteOut[c·joints.length·stride …]`.
  *
- * Each entry is `model[joint] · inverseBind[k]` with the arithmetic of {@link skinPalette}, so a
+ * Each entry is `model[joint] · inverseBind[k]` ({@link skinPalette} is one character of it), so a
  * 4×4 palette ({@link PALETTE_MAT4}) is `skinPalette`'s to the bit, and a 3×4 one
  * ({@link PALETTE_3X4}) holds the same numbers, its rows. Allocates nothing.
  *
@@ -139,7 +96,7 @@ export function skinPalettes(
       const b30 = inverseBind[bo + 12];
       const b31 = inverseBind[bo + 13];
       const b32 = inverseBind[bo + 14];
-      // Column c, row r: (a · b)[r][c], as skinPalette computes it.
+      // Column c, row r: (a · b)[r][c]; the last row of both is (0, 0, 0, 1).
       const m00 = a00 * b00 + a10 * b01 + a20 * b02;
       const m10 = a01 * b00 + a11 * b01 + a21 * b02;
       const m20 = a02 * b00 + a12 * b01 + a22 * b02;

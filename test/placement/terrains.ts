@@ -38,12 +38,13 @@ export function terrains(along: readonly [number, number], start: number): Recor
   steps.push(s + 1e3, y);
   // Bumps: a sine of 10 cm amplitude and 1.6 m wavelength along the path, on a 5 cm grid. The
   // heights come from Math.sin here: they are the test's data, the same for every run.
+  // 50 m square: 6 s of the run from the origin stays on it whichever way it goes.
   const cell = 0.05;
-  const columns = 400;
-  const rows = 400;
+  const columns = 1000;
+  const rows = 1000;
   const heights = new Float64Array(columns * rows);
-  const x0 = -10;
-  const z0 = -10;
+  const x0 = -25;
+  const z0 = -25;
   for (let j = 0; j < rows; j++) {
     for (let i = 0; i < columns; i++) {
       const d = (x0 + i * cell) * along[0] + (z0 + j * cell) * along[1] - start;
