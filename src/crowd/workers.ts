@@ -78,6 +78,11 @@ export interface CrowdWorkersOptions {
   readonly fallback?: 'throw' | 'calling-thread';
   /** How long {@link CrowdWorkers.runSync} waits for the workers, milliseconds. Default 10 000. */
   readonly timeoutMs?: number;
+  /**
+   * The calling thread takes a range too (the first), running it while the workers run theirs:
+   * `workers: 1` with this on two cores keeps both busy without a third thread. Default `false`.
+   */
+  readonly callingThreadTakesPart?: boolean;
 }
 
 // The control block: Int32 slots, then the first failure's text.
@@ -190,7 +195,12 @@ export class CrowdWorkers {
   readonly reason: string;
   /** Number of workers (0 for the fallback). */
   readonly workerCount: number;
-  /** Each worker's first character (length {@link CrowdWorkers.workerCount} + 1: the last is the count). */
+  /** `true` when the calling thread runs the first range of each frame itself. */
+  readonly callingThreadTakesPart: boolean;
+  /**
+   * The ranges' first characters, the calling thread's range first when it takes part, then each
+   * worker's (one more entry than ranges: the last is the count).
+   */
   readonly ranges: Int32Array;
   private readonly slice: Slice;
   private readonly handles: CrowdWorkerHandle[];
@@ -202,17 +212,24 @@ export class CrowdWorkers {
   private closed = false;
   private rejectRun: ((error: unknown) => void) | null = null;
 
-  private constructor(crowd: Crowd, slice: Slice, workers: number, reason: string, timeoutMs: number) {
+  private constructor(
+    crowd: Crowd,
+    slice: Slice,
+    workers: number,
+    reason: string,
+    timeoutMs: number,
+    caller: boolean,
+  ) {
     this.crowd = crowd;
     this.slice = slice;
     this.parallel = reason === '';
     this.reason = reason;
     this.workerCount = this.parallel ? workers : 0;
-    this.ranges = new Int32Array(this.workerCount + 1);
-    for (let w = 0; w <= this.workerCount; w++) {
-      this.ranges[w] = Math.floor((w * crowd.count) / Math.max(1, this.workerCount));
-    }
-    this.ranges[this.workerCount] = crowd.count;
+    this.callingThreadTakesPart = this.parallel && caller;
+    const parts = this.workerCount + (this.callingThreadTakesPart ? 1 : 0);
+    this.ranges = new Int32Array(parts + 1);
+    for (let w = 0; w <= parts; w++) this.ranges[w] = Math.floor((w * crowd.count) / Math.max(1, parts));
+    this.ranges[parts] = crowd.count;
     this.handles = [];
     const buffer = this.parallel
       ? new SharedArrayBuffer(4 * SLOTS + TEXT_BYTES)
@@ -271,7 +288,8 @@ export class CrowdWorkers {
             ? `${unshared.join(', ')} not on a SharedArrayBuffer (make them with shared: true)`
             : '';
     if (reason !== '') {
-      if (options.fallback === 'calling-thread') return new CrowdWorkers(crowd, slice, 0, reason, timeoutMs);
+      if (options.fallback === 'calling-thread')
+        return new CrowdWorkers(crowd, slice, 0, reason, timeoutMs, false);
       throw new TendonError(
         status.available && workers > 0 ? 'argument/invalid' : 'crowd/no-shared-memory',
         `CrowdWorkers.start: ${reason}`,
@@ -281,7 +299,14 @@ export class CrowdWorkers {
     if (typeof create !== 'function') {
       throw new TendonError('argument/invalid', 'CrowdWorkers.start: createWorker is required for workers');
     }
-    const pool = new CrowdWorkers(crowd, slice, workers, '', timeoutMs);
+    const pool = new CrowdWorkers(
+      crowd,
+      slice,
+      workers,
+      '',
+      timeoutMs,
+      options.callingThreadTakesPart === true,
+    );
     await pool.launch(create, batch, palettes);
     return pool;
   }
@@ -369,10 +394,11 @@ export class CrowdWorkers {
             });
           }),
         );
+        const r = this.callingThreadTakesPart ? w + 1 : w;
         const message: InitMessage = {
           ...base,
-          first: this.ranges[w],
-          size: this.ranges[w + 1] - this.ranges[w],
+          first: this.ranges[r],
+          size: this.ranges[r + 1] - this.ranges[r],
         };
         handle.postMessage(message);
       }
@@ -433,21 +459,20 @@ export class CrowdWorkers {
     this.begin(steps, mode);
     try {
       const control = this.control;
-      const deadline = Date.now() + this.timeoutMs;
+      // Each wait up to timeoutMs (no clock read per frame): the waits end when the last worker
+      // reports, or early when the count changed before the wait began.
       for (
         let pending = Atomics.load(control, PENDING);
         pending !== 0;
         pending = Atomics.load(control, PENDING)
       ) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
+        if (Atomics.wait(control, PENDING, pending, this.timeoutMs) === 'timed-out') {
           this.failure = new TendonError(
             'crowd/worker-failed',
             `CrowdWorkers.runSync: ${pending} worker(s) did not finish within ${this.timeoutMs} ms`,
           );
           throw this.failure;
         }
-        Atomics.wait(control, PENDING, pending, left);
       }
       return this.finish();
     } finally {
@@ -477,6 +502,14 @@ export class CrowdWorkers {
     Atomics.store(control, PENDING, this.workerCount);
     Atomics.add(control, GENERATION, 1);
     Atomics.notify(control, GENERATION);
+    if (this.callingThreadTakesPart) {
+      try {
+        const invalid = runSlice(this.slice, steps, mode, 0, this.ranges[1]);
+        if (invalid > 0) Atomics.add(control, INVALID, invalid);
+      } catch (error) {
+        recordFailure(control, this.text, error);
+      }
+    }
   }
 
   /** The frame's result: the invalid legs, or the first worker's error. */

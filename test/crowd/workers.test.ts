@@ -116,10 +116,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function start(s: Scene, workers: number): Promise<CrowdWorkers> {
+async function start(s: Scene, workers: number, callingThreadTakesPart = false): Promise<CrowdWorkers> {
   const pool = await CrowdWorkers.start(s.crowd, {
     workers,
     createWorker,
+    callingThreadTakesPart,
     batch: s.batch,
     palettes: s.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
   });
@@ -128,12 +129,18 @@ async function start(s: Scene, workers: number): Promise<CrowdWorkers> {
 }
 
 describe('CrowdWorkers', () => {
-  it.each([1, 2, 3])(
-    'gives 64 robots the single-threaded bits over 4 frames with %i worker(s)',
-    async (workers) => {
+  it.each([
+    [1, false],
+    [2, false],
+    [3, false],
+    [1, true],
+    [2, true],
+  ])(
+    'gives 64 robots the single-threaded bits over 4 frames with %i worker(s), calling thread taking part: %s',
+    async (workers, caller) => {
       const one = scene(false);
       const many = scene(true);
-      const pool = await start(many, workers);
+      const pool = await start(many, workers, caller);
       expect(pool.parallel).toBe(true);
       expect(pool.workerCount).toBe(workers);
       for (let f = 0; f < 4; f++) {
