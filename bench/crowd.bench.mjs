@@ -781,6 +781,61 @@ async function frameMain() {
   return { seconds: (performance.now() - started) / 1000, results, roundTripUs: trip };
 }
 
+/**
+ * How a frame's workers are woken and heard, measured empty (no characters' work): CrowdWorkers'
+ * Atomics (notify to wake; the caller blocked in Atomics.wait, or awaiting Atomics.waitAsync) next
+ * to a message to each of WORKERS worker_threads and its answer (postMessage, the other way).
+ */
+async function tripMain() {
+  const { Worker } = await import('node:worker_threads');
+  const N = 4000;
+  const echo = Array.from(
+    { length: WORKERS },
+    () =>
+      new Worker(
+        "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));",
+        {
+          eval: true,
+        },
+      ),
+  );
+  const answers = echo.map((w) => new Promise((resolve) => w.once('online', resolve)));
+  await Promise.all(answers);
+  const frameByMessage = () =>
+    Promise.all(
+      echo.map(
+        (w) =>
+          new Promise((resolve) => {
+            w.once('message', resolve);
+            w.postMessage(0);
+          }),
+      ),
+    );
+  for (let i = 0; i < 500; i++) await frameByMessage();
+  let start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await frameByMessage();
+  const message = Number(process.hrtime.bigint() - start) / 1e3 / N;
+  for (const w of echo) await w.terminate();
+  const skeleton = tendon.Skeleton.create({ names: ['root'], parents: [-1] });
+  const crowd = new tendon.Crowd(skeleton, 2 * WORKERS, { shared: true });
+  const pool = await CrowdWorkers.start(crowd, { workers: WORKERS, createWorker: nodeCrowdWorker() });
+  for (let i = 0; i < 500; i++) pool.runSync(0);
+  start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) pool.runSync(0);
+  const wait = Number(process.hrtime.bigint() - start) / 1e3 / N;
+  for (let i = 0; i < 500; i++) await pool.run(0);
+  start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await pool.run(0);
+  const waitAsync = Number(process.hrtime.bigint() - start) / 1e3 / N;
+  pool.terminate();
+  console.log(
+    `\n## an empty frame's round trip to ${WORKERS} workers, µs (mean of ${N}; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)})\n` +
+      `Atomics, caller in Atomics.wait (runSync): ${wait.toFixed(1)}; Atomics, caller awaiting Atomics.waitAsync (run): ${waitAsync.toFixed(1)}; ` +
+      `postMessage there and back: ${message.toFixed(1)}`,
+  );
+  return { wait, waitAsync, message };
+}
+
 async function main() {
   if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
   const wanted = process.argv.slice(2);
@@ -789,6 +844,7 @@ async function main() {
   if (run('legs')) out.legs = await legsMain();
   if (run('aim')) out.aim = await aimMain();
   if (run('frame')) out.frame = await frameMain();
+  if (run('trip')) out.trip = await tripMain();
   const file = new URL('./results/crowd.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const meta = {
