@@ -20,16 +20,17 @@ export interface SharedMemoryStatus {
  * `Cross-Origin-Embedder-Policy: require-corp`). Node always has it.
  */
 export function sharedMemoryStatus(): SharedMemoryStatus {
-  if (typeof SharedArrayBuffer === 'undefined') {
-    return { available: false, reason: 'SharedArrayBuffer is not defined in this environment' };
-  }
+  // First the page's isolation: without it browsers take SharedArrayBuffer away altogether.
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
   if (isolated === false) {
     return {
       available: false,
       reason:
-        'the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)',
+        'the page is not cross-origin isolated, so it has no SharedArrayBuffer (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)',
     };
+  }
+  if (typeof SharedArrayBuffer === 'undefined') {
+    return { available: false, reason: 'SharedArrayBuffer is not defined in this environment' };
   }
   return { available: true, reason: '' };
 }
