@@ -685,10 +685,23 @@ function glbWithoutTextures(bytes) {
   return out.buffer;
 }
 
+/**
+ * The process's CPU time over the wall time of each line's rounds (all threads: about 2 when two
+ * threads of ours really run at once, about 1 when they only take turns on one core).
+ */
+const cpuShare = new Map();
+
 function msPerFrame(line, frames) {
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   line.run(frames);
-  return Number(process.hrtime.bigint() - start) / 1e6 / frames;
+  const ns = Number(process.hrtime.bigint() - start);
+  const used = process.cpuUsage(cpu);
+  const share = cpuShare.get(line) ?? { cpuUs: 0, wallUs: 0 };
+  share.cpuUs += used.user + used.system;
+  share.wallUs += ns / 1e3;
+  cpuShare.set(line, share);
+  return ns / 1e6 / frames;
 }
 
 async function frameMain() {
@@ -723,6 +736,7 @@ async function frameMain() {
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < lines.length; k++) {
       const a = (k + r) % lines.length;
+      if (r === 0) cpuShare.delete(lines[a]);
       rounds[a].push(msPerFrame(lines[a], frames[a]));
     }
   }
@@ -735,6 +749,7 @@ async function frameMain() {
       robots: line.count,
       msPerFrame: ms,
       usPerRobot: (1e3 * ms) / line.count,
+      cpuOverWall: cpuShare.get(line).cpuUs / cpuShare.get(line).wallUs,
       bytesPerFrame: alloc.bytesPerCall,
       lowerBound: alloc.lowerBound,
     });
@@ -743,12 +758,13 @@ async function frameMain() {
   console.log(
     `\n## a crowd frame: robots walking, each its own time (median of ${ROUNDS} rotated rounds of ~${ROUND_TARGET_NS / 1e6} ms)`,
   );
-  const header = ['line', 'ms/frame', 'µs/robot', 'B/frame'];
+  const header = ['line', 'ms/frame', 'µs/robot', 'B/frame', 'CPU/wall'];
   const rows = results.map((r) => [
     r.line,
     r.msPerFrame.toFixed(3),
     r.usPerRobot.toFixed(2),
     `${r.bytesPerFrame.toFixed(1)}${r.lowerBound ? ' (≥, GC)' : ''}`,
+    r.cpuOverWall.toFixed(2),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
   const line = (cells) => cells.map((cell, c) => (c < 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
