@@ -190,6 +190,19 @@ describe('CrowdWorkers', () => {
     expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
   }, 30_000);
 
+  it('refuses a second frame while one runs (crowd/busy), and frames after terminate', async () => {
+    const s = scene(true);
+    const pool = await start(s, 2);
+    times(s.crowd, 0);
+    const first = pool.run();
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/busy' });
+    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/busy' }));
+    expect(await first).toBe(0);
+    pool.terminate();
+    pool.terminate();
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/worker-failed' });
+  }, 30_000);
+
   it('fails start when a worker cannot start, instead of hanging', async () => {
     const s = scene(true);
     const broken = nodeCrowdWorker({ url: new URL('./no-such-worker.mjs', import.meta.url) });
