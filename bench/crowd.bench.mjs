@@ -17,12 +17,17 @@
  * bench/results/crowd.json.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { AnimationClip, AnimationMixer, Matrix4 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { nodeCrowdWorker } from '../dist/crowd/node.js';
 import * as tendon from '../dist/index.js';
 import { glbWithoutTextures } from './glb.mjs';
+
+const { CROWD_STEP, CrowdWorkers } = tendon;
+
 import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
 import { babylonLeg, babylonLook, textbookLeg, threeLookAt } from './ik-peers.mjs';
 import {
@@ -464,6 +469,8 @@ async function aimMain() {
 
 /** Robots per crowd of the frame section; three.js and the per-robot objects run the first only. */
 const CROWD_SIZES = [100, 1000];
+/** Workers of the crowd frame's parallel lines (this machine has 2 cores). */
+const WORKERS = 2;
 const DT = 1 / 60;
 /** How far below its animated place each foot is sent (model units; the robot is 3 units tall). */
 const FOOT_DROP = 0.05;
@@ -473,30 +480,53 @@ const asset = (file) => new URL(`../../shared/assets/${file}`, import.meta.url);
 /**
  * tendon's crowd frame for `count` robots: every robot its own time of the walk; Crowd.sample,
  * Crowd.forwardKinematics, both legs of every robot by one TwoBoneBatch toward its animated foot
- * dropped by FOOT_DROP, and the 3×4 palettes of every skin into one Float32Array each.
+ * dropped by FOOT_DROP, and the 3×4 palettes of every skin into one Float32Array each. With
+ * `workers` > 0, the same frame split across that many worker_threads by CrowdWorkers (tendon/node)
+ * over SharedArrayBuffers: sample + FK on the workers (runSync: Atomics.wait), the targets written
+ * on the main thread, legs + palettes on the workers; the same bits (test/crowd/workers.test.ts).
+ * `caller`: the main thread runs a range too (callingThreadTakesPart).
  */
-function tendonCrowdFrame({ skeleton, clip, skins }, count) {
-  const crowd = new tendon.Crowd(skeleton, count);
+async function tendonCrowdFrame({ skeleton, clip, skins }, count, workers = 0, caller = false) {
+  const shared = workers > 0;
+  const crowd = new tendon.Crowd(skeleton, count, { shared });
   for (let c = 0; c < count; c++) {
     crowd.setClip(c, clip);
     crowd.times[c] = (c * clip.duration) / count;
   }
   const J = skeleton.jointCount;
   const legs = robotLegs(skeleton);
-  const batch = new tendon.TwoBoneBatch(skeleton, legs, count);
-  const palettes = skins.map((skin) => new Float32Array(12 * skin.joints.length * count));
+  const batch = new tendon.TwoBoneBatch(skeleton, legs, count, { shared });
+  const palettes = skins.map((skin) => {
+    const length = 12 * skin.joints.length * count;
+    return shared ? new Float32Array(new SharedArrayBuffer(4 * length)) : new Float32Array(length);
+  });
+  const pool = shared
+    ? await CrowdWorkers.start(crowd, {
+        workers,
+        callingThreadTakesPart: caller,
+        createWorker: nodeCrowdWorker(),
+        batch,
+        palettes: skins.map((skin, s) => ({ skin, out: palettes[s], layout: '3x4' })),
+      })
+    : null;
   const feet = Int32Array.from(legs, (leg) => skeleton.jointIndex(leg.foot));
   const t = batch.targets;
   const model = crowd.model;
+  const POSE = CROWD_STEP.sample | CROWD_STEP.forwardKinematics;
+  const SOLVE = CROWD_STEP.legs | CROWD_STEP.palettes;
   return {
-    name: `Crowd + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots`,
+    name: `Crowd + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
     count,
+    workers,
+    caller,
     batch,
     run(frames) {
       for (let f = 0; f < frames; f++) {
         for (let c = 0; c < count; c++) crowd.times[c] += DT;
-        crowd.sample();
-        crowd.forwardKinematics();
+        if (pool === null) {
+          crowd.sample();
+          crowd.forwardKinematics();
+        } else pool.runSync(POSE);
         for (let c = 0, i = 0; c < count; c++) {
           for (let l = 0; l < feet.length; l++, i++) {
             const o = 16 * (c * J + feet[l]) + 12;
@@ -505,9 +535,28 @@ function tendonCrowdFrame({ skeleton, clip, skins }, count) {
             t[3 * i + 2] = model[o + 2];
           }
         }
-        batch.solve(crowd);
-        for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4');
+        if (pool === null) {
+          batch.solve(crowd);
+          for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4');
+        } else pool.runSync(SOLVE);
       }
+    },
+    /** µs per empty frame (steps 0) with runSync (Atomics.wait) and with await run (Atomics.waitAsync). */
+    async roundTrip() {
+      if (pool === null) return null;
+      const n = 2000;
+      for (let i = 0; i < 200; i++) pool.runSync(0);
+      let start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) pool.runSync(0);
+      const sync = Number(process.hrtime.bigint() - start) / 1e3 / n;
+      for (let i = 0; i < 200; i++) await pool.run(0);
+      start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) await pool.run(0);
+      const asyncUs = Number(process.hrtime.bigint() - start) / 1e3 / n;
+      return { sync, async: asyncUs };
+    },
+    close() {
+      pool?.terminate();
     },
   };
 }
@@ -601,10 +650,23 @@ function robotLegs(skeleton) {
   });
 }
 
+/**
+ * The process's CPU time over the wall time of each line's rounds (all threads: about 2 when two
+ * threads of ours really run at once, about 1 when they only take turns on one core).
+ */
+const cpuShare = new Map();
+
 function msPerFrame(line, frames) {
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   line.run(frames);
-  return Number(process.hrtime.bigint() - start) / 1e6 / frames;
+  const ns = Number(process.hrtime.bigint() - start);
+  const used = process.cpuUsage(cpu);
+  const share = cpuShare.get(line) ?? { cpuUs: 0, wallUs: 0 };
+  share.cpuUs += used.user + used.system;
+  share.wallUs += ns / 1e3;
+  cpuShare.set(line, share);
+  return ns / 1e6 / frames;
 }
 
 async function frameMain() {
@@ -619,9 +681,11 @@ async function frameMain() {
   };
   const glb = glbWithoutTextures(bytes);
   const lines = [
-    ...CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)),
+    ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
+    ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS)))),
+    ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS - 1, true)))),
   ];
   // Warm-up: ~WARMUP_NS per line; then rounds of ~ROUND_TARGET_NS, the order rotated.
   const frames = lines.map((line) => {
@@ -637,6 +701,7 @@ async function frameMain() {
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < lines.length; k++) {
       const a = (k + r) % lines.length;
+      if (r === 0) cpuShare.delete(lines[a]);
       rounds[a].push(msPerFrame(lines[a], frames[a]));
     }
   }
@@ -649,6 +714,7 @@ async function frameMain() {
       robots: line.count,
       msPerFrame: ms,
       usPerRobot: (1e3 * ms) / line.count,
+      cpuOverWall: cpuShare.get(line).cpuUs / cpuShare.get(line).wallUs,
       bytesPerFrame: alloc.bytesPerCall,
       lowerBound: alloc.lowerBound,
     });
@@ -657,12 +723,13 @@ async function frameMain() {
   console.log(
     `\n## a crowd frame: robots walking, each its own time (median of ${ROUNDS} rotated rounds of ~${ROUND_TARGET_NS / 1e6} ms)`,
   );
-  const header = ['line', 'ms/frame', 'µs/robot', 'B/frame'];
+  const header = ['line', 'ms/frame', 'µs/robot', 'B/frame', 'CPU/wall'];
   const rows = results.map((r) => [
     r.line,
     r.msPerFrame.toFixed(3),
     r.usPerRobot.toFixed(2),
     `${r.bytesPerFrame.toFixed(1)}${r.lowerBound ? ' (≥, GC)' : ''}`,
+    r.cpuOverWall.toFixed(2),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
   const line = (cells) => cells.map((cell, c) => (c < 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
@@ -675,7 +742,79 @@ async function frameMain() {
       `cost per robot at ${CROWD_SIZES[1]} robots / at ${CROWD_SIZES[0]}: ${(large.usPerRobot / small.usPerRobot).toFixed(2)} (1 = linear); ` +
       `three.js (no IK) / Crowd (with IK) per robot: ${(results[3].usPerRobot / small.usPerRobot).toFixed(2)}×`,
   );
-  return { seconds: (performance.now() - started) / 1000, results };
+  for (const [k, n] of CROWD_SIZES.entries()) {
+    const single = results[k];
+    const parallel = results.find((r, i) => lines[i].workers > 0 && !lines[i].caller && r.robots === n);
+    const mixed = results.find((r, i) => lines[i].caller && r.robots === n);
+    const ratio = (r) => (single.msPerFrame / r.msPerFrame).toFixed(2);
+    console.log(
+      `${n} robots, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ${WORKERS} workers ${parallel.msPerFrame.toFixed(3)} ` +
+        `(speed-up ${ratio(parallel)}×); ${WORKERS - 1} worker + main thread ${mixed.msPerFrame.toFixed(3)} (${ratio(mixed)}×); ` +
+        `${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
+    );
+  }
+  const trip = await lines.find((l) => l.workers > 0).roundTrip();
+  console.log(
+    `an empty frame's round trip to ${WORKERS} workers (wake + report): runSync (Atomics.wait) ${trip.sync.toFixed(1)} µs, ` +
+      `await run (Atomics.waitAsync) ${trip.async.toFixed(1)} µs`,
+  );
+  for (const line of lines) line.close?.();
+  return { seconds: (performance.now() - started) / 1000, results, roundTripUs: trip };
+}
+
+/**
+ * How a frame's workers are woken and heard, measured empty (no characters' work): CrowdWorkers'
+ * Atomics (notify to wake; the caller blocked in Atomics.wait, or awaiting Atomics.waitAsync) next
+ * to a message to each of WORKERS worker_threads and its answer (postMessage, the other way).
+ */
+async function tripMain() {
+  const { Worker } = await import('node:worker_threads');
+  const N = 4000;
+  const echo = Array.from(
+    { length: WORKERS },
+    () =>
+      new Worker(
+        "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));",
+        {
+          eval: true,
+        },
+      ),
+  );
+  const answers = echo.map((w) => new Promise((resolve) => w.once('online', resolve)));
+  await Promise.all(answers);
+  const frameByMessage = () =>
+    Promise.all(
+      echo.map(
+        (w) =>
+          new Promise((resolve) => {
+            w.once('message', resolve);
+            w.postMessage(0);
+          }),
+      ),
+    );
+  for (let i = 0; i < 500; i++) await frameByMessage();
+  let start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await frameByMessage();
+  const message = Number(process.hrtime.bigint() - start) / 1e3 / N;
+  for (const w of echo) await w.terminate();
+  const skeleton = tendon.Skeleton.create({ names: ['root'], parents: [-1] });
+  const crowd = new tendon.Crowd(skeleton, 2 * WORKERS, { shared: true });
+  const pool = await CrowdWorkers.start(crowd, { workers: WORKERS, createWorker: nodeCrowdWorker() });
+  for (let i = 0; i < 500; i++) pool.runSync(0);
+  start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) pool.runSync(0);
+  const wait = Number(process.hrtime.bigint() - start) / 1e3 / N;
+  for (let i = 0; i < 500; i++) await pool.run(0);
+  start = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) await pool.run(0);
+  const waitAsync = Number(process.hrtime.bigint() - start) / 1e3 / N;
+  pool.terminate();
+  console.log(
+    `\n## an empty frame's round trip to ${WORKERS} workers, µs (mean of ${N}; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)})\n` +
+      `Atomics, caller in Atomics.wait (runSync): ${wait.toFixed(1)}; Atomics, caller awaiting Atomics.waitAsync (run): ${waitAsync.toFixed(1)}; ` +
+      `postMessage there and back: ${message.toFixed(1)}`,
+  );
+  return { wait, waitAsync, message };
 }
 
 async function main() {
@@ -686,6 +825,7 @@ async function main() {
   if (run('legs')) out.legs = await legsMain();
   if (run('aim')) out.aim = await aimMain();
   if (run('frame')) out.frame = await frameMain();
+  if (run('trip')) out.trip = await tripMain();
   const file = new URL('./results/crowd.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const meta = {

@@ -10,7 +10,7 @@
  * `skeleton/…` for skeleton definitions, `pose/…` and `skin/…` for buffers that do not fit their
  * skeleton, `clip/…` and `animation/…` for animation data, `ik/…` for solver set-ups and inputs,
  * `rig/…` for limb maps, `placement/…` for grounds, contacts and placement, `gltf/…` and `bvh/…` for file import,
- * `three/…` for the three.js adapter (`tendon/three`).
+ * `three/…` for the three.js adapter (`tendon/three`), `crowd/…` for a crowd split across workers.
  */
 export type TendonErrorCode =
   | 'argument/invalid'
@@ -60,7 +60,10 @@ export type TendonErrorCode =
   | 'three/no-skeleton'
   | 'three/invalid-root'
   | 'three/invalid-skeleton'
-  | 'three/invalid-ground';
+  | 'three/invalid-ground'
+  | 'crowd/no-shared-memory'
+  | 'crowd/worker-failed'
+  | 'crowd/busy';
 
 /**
  * Thrown for invalid input: a malformed file, a skeleton with a cycle, a buffer of the wrong size.

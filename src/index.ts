@@ -13,6 +13,17 @@ export { Clip, type Interpolation, type RawClip, type RawTrack, type TrackPath }
 export { createJointMask, type JointMaskOptions } from './animation/joint-mask.js';
 export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js';
 export { SamplerContext, sampleClip, type WrapMode, wrapTime } from './animation/sampler.js';
+export { type SharedMemoryStatus, sharedMemoryStatus } from './crowd/shared-memory.js';
+export {
+  browserCrowdWorker,
+  CROWD_STEP,
+  type CrowdPalettes,
+  type CrowdWorkerFactory,
+  type CrowdWorkerHandle,
+  CrowdWorkers,
+  type CrowdWorkersOptions,
+  serveCrowdWorker,
+} from './crowd/workers.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
 export { AimBatch } from './ik/aim-batch.js';
@@ -23,7 +34,12 @@ export { FabrikIk, type FabrikIkOptions } from './ik/fabrik.js';
 export { IkStatus } from './ik/ik-status.js';
 export type { JointLimit } from './ik/joint-limits.js';
 export { TwoBoneIk, type TwoBoneIkOptions, type TwoBoneMode } from './ik/two-bone.js';
-export { type CrowdPoseBuffers, TwoBoneBatch, type TwoBoneBatchLimb } from './ik/two-bone-batch.js';
+export {
+  type CrowdPoseBuffers,
+  TwoBoneBatch,
+  type TwoBoneBatchLimb,
+  type TwoBoneBatchOptions,
+} from './ik/two-bone-batch.js';
 export { BVH_MAX_DEPTH, BVH_MAX_JOINTS, type BvhImport, type BvhImportOptions, importBvh } from './io/bvh.js';
 export {
   GLTF_MAX_DEPTH,
@@ -65,7 +81,7 @@ export {
   springStep,
   springStep3,
 } from './placement/spring.js';
-export { Crowd, type PaletteLayout } from './pose/crowd.js';
+export { Crowd, type CrowdOptions, type PaletteLayout } from './pose/crowd.js';
 export {
   createModelBuffer,
   forwardKinematics,

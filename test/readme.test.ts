@@ -3,7 +3,7 @@
  * from the code; a few blocks also have their printed results checked.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,8 +25,14 @@ const dir = `${root}test/.readme/`;
 mkdirSync(dir, { recursive: true });
 
 async function run(index: number): Promise<unknown[][]> {
+  // docs/crowds.md's workers run the TypeScript sources too: their script loads them through tsx.
   const code = blocks[index]
     .replaceAll("from 'tendon/kernel'", `from '${root}src/kernel/index.ts'`)
+    .replaceAll("from 'tendon/node'", `from '${root}src/crowd/node.ts'`)
+    .replaceAll(
+      'nodeCrowdWorker()',
+      `nodeCrowdWorker({ url: new URL('${pathToFileURL(`${root}test/crowd/ts-worker.mjs`)}') })`,
+    )
     .replaceAll("from 'tendon'", `from '${root}src/index.ts'`);
   const file = `${dir}block-${index}.ts`;
   writeFileSync(file, code);
@@ -66,7 +72,7 @@ describe('README', () => {
       expect(out[0]).toBeCloseTo((2 * 0.57) / 1.07, 5);
       expect(out[1]).toBeCloseTo(0.57 / 1.07, 5);
     }
-    if (block.includes('new TwoBoneBatch(')) {
+    if (block.includes("console.log('invalid legs'")) {
       // docs/crowds.md: no invalid leg; character 42's ankle on its target.
       expect(logs[0][1]).toBe(0);
       const [ankle, target] = [logs[1][1], logs[1][3]] as Float64Array[];
@@ -74,7 +80,7 @@ describe('README', () => {
       expect(logs[2][1]).toBe(true);
       expect(logs[2][3] as number).toBeLessThan(1e-9);
     }
-    if (block.includes('new Crowd(')) {
+    if (block.includes("console.log('head rows'")) {
       // docs/crowds.md: character 250, half-way through its nod, the spine (at y = 1.5) turned by
       // the key (0.1, 0, 0, √0.99) about x: cos = 1 − 2·0.1², sin = 2·0.1·√0.99. The head's 3×4
       // rows: [1 0 0 0], [0 c −s ty], [0 s c tz], the turn about the spine (p − R p).
@@ -83,6 +89,11 @@ describe('README', () => {
       const sn = 2 * 0.1 * Math.sqrt(0.99);
       const want = [1, 0, 0, 0, 0, c, -sn, 1.5 - 1.5 * c, 0, sn, c, -1.5 * sn];
       for (let k = 0; k < 12; k++) expect(rows[k]).toBeCloseTo(want[k], 6);
+    }
+    if (block.includes('CrowdWorkers.start(')) {
+      // docs/crowds.md: shared memory in Node; two workers, the single-threaded bits.
+      expect(logs[0].slice(0, 2)).toEqual(['shared memory', true]);
+      expect(logs[1]).toEqual(['parallel', true, 'workers', 2, 'same bits', true]);
     }
     if (block.includes('wrapTime(2.25')) expect(logs[1][0]).toBe(0.25);
     if (block.includes('cut.glb')) expect(text).toMatch(/cut\.glb.*truncated/);

@@ -237,6 +237,77 @@ export class Clip implements TrackTable {
   }
 
   /**
+   * The clip rebuilt from its runtime table (a {@link TrackTable}, such as a clip's own fields sent
+   * to a worker by `postMessage`), keeping every number's bits: unlike {@link Clip.create}, no
+   * rotation is normalized again. The arrays are used as given (not copied).
+   *
+   * @throws {@link TendonError} `clip/array-size` when the table's arrays do not hold its tracks,
+   *   `clip/invalid-track` for a joint, path or interpolation out of range, `clip/not-finite` for a
+   *   duration that is not a finite number ≥ 0.
+   */
+  static fromTable(skeleton: Skeleton, name: string, duration: number, table: TrackTable): Clip {
+    checkSkeletonArg(skeleton, 'Clip.fromTable');
+    checkObjectArg(table, 'Clip.fromTable', 'the table');
+    const n = table.trackCount;
+    const sized =
+      Number.isInteger(n) &&
+      n >= 0 &&
+      table.targets instanceof Int32Array &&
+      table.paths instanceof Uint8Array &&
+      table.interpolations instanceof Uint8Array &&
+      table.timeOffsets instanceof Int32Array &&
+      table.keyCounts instanceof Int32Array &&
+      table.valueOffsets instanceof Int32Array &&
+      table.times instanceof Float64Array &&
+      table.values instanceof Float64Array &&
+      [
+        table.targets,
+        table.paths,
+        table.interpolations,
+        table.timeOffsets,
+        table.keyCounts,
+        table.valueOffsets,
+      ].every((a) => a.length === n);
+    if (!sized)
+      throw new TendonError(
+        'clip/array-size',
+        `Clip.fromTable("${name}"): the table's arrays do not hold ${n} tracks`,
+      );
+    for (let i = 0; i < n; i++) {
+      const stride = table.paths[i] === PATH_ROTATION ? 4 : 3;
+      const width = table.interpolations[i] === INTERP_CUBIC ? 3 * stride : stride;
+      const keys = table.keyCounts[i];
+      if (
+        table.targets[i] < 0 ||
+        table.targets[i] >= skeleton.jointCount ||
+        table.paths[i] > PATH_SCALE ||
+        table.interpolations[i] > INTERP_CUBIC ||
+        keys < 1
+      ) {
+        throw new TendonError('clip/invalid-track', `Clip.fromTable("${name}"): track ${i} is out of range`);
+      }
+      if (
+        table.timeOffsets[i] < 0 ||
+        table.timeOffsets[i] + keys > table.times.length ||
+        table.valueOffsets[i] < 0 ||
+        table.valueOffsets[i] + keys * width > table.values.length
+      ) {
+        throw new TendonError(
+          'clip/array-size',
+          `Clip.fromTable("${name}"): track ${i}'s keys are outside the arrays`,
+        );
+      }
+    }
+    if (!Number.isFinite(duration) || duration < 0) {
+      throw new TendonError(
+        'clip/not-finite',
+        `Clip.fromTable("${name}"): duration ${duration} is not a finite number ≥ 0`,
+      );
+    }
+    return new Clip(name, skeleton, duration, table);
+  }
+
+  /**
    * The clip's tracks as raw data (copies), e.g. to edit and rebuild, or to export.
    */
   toRaw(): RawClip {

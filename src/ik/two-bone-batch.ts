@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH } from '../kernel/two-bone.js';
@@ -19,6 +20,35 @@ export interface TwoBoneBatchLimb extends TwoBoneIkOptions {
    * Needs an `end` joint.
    */
   readonly endRotation?: boolean;
+}
+
+/** Options of `new TwoBoneBatch`. */
+export interface TwoBoneBatchOptions {
+  /**
+   * Allocate the batch's arrays on one `SharedArrayBuffer` ({@link TwoBoneBatch.buffer}), so that
+   * workers can view them ({@link TwoBoneBatch.fromBuffer}) and each solve a slice. Default `false`.
+   */
+  readonly shared?: boolean;
+}
+
+/** The memory {@link TwoBoneBatch.fromBuffer} views (set only while it constructs). */
+let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
+
+/** Lays a batch's arrays out on `buffer` (null: only counts the bytes). */
+function carveBatch(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, n: number) {
+  const carve = new BufferCarver(buffer);
+  const arrays = {
+    settings: carve.f64(TWO_BONE.length * n),
+    memory: carve.f64(TWO_BONE_MEMORY_LENGTH * n),
+    targets: carve.f64(3 * n),
+    poles: carve.f64(3 * n),
+    endRotations: carve.f64(4 * n),
+    errors: carve.f64(n),
+    parents: carve.i32(joints),
+    legs: carve.i32(TWO_BONE_LEG.length * n),
+    status: carve.u8(n),
+  };
+  return { arrays, bytes: carve.offset };
 }
 
 /**
@@ -55,6 +85,8 @@ export class TwoBoneBatch {
   readonly characters: number;
   /** Limbs per character. */
   readonly limbs: number;
+  /** The limbs as given to the constructor (what a worker needs to view the batch: {@link TwoBoneBatch.fromBuffer}). */
+  readonly limbOptions: readonly TwoBoneBatchLimb[];
   /** Number of legs: characters × limbs. */
   readonly legCount: number;
   /** The crowd's parent indices: the skeleton's, offset per character (roots −1). */
@@ -80,6 +112,11 @@ export class TwoBoneBatch {
   readonly errors: Float64Array;
   /** After a solve: each leg's `TWO_BONE_STATUS` bits. */
   readonly status: Uint8Array;
+  /**
+   * The memory every array above lives on (the settings too, leg after leg): a `SharedArrayBuffer`
+   * for a batch made with `shared: true` (or viewed with {@link TwoBoneBatch.fromBuffer} on one).
+   */
+  readonly buffer: ArrayBuffer | SharedArrayBuffer;
   private readonly usePole: Uint8Array;
   private readonly useEndRotation: Uint8Array;
 
@@ -88,9 +125,18 @@ export class TwoBoneBatch {
    * @param limbs - the limbs of one character, each set up as a {@link TwoBoneIk} (the same options
    *   and checks); solved in this order.
    * @param characters - the number of characters.
-   * @throws {@link TendonError} `ik/invalid-option` (and whatever `TwoBoneIk` throws for a limb).
+   * @param options - `shared: true` for arrays on a `SharedArrayBuffer`.
+   * @throws {@link TendonError} `ik/invalid-option` (and whatever `TwoBoneIk` throws for a limb),
+   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
-  constructor(skeleton: Skeleton, limbs: readonly TwoBoneBatchLimb[], characters: number) {
+  constructor(
+    skeleton: Skeleton,
+    limbs: readonly TwoBoneBatchLimb[],
+    characters: number,
+    options: TwoBoneBatchOptions = {},
+  ) {
+    const view = adopted;
+    adopted = null;
     if (!Number.isInteger(characters) || characters < 0) {
       throw new TendonError(
         'ik/invalid-option',
@@ -102,25 +148,38 @@ export class TwoBoneBatch {
     this.skeleton = skeleton;
     this.characters = characters;
     this.limbs = L;
+    this.limbOptions = Object.freeze(limbs.slice());
     this.legCount = characters * L;
     const n = this.legCount;
-    this.parents = new Int32Array(J * characters);
-    for (let c = 0; c < characters; c++) {
-      for (let j = 0; j < J; j++) {
-        const p = skeleton.parents[j];
-        this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+    const bytes = carveBatch(null, J * characters, n).bytes;
+    if (view !== null && view.byteLength !== bytes) {
+      throw new TendonError(
+        'pose/buffer-size',
+        `TwoBoneBatch.fromBuffer: the buffer holds ${view.byteLength} bytes, a batch of ${n} legs ${bytes}`,
+      );
+    }
+    this.buffer = view ?? allocateBuffer(bytes, options.shared === true, 'new TwoBoneBatch');
+    const arrays = carveBatch(this.buffer, J * characters, n).arrays;
+    this.parents = arrays.parents;
+    if (view === null) {
+      for (let c = 0; c < characters; c++) {
+        for (let j = 0; j < J; j++) {
+          const p = skeleton.parents[j];
+          this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+        }
       }
     }
-    this.legs = new Int32Array(TWO_BONE_LEG.length * n);
+    this.legs = arrays.legs;
     const settings: Float64Array[] = [];
-    for (let i = 0; i < n; i++) settings.push(new Float64Array(TWO_BONE.length));
+    const size = TWO_BONE.length;
+    for (let i = 0; i < n; i++) settings.push(arrays.settings.subarray(size * i, size * (i + 1)));
     this.settings = settings;
-    this.memory = new Float64Array(TWO_BONE_MEMORY_LENGTH * n);
-    this.targets = new Float64Array(3 * n);
-    this.poles = new Float64Array(3 * n);
-    this.endRotations = new Float64Array(4 * n);
-    this.errors = new Float64Array(n);
-    this.status = new Uint8Array(n);
+    this.memory = arrays.memory;
+    this.targets = arrays.targets;
+    this.poles = arrays.poles;
+    this.endRotations = arrays.endRotations;
+    this.errors = arrays.errors;
+    this.status = arrays.status;
     this.usePole = new Uint8Array(L);
     this.useEndRotation = new Uint8Array(L);
     const template = new Float64Array(TWO_BONE.length);
@@ -134,7 +193,7 @@ export class TwoBoneBatch {
       ik.writeSettings(template, 0);
       template[TWO_BONE.hasPole] = this.usePole[l];
       template[TWO_BONE.hasEndRotation] = this.useEndRotation[l];
-      for (let c = 0; c < characters; c++) {
+      for (let c = 0; c < characters && view === null; c++) {
         const leg = c * L + l;
         const o = TWO_BONE_LEG.length * leg;
         this.legs[o] = c * J + ik.root;
@@ -145,6 +204,29 @@ export class TwoBoneBatch {
         this.endRotations[4 * leg + 3] = 1;
       }
     });
+  }
+
+  /**
+   * A batch viewing the memory of another ({@link TwoBoneBatch.buffer}, of a batch of the same
+   * skeleton, limbs and number of characters), such as a worker's view of a `shared: true` batch:
+   * the same arrays (settings, bend memory, targets, results), nothing written. The limbs are
+   * checked as the constructor checks them.
+   *
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size, and
+   *   whatever the constructor throws for the limbs.
+   */
+  static fromBuffer(
+    skeleton: Skeleton,
+    limbs: readonly TwoBoneBatchLimb[],
+    characters: number,
+    buffer: ArrayBuffer | SharedArrayBuffer,
+  ): TwoBoneBatch {
+    adopted = buffer;
+    try {
+      return new TwoBoneBatch(skeleton, limbs, characters);
+    } finally {
+      adopted = null;
+    }
   }
 
   /**

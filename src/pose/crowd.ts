@@ -7,6 +7,7 @@
 import { Clip } from '../animation/clip.js';
 import { SamplerContext, type WrapMode, wrapTime } from '../animation/sampler.js';
 import { checkSkeletonArg } from '../arguments.js';
+import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
 import { localToModel } from '../kernel/local-to-model.js';
@@ -18,6 +19,32 @@ import type { Skin } from '../skin/skin.js';
 export type PaletteLayout = 'mat4' | '3x4';
 
 const timeScratch = new Float64Array(1);
+
+/** Options of `new Crowd`. */
+export interface CrowdOptions {
+  /**
+   * Allocate the crowd's arrays on one `SharedArrayBuffer` ({@link Crowd.buffer}), so that workers
+   * can view them ({@link Crowd.fromBuffer}) and each pose a slice. Default `false`.
+   */
+  readonly shared?: boolean;
+}
+
+/** The memory {@link Crowd.fromBuffer} views (set only while it constructs). */
+let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
+
+/** Lays a crowd's arrays out on `buffer` (null: only counts the bytes). */
+function carveCrowd(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, count: number) {
+  const carve = new BufferCarver(buffer);
+  const arrays = {
+    translations: carve.f64(3 * joints),
+    rotations: carve.f64(4 * joints),
+    scales: carve.f64(3 * joints),
+    model: carve.f64(16 * joints),
+    times: carve.f64(count),
+    parents: carve.i32(joints),
+  };
+  return { arrays, bytes: carve.offset };
+}
 
 /**
  * `count` characters of one skeleton, their poses side by side in one set of typed arrays:
@@ -46,6 +73,11 @@ export class Crowd {
   readonly model: Float64Array;
   /** Each character's time in its clip, seconds: set by the caller before {@link Crowd.sample}. */
   readonly times: Float64Array;
+  /**
+   * The memory every array above lives on, one after the other: a `SharedArrayBuffer` for a crowd
+   * made with `shared: true` (or viewed with {@link Crowd.fromBuffer} on one).
+   */
+  readonly buffer: ArrayBuffer | SharedArrayBuffer;
   private readonly clips: (Clip | null)[];
   private readonly contexts: (SamplerContext | null)[];
   /** Per character, views of its part of the local buffers (made once: the sampler writes from 0). */
@@ -54,9 +86,10 @@ export class Crowd {
   /**
    * Every character at the skeleton's rest pose, with no clip.
    *
-   * @throws {@link TendonError} `argument/invalid` for a count that is not an integer ≥ 0.
+   * @throws {@link TendonError} `argument/invalid` for a count that is not an integer ≥ 0,
+   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
-  constructor(skeleton: Skeleton, count: number) {
+  constructor(skeleton: Skeleton, count: number, options: CrowdOptions = {}) {
     checkSkeletonArg(skeleton, 'new Crowd');
     if (!Number.isInteger(count) || count < 0) {
       throw new TendonError('argument/invalid', `new Crowd: count ${count} is not an integer ≥ 0`);
@@ -64,30 +97,65 @@ export class Crowd {
     const J = skeleton.jointCount;
     this.skeleton = skeleton;
     this.count = count;
-    this.parents = new Int32Array(J * count);
-    this.translations = new Float64Array(3 * J * count);
-    this.rotations = new Float64Array(4 * J * count);
-    this.scales = new Float64Array(3 * J * count);
-    this.model = new Float64Array(16 * J * count);
-    this.times = new Float64Array(count);
+    const view = adopted;
+    adopted = null;
+    const bytes = carveCrowd(null, J * count, count).bytes;
+    if (view !== null && view.byteLength !== bytes) {
+      throw new TendonError(
+        'pose/buffer-size',
+        `Crowd.fromBuffer: the buffer holds ${view.byteLength} bytes, a crowd of ${count} characters ${bytes}`,
+      );
+    }
+    this.buffer = view ?? allocateBuffer(bytes, options.shared === true, 'new Crowd');
+    const arrays = carveCrowd(this.buffer, J * count, count).arrays;
+    this.parents = arrays.parents;
+    this.translations = arrays.translations;
+    this.rotations = arrays.rotations;
+    this.scales = arrays.scales;
+    this.model = arrays.model;
+    this.times = arrays.times;
     this.clips = new Array(count).fill(null);
     this.contexts = new Array(count).fill(null);
     this.views = [];
     for (let c = 0; c < count; c++) {
-      for (let j = 0; j < J; j++) {
-        const p = skeleton.parents[j];
-        this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+      if (view === null) {
+        for (let j = 0; j < J; j++) {
+          const p = skeleton.parents[j];
+          this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+        }
+        this.translations.set(skeleton.restTranslations, 3 * J * c);
+        this.rotations.set(skeleton.restRotations, 4 * J * c);
+        this.scales.set(skeleton.restScales, 3 * J * c);
       }
-      this.translations.set(skeleton.restTranslations, 3 * J * c);
-      this.rotations.set(skeleton.restRotations, 4 * J * c);
-      this.scales.set(skeleton.restScales, 3 * J * c);
       this.views.push({
         t: this.translations.subarray(3 * J * c, 3 * J * (c + 1)),
         r: this.rotations.subarray(4 * J * c, 4 * J * (c + 1)),
         s: this.scales.subarray(3 * J * c, 3 * J * (c + 1)),
       });
     }
-    this.forwardKinematics();
+    if (view === null) this.forwardKinematics();
+  }
+
+  /**
+   * A crowd viewing the memory of another ({@link Crowd.buffer}, of a crowd of the same skeleton
+   * and count), such as a worker's view of a `shared: true` crowd: the same arrays, nothing
+   * written. Its characters have no clip until {@link Crowd.setClip}.
+   *
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a crowd of that size,
+   *   `argument/invalid` for a count that is not an integer ≥ 0.
+   */
+  static fromBuffer(skeleton: Skeleton, count: number, buffer: ArrayBuffer | SharedArrayBuffer): Crowd {
+    adopted = buffer;
+    try {
+      return new Crowd(skeleton, count);
+    } finally {
+      adopted = null;
+    }
+  }
+
+  /** The clip of character `character` (`null` when it has none, or is not a character). */
+  clipOf(character: number): Clip | null {
+    return this.clips[character] ?? null;
   }
 
   /**

@@ -1,0 +1,625 @@
+/**
+ * A crowd frame split across workers over shared memory, with the single-threaded run's bits.
+ *
+ * The core here imports nothing environment-specific: workers are made by a
+ * {@link CrowdWorkerFactory} (`nodeCrowdWorker` in `tendon/node`, {@link browserCrowdWorker} in a
+ * page), and a worker's script hands its messages to {@link serveCrowdWorker}.
+ *
+ * @packageDocumentation
+ */
+import { Clip } from '../animation/clip.js';
+import type { WrapMode } from '../animation/sampler.js';
+import { TendonError, type TendonErrorCode } from '../errors.js';
+import { TwoBoneBatch, type TwoBoneBatchLimb } from '../ik/two-bone-batch.js';
+import { Crowd, type PaletteLayout } from '../pose/crowd.js';
+import { Skeleton } from '../skeleton/skeleton.js';
+import { Skin } from '../skin/skin.js';
+import { sharedMemoryStatus } from './shared-memory.js';
+
+/**
+ * The steps of a crowd frame, as bits of the `steps` argument of {@link CrowdWorkers.run}: each
+ * worker runs the chosen ones, in this order, on its characters.
+ */
+export const CROWD_STEP = {
+  /** `Crowd.sample` (each character's clip at its time). */
+  sample: 1,
+  /** `Crowd.forwardKinematics`. */
+  forwardKinematics: 2,
+  /** `TwoBoneBatch.solve` toward the targets in the batch's arrays. */
+  legs: 4,
+  /** `Crowd.skinPalettes` of every palette set up. */
+  palettes: 8,
+  /** All four. */
+  all: 15,
+} as const;
+
+/** A worker as {@link CrowdWorkers} sees it: what Node's `Worker` and a page's `Worker` both offer. */
+export interface CrowdWorkerHandle {
+  /** Sends a message (structured clone; SharedArrayBuffers are shared, not copied). */
+  postMessage(message: unknown): void;
+  /** Calls `listener` with each message the worker posts. */
+  onMessage(listener: (message: unknown) => void): void;
+  /** Calls `listener` when the worker fails outside a frame (an uncaught error, an exit). */
+  onError(listener: (error: unknown) => void): void;
+  /** Stops the worker. */
+  terminate(): void;
+}
+
+/** Makes worker `index` of a {@link CrowdWorkers}, running a script that calls {@link serveCrowdWorker}. */
+export type CrowdWorkerFactory = (index: number) => CrowdWorkerHandle;
+
+/** A set of skin palettes a frame writes: `Crowd.skinPalettes(skin, out, layout)`. */
+export interface CrowdPalettes {
+  /** The skin (of the crowd's skeleton). */
+  readonly skin: Skin;
+  /** Every character's palettes; on a `SharedArrayBuffer` for workers. */
+  readonly out: Float32Array | Float64Array;
+  /** Default `'mat4'`. */
+  readonly layout?: PaletteLayout;
+}
+
+/** Options of {@link CrowdWorkers.start}. */
+export interface CrowdWorkersOptions {
+  /** Number of workers (≥ 0); characters are split into that many contiguous ranges. */
+  readonly workers: number;
+  /** Makes the workers (required unless the run falls back to the calling thread). */
+  readonly createWorker?: CrowdWorkerFactory;
+  /** The legs solved by {@link CROWD_STEP}`.legs` (made with `shared: true`). */
+  readonly batch?: TwoBoneBatch;
+  /** The palettes written by {@link CROWD_STEP}`.palettes`. */
+  readonly palettes?: readonly CrowdPalettes[];
+  /**
+   * Where memory cannot be shared (no `SharedArrayBuffer`, a page without cross-origin isolation,
+   * arrays not made with `shared: true`) or with `workers: 0`: `'throw'` (default) throws a
+   * `TendonError` `crowd/no-shared-memory`; `'calling-thread'` runs every frame on the calling
+   * thread instead, with the same bits, and says so ({@link CrowdWorkers.parallel},
+   * {@link CrowdWorkers.reason}).
+   */
+  readonly fallback?: 'throw' | 'calling-thread';
+  /** How long {@link CrowdWorkers.runSync} waits for the workers, milliseconds. Default 10 000. */
+  readonly timeoutMs?: number;
+  /**
+   * The calling thread takes a range too (the first), running it while the workers run theirs:
+   * `workers: 1` with this on two cores keeps both busy without a third thread. Default `false`.
+   */
+  readonly callingThreadTakesPart?: boolean;
+}
+
+// The control block: Int32 slots, then the first failure's text.
+const GENERATION = 0;
+const STEPS = 1;
+const MODE = 2;
+const PENDING = 3;
+const FAILED = 4;
+const INVALID = 5;
+const TEXT_LENGTH = 6;
+const SLOTS = 8;
+const TEXT_BYTES = 2048;
+const STOP = -1;
+
+/** What a worker is sent once, at set-up. */
+interface InitMessage {
+  readonly type: 'tendon/crowd-init';
+  readonly skeleton: {
+    names: readonly string[];
+    parents: Int32Array;
+    restTranslations: Float64Array;
+    restRotations: Float64Array;
+    restScales: Float64Array;
+  };
+  readonly count: number;
+  readonly crowd: ArrayBuffer | SharedArrayBuffer;
+  readonly clips: readonly ClipMessage[];
+  /** Per character, its clip's index in `clips` (−1: none). */
+  readonly clipOf: Int32Array;
+  readonly batch: { limbs: readonly TwoBoneBatchLimb[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
+  readonly palettes: readonly {
+    skin: { name: string; joints: Int32Array; inverseBindMatrices: Float64Array };
+    out: Float32Array | Float64Array;
+    layout: PaletteLayout;
+  }[];
+  readonly control: SharedArrayBuffer;
+  readonly first: number;
+  readonly size: number;
+}
+
+interface ClipMessage {
+  name: string;
+  duration: number;
+  trackCount: number;
+  targets: Int32Array;
+  paths: Uint8Array;
+  interpolations: Uint8Array;
+  timeOffsets: Int32Array;
+  keyCounts: Int32Array;
+  valueOffsets: Int32Array;
+  times: Float64Array;
+  values: Float64Array;
+}
+
+/** What runs a frame's steps on a range of characters, on a worker or on the calling thread. */
+interface Slice {
+  readonly crowd: Crowd;
+  readonly batch: TwoBoneBatch | null;
+  readonly palettes: readonly CrowdPalettes[];
+}
+
+/** Runs `steps` on characters `first … first + count − 1`; returns the invalid legs. */
+function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
+  const { crowd, batch, palettes } = slice;
+  let invalid = 0;
+  if ((steps & CROWD_STEP.sample) !== 0) crowd.sample(mode, first, count);
+  if ((steps & CROWD_STEP.forwardKinematics) !== 0) crowd.forwardKinematics(first, count);
+  if ((steps & CROWD_STEP.legs) !== 0 && batch !== null) invalid = batch.solve(crowd, first, count);
+  if ((steps & CROWD_STEP.palettes) !== 0) {
+    for (let p = 0; p < palettes.length; p++) {
+      const { skin, out, layout } = palettes[p];
+      crowd.skinPalettes(skin, out, layout ?? 'mat4', first, count);
+    }
+  }
+  return invalid;
+}
+
+const isShared = (buffer: ArrayBufferLike): boolean =>
+  typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer;
+
+/** The first error of a frame, as `code\nmessage`, into the control block (first failure only). */
+function recordFailure(control: Int32Array, text: Uint8Array, error: unknown): void {
+  if (Atomics.add(control, FAILED, 1) !== 0) return;
+  const code = error instanceof TendonError ? error.code : '';
+  const message = error instanceof Error ? error.message : String(error);
+  const bytes = new TextEncoder().encode(`${code}\n${message}`).subarray(0, TEXT_BYTES);
+  text.set(bytes);
+  Atomics.store(control, TEXT_LENGTH, bytes.length);
+}
+
+/**
+ * A crowd frame split across workers: each worker owns a contiguous range of characters and runs
+ * the frame's steps ({@link CROWD_STEP}: sample, forward kinematics, legs, palettes) on it, over
+ * the crowd's, the batch's and the palettes' `SharedArrayBuffer`s. Every number is the one the
+ * single-threaded run gives, bit for bit: each character is computed by the same code from the
+ * same inputs, only on another thread.
+ *
+ * The workers are woken with `Atomics.notify` and report with `Atomics` on a small shared control
+ * block: no message per frame. Clips, the skeleton and skins are sent once, at
+ * {@link CrowdWorkers.start} (a clip given later with `setClip` does not reach the workers: start
+ * again). Between frames the caller may write times, targets and poles; during a frame it must not
+ * touch the shared arrays.
+ */
+export class CrowdWorkers {
+  /** The crowd whose frames are run. */
+  readonly crowd: Crowd;
+  /** `true` when frames run on workers; `false` for the calling-thread fallback. */
+  readonly parallel: boolean;
+  /** Why frames run on the calling thread (empty when {@link CrowdWorkers.parallel}). */
+  readonly reason: string;
+  /** Number of workers (0 for the fallback). */
+  readonly workerCount: number;
+  /** `true` when the calling thread runs the first range of each frame itself. */
+  readonly callingThreadTakesPart: boolean;
+  /**
+   * The ranges' first characters, the calling thread's range first when it takes part, then each
+   * worker's (one more entry than ranges: the last is the count).
+   */
+  readonly ranges: Int32Array;
+  private readonly slice: Slice;
+  private readonly handles: CrowdWorkerHandle[];
+  private readonly control: Int32Array;
+  private readonly text: Uint8Array;
+  private readonly timeoutMs: number;
+  private busy = false;
+  private failure: unknown = null;
+  private closed = false;
+  private rejectRun: ((error: unknown) => void) | null = null;
+
+  private constructor(
+    crowd: Crowd,
+    slice: Slice,
+    workers: number,
+    reason: string,
+    timeoutMs: number,
+    caller: boolean,
+  ) {
+    this.crowd = crowd;
+    this.slice = slice;
+    this.parallel = reason === '';
+    this.reason = reason;
+    this.workerCount = this.parallel ? workers : 0;
+    this.callingThreadTakesPart = this.parallel && caller;
+    const parts = this.workerCount + (this.callingThreadTakesPart ? 1 : 0);
+    this.ranges = new Int32Array(parts + 1);
+    for (let w = 0; w <= parts; w++) this.ranges[w] = Math.floor((w * crowd.count) / Math.max(1, parts));
+    this.ranges[parts] = crowd.count;
+    this.handles = [];
+    const buffer = this.parallel
+      ? new SharedArrayBuffer(4 * SLOTS + TEXT_BYTES)
+      : new ArrayBuffer(4 * SLOTS + TEXT_BYTES);
+    this.control = new Int32Array(buffer, 0, SLOTS);
+    this.text = new Uint8Array(buffer, 4 * SLOTS, TEXT_BYTES);
+    this.timeoutMs = timeoutMs;
+  }
+
+  /**
+   * Starts `options.workers` workers on `crowd` (made with `shared: true`, as the batch and the
+   * palettes' arrays must be) and resolves when each has built its view of the crowd.
+   *
+   * @throws {@link TendonError} `crowd/no-shared-memory` where memory cannot be shared (unless
+   *   `fallback: 'calling-thread'`), `argument/invalid` for a worker count that is not an integer
+   *   ≥ 0, a batch or skin of another skeleton or size, or no `createWorker`;
+   *   `crowd/worker-failed` when a worker fails to start (the others are stopped).
+   */
+  static async start(crowd: Crowd, options: CrowdWorkersOptions): Promise<CrowdWorkers> {
+    if (!(crowd instanceof Crowd))
+      throw new TendonError('argument/invalid', 'CrowdWorkers.start: not a Crowd');
+    const workers = options.workers;
+    if (!Number.isInteger(workers) || workers < 0) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.start: workers ${workers} is not an integer ≥ 0`,
+      );
+    }
+    const batch = options.batch ?? null;
+    if (batch !== null && (batch.skeleton !== crowd.skeleton || batch.characters !== crowd.count)) {
+      throw new TendonError(
+        'argument/invalid',
+        'CrowdWorkers.start: the batch is not of the crowd’s skeleton and count',
+      );
+    }
+    const palettes = (options.palettes ?? []).map((p) => ({ ...p, layout: p.layout ?? 'mat4' }));
+    for (const p of palettes) {
+      if (p.skin.skeleton !== crowd.skeleton) {
+        throw new TendonError('argument/invalid', 'CrowdWorkers.start: a skin is of another skeleton');
+      }
+    }
+    const slice: Slice = { crowd, batch, palettes };
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    const status = sharedMemoryStatus();
+    const unshared = [
+      isShared(crowd.buffer) ? '' : 'the crowd',
+      batch === null || isShared(batch.buffer) ? '' : 'the batch',
+      palettes.every((p) => isShared(p.out.buffer)) ? '' : 'the palettes',
+    ].filter((s) => s !== '');
+    const reason =
+      workers === 0
+        ? 'workers: 0'
+        : !status.available
+          ? status.reason
+          : unshared.length > 0
+            ? `${unshared.join(', ')} not on a SharedArrayBuffer (make them with shared: true)`
+            : '';
+    if (reason !== '') {
+      if (options.fallback === 'calling-thread')
+        return new CrowdWorkers(crowd, slice, 0, reason, timeoutMs, false);
+      throw new TendonError(
+        status.available && workers > 0 ? 'argument/invalid' : 'crowd/no-shared-memory',
+        `CrowdWorkers.start: ${reason}`,
+      );
+    }
+    const create = options.createWorker;
+    if (typeof create !== 'function') {
+      throw new TendonError('argument/invalid', 'CrowdWorkers.start: createWorker is required for workers');
+    }
+    const pool = new CrowdWorkers(
+      crowd,
+      slice,
+      workers,
+      '',
+      timeoutMs,
+      options.callingThreadTakesPart === true,
+    );
+    await pool.launch(create, batch, palettes);
+    return pool;
+  }
+
+  /** Makes the workers, sends each its set-up and waits for every one to be ready. */
+  private async launch(
+    create: CrowdWorkerFactory,
+    batch: TwoBoneBatch | null,
+    palettes: readonly Required<CrowdPalettes>[],
+  ): Promise<void> {
+    const crowd = this.crowd;
+    const sk = crowd.skeleton;
+    const clips: Clip[] = [];
+    const clipOf = new Int32Array(crowd.count);
+    for (let c = 0; c < crowd.count; c++) {
+      const clip = crowd.clipOf(c);
+      let k = clip === null ? -1 : clips.indexOf(clip);
+      if (clip !== null && k < 0) k = clips.push(clip) - 1;
+      clipOf[c] = k;
+    }
+    const base = {
+      type: 'tendon/crowd-init' as const,
+      skeleton: {
+        names: sk.names.slice(),
+        parents: sk.parents,
+        restTranslations: sk.restTranslations,
+        restRotations: sk.restRotations,
+        restScales: sk.restScales,
+      },
+      count: crowd.count,
+      crowd: crowd.buffer,
+      clips: clips.map((c) => ({
+        name: c.name,
+        duration: c.duration,
+        trackCount: c.trackCount,
+        targets: c.targets,
+        paths: c.paths,
+        interpolations: c.interpolations,
+        timeOffsets: c.timeOffsets,
+        keyCounts: c.keyCounts,
+        valueOffsets: c.valueOffsets,
+        times: c.times,
+        values: c.values,
+      })),
+      clipOf,
+      batch: batch === null ? null : { limbs: batch.limbOptions, buffer: batch.buffer },
+      palettes: palettes.map((p) => ({
+        skin: { name: p.skin.name, joints: p.skin.joints, inverseBindMatrices: p.skin.inverseBindMatrices },
+        out: p.out,
+        layout: p.layout,
+      })),
+      control: this.control.buffer as SharedArrayBuffer,
+    };
+    const ready: Promise<void>[] = [];
+    try {
+      for (let w = 0; w < this.workerCount; w++) {
+        const handle = create(w);
+        this.handles.push(handle);
+        ready.push(
+          new Promise<void>((resolve, reject) => {
+            handle.onMessage((message) => {
+              const m = message as { type?: string; code?: string; message?: string };
+              if (m.type === 'tendon/crowd-ready') resolve();
+              else if (m.type === 'tendon/crowd-init-failed') {
+                reject(
+                  new TendonError(
+                    'crowd/worker-failed',
+                    `CrowdWorkers: worker ${w} failed to start: ${m.message}`,
+                  ),
+                );
+              }
+            });
+            handle.onError((error) => {
+              if (this.closed) return;
+              const failure = new TendonError(
+                'crowd/worker-failed',
+                `CrowdWorkers: worker ${w} failed: ${describe(error)}`,
+                {
+                  cause: error,
+                },
+              );
+              this.failure ??= failure;
+              reject(failure);
+              this.rejectRun?.(failure);
+            });
+          }),
+        );
+        const r = this.callingThreadTakesPart ? w + 1 : w;
+        const message: InitMessage = {
+          ...base,
+          first: this.ranges[r],
+          size: this.ranges[r + 1] - this.ranges[r],
+        };
+        handle.postMessage(message);
+      }
+      await Promise.all(ready);
+    } catch (error) {
+      this.terminate();
+      throw error;
+    }
+  }
+
+  /**
+   * Runs one frame's `steps` (bits of {@link CROWD_STEP}; default all) on every character, each
+   * worker on its range, and resolves with the number of legs the batch flagged invalid. Write the
+   * crowd's times (and the batch's targets) before; read the results after it resolves.
+   *
+   * @throws {@link TendonError} (the promise rejects) `crowd/worker-failed` when a step threw in a
+   *   worker (its code and message are quoted; the other workers finished their ranges) or a worker
+   *   died, `crowd/busy` while a frame is running. On the calling-thread fallback the step's own
+   *   error is thrown.
+   */
+  async run(steps: number = CROWD_STEP.all, mode: WrapMode = 'loop'): Promise<number> {
+    if (!this.parallel) return runSlice(this.slice, steps, mode, 0, this.crowd.count);
+    this.begin(steps, mode);
+    try {
+      const control = this.control;
+      const died = new Promise<never>((_, reject) => {
+        this.rejectRun = reject;
+      });
+      const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+      for (
+        let pending = Atomics.load(control, PENDING);
+        pending !== 0;
+        pending = Atomics.load(control, PENDING)
+      ) {
+        if (typeof waitAsync === 'function') {
+          const result = waitAsync(control, PENDING, pending);
+          if (result.async) await Promise.race([result.value, died]);
+        } else {
+          await Promise.race([new Promise((resolve) => setTimeout(resolve, 0)), died]);
+        }
+      }
+      return this.finish();
+    } finally {
+      this.rejectRun = null;
+      this.busy = false;
+    }
+  }
+
+  /**
+   * {@link CrowdWorkers.run}, blocking the calling thread until the workers are done (with
+   * `Atomics.wait`: allowed in Node's main thread and in workers, not in a page's main thread).
+   *
+   * @throws {@link TendonError} `crowd/worker-failed` when a step threw in a worker or the workers
+   *   did not answer within `timeoutMs`; `crowd/busy` while a frame is running.
+   */
+  runSync(steps: number = CROWD_STEP.all, mode: WrapMode = 'loop'): number {
+    if (!this.parallel) return runSlice(this.slice, steps, mode, 0, this.crowd.count);
+    this.begin(steps, mode);
+    try {
+      const control = this.control;
+      // Each wait up to timeoutMs (no clock read per frame): the waits end when the last worker
+      // reports, or early when the count changed before the wait began.
+      for (
+        let pending = Atomics.load(control, PENDING);
+        pending !== 0;
+        pending = Atomics.load(control, PENDING)
+      ) {
+        if (Atomics.wait(control, PENDING, pending, this.timeoutMs) === 'timed-out') {
+          this.failure = new TendonError(
+            'crowd/worker-failed',
+            `CrowdWorkers.runSync: ${pending} worker(s) did not finish within ${this.timeoutMs} ms`,
+          );
+          throw this.failure;
+        }
+      }
+      return this.finish();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Checks the pool can run, then wakes the workers on a frame. */
+  private begin(steps: number, mode: WrapMode): void {
+    if (this.failure !== null) throw this.failure;
+    if (this.closed)
+      throw new TendonError('crowd/worker-failed', 'CrowdWorkers: the workers were terminated');
+    if (this.busy) throw new TendonError('crowd/busy', 'CrowdWorkers: a frame is already running');
+    if (mode !== 'loop' && mode !== 'clamp') {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.run: mode "${String(mode)}" is not 'loop' or 'clamp'`,
+      );
+    }
+    this.busy = true;
+    const control = this.control;
+    control[STEPS] = steps & CROWD_STEP.all;
+    control[MODE] = mode === 'loop' ? 0 : 1;
+    control[FAILED] = 0;
+    control[INVALID] = 0;
+    control[TEXT_LENGTH] = 0;
+    Atomics.store(control, PENDING, this.workerCount);
+    Atomics.add(control, GENERATION, 1);
+    Atomics.notify(control, GENERATION);
+    if (this.callingThreadTakesPart) {
+      try {
+        const invalid = runSlice(this.slice, steps, mode, 0, this.ranges[1]);
+        if (invalid > 0) Atomics.add(control, INVALID, invalid);
+      } catch (error) {
+        recordFailure(control, this.text, error);
+      }
+    }
+  }
+
+  /** The frame's result: the invalid legs, or the first worker's error. */
+  private finish(): number {
+    const control = this.control;
+    if (Atomics.load(control, FAILED) > 0) {
+      const length = Atomics.load(control, TEXT_LENGTH);
+      // A copy: TextDecoder does not read shared memory in browsers.
+      const [code, ...rest] = new TextDecoder().decode(this.text.slice(0, length)).split('\n');
+      const message = rest.join('\n');
+      throw new TendonError(
+        'crowd/worker-failed',
+        `CrowdWorkers: ${control[FAILED]} worker(s) failed; the first: ${code === '' ? '' : `${code}: `}${message}`,
+        { cause: code === '' ? new Error(message) : new TendonError(code as TendonErrorCode, message) },
+      );
+    }
+    return control[INVALID];
+  }
+
+  /** Stops the workers (a frame running is abandoned). Safe to call twice. */
+  terminate(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.parallel) {
+      Atomics.store(this.control, STEPS, STOP);
+      Atomics.add(this.control, GENERATION, 1);
+      Atomics.notify(this.control, GENERATION);
+    }
+    for (const handle of this.handles) handle.terminate();
+  }
+}
+
+type WaitAsync = (
+  array: Int32Array,
+  index: number,
+  value: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The worker's side of {@link CrowdWorkers}: give it a function that posts a message to the main
+ * thread, and hand every message the worker receives to the function it returns. On the set-up
+ * message it views the crowd (`Crowd.fromBuffer`), the batch and the palettes, rebuilds the
+ * skeleton, clips (`Clip.fromTable`, same bits) and skins, answers, and then serves frames until
+ * the pool is terminated (blocked in `Atomics.wait` between frames: a worker's event loop does not
+ * run after set-up).
+ *
+ * A Node worker's script (`tendon/node` ships one): `parentPort.on('message',
+ * serveCrowdWorker((m) => parentPort.postMessage(m)))`; a page's module worker:
+ * `const handle = serveCrowdWorker((m) => self.postMessage(m)); self.onmessage = (e) => handle(e.data);`.
+ */
+export function serveCrowdWorker(post: (message: unknown) => void): (message: unknown) => void {
+  return (message) => {
+    const m = message as InitMessage;
+    if (m === null || typeof m !== 'object' || m.type !== 'tendon/crowd-init') return;
+    let slice: Slice;
+    let control: Int32Array;
+    let text: Uint8Array;
+    try {
+      const skeleton = Skeleton.create(m.skeleton);
+      const crowd = Crowd.fromBuffer(skeleton, m.count, m.crowd);
+      const clips = m.clips.map((c) => Clip.fromTable(skeleton, c.name, c.duration, c));
+      for (let c = 0; c < m.count; c++) if (m.clipOf[c] >= 0) crowd.setClip(c, clips[m.clipOf[c]]);
+      const batch =
+        m.batch === null ? null : TwoBoneBatch.fromBuffer(skeleton, m.batch.limbs, m.count, m.batch.buffer);
+      const palettes = m.palettes.map((p) => ({
+        skin: new Skin(skeleton, p.skin),
+        out: p.out,
+        layout: p.layout,
+      }));
+      slice = { crowd, batch, palettes };
+      control = new Int32Array(m.control, 0, SLOTS);
+      text = new Uint8Array(m.control, 4 * SLOTS, TEXT_BYTES);
+    } catch (error) {
+      post({ type: 'tendon/crowd-init-failed', message: describe(error) });
+      return;
+    }
+    // Read before answering: the first frame can only start after the answer.
+    let seen = Atomics.load(control, GENERATION);
+    post({ type: 'tendon/crowd-ready' });
+    for (;;) {
+      Atomics.wait(control, GENERATION, seen);
+      seen = Atomics.load(control, GENERATION);
+      const steps = Atomics.load(control, STEPS);
+      if (steps === STOP) return;
+      try {
+        const invalid = runSlice(slice, steps, control[MODE] === 0 ? 'loop' : 'clamp', m.first, m.size);
+        if (invalid > 0) Atomics.add(control, INVALID, invalid);
+      } catch (error) {
+        recordFailure(control, text, error);
+      }
+      if (Atomics.sub(control, PENDING, 1) === 1) Atomics.notify(control, PENDING);
+    }
+  };
+}
+
+/**
+ * A {@link CrowdWorkerFactory} for a page: module Web Workers running `url`, a script that calls
+ * {@link serveCrowdWorker} (see there). The page must be cross-origin isolated for shared memory.
+ */
+export function browserCrowdWorker(url: string | URL): CrowdWorkerFactory {
+  return () => {
+    const worker = new Worker(url, { type: 'module' });
+    return {
+      postMessage: (message) => worker.postMessage(message),
+      onMessage: (listener) => worker.addEventListener('message', (event) => listener(event.data)),
+      onError: (listener) =>
+        worker.addEventListener('error', (event) => listener(event.error ?? event.message)),
+      terminate: () => worker.terminate(),
+    };
+  };
+}

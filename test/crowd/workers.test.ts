@@ -1,0 +1,311 @@
+/**
+ * CrowdWorkers on the real robot (RobotExpressive, its clips, both legs, its skins): 64 robots,
+ * each its own clip and time, over several frames (sample and forward kinematics, feet targets
+ * written on the main thread from the posed feet, legs and 3×4 palettes), with 1, 2 and 3 Node
+ * worker_threads over SharedArrayBuffers against the same crowd run on one thread: every number of
+ * every buffer the same bits (Object.is). A step that throws in a worker rejects the frame with
+ * `crowd/worker-failed` (no hang), a worker that cannot start fails `start`, and where memory
+ * cannot be shared (SharedArrayBuffer undefined, a page not cross-origin isolated) the pool throws
+ * `crowd/no-shared-memory` or, when asked, runs on the calling thread and says why.
+ */
+
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
+import { nodeCrowdWorker } from '../../src/crowd/node.js';
+import { sharedMemoryStatus } from '../../src/crowd/shared-memory.js';
+import { CROWD_STEP, CrowdWorkers } from '../../src/crowd/workers.js';
+import { isTendonError } from '../../src/errors.js';
+import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { Crowd } from '../../src/pose/crowd.js';
+import { Skin } from '../../src/skin/skin.js';
+import { readAsset } from '../helpers/assets.js';
+import { robot } from '../placement/characters.js';
+
+const { skeleton, rig, clips } = await robot();
+// The robot's skins, rebound to the same skeleton object (its joints by name).
+const imported = (
+  await importGltf(readAsset('gltf', 'RobotExpressive.glb'), { source: 'RobotExpressive.glb' })
+).skeletons[0];
+const skins = imported.skins.map(
+  (skin) =>
+    new Skin(skeleton, {
+      name: skin.name,
+      joints: Array.from(skin.joints, (j) => skeleton.jointIndex(imported.skeleton.names[j])),
+      inverseBindMatrices: skin.inverseBindMatrices,
+    }),
+);
+const limbs: TwoBoneBatchLimb[] = rig.legs.map((leg) => ({
+  root: leg.root,
+  middle: leg.middle,
+  endLocal: leg.endLocal as [number, number, number],
+  pole: true,
+}));
+const feet = ['Foot.L', 'Foot.R'].map((name) => skeleton.jointIndex(name));
+const clipList = [...clips.values()] as Clip[];
+const N = 64;
+const J = skeleton.jointCount;
+/** The worker script: the TypeScript source, through tsx (ts-worker.mjs). */
+const workerUrl = new URL('./ts-worker.mjs', import.meta.url);
+const createWorker = nodeCrowdWorker({ url: workerUrl });
+
+interface Scene {
+  crowd: Crowd;
+  batch: TwoBoneBatch;
+  palettes: Float32Array[];
+}
+
+function scene(shared: boolean): Scene {
+  const crowd = new Crowd(skeleton, N, { shared });
+  const batch = new TwoBoneBatch(skeleton, limbs, N, { shared });
+  const palettes = skins.map((skin) => {
+    const length = 12 * skin.joints.length * N;
+    return shared ? new Float32Array(new SharedArrayBuffer(4 * length)) : new Float32Array(length);
+  });
+  for (let c = 0; c < N; c++) {
+    // Character 7 has no clip (stays at rest); the others cycle through the robot's clips.
+    if (c !== 7) crowd.setClip(c, clipList[c % clipList.length]);
+    batch.poles.set([0, 0.5, 3], 6 * c);
+    batch.poles.set([0, 0.5, 3], 6 * c + 3);
+  }
+  return { crowd, batch, palettes };
+}
+
+/** Times of frame `f`, and (after forward kinematics) the feet's targets: down 5 cm, one NaN leg. */
+function times(crowd: Crowd, f: number): void {
+  for (let c = 0; c < N; c++) crowd.times[c] = 0.173 * c + f / 30;
+}
+function targets({ crowd, batch }: Scene, f: number): void {
+  for (let c = 0; c < N; c++) {
+    for (let l = 0; l < 2; l++) {
+      const o = 16 * (c * J + feet[l]) + 12;
+      const i = 3 * (2 * c + l);
+      batch.targets[i] = crowd.model[o] + 0.01 * ((c + f) % 5);
+      batch.targets[i + 1] = crowd.model[o + 1] - 0.05 * (1 + (c % 3));
+      batch.targets[i + 2] = crowd.model[o + 2];
+    }
+  }
+  batch.targets[3 * 11] = Number.NaN;
+}
+
+function expectSame(actual: ArrayLike<number>, wanted: ArrayLike<number>, what: string): void {
+  expect(actual.length).toBe(wanted.length);
+  for (let i = 0; i < actual.length; i++) {
+    if (!Object.is(actual[i], wanted[i]))
+      expect.fail(`${what}[${i}]: workers ${actual[i]}, one thread ${wanted[i]}`);
+  }
+}
+
+function expectSameScene(a: Scene, b: Scene, frame: number): void {
+  for (const key of ['translations', 'rotations', 'scales', 'model', 'times'] as const) {
+    expectSame(a.crowd[key], b.crowd[key], `frame ${frame} crowd.${key}`);
+  }
+  for (const key of ['memory', 'errors', 'status'] as const) {
+    expectSame(a.batch[key], b.batch[key], `frame ${frame} batch.${key}`);
+  }
+  a.palettes.forEach((p, s) => {
+    expectSame(p, b.palettes[s], `frame ${frame} palettes[${s}]`);
+  });
+}
+
+let pools: CrowdWorkers[] = [];
+afterEach(() => {
+  for (const pool of pools) pool.terminate();
+  pools = [];
+  vi.unstubAllGlobals();
+});
+
+async function start(s: Scene, workers: number, callingThreadTakesPart = false): Promise<CrowdWorkers> {
+  const pool = await CrowdWorkers.start(s.crowd, {
+    workers,
+    createWorker,
+    callingThreadTakesPart,
+    batch: s.batch,
+    palettes: s.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
+  });
+  pools.push(pool);
+  return pool;
+}
+
+describe('CrowdWorkers', () => {
+  it.each([
+    [1, false],
+    [2, false],
+    [3, false],
+    [1, true],
+    [2, true],
+  ])(
+    'gives 64 robots the single-threaded bits over 4 frames with %i worker(s), calling thread taking part: %s',
+    async (workers, caller) => {
+      const one = scene(false);
+      const many = scene(true);
+      const pool = await start(many, workers, caller);
+      expect(pool.parallel).toBe(true);
+      expect(pool.workerCount).toBe(workers);
+      for (let f = 0; f < 4; f++) {
+        times(one.crowd, f);
+        one.crowd.sample();
+        one.crowd.forwardKinematics();
+        targets(one, f);
+        const invalidOne = one.batch.solve(one.crowd);
+        one.palettes.forEach((out, k) => {
+          one.crowd.skinPalettes(skins[k], out, '3x4');
+        });
+
+        times(many.crowd, f);
+        // Frames 0 and 2 wait with Atomics.waitAsync, frames 1 and 3 block with Atomics.wait.
+        if (f % 2 === 0) await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
+        else pool.runSync(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
+        targets(many, f);
+        const invalid =
+          f % 2 === 0
+            ? await pool.run(CROWD_STEP.legs | CROWD_STEP.palettes)
+            : pool.runSync(CROWD_STEP.legs | CROWD_STEP.palettes);
+        expect(invalid).toBe(invalidOne);
+        expect(invalid).toBe(1);
+        expectSameScene(many, one, f);
+      }
+      // The robots move and really differ.
+      expect(many.crowd.rotations.subarray(0, 4 * J)).not.toEqual(
+        many.crowd.rotations.subarray(4 * J, 8 * J),
+      );
+    },
+    60_000,
+  );
+
+  it('reports a step that throws in a worker as crowd/worker-failed, and keeps serving', async () => {
+    const s = scene(true);
+    const pool = await start(s, 2);
+    times(s.crowd, 0);
+    s.crowd.times[50] = Number.NaN; // in the second worker's range: Crowd.sample throws there
+    const failed = await pool.run().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isTendonError(failed, 'crowd/worker-failed')).toBe(true);
+    expect(String((failed as Error).message)).toContain('animation/invalid-time');
+    expect(() => pool.runSync()).toThrow(/animation\/invalid-time/);
+    times(s.crowd, 1);
+    expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
+  }, 30_000);
+
+  it('refuses a second frame while one runs (crowd/busy), and frames after terminate', async () => {
+    const s = scene(true);
+    const pool = await start(s, 2);
+    times(s.crowd, 0);
+    const first = pool.run();
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/busy' });
+    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/busy' }));
+    expect(await first).toBe(0);
+    pool.terminate();
+    pool.terminate();
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/worker-failed' });
+  }, 30_000);
+
+  it('fails start when a worker cannot start, instead of hanging', async () => {
+    const s = scene(true);
+    const broken = nodeCrowdWorker({ url: new URL('./no-such-worker.mjs', import.meta.url) });
+    const failed = await CrowdWorkers.start(s.crowd, { workers: 2, createWorker: broken }).then(
+      (pool) => {
+        pools.push(pool);
+        return null;
+      },
+      (error: unknown) => error,
+    );
+    expect(isTendonError(failed, 'crowd/worker-failed')).toBe(true);
+  }, 30_000);
+
+  it('rejects a frame when a worker dies, instead of hanging', async () => {
+    const s = scene(true);
+    const threads: Worker[] = [];
+    const pool = await CrowdWorkers.start(s.crowd, {
+      workers: 2,
+      createWorker: (w) => {
+        // nodeCrowdWorker's handle, with the thread kept to kill it behind the pool's back.
+        const worker = new Worker(workerUrl);
+        threads[w] = worker;
+        return {
+          postMessage: (m) => worker.postMessage(m),
+          onMessage: (l) => {
+            worker.on('message', l);
+          },
+          onError: (l) => {
+            worker.on('error', l);
+            worker.on('exit', (code) => l(new Error(`exited ${code}`)));
+          },
+          terminate: () => {
+            worker.removeAllListeners('exit');
+            void worker.terminate();
+          },
+        };
+      },
+    });
+    pools.push(pool);
+    times(s.crowd, 0);
+    void threads[1].terminate();
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/worker-failed' });
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/worker-failed' });
+  }, 30_000);
+
+  it('without SharedArrayBuffer: crowd/no-shared-memory, or the calling thread when asked, same bits', async () => {
+    vi.stubGlobal('SharedArrayBuffer', undefined);
+    expect(sharedMemoryStatus()).toEqual({
+      available: false,
+      reason: expect.stringContaining('SharedArrayBuffer'),
+    });
+    expect(() => new Crowd(skeleton, 2, { shared: true })).toThrow(
+      expect.objectContaining({ code: 'crowd/no-shared-memory' }),
+    );
+    const s = scene(false);
+    const one = scene(false);
+    await expect(CrowdWorkers.start(s.crowd, { workers: 2, createWorker })).rejects.toMatchObject({
+      code: 'crowd/no-shared-memory',
+    });
+    const pool = await CrowdWorkers.start(s.crowd, {
+      workers: 2,
+      createWorker,
+      batch: s.batch,
+      palettes: s.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
+      fallback: 'calling-thread',
+    });
+    expect(pool.parallel).toBe(false);
+    expect(pool.workerCount).toBe(0);
+    expect(pool.reason).toContain('SharedArrayBuffer');
+    for (let f = 0; f < 2; f++) {
+      times(s.crowd, f);
+      times(one.crowd, f);
+      await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
+      one.crowd.sample();
+      one.crowd.forwardKinematics();
+      targets(s, f);
+      targets(one, f);
+      expect(pool.runSync(CROWD_STEP.legs | CROWD_STEP.palettes)).toBe(one.batch.solve(one.crowd));
+      one.palettes.forEach((out, k) => {
+        one.crowd.skinPalettes(skins[k], out, '3x4');
+      });
+      expectSameScene(s, one, f);
+    }
+  });
+
+  it('in a page that is not cross-origin isolated: crowd/no-shared-memory naming the headers', async () => {
+    const s = scene(true);
+    vi.stubGlobal('crossOriginIsolated', false);
+    expect(sharedMemoryStatus().reason).toContain('Cross-Origin-Opener-Policy');
+    await expect(CrowdWorkers.start(s.crowd, { workers: 2, createWorker })).rejects.toMatchObject({
+      code: 'crowd/no-shared-memory',
+    });
+    const pool = await CrowdWorkers.start(s.crowd, { workers: 2, fallback: 'calling-thread' });
+    expect(pool.parallel).toBe(false);
+    expect(pool.reason).toContain('cross-origin isolated');
+  });
+
+  it('refuses unshared arrays with workers, and workers: 0 runs on the calling thread', async () => {
+    const s = scene(false);
+    await expect(CrowdWorkers.start(s.crowd, { workers: 2, createWorker })).rejects.toMatchObject({
+      code: 'argument/invalid',
+    });
+    const pool = await CrowdWorkers.start(s.crowd, { workers: 0, fallback: 'calling-thread' });
+    expect(pool.reason).toBe('workers: 0');
+  });
+});
