@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, typed by use
 import { buildDemo, serve } from '../../scripts/demo.mjs';
+import { canvasVariance } from './canvas.js';
 import { hasChromium, launchChromium } from './chromium.js';
 
 interface FootError {
@@ -53,28 +54,6 @@ afterAll(async () => {
 
 function stats(page: Page): Promise<CrowdStats> {
   return page.evaluate(() => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats());
-}
-
-/** The variance of the canvas' pixel brightness: a blank canvas has none. */
-function canvasVariance(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector('canvas') as HTMLCanvasElement;
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d') as CanvasRenderingContext2D;
-    context.drawImage(canvas, 0, 0);
-    const data = context.getImageData(0, 0, copy.width, copy.height).data;
-    let sum = 0;
-    let sumSq = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const v = data[i] + data[i + 1] + data[i + 2];
-      sum += v;
-      sumSq += v * v;
-    }
-    const n = data.length / 4;
-    return sumSq / n - (sum / n) ** 2;
-  });
 }
 
 /** Waits until `frames` more frames have been drawn. */
