@@ -592,7 +592,10 @@ export function serveCrowdWorker(post: (message: unknown) => void): (message: un
     let seen = Atomics.load(control, GENERATION);
     post({ type: 'tendon/crowd-ready' });
     for (;;) {
-      Atomics.wait(control, GENERATION, seen);
+      // Only a new generation is a frame: a wait can also end without one (a wake-up meant for
+      // nobody, or an interrupted wait), and running the same frame twice would count this
+      // worker down twice and end the frame before another worker has run its range.
+      while (Atomics.load(control, GENERATION) === seen) Atomics.wait(control, GENERATION, seen);
       seen = Atomics.load(control, GENERATION);
       const steps = Atomics.load(control, STEPS);
       if (steps === STOP) return;
