@@ -1,16 +1,8 @@
-/**
- * The demo's crowd page in Chromium: N robots from one `Crowd`, each with its feet planted. It
- * loads with no console error and draws; the slider, moved as a user moves it, changes the number of
- * robots; they walk; their feet are on the ground at contacts; the page reports tendon's
- * milliseconds per frame (printed here). The screenshot is the README's.
- */
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script, typed by use
-import { buildDemo, serve } from '../../scripts/demo.mjs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { canvasVariance } from './canvas.js';
-import { hasChromium, launchChromium } from './chromium.js';
+import { hasChromium } from './chromium.js';
+import { demoInChromium } from './demo-server.js';
 
 interface FootError {
   mean: number;
@@ -36,21 +28,7 @@ interface Hooks {
   resetStats(): void;
 }
 
-let server: Server | undefined;
-let url = '';
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  const dir = await buildDemo();
-  ({ server, url } = await serve(dir));
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await new Promise((resolve) => server?.close(resolve));
-});
+const demo = demoInChromium();
 
 function stats(page: Page): Promise<CrowdStats> {
   return page.evaluate(() => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats());
@@ -71,14 +49,14 @@ const cm = (e: FootError) =>
 
 describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
   it('draws N robots walking with their feet planted, N set by the slider, and reports its ms per frame', async () => {
-    const page = await (browser as Browser).newPage({ viewport: { width: 800, height: 450 } });
+    const page = await demo.browser().newPage({ viewport: { width: 800, height: 450 } });
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
     try {
-      await page.goto(`${url}crowd.html`);
+      await page.goto(`${demo.url()}crowd.html`);
       await page.waitForFunction(
         () => (window as unknown as { tendonDemo?: Hooks }).tendonDemo?.stats().ready === true,
         null,

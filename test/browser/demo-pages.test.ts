@@ -1,17 +1,9 @@
-/**
- * The demo's other pages in Chromium, driven as a user would (and through the hooks each page
- * publishes on window.tendonDemo): the solver playground, motion capture over uneven ground, and a
- * character file of one's own. Each page loads with no console error and draws; the screenshots
- * are the README's.
- */
-import type { Server } from 'node:http';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script, typed by use
-import { buildDemo, serve } from '../../scripts/demo.mjs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { readAsset } from '../helpers/assets.js';
 import { canvasVariance } from './canvas.js';
-import { hasChromium, launchChromium } from './chromium.js';
+import { hasChromium } from './chromium.js';
+import { demoInChromium } from './demo-server.js';
 
 interface Status {
   reached: boolean;
@@ -63,31 +55,17 @@ interface Hooks {
   setClip(file: string): void;
 }
 
-let server: Server | undefined;
-let url = '';
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  const dir = await buildDemo();
-  ({ server, url } = await serve(dir));
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (server) await new Promise((resolve) => server?.close(resolve));
-});
+const demo = demoInChromium();
 
 /** Opens a page at the README screenshots' size; `problems` collects console errors and page errors. */
 async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await (browser as Browser).newPage({ viewport: { width: 800, height: 450 } });
+  const page = await demo.browser().newPage({ viewport: { width: 800, height: 450 } });
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(url + path);
+  await page.goto(demo.url() + path);
   await page.waitForFunction(
     () => (window as unknown as { tendonDemo?: Hooks }).tendonDemo?.stats().ready === true,
     null,
