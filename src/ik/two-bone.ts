@@ -433,6 +433,8 @@ function readBendRange(s: Float64Array, range: readonly [number, number], mode: 
   }
   s.set(cosSinOfAngle(min), TWO_BONE.bendMin);
   s.set(cosSinOfAngle(max), TWO_BONE.bendMax);
+  s.set(cosSinOfAngle((min + max) / 2), TWO_BONE.bendMid);
+  s.set(cosSinOfAngle((max - min) / 4), TWO_BONE.bendQuarter);
   s[TWO_BONE.hasBendRange] = 1;
 }
 

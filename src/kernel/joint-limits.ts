@@ -41,6 +41,57 @@ export const LIMIT_CONE_KIND = 2;
  */
 const SWING_EPS_SQ = 1e-24;
 
+/** {@link halfAngleBound} and {@link twistAtBound} result: the least angle of the range. */
+export const AT_TWIST_MIN = 1;
+/** {@link halfAngleBound} and {@link twistAtBound} result: the greatest angle of the range. */
+export const AT_TWIST_MAX = 2;
+
+/**
+ * The one circular clamp of tendon's limits: where a half-angle `φ` goes under the range
+ * `[φmin, φmax] ⊂ [−π/2, π/2]` — 0 when inside, else {@link AT_TWIST_MIN} or
+ * {@link AT_TWIST_MAX}, the bound nearer on the circle of the whole angle `2φ` (angles mod 2π: past
+ * −π an angle is near +π, so an angle crossing ±π from one side of a range does not jump to its
+ * far end). A tie goes to the bound crossed, which keeps a clamp idempotent under rounding.
+ *
+ * `(s, c)` is `φ`'s sine and cosine up to a common positive factor (`c ≥ 0`); the bounds are unit
+ * `(cos φ, sin φ)` pairs. `φ < φ₀` exactly when `sin(φ − φ₀) = sin φ cos φ₀ − cos φ sin φ₀ < 0`,
+ * a comparison that stays well conditioned at every angle (sines alone lose half the digits near
+ * ±π/2, cosines alone near 0); which bound is nearer is read likewise, so a range a few nanoradians
+ * wide still sends an angle to its nearer end. A joint's twist ({@link clampRotation}) is such a half-angle; the
+ * two-bone kernel's bend range is one once measured from the range's middle.
+ */
+export function halfAngleBound(
+  s: number,
+  c: number,
+  cMin: number,
+  sMin: number,
+  cMax: number,
+  sMax: number,
+): number {
+  let sinMin = s * cMin - c * sMin;
+  let sinMax = s * cMax - c * sMax;
+  const below = sinMin < 0;
+  if (!below && !(sinMax > 0)) return 0;
+  // Nearer on the circle of 2φ: the smaller |sin| of the half-angle difference, or the larger
+  // |cos|, the same test; read from whichever pair is the smaller, where it is well conditioned
+  // (cosines near 1 lose half the digits of a small difference, sines near 1 of one near π/2).
+  let cosMin = c * cMin + s * sMin;
+  let cosMax = c * cMax + s * sMax;
+  sinMin = sinMin < 0 ? -sinMin : sinMin;
+  sinMax = sinMax < 0 ? -sinMax : sinMax;
+  cosMin = cosMin < 0 ? -cosMin : cosMin;
+  cosMax = cosMax < 0 ? -cosMax : cosMax;
+  const bySine = sinMin + sinMax < cosMin + cosMax;
+  const nearerMin = bySine
+    ? below
+      ? sinMin <= sinMax
+      : sinMin < sinMax
+    : below
+      ? cosMin >= cosMax
+      : cosMin > cosMax;
+  return nearerMin ? AT_TWIST_MIN : AT_TWIST_MAX;
+}
+
 /**
  * Enforces the limit record `limits[lo…]` on the local rotation `q[qo…]` in place and returns
  * whether the limit acted (it changed the rotation by more than rounding).
@@ -52,7 +103,7 @@ const SWING_EPS_SQ = 1e-24;
  * `sin(φ − φ₀) = sin φ cos φ₀ − cos φ sin φ₀` (well conditioned at every angle, where comparing
  * cosines alone would lose half the digits near 0), and a clamped part is rebuilt from the stored
  * half-angle cosine and sine. A twist outside its range goes to the bound nearer on the circle
- * (twists are angles mod 2π: past −π a twist is near +π). A hinge drops the swing. The result is
+ * ({@link halfAngleBound}). A hinge drops the swing. The result is
  * renormalized, in the hemisphere of the input.
  */
 export function clampRotation(q: Float64Array, qo: number, limits: Float64Array, lo: number): boolean {
@@ -100,23 +151,13 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
   let sz = dz * tc - dw * az * ts - (dx * ay - dy * ax) * ts;
   let sw = dw * tc + proj * ts;
   let changed = false;
-  // Twist range. For half-angles φ, φ₀ in [−π/2, π/2], φ < φ₀ exactly when sin(φ − φ₀) < 0, i.e.
-  // sin φ cos φ₀ − cos φ sin φ₀ < 0: a comparison that stays well conditioned at every angle
-  // (comparing sines alone loses half the digits near ±π, cosines alone near 0).
   const cMin = limits[lo + LIMIT_TWIST];
   const sMin = limits[lo + LIMIT_TWIST + 1];
   const cMax = limits[lo + LIMIT_TWIST + 2];
   const sMax = limits[lo + LIMIT_TWIST + 3];
-  const below = ts * cMin - tc * sMin < 0;
-  if (below || ts * cMax - tc * sMax > 0) {
-    // Outside the range: snap to the bound nearer on the circle (the larger |cos| of half the
-    // difference), so a twist crossing ±π from one side of a range does not jump to its far end.
-    // A tie goes to the bound crossed, which keeps the clamp idempotent under rounding.
-    let toMin = tc * cMin + ts * sMin;
-    let toMax = tc * cMax + ts * sMax;
-    toMin = toMin < 0 ? -toMin : toMin;
-    toMax = toMax < 0 ? -toMax : toMax;
-    if (below ? toMin >= toMax : toMin > toMax) {
+  const bound = halfAngleBound(ts, tc, cMin, sMin, cMax, sMax);
+  if (bound !== 0) {
+    if (bound === AT_TWIST_MIN) {
       tc = cMin;
       ts = sMin;
     } else {
@@ -190,11 +231,6 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
   q[qo + 3] = ow;
   return true;
 }
-
-/** {@link twistAtBound} result: the twist sits at the least angle of its range. */
-export const AT_TWIST_MIN = 1;
-/** {@link twistAtBound} result: the twist sits at the greatest angle of its range. */
-export const AT_TWIST_MAX = 2;
 
 /**
  * How near a bound a twist sits "at" it for {@link twistAtBound}: `sin(φ − φ₀)` of the half-angles

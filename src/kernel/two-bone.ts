@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 
+import { AT_TWIST_MIN, halfAngleBound } from './joint-limits.js';
 import { localToModel } from './local-to-model.js';
 import { invertAffine, mirrored } from './mat4.js';
 import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
@@ -47,8 +48,15 @@ export const TWO_BONE = {
   endLocal: 26,
   /** 1 when the end is `endLocal` (the `end` joint index is then not read). */
   hasEndLocal: 29,
+  /**
+   * The bend range's middle, `(min + max) / 2`: cosine and sine (2). The range is clamped as a
+   * half-angle measured from there ({@link halfAngleBound}).
+   */
+  bendMid: 30,
+  /** The cosine and sine of a quarter of the bend range's width, `(max − min) / 4` (2). */
+  bendQuarter: 32,
   /** Length of the settings array. */
-  length: 30,
+  length: 34,
 } as const;
 
 /** Layout of the `result` array of {@link twoBoneSolve}. */
@@ -480,7 +488,7 @@ function solveHinge(
         const s0 = (pb * l1) / (wp * up);
         v[CS] = c0 * cosd - s0 * sind;
         v[CS + 1] = s0 * cosd + c0 * sind;
-        if (clampAngle(settings, S.bendMin, S.bendMax)) {
+        if (clampBend(settings)) {
           // δ = β_limit − β0.
           const cl = v[CS];
           const sl = v[CS + 1];
@@ -939,34 +947,33 @@ function twistAbout(o: number, settings: Float64Array): void {
 }
 
 /**
- * Clamps the angle (v[CS], v[CS + 1]) into [min, max] (cos/sin pairs at settings[lo],
- * settings[hi], the range running counter-clockwise from min to max), writing the nearer limit
- * back to v[CS] when outside. Returns whether it clamped.
+ * Clamps the bend (v[CS], v[CS + 1]) into the bend range, writing the bound nearer on the circle
+ * back to v[CS] when outside; returns whether it clamped. Measured from the range's middle the bend
+ * is within ±π and the range is `±(max − min)/2`, under 2π wide: as half-angles, the twist range
+ * of a joint limit, clamped by the same rule ({@link halfAngleBound}).
  */
-function clampAngle(settings: Float64Array, lo: number, hi: number): boolean {
+function clampBend(settings: Float64Array): boolean {
   const c = v[CS];
   const s = v[CS + 1];
-  const c0 = settings[lo];
-  const s0 = settings[lo + 1];
-  const c1 = settings[hi];
-  const s1 = settings[hi + 1];
-  // Angles from min to the value and from min to max, as points on the circle, in [0, 2π).
-  const cv = c * c0 + s * s0;
-  const sv = s * c0 - c * s0;
-  const cr = c1 * c0 + s1 * s0;
-  const sr = s1 * c0 - c1 * s0;
-  const hv = sv >= 0 ? 0 : 1;
-  const hr = sr >= 0 ? 0 : 1;
-  // In the upper half the angle grows as the cosine falls; in the lower half as it rises.
-  const inside = hv !== hr ? hv < hr : hv === 0 ? cv >= cr : cv <= cr;
-  if (inside) return false;
-  if (1 - (c * c0 + s * s0) <= 1 - (c * c1 + s * s1)) {
-    v[CS] = c0;
-    v[CS + 1] = s0;
-  } else {
-    v[CS] = c1;
-    v[CS + 1] = s1;
+  const cm = settings[S.bendMid];
+  const sm = settings[S.bendMid + 1];
+  // The bend from the middle, then its half-angle's sine and cosine up to a positive factor,
+  // from whichever of (sin, 1 + cos) and (1 − cos, sin) is the better conditioned.
+  const cr = c * cm + s * sm;
+  const sr = s * cm - c * sm;
+  let hs = sr;
+  let hc = 1 + cr;
+  if (cr < 0) {
+    hs = sr < 0 ? cr - 1 : 1 - cr;
+    hc = sr < 0 ? -sr : sr;
   }
+  const qc = settings[S.bendQuarter];
+  const qs = settings[S.bendQuarter + 1];
+  const bound = halfAngleBound(hs, hc, qc, -qs, qc, qs);
+  if (bound === 0) return false;
+  const o = bound === AT_TWIST_MIN ? S.bendMin : S.bendMax;
+  v[CS] = settings[o];
+  v[CS + 1] = settings[o + 1];
   return true;
 }
 

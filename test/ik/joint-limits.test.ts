@@ -10,6 +10,7 @@ import {
   AT_TWIST_MIN,
   aimJoint,
   clampRotation,
+  halfAngleBound,
   hingeFromTo,
   LIMIT_AXIS,
   LIMIT_CONE,
@@ -285,6 +286,62 @@ describe('twistAtBound', () => {
 function cross(a: Vec, b: Vec): Vec {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
+
+describe('halfAngleBound', () => {
+  /** Distance on the circle between two whole angles. */
+  const around = (x: number) =>
+    Math.abs(((((x + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI);
+  // Uniform over the range (fc.double favours the ends and zero, which are all edges here).
+  const half = fc.integer({ min: -1e9, max: 1e9 }).map((i) => (i / 1e9) * (Math.PI / 2));
+
+  it('agrees with the rule stated on angles: inside, else the bound nearer on the circle of 2φ', () => {
+    let outside = 0;
+    let wrapped = 0;
+    fc.assert(
+      fc.property(half, half, half, fc.integer({ min: -3, max: 3 }), (p, a, b, e) => {
+        const scale = 10 ** e;
+        const lo = Math.min(a, b);
+        const hi = Math.max(a, b);
+        const dMin = around(2 * (p - lo));
+        const dMax = around(2 * (p - hi));
+        // Away from the edges and the tie, where rounding may go either way.
+        fc.pre(Math.abs(p - lo) > 1e-9 && Math.abs(p - hi) > 1e-9 && Math.abs(dMin - dMax) > 1e-9);
+        const got = halfAngleBound(
+          Math.sin(p) * scale,
+          Math.cos(p) * scale,
+          Math.cos(lo),
+          Math.sin(lo),
+          Math.cos(hi),
+          Math.sin(hi),
+        );
+        if (p >= lo && p <= hi) {
+          expect(got).toBe(0);
+          return;
+        }
+        outside++;
+        const nearer = dMin < dMax ? AT_TWIST_MIN : AT_TWIST_MAX;
+        // The bound crossed on the line of half-angles is not always the nearer on the circle.
+        if (nearer !== (p < lo ? AT_TWIST_MIN : AT_TWIST_MAX)) wrapped++;
+        expect(got).toBe(nearer);
+      }),
+      RUNS,
+    );
+    expect(outside).toBeGreaterThan(RUNS.numRuns / 10);
+    expect(wrapped).toBeGreaterThan(0);
+  });
+
+  it('sends a tie to the bound crossed, and a bound to itself', () => {
+    // Range [−π/4, π/4] as half-angles; the half-angle π/2 is a whole half-turn from both bounds.
+    const c = Math.SQRT1_2;
+    expect(halfAngleBound(1, 0, c, -c, c, c)).toBe(AT_TWIST_MAX);
+    expect(halfAngleBound(-1, 0, c, -c, c, c)).toBe(AT_TWIST_MIN);
+    expect(halfAngleBound(c, c, c, -c, c, c)).toBe(0);
+    expect(halfAngleBound(-c, c, c, -c, c, c)).toBe(0);
+    // A range of zero width: everything else goes to it, its one angle stays.
+    expect(halfAngleBound(0, 1, 1, 0, 1, 0)).toBe(0);
+    expect(halfAngleBound(0.1, 1, 1, 0, 1, 0)).not.toBe(0);
+  });
+});
 
 describe('hingeFromTo', () => {
   it('turns the projection of u onto that of v about the axis (atan2 reference), half turn when opposite', () => {

@@ -514,6 +514,38 @@ describe('two-bone IK: named cases', () => {
     expect(clamped).toBeGreaterThan(0);
   });
 
+  it('honors a bend range that wraps past a half turn, clamping to the bound nearer on the circle', () => {
+    // [2.6, 3.9]: the knee folds past π (the shin swinging through the thigh's line to the far
+    // side), a range that crosses ±π when the bend is read as an angle in (−π, π].
+    const lo = 2.6;
+    const hi = 3.9;
+    const r = rig(identity, { bendRange: [lo, hi] });
+    const mid = (lo + hi) / 2;
+    // From the range's middle, in (−π, π]: inside when within half the width.
+    const fromMid = (b: number) => Math.atan2(Math.sin(b - mid), Math.cos(b - mid));
+    let clamped = 0;
+    let atLo = 0;
+    let atHi = 0;
+    fc.assert(
+      fc.property(reachable, ([dir, distance]) => {
+        r.pose.resetToRest();
+        forwardKinematics(r.pose, r.model);
+        const status = r.ik.solve(r.pose, r.model, targetAt(r, dir, distance));
+        const d = fromMid(bend(r));
+        expect(Math.abs(d)).toBeLessThanOrEqual((hi - lo) / 2 + 1e-9);
+        if (status.clamped) {
+          clamped++;
+          if (Math.abs(d + (hi - lo) / 2) < 1e-9) atLo++;
+          if (Math.abs(d - (hi - lo) / 2) < 1e-9) atHi++;
+        } else expect(status.error).toBeLessThan(1e-9);
+      }),
+      { seed: PROPERTY_SEED, numRuns: Math.ceil(PROPERTY_RUNS / 10) },
+    );
+    expect(clamped).toBeGreaterThan(0);
+    expect(atLo + atHi).toBe(clamped);
+    expect(atLo).toBeGreaterThan(0);
+  });
+
   it('honors a bend range about a hinge oblique to the upper bone, to the limit exactly', () => {
     // The bend is measured across the hinge: thigh and shin projected onto the plane ⟂ to it.
     const hinge = [1, 0.6, 0].map((x) => x / Math.hypot(1, 0.6));
