@@ -89,7 +89,7 @@ export {
   restModelMatrices,
 } from './pose/forward-kinematics.js';
 export { jointModelPosition, printJointTree, translateJointInModel } from './pose/joint-helpers.js';
-export { Pose } from './pose/pose.js';
+export { Pose, type PoseArrays } from './pose/pose.js';
 export {
   type ArmOverride,
   describeRig,

@@ -14,6 +14,7 @@ import { localToModel } from '../kernel/local-to-model.js';
 import { PALETTE_3X4, PALETTE_MAT4, skinPalettes } from '../kernel/skin-palette.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Skin } from '../skin/skin.js';
+import { Pose } from './pose.js';
 
 /** A palette layout of {@link Crowd.skinPalettes}: column-major `mat4`s, or the 3×4 rows. */
 export type PaletteLayout = 'mat4' | '3x4';
@@ -153,6 +154,44 @@ export class Crowd {
     }
   }
 
+  /**
+   * A {@link Pose} viewing character `character`'s local transforms in the crowd's arrays (nothing
+   * copied, in either direction): the pose a per-character solver such as `FootPlacement` works on,
+   * its model matrices {@link Crowd.modelOf}. Allocates the view: make it once and keep it.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a character out of range.
+   */
+  poseOf(character: number): Pose {
+    this.checkCharacter(character, 'poseOf');
+    const J = this.skeleton.jointCount;
+    return Pose.view(this.skeleton, {
+      translations: this.translations.subarray(3 * J * character, 3 * J * (character + 1)),
+      rotations: this.rotations.subarray(4 * J * character, 4 * J * (character + 1)),
+      scales: this.scales.subarray(3 * J * character, 3 * J * (character + 1)),
+    });
+  }
+
+  /**
+   * Character `character`'s model matrices: a view of {@link Crowd.model} (`16·J` numbers), the
+   * model array to give a per-character solver beside {@link Crowd.poseOf}. Allocates the view.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a character out of range.
+   */
+  modelOf(character: number): Float64Array {
+    this.checkCharacter(character, 'modelOf');
+    const J16 = 16 * this.skeleton.jointCount;
+    return this.model.subarray(J16 * character, J16 * (character + 1));
+  }
+
+  private checkCharacter(character: number, who: string): void {
+    if (!Number.isInteger(character) || character < 0 || character >= this.count) {
+      throw new TendonError(
+        'argument/invalid',
+        `Crowd.${who}: character ${character} is not in 0..${this.count - 1}`,
+      );
+    }
+  }
+
   /** The clip of character `character` (`null` when it has none, or is not a character). */
   clipOf(character: number): Clip | null {
     return this.clips[character] ?? null;
@@ -167,12 +206,7 @@ export class Crowd {
    *   `clip/skeleton-mismatch` for a clip of another skeleton.
    */
   setClip(character: number, clip: Clip | null): void {
-    if (!Number.isInteger(character) || character < 0 || character >= this.count) {
-      throw new TendonError(
-        'argument/invalid',
-        `Crowd.setClip: character ${character} is not in 0..${this.count - 1}`,
-      );
-    }
+    this.checkCharacter(character, 'setClip');
     if (clip !== null && !(clip instanceof Clip)) {
       throw new TendonError('argument/invalid', 'Crowd.setClip: the clip is not a Clip');
     }

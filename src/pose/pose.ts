@@ -3,14 +3,28 @@
  *
  * @packageDocumentation
  */
-import { checkPoseArg, checkSkeletonArg } from '../arguments.js';
+import { checkObjectArg, checkPoseArg, checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+
+/** The arrays a {@link Pose} can view instead of owning ({@link Pose.view}). */
+export interface PoseArrays {
+  /** `3·n` local translations. */
+  readonly translations: Float64Array;
+  /** `4·n` local rotations. */
+  readonly rotations: Float64Array;
+  /** `3·n` local scales. */
+  readonly scales: Float64Array;
+}
+
+/** The arrays {@link Pose.view} hands its constructor (set only while it constructs). */
+let viewed: PoseArrays | null = null;
 
 /**
  * Local joint transforms of one character, in flat `Float64Array`s (the kernels' format):
  * `translations[3j…]`, `rotations[4j…]` (unit quaternions `(x, y, z, w)`), `scales[3j…]`.
- * A new pose starts at the skeleton's rest pose.
+ * A new pose starts at the skeleton's rest pose; {@link Pose.view} makes one over arrays it does
+ * not own (a character's slice of a crowd).
  */
 export class Pose {
   /** The skeleton this pose belongs to. */
@@ -26,9 +40,44 @@ export class Pose {
   constructor(skeleton: Skeleton) {
     checkSkeletonArg(skeleton, 'new Pose');
     this.skeleton = skeleton;
-    this.translations = skeleton.restTranslations.slice();
-    this.rotations = skeleton.restRotations.slice();
-    this.scales = skeleton.restScales.slice();
+    const arrays = viewed;
+    this.translations = arrays === null ? skeleton.restTranslations.slice() : arrays.translations;
+    this.rotations = arrays === null ? skeleton.restRotations.slice() : arrays.rotations;
+    this.scales = arrays === null ? skeleton.restScales.slice() : arrays.scales;
+  }
+
+  /**
+   * A pose of `skeleton` whose arrays are `arrays` themselves, not copies: what is written to the
+   * pose is written there, and the other way round. The way to run a per-character solver (a
+   * `FootPlacement`, a `TwoBoneIk`) on a character of a `Crowd` without copying its pose in and
+   * out (`Crowd.poseOf` makes these views). The values are left as they are.
+   *
+   * @throws {@link TendonError} `argument/invalid` when an array is not a `Float64Array` of the
+   *   skeleton's size (`3·n`, `4·n`, `3·n`).
+   */
+  static view(skeleton: Skeleton, arrays: PoseArrays): Pose {
+    checkSkeletonArg(skeleton, 'Pose.view');
+    checkObjectArg(arrays, 'Pose.view', 'the arrays');
+    const n = skeleton.jointCount;
+    for (const [name, size] of [
+      ['translations', 3],
+      ['rotations', 4],
+      ['scales', 3],
+    ] as const) {
+      const a: unknown = arrays[name];
+      if (!(a instanceof Float64Array) || a.length !== size * n) {
+        throw new TendonError(
+          'argument/invalid',
+          `Pose.view: ${name} must be a Float64Array of ${size}·${n} = ${size * n} numbers`,
+        );
+      }
+    }
+    viewed = arrays;
+    try {
+      return new Pose(skeleton);
+    } finally {
+      viewed = null;
+    }
   }
 
   /** Sets every joint back to the rest pose. Returns `this`. */
@@ -58,7 +107,7 @@ export class Pose {
     return this;
   }
 
-  /** A new pose with the same values. */
+  /** A new pose with the same values, owning its arrays (a view's clone too). */
   clone(): Pose {
     return new Pose(this.skeleton).copyFrom(this);
   }

@@ -11,9 +11,13 @@ import { TwoBoneBatch } from '../../src/ik/two-bone-batch.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { skinPalette } from '../../src/kernel/skin-palette.js';
 import { TWO_BONE_STATUS } from '../../src/kernel/two-bone-batch.js';
+import { computeContacts } from '../../src/placement/contacts.js';
+import { FootPlacement } from '../../src/placement/foot-placement.js';
+import { PlaneGround } from '../../src/placement/plane-ground.js';
 import { Crowd } from '../../src/pose/crowd.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { findRig } from '../../src/rig/find-rig.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { readAsset } from '../helpers/assets.js';
 import { restPointIn } from '../placement/characters.js';
@@ -156,6 +160,78 @@ describe('Crowd', () => {
     expect(() => batches[0].solve(whole, 2, 6)).toThrow(
       expect.objectContaining({ code: 'argument/invalid' }),
     );
+  });
+
+  it('places each robot on the crowd’s own arrays (poseOf, modelOf) to the bits of a Pose of its own', () => {
+    const count = 3;
+    const crowd = new Crowd(skeleton, count);
+    const walk = clips.find((c) => c.name === 'Walking') ?? clips[0];
+    const rig = findRig(skeleton);
+    const track = computeContacts(walk, rig.legs);
+    // A 20° slope: placement changes the pose (checked below), so agreeing says something.
+    const ground = new PlaneGround([0, 0, 0], [0, 0.9396926207859084, -0.3420201433256687]);
+    const placed = () => {
+      const p = new FootPlacement(skeleton, rig, { ground });
+      p.setContactTrack(track);
+      return p;
+    };
+    const viewed = Array.from({ length: count }, placed);
+    const owned = Array.from({ length: count }, placed);
+    const poses = Array.from({ length: count }, (_, c) => crowd.poseOf(c));
+    const models = Array.from({ length: count }, (_, c) => crowd.modelOf(c));
+    const ownPoses = Array.from({ length: count }, () => new Pose(skeleton));
+    const ownModels = Array.from({ length: count }, () => createModelBuffer(skeleton));
+    const animated = new Float64Array(crowd.rotations.length);
+    const world = Float64Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1);
+    for (let c = 0; c < count; c++) crowd.setClip(c, walk);
+    for (let frame = 0; frame < 30; frame++) {
+      for (let c = 0; c < count; c++) crowd.times[c] = 0.31 * c + frame / 60;
+      crowd.sample();
+      crowd.forwardKinematics();
+      animated.set(crowd.rotations);
+      for (let c = 0; c < count; c++) {
+        ownPoses[c].translations.set(poses[c].translations);
+        ownPoses[c].rotations.set(poses[c].rotations);
+        ownPoses[c].scales.set(poses[c].scales);
+        ownModels[c].set(models[c]);
+        world[13] = 0.05 * c;
+        viewed[c].solve(poses[c], models[c], world, 1 / 60, crowd.times[c]);
+        owned[c].solve(ownPoses[c], ownModels[c], world, 1 / 60, crowd.times[c]);
+        expectSame(crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)), ownPoses[c].rotations, 'rotations');
+        expectSame(
+          crowd.translations.subarray(3 * J * c, 3 * J * (c + 1)),
+          ownPoses[c].translations,
+          'translations',
+        );
+        expectSame(crowd.model.subarray(16 * J * c, 16 * J * (c + 1)), ownModels[c], 'model');
+      }
+    }
+    // Placement acted on the crowd's arrays.
+    expect(crowd.rotations).not.toEqual(animated);
+  });
+
+  it('views a pose only over arrays of the skeleton’s size, and a character only in range', () => {
+    const crowd = new Crowd(skeleton, 2);
+    expect(() => crowd.poseOf(2)).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
+    expect(() => crowd.modelOf(-1)).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
+    expect(crowd.modelOf(1).length).toBe(16 * J);
+    const good = {
+      translations: new Float64Array(3 * J),
+      rotations: new Float64Array(4 * J),
+      scales: new Float64Array(3 * J),
+    };
+    const view = Pose.view(skeleton, good);
+    expect(view.rotations).toBe(good.rotations);
+    expect(view.clone().rotations).not.toBe(good.rotations);
+    expect(() => Pose.view(skeleton, { ...good, rotations: new Float64Array(4 * J - 1) })).toThrow(
+      expect.objectContaining({ code: 'argument/invalid', message: expect.stringContaining('rotations') }),
+    );
+    expect(() =>
+      Pose.view(skeleton, { ...good, scales: Array(3 * J).fill(1) as unknown as Float64Array }),
+    ).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
+    expect(() => Pose.view(skeleton, null as unknown as typeof good)).toThrow(TendonError);
+    // A plain pose after a view is its own again.
+    expect(new Pose(skeleton).rotations).not.toBe(good.rotations);
   });
 
   it('refuses a bad time or mode before writing, a foreign clip or skin, a wrong palette size', () => {
