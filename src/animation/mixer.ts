@@ -10,7 +10,7 @@ import { sampleTracksAt } from '../kernel/keyframes.js';
 import { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Clip } from './clip.js';
-import { SamplerContext, type WrapMode, wrapTime } from './sampler.js';
+import { SamplerContext, type WrapMode, wrapTimeAt } from './sampler.js';
 
 /** Options of {@link Mixer.addLayer}. */
 export interface MixerLayerOptions {
@@ -280,6 +280,7 @@ const timeScratch = new Float64Array(1);
 
 function sample(layer: MixerLayer, pose: Pose): void {
   const clip = layer.clip;
-  timeScratch[0] = wrapTime(layer.time, clip.duration, layer.mode);
+  timeScratch[0] = layer.time;
+  wrapTimeAt(timeScratch, 0, timeScratch, 0, clip, layer.mode);
   sampleTracksAt(clip, layer.context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
 }

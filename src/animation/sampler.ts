@@ -42,12 +42,39 @@ export class SamplerContext {
  * as in three.js), clamped for `clamp`.
  */
 export function wrapTime(time: number, duration: number, mode: WrapMode): number {
-  if (duration <= 0) return 0;
-  if (mode === 'clamp') return time < 0 ? 0 : time > duration ? duration : time;
-  if (time >= 0 && time < duration) return time;
-  // floor rather than %: V8 computes a double % with a call into C, ten times the cost.
-  const t = time - Math.floor(time / duration) * duration;
-  return t >= 0 && t < duration ? t : 0;
+  wrapScratch[0] = time;
+  wrapSpan.duration = duration;
+  wrapTimeAt(wrapScratch, 0, wrapScratch, 0, wrapSpan, mode);
+  return wrapScratch[0];
+}
+
+const wrapScratch = new Float64Array(1);
+const wrapSpan = { duration: 0 };
+
+/**
+ * `out[o] ← wrapTime(times[i], clip.duration, mode)`, every branch writing the array: the loops
+ * that sample many characters call this, and must not allocate. (A wrap returning its time, once
+ * V8 had seen it return both a small integer 0 and a fraction, boxed the fraction: 16 bytes a call,
+ * even inlined.)
+ */
+export function wrapTimeAt(
+  out: Float64Array,
+  o: number,
+  times: Float64Array,
+  i: number,
+  clip: { readonly duration: number },
+  mode: WrapMode,
+): void {
+  const time = times[i];
+  const duration = clip.duration;
+  if (duration <= 0) out[o] = 0;
+  else if (mode === 'clamp') out[o] = time < 0 ? 0 : time > duration ? duration : time;
+  else if (time >= 0 && time < duration) out[o] = time;
+  else {
+    // floor rather than %: V8 computes a double % with a call into C, ten times the cost.
+    const t = time - Math.floor(time / duration) * duration;
+    out[o] = t >= 0 && t < duration ? t : 0;
+  }
 }
 
 // The wrapped time travels to the sampling kernel in an array: a number would be boxed.
@@ -85,7 +112,8 @@ export function sampleClip(
   ) {
     refuseSample(clip, context, time, pose, mode);
   }
-  timeScratch[0] = wrapTime(time, clip.duration, mode);
+  timeScratch[0] = time;
+  wrapTimeAt(timeScratch, 0, timeScratch, 0, clip, mode);
   sampleTracksAt(clip, context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
 }
 

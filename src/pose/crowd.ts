@@ -5,7 +5,7 @@
  */
 
 import { Clip } from '../animation/clip.js';
-import { SamplerContext, type WrapMode, wrapTime } from '../animation/sampler.js';
+import { SamplerContext, type WrapMode, wrapTimeAt } from '../animation/sampler.js';
 import { checkSkeletonArg } from '../arguments.js';
 import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
@@ -238,7 +238,7 @@ export class Crowd {
       const clip = this.clips[c];
       const context = this.contexts[c];
       if (clip === null || context === null) continue;
-      timeScratch[0] = wrapTime(times[c], clip.duration, mode);
+      wrapTimeAt(timeScratch, 0, times, c, clip, mode);
       const view = this.views[c];
       sampleTracksAt(clip, context.cursors, timeScratch, 0, view.t, view.r, view.s);
     }
