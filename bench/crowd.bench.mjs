@@ -25,6 +25,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { nodeCrowdWorker } from '../dist/crowd/node.js';
 import * as tendon from '../dist/index.js';
 import { glbWithoutTextures } from './glb.mjs';
+import { bumps, WALK_Z } from './terrain.mjs';
 
 const { CROWD_STEP, CrowdWorkers } = tendon;
 
@@ -467,8 +468,12 @@ async function aimMain() {
 // ---------------------------------------------------------------------------------------------
 // a crowd frame
 
-/** Robots per crowd of the frame section; three.js and the per-robot objects run the first only. */
-const CROWD_SIZES = [100, 1000];
+/**
+ * Robots per crowd of the frame section, single-threaded with and without placement; three.js and
+ * the per-robot objects run the first size only, the workers the first two.
+ */
+const CROWD_SIZES = [100, 1000, 10_000];
+const WORKER_SIZES = CROWD_SIZES.slice(0, 2);
 /** Workers of the crowd frame's parallel lines (this machine has 2 cores). */
 const WORKERS = 2;
 const DT = 1 / 60;
@@ -557,6 +562,66 @@ async function tendonCrowdFrame({ skeleton, clip, skins }, count, workers = 0, c
     },
     close() {
       pool?.terminate();
+    },
+  };
+}
+
+/**
+ * tendon's crowd frame with placement: Crowd.sample and forwardKinematics over every robot, then
+ * each robot's own FootPlacement (contacts from the clip, rays into a heightfield of bumps under
+ * and ahead of each foot, pelvis, both legs, feet turned to the ground) run on the crowd's own
+ * arrays (Crowd.poseOf, Crowd.modelOf: nothing copied), then the 3×4 palettes of every skin. The
+ * robots walk along z over bench/terrain.mjs in lanes across x, each its own phase, and start over
+ * at the far end.
+ */
+function tendonPlacedCrowdFrame({ skeleton, clip, skins, rig, track, ground }, count) {
+  const crowd = new tendon.Crowd(skeleton, count);
+  const SCALE = 0.5;
+  const LANES = 16;
+  const speed = -track.groundVelocity[2] * SCALE;
+  // Per robot: its world matrix (16), then its view of the crowd and its placement.
+  const worlds = new Float64Array(16 * count);
+  const robots = [];
+  for (let c = 0; c < count; c++) {
+    crowd.setClip(c, clip);
+    crowd.times[c] = (c * clip.duration * 0.6180339887498949) % clip.duration;
+    const placement = new tendon.FootPlacement(skeleton, rig, { ground });
+    placement.setContactTrack(track);
+    worlds.set(
+      [SCALE, 0, 0, 0, 0, SCALE, 0, 0, 0, 0, SCALE, 0, -4 + (8 * (c % LANES)) / (LANES - 1), 0, 0, 1],
+      16 * c,
+    );
+    // Spread along the walk, so that every robot is somewhere else on the bumps.
+    worlds[16 * c + 14] = -WALK_Z + ((c * 2 * WALK_Z * 0.6180339887498949) % (2 * WALK_Z));
+    robots.push({
+      pose: crowd.poseOf(c),
+      model: crowd.modelOf(c),
+      world: worlds.subarray(16 * c, 16 * (c + 1)),
+      placement,
+    });
+  }
+  const palettes = skins.map((skin) => new Float32Array(12 * skin.joints.length * count));
+  return {
+    name: `Crowd + FootPlacement per robot (heightfield) + 3×4 palettes, ${count} robots`,
+    count,
+    robots,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) crowd.times[c] += DT;
+        crowd.sample();
+        crowd.forwardKinematics();
+        for (let c = 0; c < count; c++) {
+          const r = robots[c];
+          const w = r.world;
+          w[14] += speed * DT;
+          if (w[14] > WALK_Z) {
+            w[14] -= 2 * WALK_Z;
+            r.placement.reset();
+          }
+          r.placement.solve(r.pose, r.model, w, DT, crowd.times[c]);
+        }
+        for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4');
+      }
     },
   };
 }
@@ -680,12 +745,16 @@ async function frameMain() {
     skins: entry.skins,
   };
   const glb = glbWithoutTextures(bytes);
+  robot.rig = tendon.findRig(robot.skeleton);
+  robot.track = tendon.computeContacts(robot.clip, robot.rig.legs);
+  robot.ground = bumps().heightfield;
   const lines = [
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
+    ...CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
-    ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS)))),
-    ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS - 1, true)))),
+    ...(await Promise.all(WORKER_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS)))),
+    ...(await Promise.all(WORKER_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS - 1, true)))),
   ];
   // Warm-up: ~WARMUP_NS per line; then rounds of ~ROUND_TARGET_NS, the order rotated.
   const frames = lines.map((line) => {
@@ -736,19 +805,33 @@ async function frameMain() {
   console.log(line(header).join(' | '));
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const row of rows) console.log(line(row).join(' | '));
-  const [small, large] = results;
+  const find = (pick) => results.find((_, i) => pick(lines[i]));
+  const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && l.count === n);
+  const placed = (n) => find((l) => l.robots !== undefined && l.count === n);
+  const three = find((l) => l.name.startsWith('three.js'));
+  const [small, , huge] = CROWD_SIZES;
+  const linear = (at) => (at(huge).usPerRobot / at(small).usPerRobot).toFixed(2);
+  const placedFeet = lines.find((l) => l.robots !== undefined && l.count === small).robots;
+  const planted = placedFeet.reduce((n, r) => n + r.placement.planted.reduce((k, p) => k + p, 0), 0);
   console.log(
-    `legs reached in the last frame of ${CROWD_SIZES[0]} robots: ${reached} of ${2 * CROWD_SIZES[0]}; ` +
-      `cost per robot at ${CROWD_SIZES[1]} robots / at ${CROWD_SIZES[0]}: ${(large.usPerRobot / small.usPerRobot).toFixed(2)} (1 = linear); ` +
-      `three.js (no IK) / Crowd (with IK) per robot: ${(results[3].usPerRobot / small.usPerRobot).toFixed(2)}×`,
+    `legs reached in the last frame of ${small} robots: ${reached} of ${2 * small}; ` +
+      `feet planted by placement in the last frame of ${small}: ${planted} of ${2 * small}; ` +
+      `cost per robot at ${huge} robots / at ${small} (1 = linear): ${linear(batched)} batched legs, ${linear(placed)} with placement; ` +
+      `three.js (no IK) / Crowd per robot: ${(three.usPerRobot / batched(small).usPerRobot).toFixed(2)}× (batched legs), ` +
+      `${(three.usPerRobot / placed(small).usPerRobot).toFixed(2)}× (with placement)`,
   );
-  for (const [k, n] of CROWD_SIZES.entries()) {
-    const single = results[k];
+  for (const n of CROWD_SIZES) {
+    console.log(
+      `${n} robots with placement, one thread: ${placed(n).msPerFrame.toFixed(3)} ms per frame (target for 1,000: ≤ 2.5)`,
+    );
+  }
+  for (const n of WORKER_SIZES) {
+    const single = batched(n);
     const parallel = results.find((r, i) => lines[i].workers > 0 && !lines[i].caller && r.robots === n);
     const mixed = results.find((r, i) => lines[i].caller && r.robots === n);
     const ratio = (r) => (single.msPerFrame / r.msPerFrame).toFixed(2);
     console.log(
-      `${n} robots, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ${WORKERS} workers ${parallel.msPerFrame.toFixed(3)} ` +
+      `${n} robots, batched legs, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ${WORKERS} workers ${parallel.msPerFrame.toFixed(3)} ` +
         `(speed-up ${ratio(parallel)}×); ${WORKERS - 1} worker + main thread ${mixed.msPerFrame.toFixed(3)} (${ratio(mixed)}×); ` +
         `${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
     );
