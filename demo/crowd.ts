@@ -1,10 +1,9 @@
 /**
  * The crowd: N RobotExpressive robots walking the terrain in lanes, each its own phase and speed.
  * One `Crowd` samples every robot's walk, runs forward kinematics over the whole crowd in one pass
- * and writes every skinning palette into one Float32Array. Placement does not run on the crowd's
- * buffers (a `Pose` owns its arrays): each robot has its own `Pose` and `FootPlacement`, the crowd's
- * slice is copied in, the feet are planted, and the placed model matrices are copied back before
- * the palettes. Drawing: one clone of the robot per character (geometry and materials shared),
+ * and writes every skinning palette into one Float32Array. Each robot's own `FootPlacement` plants
+ * its feet on the crowd's arrays themselves (`Crowd.poseOf`, `Crowd.modelOf`: views, nothing
+ * copied) before the palettes. Drawing: one clone of the robot per character (geometry and materials shared),
  * tendon/three's Mode 2 (three neither updates the bones nor computes the palette). A slider sets
  * N; the panel shows tendon's milliseconds per frame (sample + forward kinematics + placement +
  * palettes) and the whole frame's; window.tendonDemo exposes the numbers the browser test reads.
@@ -19,7 +18,7 @@ import {
   FootPlacement,
   findRig,
   importGltf,
-  Pose,
+  type Pose,
   type Skin,
   SPRING,
   springOmega,
@@ -55,8 +54,8 @@ interface Robot {
   /** The clone's joint objects, by joint (bones get their world matrices from tendon). */
   readonly objects: readonly Object3D[];
   readonly skeletons: readonly ThreeSkeleton[];
-  readonly pose: Pose;
-  readonly model: Float64Array;
+  /** The animation's model matrices, before placement: the meter's "without IK" (not tendon's time). */
+  readonly animated: Float64Array;
   readonly placement: FootPlacement;
   readonly world: Float64Array;
   /** The origin's height spring (value, velocity) and its goal. */
@@ -74,9 +73,7 @@ interface Robot {
 
 /** Views of one character's slice of the crowd's buffers and palettes (made once per N). */
 interface Slice {
-  t: Float64Array;
-  r: Float64Array;
-  s: Float64Array;
+  pose: Pose;
   m: Float64Array;
   palette: Float32Array;
 }
@@ -89,9 +86,8 @@ interface Stats {
   tendonMs: number;
   /**
    * tendon's milliseconds by step, same frames: `pose` sample + forward kinematics (the crowd),
-   * `placement` the copies into each robot's Pose, its travel and origin spring (one ground query)
-   * and its FootPlacement, `palettes` the copies back
-   * and the crowd's skin palettes.
+   * `placement` each robot's travel and origin spring (one ground query) and its FootPlacement on
+   * the crowd's arrays, `palettes` the crowd's skin palettes.
    */
   steps: { pose: number; placement: number; palettes: number };
   /** The page's whole frame on the CPU (tendon, three's uploads and draw calls), ms, same frames. */
@@ -161,8 +157,7 @@ async function main(): Promise<void> {
       skin: binding.skins[0],
       objects: binding.objects,
       skeletons: binding.threeSkeletons,
-      pose: new Pose(skeleton),
-      model: new Float64Array(16 * J),
+      animated: new Float64Array(16 * J),
       placement,
       world: new Float64Array(16),
       controller: new Float64Array(2),
@@ -228,10 +223,8 @@ async function main(): Promise<void> {
     for (let c = 0; c < n; c++) {
       crowd.setClip(c, walk);
       slices.push({
-        t: crowd.translations.subarray(3 * J * c, 3 * J * (c + 1)),
-        r: crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)),
-        s: crowd.scales.subarray(3 * J * c, 3 * J * (c + 1)),
-        m: crowd.model.subarray(16 * J * c, 16 * J * (c + 1)),
+        pose: crowd.poseOf(c),
+        m: crowd.modelOf(c),
         palette: palettes.subarray(16 * B * c, 16 * B * (c + 1)),
       });
       const robot = robots[c];
@@ -285,14 +278,13 @@ async function main(): Promise<void> {
     crowd.sample();
     crowd.forwardKinematics();
     const posed = performance.now();
+    // For the meter (the animation's feet), not tendon's time.
+    for (let c = 0; c < n; c++) robots[c].animated.set(slices[c].m);
+    const copied = performance.now();
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
-      const slice = slices[c];
-      const { pose, model, world, placement } = robot;
-      pose.translations.set(slice.t);
-      pose.rotations.set(slice.r);
-      pose.scales.set(slice.s);
-      model.set(slice.m);
+      const { world, placement } = robot;
+      const { pose, m: model } = slices[c];
       // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
       track.groundVelocityAt(robot.time, velocity, 0);
       const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * dt * robot.speed;
@@ -320,21 +312,20 @@ async function main(): Promise<void> {
       placement.solve(pose, model, world, dt, robot.time);
     }
     const placed = performance.now();
-    // Measured outside tendon's time: the crowd's model is still the animation alone here.
+    // Measured outside tendon's time.
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
       track.sample(robot.time, 0.1, robot.weights, robot.planted);
       // As demo/walker.ts measures: with IK, and the animation alone.
-      meter.measure(robot.model, robot.world, robot.planted, withIk);
-      meter.measure(slices[c].m, robot.world, robot.planted, withoutIk);
+      meter.measure(slices[c].m, robot.world, robot.planted, withIk);
+      meter.measure(robot.animated, robot.world, robot.planted, withoutIk);
     }
     const resumed = performance.now();
-    for (let c = 0; c < n; c++) slices[c].m.set(robots[c].model);
     crowd.skinPalettes(skin, palettes, 'mat4');
     const skinned = performance.now();
-    const tendonMs = placed - start + (skinned - resumed);
+    const tendonMs = posed - start + (placed - copied) + (skinned - resumed);
     poseSum += posed - start;
-    placementSum += placed - posed;
+    placementSum += placed - copied;
     paletteSum += skinned - resumed;
 
     // three: the root carries the world transform, the bones get theirs, the hands their palette.
@@ -344,7 +335,7 @@ async function main(): Promise<void> {
       robot.root.matrixWorldNeedsUpdate = true;
       const objects = robot.objects;
       for (let j = 0; j < J; j++) {
-        mat4.multiplyAffine(objects[j].matrixWorld.elements, 0, robot.world, 0, robot.model, 16 * j);
+        mat4.multiplyAffine(objects[j].matrixWorld.elements, 0, robot.world, 0, slices[c].m, 16 * j);
       }
       for (const s of robot.skeletons) {
         (s.boneMatrices as Float32Array).set(slices[c].palette);
@@ -371,7 +362,7 @@ async function main(): Promise<void> {
   publish({
     stats: (): Stats => {
       const r = robots[0];
-      const m = r.model;
+      const m = slices[0].m;
       const w = r.world;
       return {
         ready: frames > 3,
