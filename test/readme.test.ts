@@ -90,6 +90,10 @@ describe('README', () => {
       const want = [1, 0, 0, 0, 0, c, -sn, 1.5 - 1.5 * c, 0, sn, c, -1.5 * sn];
       for (let k = 0; k < 12; k++) expect(rows[k]).toBeCloseTo(want[k], 6);
     }
+    if (block.includes('crowd.poseOf(')) {
+      // docs/crowds.md: an AimIk per character on the crowd's own arrays.
+      expect(logs[0]).toEqual(['reached', true, 'head turned', true]);
+    }
     if (block.includes('CrowdWorkers.start(')) {
       // docs/crowds.md: shared memory in Node; two workers, the single-threaded bits.
       expect(logs[0].slice(0, 2)).toEqual(['shared memory', true]);

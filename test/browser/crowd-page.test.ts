@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
       console.info(
         `demo crowd, ${after.count} robots over ${after.frames - before.frames} frames: tendon ${after.tendonMs.toFixed(2)} ms/frame ` +
           `(${((1000 * after.tendonMs) / after.count).toFixed(1)} µs a robot; sample + FK ${after.steps.pose.toFixed(2)}, ` +
-          `copy + placement ${after.steps.placement.toFixed(2)}, copy back + palettes ${after.steps.palettes.toFixed(2)} ms), ` +
+          `placement ${after.steps.placement.toFixed(2)}, palettes ${after.steps.palettes.toFixed(2)} ms), ` +
           `whole frame ${after.frameMs.toFixed(1)} ms (software WebGL, ${after.drawCalls} draw calls); ` +
           `feet at contacts with IK ${cm(after.footError)}; without IK ${cm(after.footErrorWithoutIk)}`,
       );
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
       console.info(
         `demo crowd, 200 robots over ${most.frames - start200.frames} frames: tendon ${most.tendonMs.toFixed(2)} ms/frame ` +
           `(${((1000 * most.tendonMs) / 200).toFixed(1)} µs a robot; sample + FK ${most.steps.pose.toFixed(2)}, ` +
-          `copy + placement ${most.steps.placement.toFixed(2)}, copy back + palettes ${most.steps.palettes.toFixed(2)} ms), ` +
+          `placement ${most.steps.placement.toFixed(2)}, palettes ${most.steps.palettes.toFixed(2)} ms), ` +
           `whole frame ${most.frameMs.toFixed(1)} ms (${most.drawCalls} draw calls); feet at contacts ${cm(most.footError)}`,
       );
       expect(most.count).toBe(200);
