@@ -491,12 +491,24 @@ const asset = (file) => new URL(`../../shared/assets/${file}`, import.meta.url);
  * on the main thread, legs + palettes on the workers; the same bits (test/crowd/workers.test.ts).
  * `caller`: the main thread runs a range too (callingThreadTakesPart).
  */
-async function tendonCrowdFrame({ skeleton, clip, skins }, count, workers = 0, caller = false) {
+async function tendonCrowdFrame(
+  { skeleton, clip, run, skins },
+  count,
+  workers = 0,
+  caller = false,
+  blend = false,
+) {
   const shared = workers > 0;
   const crowd = new tendon.Crowd(skeleton, count, { shared });
   for (let c = 0; c < count; c++) {
     crowd.setClip(c, clip);
     crowd.times[c] = (c * clip.duration) / count;
+    if (blend) {
+      // Each robot walking into its run at its own weight, none at 0 or 1 (all blended).
+      crowd.setBlendClip(c, run);
+      crowd.blendTimes[c] = (c * run.duration) / count;
+      crowd.blendWeights[c] = 0.05 + 0.9 * ((c % 10) / 9);
+    }
   }
   const J = skeleton.jointCount;
   const legs = robotLegs(skeleton);
@@ -520,14 +532,18 @@ async function tendonCrowdFrame({ skeleton, clip, skins }, count, workers = 0, c
   const POSE = CROWD_STEP.sample | CROWD_STEP.forwardKinematics;
   const SOLVE = CROWD_STEP.legs | CROWD_STEP.palettes;
   return {
-    name: `Crowd + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
+    name: `Crowd${blend ? ' (walk + run blended)' : ''} + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
     count,
     workers,
     caller,
+    blend,
     batch,
     run(frames) {
       for (let f = 0; f < frames; f++) {
-        for (let c = 0; c < count; c++) crowd.times[c] += DT;
+        for (let c = 0; c < count; c++) {
+          crowd.times[c] += DT;
+          crowd.blendTimes[c] += DT;
+        }
         if (pool === null) {
           crowd.sample();
           crowd.forwardKinematics();
@@ -742,6 +758,7 @@ async function frameMain() {
   const robot = {
     skeleton: entry.skeleton,
     clip: entry.clips.find((c) => c.name === 'Walking'),
+    run: entry.clips.find((c) => c.name === 'Running'),
     skins: entry.skins,
   };
   const glb = glbWithoutTextures(bytes);
@@ -751,6 +768,7 @@ async function frameMain() {
   const lines = [
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
     ...CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)),
+    await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, true),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
     ...(await Promise.all(WORKER_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS)))),
@@ -806,7 +824,8 @@ async function frameMain() {
   console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const row of rows) console.log(line(row).join(' | '));
   const find = (pick) => results.find((_, i) => pick(lines[i]));
-  const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && l.count === n);
+  const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && !l.blend && l.count === n);
+  const blended = find((l) => l.blend);
   const placed = (n) => find((l) => l.robots !== undefined && l.count === n);
   const three = find((l) => l.name.startsWith('three.js'));
   const [small, , huge] = CROWD_SIZES;
@@ -819,6 +838,10 @@ async function frameMain() {
       `cost per robot at ${huge} robots / at ${small} (1 = linear): ${linear(batched)} batched legs, ${linear(placed)} with placement; ` +
       `three.js (no IK) / Crowd per robot: ${(three.usPerRobot / batched(small).usPerRobot).toFixed(2)}× (batched legs), ` +
       `${(three.usPerRobot / placed(small).usPerRobot).toFixed(2)}× (with placement)`,
+  );
+  console.log(
+    `${blended.robots} robots blending walk and run (both clips sampled, then blended): ${blended.msPerFrame.toFixed(3)} ms per frame, ` +
+      `${(blended.usPerRobot / batched(blended.robots).usPerRobot).toFixed(2)}× the walk alone per robot`,
   );
   for (const n of CROWD_SIZES) {
     console.log(

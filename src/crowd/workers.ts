@@ -112,6 +112,8 @@ interface InitMessage {
   readonly clips: readonly ClipMessage[];
   /** Per character, its clip's index in `clips` (−1: none). */
   readonly clipOf: Int32Array;
+  /** Per character, its second clip's index in `clips` (−1: none). */
+  readonly blendClipOf: Int32Array;
   readonly batch: { limbs: readonly TwoBoneBatchLimb[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
   readonly palettes: readonly {
     skin: { name: string; joints: Int32Array; inverseBindMatrices: Float64Array };
@@ -182,8 +184,8 @@ function recordFailure(control: Int32Array, text: Uint8Array, error: unknown): v
  *
  * The workers are woken with `Atomics.notify` and report with `Atomics` on a small shared control
  * block: no message per frame. Clips, the skeleton and skins are sent once, at
- * {@link CrowdWorkers.start} (a clip given later with `setClip` does not reach the workers: start
- * again). Between frames the caller may write times, targets and poles; during a frame it must not
+ * {@link CrowdWorkers.start} (a clip given later with `setClip` or `setBlendClip` does not reach
+ * the workers: start again; the times and blend weights are shared and may change every frame). Between frames the caller may write times, targets and poles; during a frame it must not
  * touch the shared arrays.
  */
 export class CrowdWorkers {
@@ -320,12 +322,15 @@ export class CrowdWorkers {
     const crowd = this.crowd;
     const sk = crowd.skeleton;
     const clips: Clip[] = [];
+    const indexOf = (clip: Clip | null): number => {
+      const k = clip === null ? -1 : clips.indexOf(clip);
+      return clip !== null && k < 0 ? clips.push(clip) - 1 : k;
+    };
     const clipOf = new Int32Array(crowd.count);
+    const blendClipOf = new Int32Array(crowd.count);
     for (let c = 0; c < crowd.count; c++) {
-      const clip = crowd.clipOf(c);
-      let k = clip === null ? -1 : clips.indexOf(clip);
-      if (clip !== null && k < 0) k = clips.push(clip) - 1;
-      clipOf[c] = k;
+      clipOf[c] = indexOf(crowd.clipOf(c));
+      blendClipOf[c] = indexOf(crowd.blendClipOf(c));
     }
     const base = {
       type: 'tendon/crowd-init' as const,
@@ -352,6 +357,7 @@ export class CrowdWorkers {
         values: c.values,
       })),
       clipOf,
+      blendClipOf,
       batch: batch === null ? null : { limbs: batch.limbOptions, buffer: batch.buffer },
       palettes: palettes.map((p) => ({
         skin: { name: p.skin.name, joints: p.skin.joints, inverseBindMatrices: p.skin.inverseBindMatrices },
@@ -573,7 +579,10 @@ export function serveCrowdWorker(post: (message: unknown) => void): (message: un
       const skeleton = Skeleton.create(m.skeleton);
       const crowd = Crowd.fromBuffer(skeleton, m.count, m.crowd);
       const clips = m.clips.map((c) => Clip.fromTable(skeleton, c.name, c.duration, c));
-      for (let c = 0; c < m.count; c++) if (m.clipOf[c] >= 0) crowd.setClip(c, clips[m.clipOf[c]]);
+      for (let c = 0; c < m.count; c++) {
+        if (m.clipOf[c] >= 0) crowd.setClip(c, clips[m.clipOf[c]]);
+        if (m.blendClipOf[c] >= 0) crowd.setBlendClip(c, clips[m.blendClipOf[c]]);
+      }
       const batch =
         m.batch === null ? null : TwoBoneBatch.fromBuffer(skeleton, m.batch.limbs, m.count, m.batch.buffer);
       const palettes = m.palettes.map((p) => ({

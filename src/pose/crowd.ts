@@ -9,6 +9,7 @@ import { SamplerContext, type WrapMode, wrapTimeAt } from '../animation/sampler.
 import { checkSkeletonArg } from '../arguments.js';
 import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
+import { blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { PALETTE_3X4, PALETTE_MAT4, skinPalettes } from '../kernel/skin-palette.js';
@@ -42,6 +43,8 @@ function carveCrowd(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: numb
     scales: carve.f64(3 * joints),
     model: carve.f64(16 * joints),
     times: carve.f64(count),
+    blendTimes: carve.f64(count),
+    blendWeights: carve.f64(count),
     parents: carve.i32(joints),
   };
   return { arrays, bytes: carve.offset };
@@ -74,6 +77,14 @@ export class Crowd {
   readonly model: Float64Array;
   /** Each character's time in its clip, seconds: set by the caller before {@link Crowd.sample}. */
   readonly times: Float64Array;
+  /** Each character's time in its second clip ({@link Crowd.setBlendClip}), seconds. */
+  readonly blendTimes: Float64Array;
+  /**
+   * Each character's weight of its second clip, in `[0, 1]` (its first clip has `1 − w`): 0 (the
+   * default) samples the first clip alone, 1 the second alone, anything between blends the two as
+   * a `Mixer` with the two clips as base layers of weights `1 − w` and `w` would, bit for bit.
+   */
+  readonly blendWeights: Float64Array;
   /**
    * The memory every array above lives on, one after the other: a `SharedArrayBuffer` for a crowd
    * made with `shared: true` (or viewed with {@link Crowd.fromBuffer} on one).
@@ -81,6 +92,19 @@ export class Crowd {
   readonly buffer: ArrayBuffer | SharedArrayBuffer;
   private readonly clips: (Clip | null)[];
   private readonly contexts: (SamplerContext | null)[];
+  private readonly blendClips: (Clip | null)[];
+  private readonly blendContexts: (SamplerContext | null)[];
+  /** A blend's two sampled poses, its accumulators (one character's size) and its layer weight. */
+  private readonly blendScratch: {
+    t: Float64Array;
+    r: Float64Array;
+    s: Float64Array;
+    accT: Float64Array;
+    accR: Float64Array;
+    accS: Float64Array;
+    accW: Float64Array;
+    weight: Float64Array;
+  };
   /** Per character, views of its part of the local buffers (made once: the sampler writes from 0). */
   private readonly views: { t: Float64Array; r: Float64Array; s: Float64Array }[];
 
@@ -115,8 +139,22 @@ export class Crowd {
     this.scales = arrays.scales;
     this.model = arrays.model;
     this.times = arrays.times;
+    this.blendTimes = arrays.blendTimes;
+    this.blendWeights = arrays.blendWeights;
     this.clips = new Array(count).fill(null);
     this.contexts = new Array(count).fill(null);
+    this.blendClips = new Array(count).fill(null);
+    this.blendContexts = new Array(count).fill(null);
+    this.blendScratch = {
+      t: new Float64Array(3 * J),
+      r: new Float64Array(4 * J),
+      s: new Float64Array(3 * J),
+      accT: new Float64Array(3 * J),
+      accR: new Float64Array(4 * J),
+      accS: new Float64Array(3 * J),
+      accW: new Float64Array(J),
+      weight: new Float64Array(1),
+    };
     this.views = [];
     for (let c = 0; c < count; c++) {
       if (view === null) {
@@ -206,15 +244,37 @@ export class Crowd {
    *   `clip/skeleton-mismatch` for a clip of another skeleton.
    */
   setClip(character: number, clip: Clip | null): void {
-    this.checkCharacter(character, 'setClip');
-    if (clip !== null && !(clip instanceof Clip)) {
-      throw new TendonError('argument/invalid', 'Crowd.setClip: the clip is not a Clip');
-    }
-    if (clip !== null && clip.skeleton !== this.skeleton) {
-      throw new TendonError('clip/skeleton-mismatch', 'Crowd.setClip: the clip is of another skeleton');
-    }
+    this.checkClip(character, clip, 'setClip');
     this.clips[character] = clip;
     this.contexts[character] = clip === null ? null : new SamplerContext(clip);
+  }
+
+  /**
+   * Gives character `character` a second clip (or `null`), played at {@link Crowd.blendTimes} and
+   * blended with its first by {@link Crowd.blendWeights}: a walk fading into a run, each character
+   * its own weight. Allocates its sampling cursors: call when the clip changes, not per frame.
+   *
+   * @throws {@link TendonError} as {@link Crowd.setClip}.
+   */
+  setBlendClip(character: number, clip: Clip | null): void {
+    this.checkClip(character, clip, 'setBlendClip');
+    this.blendClips[character] = clip;
+    this.blendContexts[character] = clip === null ? null : new SamplerContext(clip);
+  }
+
+  /** The second clip of character `character` (`null` when it has none, or is not a character). */
+  blendClipOf(character: number): Clip | null {
+    return this.blendClips[character] ?? null;
+  }
+
+  private checkClip(character: number, clip: Clip | null, who: string): void {
+    this.checkCharacter(character, who);
+    if (clip !== null && !(clip instanceof Clip)) {
+      throw new TendonError('argument/invalid', `Crowd.${who}: the clip is not a Clip`);
+    }
+    if (clip !== null && clip.skeleton !== this.skeleton) {
+      throw new TendonError('clip/skeleton-mismatch', `Crowd.${who}: the clip is of another skeleton`);
+    }
   }
 
   /**
@@ -230,34 +290,106 @@ export class Crowd {
   sample(mode: WrapMode = 'loop', first = 0, count: number = this.count - first): void {
     this.checkRange(first, count, 'sample');
     const times = this.times;
+    const blendTimes = this.blendTimes;
+    const weights = this.blendWeights;
     const end = first + count;
     let sum = 0;
-    for (let c = first; c < end; c++) sum += times[c];
-    if (!(sum - sum === 0) || (mode !== 'loop' && mode !== 'clamp')) this.refuseSample(mode);
+    let outside = false;
     for (let c = first; c < end; c++) {
-      const clip = this.clips[c];
-      const context = this.contexts[c];
-      if (clip === null || context === null) continue;
-      wrapTimeAt(timeScratch, 0, times, c, clip, mode);
+      sum += times[c] + blendTimes[c] + weights[c];
+      outside ||= weights[c] < 0 || weights[c] > 1;
+    }
+    if (!(sum - sum === 0) || outside || (mode !== 'loop' && mode !== 'clamp')) {
+      this.refuseSample(mode, first, end);
+    }
+    for (let c = first; c < end; c++) {
+      const second = this.blendClips[c];
+      const w = second === null ? 0 : weights[c];
       const view = this.views[c];
-      sampleTracksAt(clip, context.cursors, timeScratch, 0, view.t, view.r, view.s);
+      if (w < 1) {
+        const clip = this.clips[c];
+        const context = this.contexts[c];
+        if (clip === null || context === null) continue;
+        if (w > 0) {
+          this.blend(c, mode);
+          continue;
+        }
+        wrapTimeAt(timeScratch, 0, times, c, clip, mode);
+        sampleTracksAt(clip, context.cursors, timeScratch, 0, view.t, view.r, view.s);
+      } else {
+        const context = this.blendContexts[c];
+        if (second === null || context === null) continue;
+        wrapTimeAt(timeScratch, 0, blendTimes, c, second, mode);
+        sampleTracksAt(second, context.cursors, timeScratch, 0, view.t, view.r, view.s);
+      }
     }
   }
 
-  /** Says what is wrong with {@link Crowd.sample}'s times or mode (a sum that overflowed: nothing). */
-  private refuseSample(mode: WrapMode): void {
+  /**
+   * Character `c`'s two clips blended into its pose by the steps `Mixer.evaluate` takes for two
+   * base layers (each sampled over the rest pose, accumulated with its weight, finished over the
+   * rest pose), so that the bits are a `Mixer`'s.
+   */
+  private blend(c: number, mode: WrapMode): void {
+    const b = this.blendScratch;
+    const rest = this.skeleton;
+    const n = rest.jointCount;
+    const view = this.views[c];
+    blendClear(b.accT, b.accR, b.accS, b.accW, n);
+    for (let layer = 0; layer < 2; layer++) {
+      const clip = (layer === 0 ? this.clips[c] : this.blendClips[c]) as Clip;
+      const context = (layer === 0 ? this.contexts[c] : this.blendContexts[c]) as SamplerContext;
+      b.t.set(rest.restTranslations);
+      b.r.set(rest.restRotations);
+      b.s.set(rest.restScales);
+      wrapTimeAt(timeScratch, 0, layer === 0 ? this.times : this.blendTimes, c, clip, mode);
+      sampleTracksAt(clip, context.cursors, timeScratch, 0, b.t, b.r, b.s);
+      b.weight[0] = layer === 0 ? 1 - this.blendWeights[c] : this.blendWeights[c];
+      blendAccumulate(b.accT, b.accR, b.accS, b.accW, b.t, b.r, b.s, b.weight, 0, null, n);
+    }
+    blendFinish(
+      view.t,
+      view.r,
+      view.s,
+      b.accT,
+      b.accR,
+      b.accS,
+      b.accW,
+      rest.restTranslations,
+      rest.restRotations,
+      rest.restScales,
+      n,
+    );
+  }
+
+  /**
+   * Says what is wrong with {@link Crowd.sample}'s times, weights or mode (a sum that overflowed:
+   * nothing).
+   */
+  private refuseSample(mode: WrapMode, first: number, end: number): void {
     if (mode !== 'loop' && mode !== 'clamp') {
       throw new TendonError(
         'argument/invalid',
         `Crowd.sample: mode "${String(mode)}" is not 'loop' or 'clamp'`,
       );
     }
-    for (let c = 0; c < this.count; c++) {
-      const time = this.times[c];
-      if (!Number.isFinite(time)) {
+    for (let c = first; c < end; c++) {
+      for (const [what, value] of [
+        ['time', this.times[c]],
+        ['blend time', this.blendTimes[c]],
+      ] as const) {
+        if (!Number.isFinite(value)) {
+          throw new TendonError(
+            'animation/invalid-time',
+            `Crowd.sample: character ${c}'s ${what} ${value} is not finite`,
+          );
+        }
+      }
+      const w = this.blendWeights[c];
+      if (!(w >= 0 && w <= 1)) {
         throw new TendonError(
-          'animation/invalid-time',
-          `Crowd.sample: character ${c}'s time ${time} is not finite`,
+          'argument/invalid',
+          `Crowd.sample: character ${c}'s blend weight ${w} is not in [0, 1]`,
         );
       }
     }

@@ -14,7 +14,10 @@ export interface SkeletonDefinition {
   readonly parents: ArrayLike<number>;
   /** `3·n` rest local translations; zeros when omitted. */
   readonly restTranslations?: ArrayLike<number>;
-  /** `4·n` rest local rotations `(x, y, z, w)`, normalized on build; identities when omitted. */
+  /**
+   * `4·n` rest local rotations `(x, y, z, w)`, normalized on build (one already unit to 1e-15 is
+   * kept bit for bit); identities when omitted.
+   */
   readonly restRotations?: ArrayLike<number>;
   /** `3·n` rest local scales; ones when omitted. */
   readonly restScales?: ArrayLike<number>;
@@ -172,8 +175,13 @@ export class Skeleton {
           `Skeleton: joint "${names[src]}" has a zero rest rotation quaternion`,
         );
       }
-      const inv = 1 / Math.sqrt(lenSq);
-      for (let c = 0; c < 4; c++) r[4 * k + c] *= inv;
+      // One already unit to rounding is kept as it is: normalizing again may move its last bit,
+      // and a skeleton built from another's rest arrays (a worker's copy) must be the same bits.
+      const off = lenSq - 1;
+      if (off > 1e-15 || off < -1e-15) {
+        const inv = 1 / Math.sqrt(lenSq);
+        for (let c = 0; c < 4; c++) r[4 * k + c] *= inv;
+      }
     }
     return new Skeleton(outNames, outParents, order, t, r, s);
   }

@@ -66,6 +66,8 @@ function scene(shared: boolean): Scene {
   for (let c = 0; c < N; c++) {
     // Character 7 has no clip (stays at rest); the others cycle through the robot's clips.
     if (c !== 7) crowd.setClip(c, clipList[c % clipList.length]);
+    // Every third character blends a second clip, its weight changing frame by frame (times()).
+    if (c % 3 === 1) crowd.setBlendClip(c, clipList[(c + 3) % clipList.length]);
     batch.poles.set([0, 0.5, 3], 6 * c);
     batch.poles.set([0, 0.5, 3], 6 * c + 3);
   }
@@ -74,7 +76,11 @@ function scene(shared: boolean): Scene {
 
 /** Times of frame `f`, and (after forward kinematics) the feet's targets: down 5 cm, one NaN leg. */
 function times(crowd: Crowd, f: number): void {
-  for (let c = 0; c < N; c++) crowd.times[c] = 0.173 * c + f / 30;
+  for (let c = 0; c < N; c++) {
+    crowd.times[c] = 0.173 * c + f / 30;
+    crowd.blendTimes[c] = 0.31 * c + f / 30;
+    crowd.blendWeights[c] = ((c + f) % 5) / 4;
+  }
 }
 function targets({ crowd, batch }: Scene, f: number): void {
   for (let c = 0; c < N; c++) {

@@ -5,6 +5,7 @@
  * (Object.is on every number), frame after frame; the crowd as a TwoBoneBatch's pose.
  */
 import { describe, expect, it } from 'vitest';
+import { Mixer } from '../../src/animation/mixer.js';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { TendonError } from '../../src/errors.js';
 import { TwoBoneBatch } from '../../src/ik/two-bone-batch.js';
@@ -158,6 +159,68 @@ describe('Crowd', () => {
     );
     expect(() => whole.sample('loop', -1)).toThrow(TendonError);
     expect(() => batches[0].solve(whole, 2, 6)).toThrow(
+      expect.objectContaining({ code: 'argument/invalid' }),
+    );
+  });
+
+  it('blends a second clip per character as a Mixer with two base layers would, to the bit', () => {
+    const walk = clips.find((c) => c.name === 'Walking') ?? clips[0];
+    const run = clips.find((c) => c.name === 'Running') ?? clips[1];
+    // Weights 0 and 1 sample one clip (as sampleClip); between, the blend. Character 5 has none.
+    const weights = [0, 0.25, 0.5, 0.999, 1, 0.5];
+    const count = weights.length;
+    const crowd = new Crowd(skeleton, count);
+    const mixers = weights.map(() => new Mixer(skeleton));
+    const layers = mixers.map((m) => [m.addLayer({ clip: walk }), m.addLayer({ clip: run })]);
+    const contexts = weights.map(() => [new SamplerContext(walk), new SamplerContext(run)]);
+    const pose = new Pose(skeleton);
+    for (let c = 0; c < count; c++) {
+      crowd.setClip(c, walk);
+      if (c < 5) crowd.setBlendClip(c, run);
+    }
+    expect(crowd.blendClipOf(1)).toBe(run);
+    expect(crowd.blendClipOf(5)).toBe(null);
+    for (let frame = 0; frame < 5; frame++) {
+      for (let c = 0; c < count; c++) {
+        crowd.times[c] = 0.3 * c + frame / 30;
+        crowd.blendTimes[c] = 0.2 * c + frame / 20;
+        crowd.blendWeights[c] = weights[c];
+      }
+      crowd.sample();
+      for (let c = 0; c < count; c++) {
+        const w = c < 5 ? weights[c] : 0;
+        if (w > 0 && w < 1) {
+          layers[c][0].time = crowd.times[c];
+          layers[c][0].weight = 1 - w;
+          layers[c][1].time = crowd.blendTimes[c];
+          layers[c][1].weight = w;
+          mixers[c].evaluate(pose);
+        } else {
+          pose.resetToRest();
+          if (w === 0) sampleClip(walk, contexts[c][0], crowd.times[c], pose);
+          else sampleClip(run, contexts[c][1], crowd.blendTimes[c], pose);
+        }
+        expectSame(crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)), pose.rotations, `rotations ${c}`);
+        expectSame(
+          crowd.translations.subarray(3 * J * c, 3 * J * (c + 1)),
+          pose.translations,
+          `translations ${c}`,
+        );
+        expectSame(crowd.scales.subarray(3 * J * c, 3 * J * (c + 1)), pose.scales, `scales ${c}`);
+      }
+    }
+    // The blend is neither clip.
+    const at = (c: number) => Array.from(crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)));
+    expect(at(2)).not.toEqual(at(0));
+    // A weight outside [0, 1] or a blend time that is not finite: refused before anything is written.
+    const before = crowd.rotations.slice();
+    crowd.blendWeights[3] = 1.5;
+    expect(() => crowd.sample()).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
+    crowd.blendWeights[3] = 0.5;
+    crowd.blendTimes[4] = Number.POSITIVE_INFINITY;
+    expect(() => crowd.sample()).toThrow(expect.objectContaining({ code: 'animation/invalid-time' }));
+    expectSame(crowd.rotations, before, 'untouched');
+    expect(() => crowd.setBlendClip(count, run)).toThrow(
       expect.objectContaining({ code: 'argument/invalid' }),
     );
   });

@@ -60,6 +60,35 @@ describe('Skeleton.create', () => {
     expect([...s.restRotations]).toEqual([0, 0, 1, 0]);
   });
 
+  it('keeps rotations already unit bit for bit: a skeleton built from another’s arrays is the same', () => {
+    // Seeded rotations of every size, normalized by a first build; a second build from its arrays
+    // (what a worker does with the main thread's skeleton) must not move a bit.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647 - 0.5;
+    };
+    const n = 500;
+    const first = Skeleton.create({
+      names: Array.from({ length: n }, (_, i) => `j${i}`),
+      parents: Array.from({ length: n }, (_, i) => i - 1),
+      restRotations: Array.from({ length: 4 * n }, () => next() * 10 ** Math.round(4 * next())),
+    });
+    const again = Skeleton.create({
+      names: first.names.slice(),
+      parents: Array.from(first.parents),
+      restTranslations: first.restTranslations,
+      restRotations: first.restRotations,
+      restScales: first.restScales,
+    });
+    for (let i = 0; i < 4 * n; i++)
+      expect(Object.is(again.restRotations[i], first.restRotations[i])).toBe(true);
+    for (let j = 0; j < n; j++) {
+      const q = first.restRotations.subarray(4 * j, 4 * j + 4);
+      expect(Math.abs(Math.hypot(q[0], q[1], q[2], q[3]) - 1)).toBeLessThan(1e-15);
+    }
+  });
+
   it('rejects invalid definitions with typed errors naming the joint', () => {
     expectCode(() => Skeleton.create({ names: [], parents: [] }), 'skeleton/empty', /at least one/);
     expectCode(
