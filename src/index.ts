@@ -26,7 +26,7 @@ export {
 } from './crowd/workers.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';
 export { AimIk, type AimIkOptions } from './ik/aim.js';
-export { AimBatch } from './ik/aim-batch.js';
+export { AimBatch, type AimBatchOptions } from './ik/aim-batch.js';
 export { CcdIk, type CcdIkOptions } from './ik/ccd.js';
 export type { JointRef } from './ik/chain.js';
 export type { ChainIkOptions } from './ik/chain-setup.js';

@@ -10,6 +10,8 @@
 import { Clip } from '../animation/clip.js';
 import type { WrapMode } from '../animation/sampler.js';
 import { TendonError, type TendonErrorCode } from '../errors.js';
+import type { AimIkOptions } from '../ik/aim.js';
+import { AimBatch } from '../ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../ik/two-bone-batch.js';
 import { Crowd, type PaletteLayout } from '../pose/crowd.js';
 import { Skeleton } from '../skeleton/skeleton.js';
@@ -27,10 +29,12 @@ export const CROWD_STEP = {
   forwardKinematics: 2,
   /** `TwoBoneBatch.solve` toward the targets in the batch's arrays. */
   legs: 4,
+  /** `AimBatch.solve` toward the targets in the aim batch's arrays. */
+  aims: 16,
   /** `Crowd.skinPalettes` of every palette set up. */
   palettes: 8,
-  /** All four. */
-  all: 15,
+  /** All five. */
+  all: 31,
 } as const;
 
 /** A worker as {@link CrowdWorkers} sees it: what Node's `Worker` and a page's `Worker` both offer. */
@@ -66,6 +70,8 @@ export interface CrowdWorkersOptions {
   readonly createWorker?: CrowdWorkerFactory;
   /** The legs solved by {@link CROWD_STEP}`.legs` (made with `shared: true`). */
   readonly batch?: TwoBoneBatch;
+  /** The aims solved by {@link CROWD_STEP}`.aims` (made with `shared: true`). */
+  readonly aims?: AimBatch;
   /** The palettes written by {@link CROWD_STEP}`.palettes`. */
   readonly palettes?: readonly CrowdPalettes[];
   /**
@@ -115,6 +121,7 @@ interface InitMessage {
   /** Per character, its second clip's index in `clips` (−1: none). */
   readonly blendClipOf: Int32Array;
   readonly batch: { limbs: readonly TwoBoneBatchLimb[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
+  readonly aims: { bones: readonly AimIkOptions[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
   readonly palettes: readonly {
     skin: { name: string; joints: Int32Array; inverseBindMatrices: Float64Array };
     out: Float32Array | Float64Array;
@@ -143,16 +150,18 @@ interface ClipMessage {
 interface Slice {
   readonly crowd: Crowd;
   readonly batch: TwoBoneBatch | null;
+  readonly aims: AimBatch | null;
   readonly palettes: readonly CrowdPalettes[];
 }
 
-/** Runs `steps` on characters `first … first + count − 1`; returns the invalid legs. */
+/** Runs `steps` on characters `first … first + count − 1`; returns the invalid legs and aims. */
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
-  const { crowd, batch, palettes } = slice;
+  const { crowd, batch, aims, palettes } = slice;
   let invalid = 0;
   if ((steps & CROWD_STEP.sample) !== 0) crowd.sample(mode, first, count);
   if ((steps & CROWD_STEP.forwardKinematics) !== 0) crowd.forwardKinematics(first, count);
   if ((steps & CROWD_STEP.legs) !== 0 && batch !== null) invalid = batch.solve(crowd, first, count);
+  if ((steps & CROWD_STEP.aims) !== 0 && aims !== null) invalid += aims.solve(crowd, first, count);
   if ((steps & CROWD_STEP.palettes) !== 0) {
     for (let p = 0; p < palettes.length; p++) {
       const { skin, out, layout } = palettes[p];
@@ -177,7 +186,7 @@ function recordFailure(control: Int32Array, text: Uint8Array, error: unknown): v
 
 /**
  * A crowd frame split across workers: each worker owns a contiguous range of characters and runs
- * the frame's steps ({@link CROWD_STEP}: sample, forward kinematics, legs, palettes) on it, over
+ * the frame's steps ({@link CROWD_STEP}: sample, forward kinematics, legs, aims, palettes) on it, over
  * the crowd's, the batch's and the palettes' `SharedArrayBuffer`s. Every number is the one the
  * single-threaded run gives, bit for bit: each character is computed by the same code from the
  * same inputs, only on another thread.
@@ -267,18 +276,26 @@ export class CrowdWorkers {
         'CrowdWorkers.start: the batch is not of the crowd’s skeleton and count',
       );
     }
+    const aims = options.aims ?? null;
+    if (aims !== null && (aims.skeleton !== crowd.skeleton || aims.characters !== crowd.count)) {
+      throw new TendonError(
+        'argument/invalid',
+        'CrowdWorkers.start: the aims are not of the crowd’s skeleton and count',
+      );
+    }
     const palettes = (options.palettes ?? []).map((p) => ({ ...p, layout: p.layout ?? 'mat4' }));
     for (const p of palettes) {
       if (p.skin.skeleton !== crowd.skeleton) {
         throw new TendonError('argument/invalid', 'CrowdWorkers.start: a skin is of another skeleton');
       }
     }
-    const slice: Slice = { crowd, batch, palettes };
+    const slice: Slice = { crowd, batch, aims, palettes };
     const timeoutMs = options.timeoutMs ?? 10_000;
     const status = sharedMemoryStatus();
     const unshared = [
       isShared(crowd.buffer) ? '' : 'the crowd',
       batch === null || isShared(batch.buffer) ? '' : 'the batch',
+      aims === null || isShared(aims.buffer) ? '' : 'the aims',
       palettes.every((p) => isShared(p.out.buffer)) ? '' : 'the palettes',
     ].filter((s) => s !== '');
     const reason =
@@ -309,7 +326,7 @@ export class CrowdWorkers {
       timeoutMs,
       options.callingThreadTakesPart === true,
     );
-    await pool.launch(create, batch, palettes);
+    await pool.launch(create, batch, aims, palettes);
     return pool;
   }
 
@@ -317,6 +334,7 @@ export class CrowdWorkers {
   private async launch(
     create: CrowdWorkerFactory,
     batch: TwoBoneBatch | null,
+    aims: AimBatch | null,
     palettes: readonly Required<CrowdPalettes>[],
   ): Promise<void> {
     const crowd = this.crowd;
@@ -359,6 +377,7 @@ export class CrowdWorkers {
       clipOf,
       blendClipOf,
       batch: batch === null ? null : { limbs: batch.limbOptions, buffer: batch.buffer },
+      aims: aims === null ? null : { bones: aims.boneOptions, buffer: aims.buffer },
       palettes: palettes.map((p) => ({
         skin: { name: p.skin.name, joints: p.skin.joints, inverseBindMatrices: p.skin.inverseBindMatrices },
         out: p.out,
@@ -417,8 +436,9 @@ export class CrowdWorkers {
 
   /**
    * Runs one frame's `steps` (bits of {@link CROWD_STEP}; default all) on every character, each
-   * worker on its range, and resolves with the number of legs the batch flagged invalid. Write the
-   * crowd's times (and the batch's targets) before; read the results after it resolves.
+   * worker on its range, and resolves with the number of legs and aims the batches flagged
+   * invalid. Write the crowd's times (and the batches' targets) before; read the results after it
+   * resolves.
    *
    * @throws {@link TendonError} (the promise rejects) `crowd/worker-failed` when a step threw in a
    *   worker (its code and message are quoted; the other workers finished their ranges) or a worker
@@ -585,12 +605,14 @@ export function serveCrowdWorker(post: (message: unknown) => void): (message: un
       }
       const batch =
         m.batch === null ? null : TwoBoneBatch.fromBuffer(skeleton, m.batch.limbs, m.count, m.batch.buffer);
+      const aims =
+        m.aims === null ? null : AimBatch.fromBuffer(skeleton, m.aims.bones, m.count, m.aims.buffer);
       const palettes = m.palettes.map((p) => ({
         skin: new Skin(skeleton, p.skin),
         out: p.out,
         layout: p.layout,
       }));
-      slice = { crowd, batch, palettes };
+      slice = { crowd, batch, aims, palettes };
       control = new Int32Array(m.control, 0, SLOTS);
       text = new Uint8Array(m.control, 4 * SLOTS, TEXT_BYTES);
     } catch (error) {

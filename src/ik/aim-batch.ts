@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import {
   AIM_CLAMPED,
@@ -43,6 +44,33 @@ import type { CrowdPoseBuffers } from './two-bone-batch.js';
 // The per-solve scratch every aim shares (as each AimIk has its own; nothing carries over).
 const scratch = new Float64Array(48);
 
+/** Options of `new AimBatch`. */
+export interface AimBatchOptions {
+  /**
+   * Allocate the per-aim arrays (targets, ups, results, parents) on one `SharedArrayBuffer`
+   * ({@link AimBatch.buffer}), so that workers can view them ({@link AimBatch.fromBuffer}) and each
+   * solve a slice of the characters. Default `false`.
+   */
+  readonly shared?: boolean;
+}
+
+/** The memory {@link AimBatch.fromBuffer} views (set only while it constructs). */
+let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
+
+/** Lays a batch's per-aim arrays out on `buffer` (null: only counts the bytes). */
+function carveAims(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, n: number) {
+  const carve = new BufferCarver(buffer);
+  const arrays = {
+    targets: carve.f64(3 * n),
+    ups: carve.f64(3 * n),
+    errors: carve.f64(n),
+    parents: carve.i32(joints),
+    useUp: carve.u8(n),
+    status: carve.u8(n),
+  };
+  return { arrays, bytes: carve.offset };
+}
+
 /**
  * Aim over the bones of a crowd: bone `b` of every character turned toward its target, each
  * exactly as its own {@link AimIk} would turn it (the same steps in the same order, to the bit),
@@ -78,6 +106,13 @@ export class AimBatch {
   readonly errors: Float64Array;
   /** After a solve: each aim's `TWO_BONE_STATUS` bits. */
   readonly status: Uint8Array;
+  /**
+   * The memory the per-aim arrays above live on: a `SharedArrayBuffer` for a batch made with
+   * `shared: true` (or viewed with {@link AimBatch.fromBuffer} on one).
+   */
+  readonly buffer: ArrayBuffer | SharedArrayBuffer;
+  /** The bones as given to the constructor (what a worker needs to view the batch). */
+  readonly boneOptions: readonly AimIkOptions[];
   /** Per bone: its joint index in one character. */
   private readonly joints: Int32Array;
   /**
@@ -94,9 +129,18 @@ export class AimBatch {
    * @param bones - the aimed bones of one character, each set up as an {@link AimIk}; solved in
    *   this order.
    * @param characters - the number of characters.
-   * @throws {@link TendonError} `ik/invalid-option` (and whatever `AimIk` throws for a bone).
+   * @param options - `shared: true` for the per-aim arrays on a `SharedArrayBuffer`.
+   * @throws {@link TendonError} `ik/invalid-option` (and whatever `AimIk` throws for a bone),
+   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
-  constructor(skeleton: Skeleton, bones: readonly AimIkOptions[], characters: number) {
+  constructor(
+    skeleton: Skeleton,
+    bones: readonly AimIkOptions[],
+    characters: number,
+    options: AimBatchOptions = {},
+  ) {
+    const view = adopted;
+    adopted = null;
     if (!Number.isInteger(characters) || characters < 0) {
       throw new TendonError('ik/invalid-option', `AimBatch: characters ${characters} is not an integer ≥ 0`);
     }
@@ -106,18 +150,30 @@ export class AimBatch {
     this.characters = characters;
     this.bones = B;
     this.aimCount = characters * B;
-    this.parents = new Int32Array(J * characters);
-    for (let c = 0; c < characters; c++) {
-      for (let j = 0; j < J; j++) {
-        const p = skeleton.parents[j];
-        this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+    this.boneOptions = bones.slice();
+    const bytes = carveAims(null, J * characters, this.aimCount).bytes;
+    if (view !== null && view.byteLength !== bytes) {
+      throw new TendonError(
+        'pose/buffer-size',
+        `AimBatch.fromBuffer: the buffer holds ${view.byteLength} bytes, a batch of ${this.aimCount} aims ${bytes}`,
+      );
+    }
+    this.buffer = view ?? allocateBuffer(bytes, options.shared === true, 'new AimBatch');
+    const arrays = carveAims(this.buffer, J * characters, this.aimCount).arrays;
+    this.parents = arrays.parents;
+    this.targets = arrays.targets;
+    this.ups = arrays.ups;
+    this.useUp = arrays.useUp;
+    this.errors = arrays.errors;
+    this.status = arrays.status;
+    if (view === null) {
+      for (let c = 0; c < characters; c++) {
+        for (let j = 0; j < J; j++) {
+          const p = skeleton.parents[j];
+          this.parents[c * J + j] = p < 0 ? -1 : c * J + p;
+        }
       }
     }
-    this.targets = new Float64Array(3 * this.aimCount);
-    this.ups = new Float64Array(3 * this.aimCount);
-    this.useUp = new Uint8Array(this.aimCount);
-    this.errors = new Float64Array(this.aimCount);
-    this.status = new Uint8Array(this.aimCount);
     this.joints = new Int32Array(B);
     this.works = [];
     this.weights = [];
@@ -129,6 +185,30 @@ export class AimBatch {
       this.weights.push(new Float64Array(5));
       this.flags[b] = ik.writeState(this.works[b], 0, this.weights[b], 0);
     });
+  }
+
+  /**
+   * A batch viewing the memory of another ({@link AimBatch.buffer}, of a batch of the same
+   * skeleton, bones and number of characters), such as a worker's view of a `shared: true` batch:
+   * the same targets, ups and results, nothing written. The bones are set up as the constructor
+   * sets them up (each worker keeps its own copy of their configuration; nothing in it changes
+   * from one solve to the next).
+   *
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size, and
+   *   whatever the constructor throws for the bones.
+   */
+  static fromBuffer(
+    skeleton: Skeleton,
+    bones: readonly AimIkOptions[],
+    characters: number,
+    buffer: ArrayBuffer | SharedArrayBuffer,
+  ): AimBatch {
+    adopted = buffer;
+    try {
+      return new AimBatch(skeleton, bones, characters);
+    } finally {
+      adopted = null;
+    }
   }
 
   /**

@@ -16,6 +16,7 @@ import { nodeCrowdWorker } from '../../src/crowd/node.js';
 import { sharedMemoryStatus } from '../../src/crowd/shared-memory.js';
 import { CROWD_STEP, CrowdWorkers } from '../../src/crowd/workers.js';
 import { isTendonError } from '../../src/errors.js';
+import { AimBatch } from '../../src/ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { Crowd } from '../../src/pose/crowd.js';
@@ -53,12 +54,15 @@ const createWorker = nodeCrowdWorker({ url: workerUrl });
 interface Scene {
   crowd: Crowd;
   batch: TwoBoneBatch;
+  aims: AimBatch;
   palettes: Float32Array[];
 }
 
 function scene(shared: boolean): Scene {
   const crowd = new Crowd(skeleton, N, { shared });
   const batch = new TwoBoneBatch(skeleton, limbs, N, { shared });
+  // Each robot's head turned toward a point of its own (AimBatch.solve, after the legs).
+  const aims = new AimBatch(skeleton, [{ joint: 'Head', forward: [0, 0, 1], coneAngle: 1 }], N, { shared });
   const palettes = skins.map((skin) => {
     const length = 12 * skin.joints.length * N;
     return shared ? new Float32Array(new SharedArrayBuffer(4 * length)) : new Float32Array(length);
@@ -71,7 +75,7 @@ function scene(shared: boolean): Scene {
     batch.poles.set([0, 0.5, 3], 6 * c);
     batch.poles.set([0, 0.5, 3], 6 * c + 3);
   }
-  return { crowd, batch, palettes };
+  return { crowd, batch, aims, palettes };
 }
 
 /** Times of frame `f`, and (after forward kinematics) the feet's targets: down 5 cm, one NaN leg. */
@@ -82,7 +86,7 @@ function times(crowd: Crowd, f: number): void {
     crowd.blendWeights[c] = ((c + f) % 5) / 4;
   }
 }
-function targets({ crowd, batch }: Scene, f: number): void {
+function targets({ crowd, batch, aims }: Scene, f: number): void {
   for (let c = 0; c < N; c++) {
     for (let l = 0; l < 2; l++) {
       const o = 16 * (c * J + feet[l]) + 12;
@@ -93,6 +97,14 @@ function targets({ crowd, batch }: Scene, f: number): void {
     }
   }
   batch.targets[3 * 11] = Number.NaN;
+  const head = skeleton.jointIndex('Head');
+  for (let c = 0; c < N; c++) {
+    const o = 16 * (c * J + head) + 12;
+    aims.targets[3 * c] = crowd.model[o] + 0.5 * ((c + f) % 3) - 0.5;
+    aims.targets[3 * c + 1] = crowd.model[o + 1] + 0.2;
+    aims.targets[3 * c + 2] = crowd.model[o + 2] + 2;
+  }
+  aims.targets[3 * 23 + 1] = Number.NaN;
 }
 
 function expectSame(actual: ArrayLike<number>, wanted: ArrayLike<number>, what: string): void {
@@ -109,6 +121,9 @@ function expectSameScene(a: Scene, b: Scene, frame: number): void {
   }
   for (const key of ['memory', 'errors', 'status'] as const) {
     expectSame(a.batch[key], b.batch[key], `frame ${frame} batch.${key}`);
+  }
+  for (const key of ['errors', 'status'] as const) {
+    expectSame(a.aims[key], b.aims[key], `frame ${frame} aims.${key}`);
   }
   a.palettes.forEach((p, s) => {
     expectSame(p, b.palettes[s], `frame ${frame} palettes[${s}]`);
@@ -128,6 +143,7 @@ async function start(s: Scene, workers: number, callingThreadTakesPart = false):
     createWorker,
     callingThreadTakesPart,
     batch: s.batch,
+    aims: s.aims,
     palettes: s.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
   });
   pools.push(pool);
@@ -154,7 +170,7 @@ describe('CrowdWorkers', () => {
         one.crowd.sample();
         one.crowd.forwardKinematics();
         targets(one, f);
-        const invalidOne = one.batch.solve(one.crowd);
+        const invalidOne = one.batch.solve(one.crowd) + one.aims.solve(one.crowd);
         one.palettes.forEach((out, k) => {
           one.crowd.skinPalettes(skins[k], out, '3x4');
         });
@@ -164,12 +180,10 @@ describe('CrowdWorkers', () => {
         if (f % 2 === 0) await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
         else pool.runSync(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
         targets(many, f);
-        const invalid =
-          f % 2 === 0
-            ? await pool.run(CROWD_STEP.legs | CROWD_STEP.palettes)
-            : pool.runSync(CROWD_STEP.legs | CROWD_STEP.palettes);
+        const solve = CROWD_STEP.legs | CROWD_STEP.aims | CROWD_STEP.palettes;
+        const invalid = f % 2 === 0 ? await pool.run(solve) : pool.runSync(solve);
         expect(invalid).toBe(invalidOne);
-        expect(invalid).toBe(1);
+        expect(invalid).toBe(2); // one leg and one aim with a NaN target
         expectSameScene(many, one, f);
       }
       // The robots move and really differ.
@@ -192,6 +206,7 @@ describe('CrowdWorkers', () => {
       one.crowd.forwardKinematics();
       targets(one, f);
       one.batch.solve(one.crowd);
+      one.aims.solve(one.crowd);
       one.palettes.forEach((out, k) => {
         one.crowd.skinPalettes(skins[k], out, '3x4');
       });
@@ -199,8 +214,9 @@ describe('CrowdWorkers', () => {
       if (f % 2 === 0) await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
       else pool.runSync(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
       targets(many, f);
-      if (f % 3 === 0) pool.runSync(CROWD_STEP.legs | CROWD_STEP.palettes);
-      else await pool.run(CROWD_STEP.legs | CROWD_STEP.palettes);
+      const solve = CROWD_STEP.legs | CROWD_STEP.aims | CROWD_STEP.palettes;
+      if (f % 3 === 0) pool.runSync(solve);
+      else await pool.run(solve);
       expectSameScene(many, one, f);
     }
   }, 60_000);

@@ -205,4 +205,43 @@ describe('AimBatch', () => {
       expect.objectContaining({ code: 'pose/buffer-size' }),
     );
   });
+
+  it('shares its per-aim arrays (shared: true), and a view of them solves to the same bits', () => {
+    const bones: AimIkOptions[] = [{ joint: HEAD, forward: [0, 0, 1], coneAngle: 1 }];
+    const n = 4;
+    const shared = new AimBatch(SKELETON, bones, n, { shared: true });
+    expect(shared.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const view = AimBatch.fromBuffer(SKELETON, shared.boneOptions, n, shared.buffer);
+    expect(view.parents).toEqual(shared.parents);
+    const plain = new AimBatch(SKELETON, bones, n);
+    expect(plain.buffer).toBeInstanceOf(ArrayBuffer);
+    const pose = () => {
+      const translations = new Float64Array(3 * J * n);
+      const rotations = new Float64Array(4 * J * n);
+      const scales = new Float64Array(3 * J * n);
+      for (let c = 0; c < n; c++) {
+        translations.set(SKELETON.restTranslations, 3 * J * c);
+        rotations.set(SKELETON.restRotations, 4 * J * c);
+        scales.set(SKELETON.restScales, 3 * J * c);
+      }
+      const model = new Float64Array(16 * J * n);
+      localToModel(model, plain.parents, translations, rotations, scales, 0, J * n);
+      return { translations, rotations, scales, model };
+    };
+    const [a, b] = [pose(), pose()];
+    for (let c = 0; c < n; c++) {
+      // Written into the shared batch, read by its view.
+      shared.targets.set([c - 1.5, 2, 1], 3 * c);
+      plain.targets.set([c - 1.5, 2, 1], 3 * c);
+    }
+    expect(view.solve(a)).toBe(0);
+    expect(plain.solve(b)).toBe(0);
+    expect(Array.from(a.rotations)).toEqual(Array.from(b.rotations));
+    expect(Array.from(shared.errors)).toEqual(Array.from(plain.errors));
+    expect(Array.from(shared.status)).toEqual(Array.from(plain.status));
+    expect(shared.status.every((bits) => (bits & TWO_BONE_STATUS.reached) !== 0)).toBe(true);
+    expect(() => AimBatch.fromBuffer(SKELETON, bones, n + 1, shared.buffer)).toThrow(
+      expect.objectContaining({ code: 'pose/buffer-size' }),
+    );
+  });
 });
