@@ -273,7 +273,7 @@ export class TwoBoneIk {
 
   /**
    * Copies this limb's kernel settings (the `TWO_BONE` layout of `tendon/kernel`: its options,
-   * and the target, pole and end rotation of the last solve) into `out` at `offset`, 30 numbers:
+   * and the target, pole and end rotation of the last solve) into `out` at `offset`, `TWO_BONE.length` numbers:
    * how a limb set up here is solved in a batch (`twoBoneSolveBatch`, {@link TwoBoneBatch}).
    */
   writeSettings(out: Float64Array, offset: number): void {

@@ -65,7 +65,7 @@ const ST = TWO_BONE_STATUS;
  * The buffers hold any number of skeletons side by side (a crowd: character `c`'s joint `j` at
  * index `c·J + j`, `parents` offset to match, roots `−1`), with the model matrices up to date
  * (forward kinematics). Leg `i` reads its joints from `legs[4i …]` ({@link TWO_BONE_LEG}), its
- * settings from `settings[30i …]` (the {@link TWO_BONE} layout: target, pole, options) and its
+ * settings from `settings[TWO_BONE.length · i …]` (the {@link TWO_BONE} layout: target, pole, options) and its
  * bend memory from `memory[4i …]` ({@link TWO_BONE_MEMORY_LENGTH}); it writes the local rotations
  * of its root and middle joints (and of its end when an end rotation is matched), the model
  * matrices of joints `root … subtreeEnd − 1`, its memory, `errors[i]` (the end's distance to the

@@ -80,9 +80,10 @@ export class Crowd {
   /** Each character's time in its second clip ({@link Crowd.setBlendClip}), seconds. */
   readonly blendTimes: Float64Array;
   /**
-   * Each character's weight of its second clip, in `[0, 1]` (its first clip has `1 − w`): 0 (the
-   * default) samples the first clip alone, 1 the second alone, anything between blends the two as
-   * a `Mixer` with the two clips as base layers of weights `1 − w` and `w` would, bit for bit.
+   * Each character's weight of its second clip, in `[0, 1]` (its first clip has `1 − w`), read
+   * for characters that have a second clip: 0 (the default) plays the first clip alone, 1 the
+   * second alone, anything between blends the two; at every weight as a `Mixer` with the two
+   * clips as base layers of weights `1 − w` and `w` would, bit for bit.
    */
   readonly blendWeights: Float64Array;
   /**
@@ -279,12 +280,17 @@ export class Crowd {
 
   /**
    * Samples every character that has a clip at its time ({@link Crowd.times}), as `sampleClip`
-   * would (`mode` wraps or clamps the time), into its local transforms. With `first` and
-   * `count`, only characters `first … first + count − 1`: a crowd can be updated in slices (far
-   * characters every Nth frame, a slice a frame, so that the cost per frame stays flat).
+   * would (`mode` wraps or clamps the time), into its local transforms. A character that also has
+   * a second clip ({@link Crowd.setBlendClip}) is evaluated as a `Mixer` with the two clips as
+   * base layers of weights `1 − w` and `w` ({@link Crowd.blendWeights}) would evaluate it, over
+   * the rest pose, bit for bit (one clip alone at 0 and at 1); a character with no first clip is
+   * left alone. With `first` and `count`, only characters `first … first + count − 1`: a crowd can
+   * be updated in slices (far characters every Nth frame, a slice a frame, so that the cost per
+   * frame stays flat).
    *
-   * @throws {@link TendonError} `animation/invalid-time` for a time in the range that is not
-   *   finite, or `argument/invalid` for a mode that is not `'loop'` or `'clamp'` or a range outside
+   * @throws {@link TendonError} `animation/invalid-time` for a time (or, for a character with a
+   *   second clip, a blend time) in the range that is not finite, `argument/invalid` for a blend
+   *   weight outside `[0, 1]` there, a mode that is not `'loop'` or `'clamp'` or a range outside
    *   the crowd, before anything is written.
    */
   sample(mode: WrapMode = 'loop', first = 0, count: number = this.count - first): void {
@@ -296,31 +302,44 @@ export class Crowd {
     let sum = 0;
     let outside = false;
     for (let c = first; c < end; c++) {
-      sum += times[c] + blendTimes[c] + weights[c];
-      outside ||= weights[c] < 0 || weights[c] > 1;
+      sum += times[c];
+      if (this.blendClips[c] !== null) {
+        sum += blendTimes[c];
+        outside ||= !(weights[c] >= 0 && weights[c] <= 1);
+      }
     }
     if (!(sum - sum === 0) || outside || (mode !== 'loop' && mode !== 'clamp')) {
       this.refuseSample(mode, first, end);
     }
+    const rest = this.skeleton;
     for (let c = first; c < end; c++) {
-      const second = this.blendClips[c];
-      const w = second === null ? 0 : weights[c];
+      const clip = this.clips[c];
+      const context = this.contexts[c];
+      if (clip === null || context === null) continue;
       const view = this.views[c];
-      if (w < 1) {
-        const clip = this.clips[c];
-        const context = this.contexts[c];
-        if (clip === null || context === null) continue;
-        if (w > 0) {
-          this.blend(c, mode);
-          continue;
-        }
+      const second = this.blendClips[c];
+      const secondContext = this.blendContexts[c];
+      if (second === null || secondContext === null) {
+        wrapTimeAt(timeScratch, 0, times, c, clip, mode);
+        sampleTracksAt(clip, context.cursors, timeScratch, 0, view.t, view.r, view.s);
+        continue;
+      }
+      const w = weights[c];
+      if (w > 0 && w < 1) {
+        this.blend(c, mode);
+        continue;
+      }
+      // One clip alone, over the rest pose, as a Mixer with one weighted layer evaluates it: a
+      // joint the other clip animated last frame does not keep its pose.
+      view.t.set(rest.restTranslations);
+      view.r.set(rest.restRotations);
+      view.s.set(rest.restScales);
+      if (w === 0) {
         wrapTimeAt(timeScratch, 0, times, c, clip, mode);
         sampleTracksAt(clip, context.cursors, timeScratch, 0, view.t, view.r, view.s);
       } else {
-        const context = this.blendContexts[c];
-        if (second === null || context === null) continue;
         wrapTimeAt(timeScratch, 0, blendTimes, c, second, mode);
-        sampleTracksAt(second, context.cursors, timeScratch, 0, view.t, view.r, view.s);
+        sampleTracksAt(second, secondContext.cursors, timeScratch, 0, view.t, view.r, view.s);
       }
     }
   }
@@ -374,9 +393,10 @@ export class Crowd {
       );
     }
     for (let c = first; c < end; c++) {
+      const blends = this.blendClips[c] !== null;
       for (const [what, value] of [
         ['time', this.times[c]],
-        ['blend time', this.blendTimes[c]],
+        ['blend time', blends ? this.blendTimes[c] : 0],
       ] as const) {
         if (!Number.isFinite(value)) {
           throw new TendonError(
@@ -385,6 +405,7 @@ export class Crowd {
           );
         }
       }
+      if (!blends) continue;
       const w = this.blendWeights[c];
       if (!(w >= 0 && w <= 1)) {
         throw new TendonError(

@@ -330,6 +330,39 @@ describe('halfAngleBound', () => {
     expect(wrapped).toBeGreaterThan(0);
   });
 
+  it('sends an angle to the nearer end of a range a few nanoradians wide, on either side', () => {
+    // Half-angles: a range [1e-9, 3e-9]; angles just outside it on each side, and far away.
+    const lo = 1e-9;
+    const hi = 3e-9;
+    const at = (p: number) =>
+      halfAngleBound(Math.sin(p), Math.cos(p), Math.cos(lo), Math.sin(lo), Math.cos(hi), Math.sin(hi));
+    expect(at(2e-9)).toBe(0);
+    expect(at(0.4e-9)).toBe(AT_TWIST_MIN);
+    expect(at(-5e-9)).toBe(AT_TWIST_MIN);
+    expect(at(3.6e-9)).toBe(AT_TWIST_MAX);
+    expect(at(9e-9)).toBe(AT_TWIST_MAX);
+    // The property's counterexample to the cosines alone (a range of 1.6e-9 just below the angle,
+    // the sine and cosine scaled by 1000): the greater end, not the least.
+    const [p0, l0, h0] = [4.2411500823462206e-8, 3.455751918948772e-8, 3.6128315516282624e-8];
+    expect(
+      halfAngleBound(
+        1e3 * Math.sin(p0),
+        1e3 * Math.cos(p0),
+        Math.cos(l0),
+        Math.sin(l0),
+        Math.cos(h0),
+        Math.sin(h0),
+      ),
+    ).toBe(AT_TWIST_MAX);
+    // Far away: nearer on the circle of 2φ. At φ = 0.7 the whole angle is 1.4 from both ends
+    // but a hair nearer the greater; at φ = −1.5 (−3.0 whole) nearer the least.
+    expect(at(0.7)).toBe(AT_TWIST_MAX);
+    expect(at(-1.5)).toBe(AT_TWIST_MIN);
+    // At φ = −π/2 + 1e-9 (whole −π + 2e-9), below the range, the greatest end is nearer across ±π
+    // (π − 4e-9 away, the least π).
+    expect(at(-Math.PI / 2 + 1e-9)).toBe(AT_TWIST_MAX);
+  });
+
   it('sends a tie to the bound crossed, and a bound to itself', () => {
     // Range [−π/4, π/4] as half-angles; the half-angle π/2 is a whole half-turn from both bounds.
     const c = Math.SQRT1_2;

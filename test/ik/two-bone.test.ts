@@ -520,9 +520,12 @@ describe('two-bone IK: named cases', () => {
     const lo = 2.6;
     const hi = 3.9;
     const r = rig(identity, { bendRange: [lo, hi] });
+    // The same limb without the range: the bend the clamp starts from.
+    const free = rig(identity);
     const mid = (lo + hi) / 2;
     // From the range's middle, in (−π, π]: inside when within half the width.
     const fromMid = (b: number) => Math.atan2(Math.sin(b - mid), Math.cos(b - mid));
+    const around = (a: number, b: number) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
     let clamped = 0;
     let atLo = 0;
     let atHi = 0;
@@ -535,8 +538,17 @@ describe('two-bone IK: named cases', () => {
         expect(Math.abs(d)).toBeLessThanOrEqual((hi - lo) / 2 + 1e-9);
         if (status.clamped) {
           clamped++;
-          if (Math.abs(d + (hi - lo) / 2) < 1e-9) atLo++;
+          const low = Math.abs(d + (hi - lo) / 2) < 1e-9;
+          if (low) atLo++;
           if (Math.abs(d - (hi - lo) / 2) < 1e-9) atHi++;
+          // The bound nearer on the circle to the bend the limb would take without the range.
+          free.pose.resetToRest();
+          forwardKinematics(free.pose, free.model);
+          free.ik.solve(free.pose, free.model, targetAt(free, dir, distance));
+          const unclamped = bend(free);
+          const toLo = around(unclamped, lo);
+          const toHi = around(unclamped, hi);
+          if (Math.abs(toLo - toHi) > 1e-6) expect(low).toBe(toLo < toHi);
         } else expect(status.error).toBeLessThan(1e-9);
       }),
       { seed: PROPERTY_SEED, numRuns: Math.ceil(PROPERTY_RUNS / 10) },

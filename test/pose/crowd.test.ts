@@ -5,6 +5,7 @@
  * (Object.is on every number), frame after frame; the crowd as a TwoBoneBatch's pose.
  */
 import { describe, expect, it } from 'vitest';
+import { Clip } from '../../src/animation/clip.js';
 import { Mixer } from '../../src/animation/mixer.js';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { TendonError } from '../../src/errors.js';
@@ -212,7 +213,9 @@ describe('Crowd', () => {
     // The blend is neither clip.
     const at = (c: number) => Array.from(crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1)));
     expect(at(2)).not.toEqual(at(0));
-    // A weight outside [0, 1] or a blend time that is not finite: refused before anything is written.
+    // A weight outside [0, 1] or a blend time that is not finite: refused before anything is
+    // written (new times, so that a write would show).
+    for (let c = 0; c < count; c++) crowd.times[c] += 0.37;
     const before = crowd.rotations.slice();
     crowd.blendWeights[3] = 1.5;
     expect(() => crowd.sample()).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
@@ -223,6 +226,60 @@ describe('Crowd', () => {
     expect(() => crowd.setBlendClip(count, run)).toThrow(
       expect.objectContaining({ code: 'argument/invalid' }),
     );
+  });
+
+  it('blends over the rest pose at every weight: a joint only one clip animates does not keep a stale pose', () => {
+    // Two joints; clip A turns b only, clip B turns a only.
+    const sk = Skeleton.create({ names: ['a', 'b'], parents: [-1, 0], restTranslations: [0, 0, 0, 0, 1, 0] });
+    const s = Math.sqrt(0.96);
+    const turn = (joint: string, name: string) =>
+      Clip.create(sk, {
+        name,
+        tracks: [{ joint, path: 'rotation', times: [0, 1], values: [0, 0, 0, 1, 0.2, 0, 0, s] }],
+      });
+    const a = turn('b', 'A');
+    const b = turn('a', 'B');
+    const crowd = new Crowd(sk, 3);
+    const mixer = new Mixer(sk);
+    const [la, lb] = [mixer.addLayer({ clip: a }), mixer.addLayer({ clip: b })];
+    const pose = new Pose(sk);
+    for (let c = 0; c < 3; c++) {
+      crowd.setClip(c, a);
+      crowd.setBlendClip(c, b);
+    }
+    // Character 1 goes 0.5 → 1 → 0 → 0.3; the others stay at 0.5 and are sampled only in frame 0.
+    for (const [frame, w] of [0.5, 1, 0, 0.3].entries()) {
+      crowd.times[1] = 0.1 * frame + 0.05;
+      crowd.blendTimes[1] = 0.2 * frame + 0.1;
+      crowd.blendWeights[1] = w;
+      for (const c of [0, 2]) {
+        crowd.times[c] = 0.4;
+        crowd.blendTimes[c] = 0.6;
+        crowd.blendWeights[c] = 0.5;
+      }
+      const others = crowd.rotations.slice();
+      if (frame === 0) crowd.sample();
+      else crowd.sample('loop', 1, 1);
+      la.time = crowd.times[1];
+      la.weight = 1 - w;
+      lb.time = crowd.blendTimes[1];
+      lb.weight = w;
+      mixer.evaluate(pose);
+      expectSame(crowd.rotations.subarray(8, 16), pose.rotations, `frame ${frame} rotations`);
+      expectSame(crowd.translations.subarray(6, 12), pose.translations, `frame ${frame} translations`);
+      if (frame > 0) {
+        // The slice touched character 1 alone.
+        expectSame(crowd.rotations.subarray(0, 8), others.subarray(0, 8), 'character 0');
+        expectSame(crowd.rotations.subarray(16, 24), others.subarray(16, 24), 'character 2');
+      }
+    }
+    // A character without a second clip is not checked for its blend weight; one with is.
+    const plain = new Crowd(sk, 1);
+    plain.setClip(0, a);
+    plain.blendWeights[0] = Number.NaN;
+    expect(() => plain.sample()).not.toThrow();
+    plain.setBlendClip(0, b);
+    expect(() => plain.sample()).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
   });
 
   it('places each robot on the crowd’s own arrays (poseOf, modelOf) to the bits of a Pose of its own', () => {
