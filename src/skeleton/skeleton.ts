@@ -15,8 +15,8 @@ export interface SkeletonDefinition {
   /** `3·n` rest local translations; zeros when omitted. */
   readonly restTranslations?: ArrayLike<number>;
   /**
-   * `4·n` rest local rotations `(x, y, z, w)`, normalized on build (one already unit to 1e-15 is
-   * kept bit for bit); identities when omitted.
+   * `4·n` rest local rotations `(x, y, z, w)`, normalized on build (one already unit, its squared length
+   * within 2e-15 of 1, is kept bit for bit); identities when omitted.
    */
   readonly restRotations?: ArrayLike<number>;
   /** `3·n` rest local scales; ones when omitted. */
@@ -177,8 +177,9 @@ export class Skeleton {
       }
       // One already unit to rounding is kept as it is: normalizing again may move its last bit,
       // and a skeleton built from another's rest arrays (a worker's copy) must be the same bits.
+      // (A normalized quaternion's squared length is within a few ulps of 1, under 1e-15.)
       const off = lenSq - 1;
-      if (off > 1e-15 || off < -1e-15) {
+      if (off > 2e-15 || off < -2e-15) {
         const inv = 1 / Math.sqrt(lenSq);
         for (let c = 0; c < 4; c++) r[4 * k + c] *= inv;
       }
