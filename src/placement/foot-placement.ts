@@ -704,6 +704,9 @@ export class FootPlacement {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         this.landingBase[i] = hit[1] + (hit[4] / nl) * this.footHeights[i] * scale;
         this.landingFound[i] = 1;
+        // A foot that will land across a step's edge, its toe over the upper level, will stand on
+        // its toe (toeRiseAt): it heads for that height too, instead of rising at touchdown.
+        if (hasToe) this.landingBase[i] += this.landingToeRise(i, hit, ray);
       }
     }
   }
@@ -734,6 +737,28 @@ export class FootPlacement {
     // The heel's plane at (tx, tz): n · (p − h) = 0.
     const planeY = hy - (nx * (tx - hx) + nz * (tz - hz)) / ny;
     const rise = hit[1] - planeY;
+    return rise > 0 ? rise : 0;
+  }
+
+  /**
+   * {@link FootPlacement.toeRiseAt} at the landing: how far the ground under the toe, carried by
+   * the foot's travel to where the landing ray (`ray`, its hit in `hit`) was cast, stands above the
+   * plane of the ground the heel lands on. Overwrites `ray` and `hit`.
+   */
+  private landingToeRise(i: number, hit: Float64Array, ray: Float64Array): number {
+    const hx = hit[0];
+    const hy = hit[1];
+    const hz = hit[2];
+    const nx = hit[3];
+    const ny = hit[4];
+    const nz = hit[5];
+    if (!(ny > 0)) return 0;
+    const tx = ray[RAY.origin] + this.animatedToe[3 * i] - this.animated[3 * i];
+    const tz = ray[RAY.origin + 2] + this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+    ray[RAY.origin] = tx;
+    ray[RAY.origin + 2] = tz;
+    if (!this.castChecked(ray, hit, this.legs[i])) return 0;
+    const rise = hit[1] - (hy - (nx * (tx - hx) + nz * (tz - hz)) / ny);
     return rise > 0 ? rise : 0;
   }
 

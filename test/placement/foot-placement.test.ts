@@ -43,7 +43,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running/steps': { step: 19 },
   'robot Running/bumps': { step: 15 },
   'CMU 02_01 walk/slope': { sole: 0.016, slide: 0.023, step: 11 },
-  'CMU 02_01 walk/steps': { sole: 0.026, step: 36 },
+  'CMU 02_01 walk/steps': { sole: 0.026, step: 21 },
   'CMU 02_01 walk/bumps': { sole: 0.017, slide: 0.019, step: 14 },
   'CMU 131_01 start-walk-stop/flat': { slide: 0.06 },
   'CMU 131_01 start-walk-stop/slope': { slide: 0.06 },
