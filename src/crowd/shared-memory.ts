@@ -43,6 +43,54 @@ export function allocateBuffer(bytes: number, shared: boolean, who: string): Arr
   return new SharedArrayBuffer(bytes);
 }
 
+/** The memory a constructor run by {@link constructOver} views (set only while it runs). */
+let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
+
+/**
+ * Runs `make` (a constructor call) so that it views `buffer` instead of allocating: the
+ * `fromBuffer` of `Crowd`, `TwoBoneBatch` and `AimBatch`, whose constructors call
+ * {@link takeAdopted} first.
+ */
+export function constructOver<T>(buffer: ArrayBuffer | SharedArrayBuffer, make: () => T): T {
+  adopted = buffer;
+  try {
+    return make();
+  } finally {
+    adopted = null;
+  }
+}
+
+/** The memory the running {@link constructOver} hands its constructor (cleared as it is read), or null. */
+export function takeAdopted(): ArrayBuffer | SharedArrayBuffer | null {
+  const buffer = adopted;
+  adopted = null;
+  return buffer;
+}
+
+/**
+ * The memory an object of `bytes` bytes lives on: `view` (from {@link takeAdopted}) when there is
+ * one, checked to be that size, else a new buffer ({@link allocateBuffer}).
+ *
+ * @throws {@link TendonError} `pose/buffer-size` for a view of another size (`what` names the
+ *   object it should hold), `crowd/no-shared-memory` as {@link allocateBuffer}.
+ */
+export function adoptOrAllocate(
+  view: ArrayBuffer | SharedArrayBuffer | null,
+  bytes: number,
+  shared: boolean,
+  who: string,
+  what: string,
+): ArrayBuffer | SharedArrayBuffer {
+  if (view === null) return allocateBuffer(bytes, shared, `new ${who}`);
+  if (view.byteLength !== bytes) {
+    throw new TendonError(
+      'pose/buffer-size',
+      `${who}.fromBuffer: the buffer holds ${view.byteLength} bytes, ${what} ${bytes}`,
+    );
+  }
+  return view;
+}
+
 /** Carves typed arrays out of one buffer in order, each aligned to its element size. */
 export class BufferCarver {
   /** Bytes used so far. */

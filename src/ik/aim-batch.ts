@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
+import { adoptOrAllocate, BufferCarver, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import {
   AIM_CLAMPED,
@@ -53,9 +53,6 @@ export interface AimBatchOptions {
    */
   readonly shared?: boolean;
 }
-
-/** The memory {@link AimBatch.fromBuffer} views (set only while it constructs). */
-let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
 
 /** Lays a batch's per-aim arrays out on `buffer` (null: only counts the bytes). */
 function carveAims(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, n: number) {
@@ -139,8 +136,7 @@ export class AimBatch {
     characters: number,
     options: AimBatchOptions = {},
   ) {
-    const view = adopted;
-    adopted = null;
+    const view = takeAdopted();
     if (!Number.isInteger(characters) || characters < 0) {
       throw new TendonError('ik/invalid-option', `AimBatch: characters ${characters} is not an integer ≥ 0`);
     }
@@ -150,15 +146,16 @@ export class AimBatch {
     this.characters = characters;
     this.bones = B;
     this.aimCount = characters * B;
-    this.boneOptions = bones.slice();
+    // A copy of its own: a worker started later must get the bones this batch was set up with.
+    this.boneOptions = Object.freeze(structuredClone(bones.slice()));
     const bytes = carveAims(null, J * characters, this.aimCount).bytes;
-    if (view !== null && view.byteLength !== bytes) {
-      throw new TendonError(
-        'pose/buffer-size',
-        `AimBatch.fromBuffer: the buffer holds ${view.byteLength} bytes, a batch of ${this.aimCount} aims ${bytes}`,
-      );
-    }
-    this.buffer = view ?? allocateBuffer(bytes, options.shared === true, 'new AimBatch');
+    this.buffer = adoptOrAllocate(
+      view,
+      bytes,
+      options.shared === true,
+      'AimBatch',
+      `a batch of ${this.aimCount} aims`,
+    );
     const arrays = carveAims(this.buffer, J * characters, this.aimCount).arrays;
     this.parents = arrays.parents;
     this.targets = arrays.targets;
@@ -192,7 +189,8 @@ export class AimBatch {
    * skeleton, bones and number of characters), such as a worker's view of a `shared: true` batch:
    * the same targets, ups and results, nothing written. The bones are set up as the constructor
    * sets them up (each worker keeps its own copy of their configuration; nothing in it changes
-   * from one solve to the next).
+   * from one solve to the next); they must be the original's ({@link AimBatch.boneOptions}): the
+   * buffer holds no record of them, and other bones of the same count would turn other joints.
    *
    * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size, and
    *   whatever the constructor throws for the bones.
@@ -203,12 +201,7 @@ export class AimBatch {
     characters: number,
     buffer: ArrayBuffer | SharedArrayBuffer,
   ): AimBatch {
-    adopted = buffer;
-    try {
-      return new AimBatch(skeleton, bones, characters);
-    } finally {
-      adopted = null;
-    }
+    return constructOver(buffer, () => new AimBatch(skeleton, bones, characters));
   }
 
   /**

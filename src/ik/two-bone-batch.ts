@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
+import { adoptOrAllocate, BufferCarver, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH } from '../kernel/two-bone.js';
@@ -30,9 +30,6 @@ export interface TwoBoneBatchOptions {
    */
   readonly shared?: boolean;
 }
-
-/** The memory {@link TwoBoneBatch.fromBuffer} views (set only while it constructs). */
-let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
 
 /** Lays a batch's arrays out on `buffer` (null: only counts the bytes). */
 function carveBatch(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, n: number) {
@@ -135,8 +132,7 @@ export class TwoBoneBatch {
     characters: number,
     options: TwoBoneBatchOptions = {},
   ) {
-    const view = adopted;
-    adopted = null;
+    const view = takeAdopted();
     if (!Number.isInteger(characters) || characters < 0) {
       throw new TendonError(
         'ik/invalid-option',
@@ -152,13 +148,13 @@ export class TwoBoneBatch {
     this.legCount = characters * L;
     const n = this.legCount;
     const bytes = carveBatch(null, J * characters, n).bytes;
-    if (view !== null && view.byteLength !== bytes) {
-      throw new TendonError(
-        'pose/buffer-size',
-        `TwoBoneBatch.fromBuffer: the buffer holds ${view.byteLength} bytes, a batch of ${n} legs ${bytes}`,
-      );
-    }
-    this.buffer = view ?? allocateBuffer(bytes, options.shared === true, 'new TwoBoneBatch');
+    this.buffer = adoptOrAllocate(
+      view,
+      bytes,
+      options.shared === true,
+      'TwoBoneBatch',
+      `a batch of ${n} legs`,
+    );
     const arrays = carveBatch(this.buffer, J * characters, n).arrays;
     this.parents = arrays.parents;
     if (view === null) {
@@ -221,12 +217,7 @@ export class TwoBoneBatch {
     characters: number,
     buffer: ArrayBuffer | SharedArrayBuffer,
   ): TwoBoneBatch {
-    adopted = buffer;
-    try {
-      return new TwoBoneBatch(skeleton, limbs, characters);
-    } finally {
-      adopted = null;
-    }
+    return constructOver(buffer, () => new TwoBoneBatch(skeleton, limbs, characters));
   }
 
   /**

@@ -734,6 +734,7 @@ export class FootPlacement {
     const nx = report[r + LEG_REPORT.groundNormal];
     const ny = report[r + LEG_REPORT.groundNormal + 1];
     const nz = report[r + LEG_REPORT.groundNormal + 2];
+    if (!standable(nx, ny, nz)) return 0;
     // The heel's plane at (tx, tz): n · (p − h) = 0.
     const planeY = hy - (nx * (tx - hx) + nz * (tz - hz)) / ny;
     const rise = hit[1] - planeY;
@@ -752,7 +753,9 @@ export class FootPlacement {
     const nx = hit[3];
     const ny = hit[4];
     const nz = hit[5];
-    if (!(ny > 0)) return 0;
+    if (!standable(nx, ny, nz)) return 0;
+    // The heel-to-toe offset of the foot now, carried to the landing (the track knows where the
+    // heel lands, not the toe): near touchdown, where it counts, the two agree.
     const tx = ray[RAY.origin] + this.animatedToe[3 * i] - this.animated[3 * i];
     const tz = ray[RAY.origin + 2] + this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
     ray[RAY.origin] = tx;
@@ -1469,4 +1472,13 @@ function transformPointInto(
   out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
   out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
   out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+}
+
+/**
+ * Whether ground of normal `n` (any length) is ground a heel stands on, not a wall: steeper than
+ * about 78° (`n_y` under a fifth of `|n|`), the plane through the heel's hit says nothing about
+ * the height under the toe (and dividing by `n_y` would blow up).
+ */
+function standable(nx: number, ny: number, nz: number): boolean {
+  return ny > 0 && 25 * ny * ny > nx * nx + ny * ny + nz * nz;
 }

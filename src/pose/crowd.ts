@@ -7,7 +7,7 @@
 import { Clip } from '../animation/clip.js';
 import { SamplerContext, type WrapMode, wrapTimeAt } from '../animation/sampler.js';
 import { checkSkeletonArg } from '../arguments.js';
-import { allocateBuffer, BufferCarver } from '../crowd/shared-memory.js';
+import { adoptOrAllocate, BufferCarver, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
@@ -30,9 +30,6 @@ export interface CrowdOptions {
    */
   readonly shared?: boolean;
 }
-
-/** The memory {@link Crowd.fromBuffer} views (set only while it constructs). */
-let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
 
 /** Lays a crowd's arrays out on `buffer` (null: only counts the bytes). */
 function carveCrowd(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, count: number) {
@@ -123,16 +120,15 @@ export class Crowd {
     const J = skeleton.jointCount;
     this.skeleton = skeleton;
     this.count = count;
-    const view = adopted;
-    adopted = null;
+    const view = takeAdopted();
     const bytes = carveCrowd(null, J * count, count).bytes;
-    if (view !== null && view.byteLength !== bytes) {
-      throw new TendonError(
-        'pose/buffer-size',
-        `Crowd.fromBuffer: the buffer holds ${view.byteLength} bytes, a crowd of ${count} characters ${bytes}`,
-      );
-    }
-    this.buffer = view ?? allocateBuffer(bytes, options.shared === true, 'new Crowd');
+    this.buffer = adoptOrAllocate(
+      view,
+      bytes,
+      options.shared === true,
+      'Crowd',
+      `a crowd of ${count} characters`,
+    );
     const arrays = carveCrowd(this.buffer, J * count, count).arrays;
     this.parents = arrays.parents;
     this.translations = arrays.translations;
@@ -185,12 +181,7 @@ export class Crowd {
    *   `argument/invalid` for a count that is not an integer ≥ 0.
    */
   static fromBuffer(skeleton: Skeleton, count: number, buffer: ArrayBuffer | SharedArrayBuffer): Crowd {
-    adopted = buffer;
-    try {
-      return new Crowd(skeleton, count);
-    } finally {
-      adopted = null;
-    }
+    return constructOver(buffer, () => new Crowd(skeleton, count));
   }
 
   /**

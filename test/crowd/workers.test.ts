@@ -313,6 +313,7 @@ describe('CrowdWorkers', () => {
       workers: 2,
       createWorker,
       batch: s.batch,
+      aims: s.aims,
       palettes: s.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
       fallback: 'calling-thread',
     });
@@ -327,7 +328,9 @@ describe('CrowdWorkers', () => {
       one.crowd.forwardKinematics();
       targets(s, f);
       targets(one, f);
-      expect(pool.runSync(CROWD_STEP.legs | CROWD_STEP.palettes)).toBe(one.batch.solve(one.crowd));
+      expect(pool.runSync(CROWD_STEP.legs | CROWD_STEP.aims | CROWD_STEP.palettes)).toBe(
+        one.batch.solve(one.crowd) + one.aims.solve(one.crowd),
+      );
       one.palettes.forEach((out, k) => {
         one.crowd.skinPalettes(skins[k], out, '3x4');
       });
@@ -352,6 +355,15 @@ describe('CrowdWorkers', () => {
     await expect(CrowdWorkers.start(s.crowd, { workers: 2, createWorker })).rejects.toMatchObject({
       code: 'argument/invalid',
     });
+    // Shared crowd, unshared aims; aims of another count.
+    const shared = scene(true);
+    await expect(
+      CrowdWorkers.start(shared.crowd, { workers: 2, createWorker, aims: s.aims }),
+    ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('the aims') });
+    const few = new AimBatch(skeleton, [{ joint: 'Head', forward: [0, 0, 1] }], N - 1, { shared: true });
+    await expect(
+      CrowdWorkers.start(shared.crowd, { workers: 2, createWorker, aims: few }),
+    ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('aims') });
     const pool = await CrowdWorkers.start(s.crowd, { workers: 0, fallback: 'calling-thread' });
     expect(pool.reason).toBe('workers: 0');
   });

@@ -212,8 +212,8 @@ describe('AimBatch', () => {
     const shared = new AimBatch(SKELETON, bones, n, { shared: true });
     expect(shared.buffer).toBeInstanceOf(SharedArrayBuffer);
     const view = AimBatch.fromBuffer(SKELETON, shared.boneOptions, n, shared.buffer);
-    expect(view.parents).toEqual(shared.parents);
     const plain = new AimBatch(SKELETON, bones, n);
+    expect(Array.from(view.parents)).toEqual(Array.from(plain.parents));
     expect(plain.buffer).toBeInstanceOf(ArrayBuffer);
     const pose = () => {
       const translations = new Float64Array(3 * J * n);
