@@ -55,13 +55,15 @@ export interface AimBatchOptions {
 }
 
 /** Lays a batch's per-aim arrays out on `buffer` (null: only counts the bytes). */
-function carveAims(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, n: number) {
+function carveAims(buffer: ArrayBuffer | SharedArrayBuffer | null, joints: number, n: number, bones: number) {
   const carve = new BufferCarver(buffer);
   const arrays = {
     targets: carve.f64(3 * n),
     ups: carve.f64(3 * n),
     errors: carve.f64(n),
     parents: carve.i32(joints),
+    // The aimed joints, as the batch that made the buffer set them up: a view checks its own.
+    boneJoints: carve.i32(bones),
     useUp: carve.u8(n),
     status: carve.u8(n),
   };
@@ -148,7 +150,7 @@ export class AimBatch {
     this.aimCount = characters * B;
     // A copy of its own: a worker started later must get the bones this batch was set up with.
     this.boneOptions = Object.freeze(structuredClone(bones.slice()));
-    const bytes = carveAims(null, J * characters, this.aimCount).bytes;
+    const bytes = carveAims(null, J * characters, this.aimCount, B).bytes;
     this.buffer = adoptOrAllocate(
       view,
       bytes,
@@ -156,7 +158,7 @@ export class AimBatch {
       'AimBatch',
       `a batch of ${this.aimCount} aims`,
     );
-    const arrays = carveAims(this.buffer, J * characters, this.aimCount).arrays;
+    const arrays = carveAims(this.buffer, J * characters, this.aimCount, B).arrays;
     this.parents = arrays.parents;
     this.targets = arrays.targets;
     this.ups = arrays.ups;
@@ -182,6 +184,13 @@ export class AimBatch {
       this.weights.push(new Float64Array(5));
       this.flags[b] = ik.writeState(this.works[b], 0, this.weights[b], 0);
     });
+    if (view === null) arrays.boneJoints.set(this.joints);
+    else if (arrays.boneJoints.some((j, b) => j !== this.joints[b])) {
+      throw new TendonError(
+        'argument/invalid',
+        `AimBatch.fromBuffer: the bones (joints ${Array.from(this.joints).join(', ')}) are not the batch's (${Array.from(arrays.boneJoints).join(', ')})`,
+      );
+    }
   }
 
   /**
@@ -189,11 +198,11 @@ export class AimBatch {
    * skeleton, bones and number of characters), such as a worker's view of a `shared: true` batch:
    * the same targets, ups and results, nothing written. The bones are set up as the constructor
    * sets them up (each worker keeps its own copy of their configuration; nothing in it changes
-   * from one solve to the next); they must be the original's ({@link AimBatch.boneOptions}): the
-   * buffer holds no record of them, and other bones of the same count would turn other joints.
+   * from one solve to the next); they must be the original's ({@link AimBatch.boneOptions}).
    *
-   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size, and
-   *   whatever the constructor throws for the bones.
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size,
+   *   `argument/invalid` for bones that aim other joints than the batch's (the buffer records
+   *   them), and whatever the constructor throws for the bones.
    */
   static fromBuffer(
     skeleton: Skeleton,

@@ -243,5 +243,14 @@ describe('AimBatch', () => {
     expect(() => AimBatch.fromBuffer(SKELETON, bones, n + 1, shared.buffer)).toThrow(
       expect.objectContaining({ code: 'pose/buffer-size' }),
     );
+    // Another bone of the same count: the buffer knows the batch aimed the head.
+    expect(() =>
+      AimBatch.fromBuffer(SKELETON, [{ joint: ARM, forward: [0, 1, 0] }], n, shared.buffer),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'argument/invalid',
+        message: expect.stringContaining('not the batch'),
+      }),
+    );
   });
 });
