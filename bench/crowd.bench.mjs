@@ -25,7 +25,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { nodeCrowdWorker } from '../dist/crowd/node.js';
 import * as tendon from '../dist/index.js';
 import { glbWithoutTextures } from './glb.mjs';
-import { bumps, WALK_Z } from './terrain.mjs';
+import { placedCrowdStep, placedWorlds } from './placement-step.mjs';
 
 const { CROWD_STEP, CrowdWorkers } = tendon;
 
@@ -586,64 +586,69 @@ async function tendonCrowdFrame(
  * tendon's crowd frame with placement: Crowd.sample and forwardKinematics over every robot, then
  * each robot's own FootPlacement (contacts from the clip, rays into a heightfield of bumps under
  * and ahead of each foot, pelvis, both legs, feet turned to the ground) run on the crowd's own
- * arrays (Crowd.poseOf, Crowd.modelOf: nothing copied), then the 3×4 palettes of every skin. The
- * robots walk along z over bench/terrain.mjs in lanes across x, each its own phase, and start over
- * at the far end.
+ * arrays (Crowd.poseOf, Crowd.modelOf: nothing copied), then the 3×4 palettes of every skin
+ * (placement-step.mjs). `chunk`: that many robots at a time through every step. `workers` > 0:
+ * the frame on CrowdWorkers, the placement as a custom step of the bench's own worker script
+ * (placement-worker.mjs); `caller`: the main thread runs a range too.
  */
-function tendonPlacedCrowdFrame({ skeleton, clip, skins, rig, track, ground }, count, chunk = count) {
-  const crowd = new tendon.Crowd(skeleton, count);
-  const SCALE = 0.5;
-  const LANES = 16;
-  const speed = -track.groundVelocity[2] * SCALE;
-  // Per robot: its world matrix (16), then its view of the crowd and its placement.
-  const worlds = new Float64Array(16 * count);
-  const robots = [];
+async function tendonPlacedCrowdFrame(
+  { skeleton, clip, skins },
+  count,
+  chunk = count,
+  workers = 0,
+  caller = false,
+) {
+  const shared = workers > 0;
+  const crowd = new tendon.Crowd(skeleton, count, { shared });
   for (let c = 0; c < count; c++) {
     crowd.setClip(c, clip);
     crowd.times[c] = (c * clip.duration * 0.6180339887498949) % clip.duration;
-    const placement = new tendon.FootPlacement(skeleton, rig, { ground });
-    placement.setContactTrack(track);
-    worlds.set(
-      [SCALE, 0, 0, 0, 0, SCALE, 0, 0, 0, 0, SCALE, 0, -4 + (8 * (c % LANES)) / (LANES - 1), 0, 0, 1],
-      16 * c,
-    );
-    // Spread along the walk, so that every robot is somewhere else on the bumps.
-    worlds[16 * c + 14] = -WALK_Z + ((c * 2 * WALK_Z * 0.6180339887498949) % (2 * WALK_Z));
-    robots.push({
-      pose: crowd.poseOf(c),
-      model: crowd.modelOf(c),
-      world: worlds.subarray(16 * c, 16 * (c + 1)),
-      placement,
-    });
   }
-  const palettes = skins.map((skin) => new Float32Array(12 * skin.joints.length * count));
+  const memory = (ctor, length) =>
+    shared ? new ctor(new SharedArrayBuffer(ctor.BYTES_PER_ELEMENT * length)) : new ctor(length);
+  const data = { worlds: memory(Float64Array, 16 * count), clock: memory(Float64Array, 1) };
+  placedWorlds(data.worlds, count);
+  const { step, robots } = placedCrowdStep(crowd, data);
+  const palettes = skins.map((skin) => memory(Float32Array, 12 * skin.joints.length * count));
+  const pool = shared
+    ? await CrowdWorkers.start(crowd, {
+        workers,
+        callingThreadTakesPart: caller,
+        createWorker: nodeCrowdWorker({ url: new URL('./placement-worker.mjs', import.meta.url) }),
+        custom: { step, data },
+        palettes: skins.map((skin, s) => ({ skin, out: palettes[s], layout: '3x4' })),
+      })
+    : null;
+  const ALL = CROWD_STEP.sample | CROWD_STEP.forwardKinematics | CROWD_STEP.custom | CROWD_STEP.palettes;
   return {
-    name: `Crowd + FootPlacement per robot (heightfield) + 3×4 palettes, ${count} robots${chunk < count ? `, ${chunk} at a time` : ''}`,
+    name: `Crowd + FootPlacement per robot (heightfield) + 3×4 palettes, ${count} robots${chunk < count ? `, ${chunk} at a time` : ''}${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
     count,
     chunk,
+    workers,
+    caller,
+    placed: true,
     robots,
     run(frames) {
       for (let f = 0; f < frames; f++) {
+        data.clock[0] = DT;
         for (let c = 0; c < count; c++) crowd.times[c] += DT;
+        if (pool !== null) {
+          pool.runSync(ALL);
+          continue;
+        }
         // A chunk of robots at a time through every step, so a robot's arrays are still in the
         // caches from one step to the next (chunk = count: each step over the whole crowd).
         for (let first = 0; first < count; first += chunk) {
           const n = Math.min(chunk, count - first);
           crowd.sample('loop', first, n);
           crowd.forwardKinematics(first, n);
-          for (let c = first; c < first + n; c++) {
-            const r = robots[c];
-            const w = r.world;
-            w[14] += speed * DT;
-            if (w[14] > WALK_Z) {
-              w[14] -= 2 * WALK_Z;
-              r.placement.reset();
-            }
-            r.placement.solve(r.pose, r.model, w, DT, crowd.times[c]);
-          }
+          step(first, n);
           for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4', first, n);
         }
       }
+    },
+    close() {
+      pool?.terminate();
     },
   };
 }
@@ -768,13 +773,12 @@ async function frameMain() {
     skins: entry.skins,
   };
   const glb = glbWithoutTextures(bytes);
-  robot.rig = tendon.findRig(robot.skeleton);
-  robot.track = tendon.computeContacts(robot.clip, robot.rig.legs);
-  robot.ground = bumps().heightfield;
   const lines = [
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
-    ...CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)),
-    tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16),
+    ...(await Promise.all(CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)))),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], CROWD_SIZES[1], WORKERS),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], CROWD_SIZES[1], WORKERS - 1, true),
     await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, true),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
@@ -833,13 +837,17 @@ async function frameMain() {
   const find = (pick) => results.find((_, i) => pick(lines[i]));
   const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && !l.blend && l.count === n);
   const blended = find((l) => l.blend);
-  const placed = (n) => find((l) => l.robots !== undefined && l.chunk === l.count && l.count === n);
-  const chunked = find((l) => l.robots !== undefined && l.chunk < l.count);
+  const placed = (n) => find((l) => l.placed && l.chunk === l.count && !(l.workers > 0) && l.count === n);
+  const chunked = find((l) => l.placed && l.chunk < l.count);
+  const placedOn = (caller) => find((l) => l.placed && l.workers > 0 && l.caller === caller);
   const three = find((l) => l.name.startsWith('three.js'));
   const [small, , huge] = CROWD_SIZES;
   const linear = (at) => (at(huge).usPerRobot / at(small).usPerRobot).toFixed(2);
-  const placedFeet = lines.find((l) => l.robots !== undefined && l.count === small).robots;
-  const planted = placedFeet.reduce((n, r) => n + r.placement.planted.reduce((k, p) => k + p, 0), 0);
+  const placedFeet = lines.find((l) => l.placed && !(l.workers > 0) && l.count === small).robots;
+  const planted = placedFeet.reduce(
+    (n, r) => n + (r === null ? 0 : r.placement.planted.reduce((k, p) => k + p, 0)),
+    0,
+  );
   console.log(
     `legs reached in the last frame of ${small} robots: ${reached} of ${2 * small}; ` +
       `feet planted by placement in the last frame of ${small}: ${planted} of ${2 * small}; ` +
@@ -855,6 +863,15 @@ async function frameMain() {
     `${chunked.robots} robots with placement, ${chunked.line.match(/(\d+) at a time/)[1]} at a time through every step: ${chunked.msPerFrame.toFixed(3)} ms per frame, ` +
       `${(placed(chunked.robots).msPerFrame / chunked.msPerFrame).toFixed(2)}× faster than each step over the whole crowd`,
   );
+  {
+    const single = placed(CROWD_SIZES[1]);
+    const [parallel, mixed] = [placedOn(false), placedOn(true)];
+    console.log(
+      `${single.robots} robots with placement, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ` +
+        `${WORKERS} workers ${parallel.msPerFrame.toFixed(3)} (speed-up ${(single.msPerFrame / parallel.msPerFrame).toFixed(2)}×, CPU/wall ${parallel.cpuOverWall.toFixed(2)}); ` +
+        `${WORKERS - 1} worker + main thread ${mixed.msPerFrame.toFixed(3)} (${(single.msPerFrame / mixed.msPerFrame).toFixed(2)}×, CPU/wall ${mixed.cpuOverWall.toFixed(2)})`,
+    );
+  }
   for (const n of CROWD_SIZES) {
     console.log(
       `${n} robots with placement, one thread: ${placed(n).msPerFrame.toFixed(3)} ms per frame (target for 1,000: ≤ 2.5)`,
@@ -862,8 +879,8 @@ async function frameMain() {
   }
   for (const n of WORKER_SIZES) {
     const single = batched(n);
-    const parallel = results.find((r, i) => lines[i].workers > 0 && !lines[i].caller && r.robots === n);
-    const mixed = results.find((r, i) => lines[i].caller && r.robots === n);
+    const parallel = find((l) => l.batch !== undefined && l.workers > 0 && !l.caller && l.count === n);
+    const mixed = find((l) => l.batch !== undefined && l.caller && l.count === n);
     const ratio = (r) => (single.msPerFrame / r.msPerFrame).toFixed(2);
     console.log(
       `${n} robots, batched legs, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ${WORKERS} workers ${parallel.msPerFrame.toFixed(3)} ` +
@@ -871,7 +888,7 @@ async function frameMain() {
         `${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
     );
   }
-  const trip = await lines.find((l) => l.workers > 0).roundTrip();
+  const trip = await lines.find((l) => l.workers > 0 && l.batch !== undefined).roundTrip();
   console.log(
     `an empty frame's round trip to ${WORKERS} workers (wake + report): runSync (Atomics.wait) ${trip.sync.toFixed(1)} µs, ` +
       `await run (Atomics.waitAsync) ${trip.async.toFixed(1)} µs`,

@@ -17,9 +17,12 @@ export { type SharedMemoryStatus, sharedMemoryStatus } from './crowd/shared-memo
 export {
   browserCrowdWorker,
   CROWD_STEP,
+  type CrowdCustomStep,
   type CrowdPalettes,
+  type CrowdStep,
   type CrowdWorkerFactory,
   type CrowdWorkerHandle,
+  type CrowdWorkerHooks,
   CrowdWorkers,
   type CrowdWorkersOptions,
   serveCrowdWorker,

@@ -8,9 +8,12 @@ import type { CrowdWorkerFactory } from './workers.js';
 
 export {
   CROWD_STEP,
+  type CrowdCustomStep,
   type CrowdPalettes,
+  type CrowdStep,
   type CrowdWorkerFactory,
   type CrowdWorkerHandle,
+  type CrowdWorkerHooks,
   CrowdWorkers,
   type CrowdWorkersOptions,
 } from './workers.js';

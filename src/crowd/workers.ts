@@ -31,11 +31,44 @@ export const CROWD_STEP = {
   legs: 4,
   /** `AimBatch.solve` toward the targets in the aim batch's arrays. */
   aims: 16,
+  /**
+   * The caller's own step ({@link CrowdWorkersOptions.custom}; in a worker, the one its script's
+   * {@link CrowdWorkerHooks} set up): a character's `FootPlacement`, say.
+   */
+  custom: 32,
   /** `Crowd.skinPalettes` of every palette set up. */
   palettes: 8,
-  /** All five. */
-  all: 31,
+  /** All six. */
+  all: 63,
 } as const;
+
+/**
+ * A step of the caller's own on characters `first … first + count − 1` ({@link CROWD_STEP}`.custom`),
+ * run after the aims and before the palettes; it returns a count the frame's result adds (0 for
+ * none), and reports a failure by throwing.
+ */
+export type CrowdStep = (first: number, count: number) => number;
+
+/**
+ * What a worker script gives {@link serveCrowdWorker} to run a {@link CROWD_STEP}`.custom` step:
+ * `setup` is called once, when the worker starts, with its view of the crowd and the `data`
+ * given to {@link CrowdWorkersOptions.custom}, and returns the worker's step.
+ */
+export interface CrowdWorkerHooks {
+  /** Builds the worker's step over its view of the crowd. */
+  readonly setup: (context: { readonly crowd: Crowd; readonly data: unknown }) => CrowdStep;
+}
+
+/** {@link CrowdWorkersOptions.custom}. */
+export interface CrowdCustomStep {
+  /** The step on the calling thread (the fallback, and the range `callingThreadTakesPart` runs). */
+  readonly step: CrowdStep;
+  /**
+   * Sent to each worker's {@link CrowdWorkerHooks.setup} once, at start (structured clone:
+   * `SharedArrayBuffer`s and their views are shared, not copied).
+   */
+  readonly data?: unknown;
+}
 
 /** A worker as {@link CrowdWorkers} sees it: what Node's `Worker` and a page's `Worker` both offer. */
 export interface CrowdWorkerHandle {
@@ -72,6 +105,12 @@ export interface CrowdWorkersOptions {
   readonly batch?: TwoBoneBatch;
   /** The aims solved by {@link CROWD_STEP}`.aims` (made with `shared: true`). */
   readonly aims?: AimBatch;
+  /**
+   * A step of the caller's own, {@link CROWD_STEP}`.custom`: `step` on the calling thread, and in
+   * each worker the step its script's {@link CrowdWorkerHooks} build from `data` (the workers'
+   * script is then the caller's: `nodeCrowdWorker({ url })`, `browserCrowdWorker(url)`).
+   */
+  readonly custom?: CrowdCustomStep;
   /** The palettes written by {@link CROWD_STEP}`.palettes`. */
   readonly palettes?: readonly CrowdPalettes[];
   /**
@@ -122,6 +161,8 @@ interface InitMessage {
   readonly blendClipOf: Int32Array;
   readonly batch: { limbs: readonly TwoBoneBatchLimb[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
   readonly aims: { bones: readonly AimIkOptions[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
+  /** Whether the frame has a custom step, and its data. */
+  readonly custom: { data: unknown } | null;
   readonly palettes: readonly {
     skin: { name: string; joints: Int32Array; inverseBindMatrices: Float64Array };
     out: Float32Array | Float64Array;
@@ -151,17 +192,19 @@ interface Slice {
   readonly crowd: Crowd;
   readonly batch: TwoBoneBatch | null;
   readonly aims: AimBatch | null;
+  readonly custom: CrowdStep | null;
   readonly palettes: readonly CrowdPalettes[];
 }
 
 /** Runs `steps` on characters `first … first + count − 1`; returns the invalid legs and aims. */
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
-  const { crowd, batch, aims, palettes } = slice;
+  const { crowd, batch, aims, custom, palettes } = slice;
   let invalid = 0;
   if ((steps & CROWD_STEP.sample) !== 0) crowd.sample(mode, first, count);
   if ((steps & CROWD_STEP.forwardKinematics) !== 0) crowd.forwardKinematics(first, count);
   if ((steps & CROWD_STEP.legs) !== 0 && batch !== null) invalid = batch.solve(crowd, first, count);
   if ((steps & CROWD_STEP.aims) !== 0 && aims !== null) invalid += aims.solve(crowd, first, count);
+  if ((steps & CROWD_STEP.custom) !== 0 && custom !== null) invalid += custom(first, count);
   if ((steps & CROWD_STEP.palettes) !== 0) {
     for (let p = 0; p < palettes.length; p++) {
       const { skin, out, layout } = palettes[p];
@@ -289,7 +332,11 @@ export class CrowdWorkers {
         throw new TendonError('argument/invalid', 'CrowdWorkers.start: a skin is of another skeleton');
       }
     }
-    const slice: Slice = { crowd, batch, aims, palettes };
+    const custom = options.custom ?? null;
+    if (custom !== null && typeof custom.step !== 'function') {
+      throw new TendonError('argument/invalid', 'CrowdWorkers.start: custom.step is not a function');
+    }
+    const slice: Slice = { crowd, batch, aims, custom: custom === null ? null : custom.step, palettes };
     const timeoutMs = options.timeoutMs ?? 10_000;
     const status = sharedMemoryStatus();
     const unshared = [
@@ -326,7 +373,7 @@ export class CrowdWorkers {
       timeoutMs,
       options.callingThreadTakesPart === true,
     );
-    await pool.launch(create, batch, aims, palettes);
+    await pool.launch(create, batch, aims, custom, palettes);
     return pool;
   }
 
@@ -335,6 +382,7 @@ export class CrowdWorkers {
     create: CrowdWorkerFactory,
     batch: TwoBoneBatch | null,
     aims: AimBatch | null,
+    custom: CrowdCustomStep | null,
     palettes: readonly Required<CrowdPalettes>[],
   ): Promise<void> {
     const crowd = this.crowd;
@@ -378,6 +426,7 @@ export class CrowdWorkers {
       blendClipOf,
       batch: batch === null ? null : { limbs: batch.limbOptions, buffer: batch.buffer },
       aims: aims === null ? null : { bones: aims.boneOptions, buffer: aims.buffer },
+      custom: custom === null ? null : { data: custom.data },
       palettes: palettes.map((p) => ({
         skin: { name: p.skin.name, joints: p.skin.joints, inverseBindMatrices: p.skin.inverseBindMatrices },
         out: p.out,
@@ -587,8 +636,13 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
  * A Node worker's script (`tendon/node` ships one): `parentPort.on('message',
  * serveCrowdWorker((m) => parentPort.postMessage(m)))`; a page's module worker:
  * `const handle = serveCrowdWorker((m) => self.postMessage(m)); self.onmessage = (e) => handle(e.data);`.
+ * A script of the caller's own passes `hooks` to run a {@link CROWD_STEP}`.custom` step (each
+ * character's `FootPlacement` on the worker's view of the crowd, say).
  */
-export function serveCrowdWorker(post: (message: unknown) => void): (message: unknown) => void {
+export function serveCrowdWorker(
+  post: (message: unknown) => void,
+  hooks?: CrowdWorkerHooks,
+): (message: unknown) => void {
   return (message) => {
     const m = message as InitMessage;
     if (m === null || typeof m !== 'object' || m.type !== 'tendon/crowd-init') return;
@@ -612,7 +666,20 @@ export function serveCrowdWorker(post: (message: unknown) => void): (message: un
         out: p.out,
         layout: p.layout,
       }));
-      slice = { crowd, batch, aims, palettes };
+      let custom: CrowdStep | null = null;
+      if (m.custom !== null) {
+        if (hooks === undefined || typeof hooks.setup !== 'function') {
+          throw new TendonError(
+            'argument/invalid',
+            'the frame has a custom step, but this worker script gave serveCrowdWorker no hooks to set it up',
+          );
+        }
+        custom = hooks.setup({ crowd, data: m.custom.data });
+        if (typeof custom !== 'function') {
+          throw new TendonError('argument/invalid', 'the worker hooks’ setup did not return a step function');
+        }
+      }
+      slice = { crowd, batch, aims, custom, palettes };
       control = new Int32Array(m.control, 0, SLOTS);
       text = new Uint8Array(m.control, 4 * SLOTS, TEXT_BYTES);
     } catch (error) {

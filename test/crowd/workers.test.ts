@@ -23,6 +23,7 @@ import { Crowd } from '../../src/pose/crowd.js';
 import { Skin } from '../../src/skin/skin.js';
 import { readAsset } from '../helpers/assets.js';
 import { robot } from '../placement/characters.js';
+import { type PlacementData, placementStep } from './placement-step.js';
 
 const { skeleton, rig, clips } = await robot();
 // The robot's skins, rebound to the same skeleton object (its joints by name).
@@ -348,6 +349,72 @@ describe('CrowdWorkers', () => {
     const pool = await CrowdWorkers.start(s.crowd, { workers: 2, fallback: 'calling-thread' });
     expect(pool.parallel).toBe(false);
     expect(pool.reason).toContain('cross-origin isolated');
+  });
+
+  it.each([false, true])(
+    'runs a custom step (each robot’s FootPlacement) in workers of the caller’s script to the single thread’s bits, calling thread taking part: %s',
+    async (caller) => {
+      const n = 16;
+      const walk = clips.get('Walking') ?? clipList[0];
+      const make = (shared: boolean) => {
+        const crowd = new Crowd(skeleton, n, { shared });
+        for (let c = 0; c < n; c++) crowd.setClip(c, walk);
+        const memory = (k: number) =>
+          shared ? new Float64Array(new SharedArrayBuffer(8 * k)) : new Float64Array(k);
+        const data: PlacementData = { worlds: memory(16 * n), clock: memory(1) };
+        return { crowd, data, step: placementStep(crowd, data) };
+      };
+      const one = make(false);
+      const many = make(true);
+      const pool = await CrowdWorkers.start(many.crowd, {
+        workers: 2,
+        callingThreadTakesPart: caller,
+        createWorker: nodeCrowdWorker({ url: new URL('./ts-placement-worker.mjs', import.meta.url) }),
+        custom: { step: many.step, data: many.data },
+      });
+      pools.push(pool);
+      const animated = new Float64Array(4 * J * n);
+      for (let f = 0; f < 20; f++) {
+        for (const s of [one, many]) {
+          s.data.clock[0] = 1 / 60;
+          for (let c = 0; c < n; c++) {
+            s.crowd.times[c] = 0.137 * c + f / 60;
+            // Scale 0.5, each robot 1 m apart along x, walking up the slope in z.
+            s.data.worlds.set(
+              [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, c - n / 2, 0.36 * (f / 60), f / 60, 1],
+              16 * c,
+            );
+          }
+        }
+        one.crowd.sample();
+        one.crowd.forwardKinematics();
+        animated.set(one.crowd.rotations);
+        one.step(0, n);
+        const steps = CROWD_STEP.sample | CROWD_STEP.forwardKinematics | CROWD_STEP.custom;
+        if (f % 2 === 0) await pool.run(steps);
+        else pool.runSync(steps);
+        for (const key of ['translations', 'rotations', 'scales', 'model'] as const) {
+          expectSame(many.crowd[key], one.crowd[key], `frame ${f} crowd.${key}`);
+        }
+      }
+      // Placement acted.
+      expect(Array.from(one.crowd.rotations)).not.toEqual(Array.from(animated));
+    },
+    60_000,
+  );
+
+  it('fails to start a custom step on workers whose script has no hooks for it', async () => {
+    const s = scene(true);
+    await expect(
+      CrowdWorkers.start(s.crowd, { workers: 1, createWorker, custom: { step: () => 0, data: null } }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('no hooks') });
+    await expect(
+      CrowdWorkers.start(s.crowd, {
+        workers: 1,
+        createWorker,
+        custom: { step: 3 as unknown as () => number },
+      }),
+    ).rejects.toMatchObject({ code: 'argument/invalid' });
   });
 
   it('refuses unshared arrays with workers, and workers: 0 runs on the calling thread', async () => {

@@ -1,0 +1,68 @@
+/**
+ * The placed crowd's own step, shared by crowd.bench.mjs's main thread and its workers
+ * (placement-worker.mjs): each robot's FootPlacement over the bumps of terrain.mjs, the robot
+ * walking along z at its clip's ground speed and starting over at the far end, solved on the
+ * crowd's own arrays (Crowd.poseOf, Crowd.modelOf). A robot's placement is made on first use.
+ */
+import * as tendon from '../dist/index.js';
+import { bumps, WALK_Z } from './terrain.mjs';
+
+const SCALE = 0.5;
+const LANES = 16;
+
+/** Every robot's world matrix at the start: lanes across x, spread along the walk in z. */
+export function placedWorlds(worlds, count) {
+  for (let c = 0; c < count; c++) {
+    worlds.set(
+      [SCALE, 0, 0, 0, 0, SCALE, 0, 0, 0, 0, SCALE, 0, -4 + (8 * (c % LANES)) / (LANES - 1), 0, 0, 1],
+      16 * c,
+    );
+    worlds[16 * c + 14] = -WALK_Z + ((c * 2 * WALK_Z * 0.6180339887498949) % (2 * WALK_Z));
+  }
+}
+
+/**
+ * `{ step(first, count), robots }` for `crowd`, reading `data.worlds` (16 per robot, moved by the
+ * step) and `data.clock[0]` (the frame's dt).
+ */
+export function placedCrowdStep(crowd, data) {
+  const skeleton = crowd.skeleton;
+  const rig = tendon.findRig(skeleton);
+  const ground = bumps().heightfield;
+  const tracks = new Map();
+  const robots = new Array(crowd.count).fill(null);
+  const step = (first, count) => {
+    const dt = data.clock[0];
+    for (let c = first; c < first + count; c++) {
+      let r = robots[c];
+      if (r === null) {
+        const clip = crowd.clipOf(c);
+        if (clip === null) continue;
+        let track = tracks.get(clip);
+        if (track === undefined) {
+          track = tendon.computeContacts(clip, rig.legs);
+          tracks.set(clip, track);
+        }
+        const placement = new tendon.FootPlacement(skeleton, rig, { ground });
+        placement.setContactTrack(track);
+        r = {
+          placement,
+          pose: crowd.poseOf(c),
+          model: crowd.modelOf(c),
+          world: data.worlds.subarray(16 * c, 16 * (c + 1)),
+          speed: new Float64Array([-track.groundVelocity[2] * SCALE]),
+        };
+        robots[c] = r;
+      }
+      const w = r.world;
+      w[14] += r.speed[0] * dt;
+      if (w[14] > WALK_Z) {
+        w[14] -= 2 * WALK_Z;
+        r.placement.reset();
+      }
+      r.placement.solve(r.pose, r.model, w, dt, crowd.times[c]);
+    }
+    return 0;
+  };
+  return { step, robots };
+}
