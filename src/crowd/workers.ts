@@ -196,7 +196,10 @@ interface Slice {
   readonly palettes: readonly CrowdPalettes[];
 }
 
-/** Runs `steps` on characters `first … first + count − 1`; returns the invalid legs and aims. */
+/**
+ * Runs `steps` on characters `first … first + count − 1`; returns the invalid legs and aims plus
+ * the custom step's count.
+ */
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
   const { crowd, batch, aims, custom, palettes } = slice;
   let invalid = 0;
@@ -204,7 +207,17 @@ function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, co
   if ((steps & CROWD_STEP.forwardKinematics) !== 0) crowd.forwardKinematics(first, count);
   if ((steps & CROWD_STEP.legs) !== 0 && batch !== null) invalid = batch.solve(crowd, first, count);
   if ((steps & CROWD_STEP.aims) !== 0 && aims !== null) invalid += aims.solve(crowd, first, count);
-  if ((steps & CROWD_STEP.custom) !== 0 && custom !== null) invalid += custom(first, count);
+  if ((steps & CROWD_STEP.custom) !== 0 && custom !== null) {
+    const counted = custom(first, count);
+    // An integer ≥ 0, as the workers add it to the frame's result (an Int32 slot).
+    if (!(Number.isInteger(counted) && counted >= 0 && counted <= 0x7fffffff)) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers: the custom step returned ${String(counted)}, not a count (an integer ≥ 0)`,
+      );
+    }
+    invalid += counted;
+  }
   if ((steps & CROWD_STEP.palettes) !== 0) {
     for (let p = 0; p < palettes.length; p++) {
       const { skin, out, layout } = palettes[p];
@@ -229,7 +242,8 @@ function recordFailure(control: Int32Array, text: Uint8Array, error: unknown): v
 
 /**
  * A crowd frame split across workers: each worker owns a contiguous range of characters and runs
- * the frame's steps ({@link CROWD_STEP}: sample, forward kinematics, legs, aims, palettes) on it, over
+ * the frame's steps ({@link CROWD_STEP}: sample, forward kinematics, legs, aims, a step of the
+ * caller's own, palettes) on it, over
  * the crowd's, the batch's and the palettes' `SharedArrayBuffer`s. Every number is the one the
  * single-threaded run gives, bit for bit: each character is computed by the same code from the
  * same inputs, only on another thread.
@@ -474,7 +488,15 @@ export class CrowdWorkers {
           first: this.ranges[r],
           size: this.ranges[r + 1] - this.ranges[r],
         };
-        handle.postMessage(message);
+        try {
+          handle.postMessage(message);
+        } catch (cause) {
+          throw new TendonError(
+            'argument/invalid',
+            'CrowdWorkers.start: the set-up cannot be sent to a worker (is custom.data structured-cloneable?)',
+            { cause },
+          );
+        }
       }
       await Promise.all(ready);
     } catch (error) {
@@ -486,7 +508,7 @@ export class CrowdWorkers {
   /**
    * Runs one frame's `steps` (bits of {@link CROWD_STEP}; default all) on every character, each
    * worker on its range, and resolves with the number of legs and aims the batches flagged
-   * invalid. Write the crowd's times (and the batches' targets) before; read the results after it
+   * invalid plus the custom step's count. Write the crowd's times (and the batches' targets) before; read the results after it
    * resolves.
    *
    * @throws {@link TendonError} (the promise rejects) `crowd/worker-failed` when a step threw in a
@@ -587,7 +609,7 @@ export class CrowdWorkers {
     }
   }
 
-  /** The frame's result: the invalid legs, or the first worker's error. */
+  /** The frame's result: the invalid legs and aims plus the custom step's count, or the first worker's error. */
   private finish(): number {
     const control = this.control;
     if (Atomics.load(control, FAILED) > 0) {

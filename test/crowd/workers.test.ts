@@ -403,11 +403,49 @@ describe('CrowdWorkers', () => {
     60_000,
   );
 
+  it('adds a custom step’s count to the frame’s result, refuses one that is not a count, and data that cannot be sent', async () => {
+    const s = scene(false);
+    let calls = 0;
+    let answer: number = 2;
+    const pool = await CrowdWorkers.start(s.crowd, {
+      workers: 0,
+      fallback: 'calling-thread',
+      custom: {
+        step: (first, count) => {
+          calls++;
+          expect([first, count]).toEqual([0, N]);
+          return answer;
+        },
+      },
+    });
+    expect(pool.runSync(CROWD_STEP.custom)).toBe(2);
+    expect(calls).toBe(1);
+    expect(pool.runSync(CROWD_STEP.sample)).toBe(0);
+    expect(calls).toBe(1);
+    for (const bad of [1.5, -1, Number.NaN, undefined]) {
+      answer = bad as number;
+      expect(() => pool.runSync(CROWD_STEP.custom)).toThrow(
+        expect.objectContaining({
+          code: 'argument/invalid',
+          message: expect.stringContaining('not a count'),
+        }),
+      );
+    }
+    const shared = scene(true);
+    await expect(
+      CrowdWorkers.start(shared.crowd, {
+        workers: 1,
+        createWorker,
+        custom: { step: () => 0, data: { f: () => 0 } },
+      }),
+    ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('custom.data') });
+  });
+
   it('fails to start a custom step on workers whose script has no hooks for it', async () => {
     const s = scene(true);
     await expect(
       CrowdWorkers.start(s.crowd, { workers: 1, createWorker, custom: { step: () => 0, data: null } }),
-    ).rejects.toMatchObject({ message: expect.stringContaining('no hooks') });
+    ).rejects.toMatchObject({ code: 'crowd/worker-failed', message: expect.stringContaining('no hooks') });
     await expect(
       CrowdWorkers.start(s.crowd, {
         workers: 1,
