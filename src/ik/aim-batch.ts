@@ -21,9 +21,11 @@ import {
 } from '../kernel/aim.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import * as mat4 from '../kernel/mat4.js';
+import { localUsable, modelUsable } from '../kernel/pose-numbers.js';
 import * as quat from '../kernel/quat.js';
 import { TWO_BONE_STATUS } from '../kernel/two-bone-batch.js';
 import * as vec3 from '../kernel/vec3.js';
+import { checkCharacterRange, checkCrowdPose } from '../pose/crowd-checks.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import {
   AimIk,
@@ -224,7 +226,8 @@ export class AimBatch {
    */
   solve(pose: CrowdPoseBuffers, first = 0, count: number = this.characters - first): number {
     const J = this.skeleton.jointCount;
-    checkCrowd(pose, J * this.characters, first, count, this.characters);
+    checkCharacterRange(first, count, this.characters, 'AimBatch.solve');
+    checkCrowdPose(pose, this.characters, J, 'AimBatch.solve');
     const B = this.bones;
     const subtreeEnds = this.skeleton.subtreeEnds;
     let invalid = 0;
@@ -256,38 +259,6 @@ export class AimBatch {
       }
     }
     return invalid;
-  }
-}
-
-/** Throws unless the buffers hold `joints` joints and the range is of the crowd's characters. */
-function checkCrowd(
-  pose: CrowdPoseBuffers,
-  joints: number,
-  first: number,
-  count: number,
-  characters: number,
-): void {
-  if (
-    !(
-      Number.isInteger(first) &&
-      Number.isInteger(count) &&
-      first >= 0 &&
-      count >= 0 &&
-      first + count <= characters
-    )
-  ) {
-    throw new TendonError(
-      'argument/invalid',
-      `AimBatch.solve: characters ${first} … ${first + count - 1} are not in 0 … ${characters - 1}`,
-    );
-  }
-  if (
-    pose.translations.length !== 3 * joints ||
-    pose.rotations.length !== 4 * joints ||
-    pose.scales.length !== 3 * joints ||
-    pose.model.length !== 16 * joints
-  ) {
-    throw new TendonError('pose/buffer-size', `AimBatch.solve: the buffers must hold ${joints} joints`);
   }
 }
 
@@ -361,7 +332,7 @@ function aimOne(
   }
   if ((bits & AIM_DEGENERATE) !== 0 && !applied) {
     // Where AimIk looks for a NaN or an infinity in the parent's matrix or the joint's local.
-    if (!localUsable(translations, rotations, scales, j) || !matrixUsable(model, parent)) return -1;
+    if (!localUsable(translations, rotations, scales, j) || !modelUsable(model, parent)) return -1;
   }
   return statusBits(w, numbers, pose, parent, j, applied, bits);
 }
@@ -410,32 +381,4 @@ function apply(
     quat.normalize(pose.rotations, 4 * j, s, T_CORR);
   }
   localToModel(pose.model, parents, pose.translations, pose.rotations, pose.scales, j, subtreeEnd);
-}
-
-/** As `checkPoseNumbers` decides for the joint's local transform: finite, a rotation that normalizes. */
-function localUsable(
-  translations: Float64Array,
-  rotations: Float64Array,
-  scales: Float64Array,
-  j: number,
-): boolean {
-  const q = 4 * j;
-  const lengthSq =
-    rotations[q] * rotations[q] +
-    rotations[q + 1] * rotations[q + 1] +
-    (rotations[q + 2] * rotations[q + 2] + rotations[q + 3] * rotations[q + 3]);
-  if (!(lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY)) return false;
-  for (let e = 3 * j; e < 3 * j + 3; e++) {
-    if (!Number.isFinite(translations[e]) || !Number.isFinite(scales[e])) return false;
-  }
-  return true;
-}
-
-/** As `checkPoseNumbers` decides for a model matrix: its top three rows finite (none for −1). */
-function matrixUsable(model: Float64Array, j: number): boolean {
-  if (j < 0) return true;
-  for (let e = 16 * j; e < 16 * j + 15; e++) {
-    if (e % 4 !== 3 && !Number.isFinite(model[e])) return false;
-  }
-  return true;
 }

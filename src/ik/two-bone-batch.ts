@@ -8,6 +8,7 @@ import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH } from '../kernel/two-bone.js';
 import { TWO_BONE_LEG, twoBoneSolveLeg } from '../kernel/two-bone-batch.js';
+import { checkCharacterRange, checkCrowdPose } from '../pose/crowd-checks.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { TwoBoneIk, type TwoBoneIkOptions } from './two-bone.js';
 
@@ -255,32 +256,8 @@ export class TwoBoneBatch {
    *   `argument/invalid` for a range outside the crowd (nothing written).
    */
   solve(pose: CrowdPoseBuffers, first = 0, count: number = this.characters - first): number {
-    if (
-      !(
-        Number.isInteger(first) &&
-        Number.isInteger(count) &&
-        first >= 0 &&
-        count >= 0 &&
-        first + count <= this.characters
-      )
-    ) {
-      throw new TendonError(
-        'argument/invalid',
-        `TwoBoneBatch.solve: characters ${first} … ${first + count - 1} are not in 0 … ${this.characters - 1}`,
-      );
-    }
-    const joints = this.skeleton.jointCount * this.characters;
-    if (
-      pose.translations.length !== 3 * joints ||
-      pose.rotations.length !== 4 * joints ||
-      pose.scales.length !== 3 * joints ||
-      pose.model.length !== 16 * joints
-    ) {
-      throw new TendonError(
-        'pose/buffer-size',
-        `TwoBoneBatch.solve: the buffers must hold ${this.characters} poses of ${this.skeleton.jointCount} joints`,
-      );
-    }
+    checkCharacterRange(first, count, this.characters, 'TwoBoneBatch.solve');
+    checkCrowdPose(pose, this.characters, this.skeleton.jointCount, 'TwoBoneBatch.solve');
     const t = this.targets;
     const p = this.poles;
     const e = this.endRotations;

@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 
+import { localUsable, modelUsable } from './pose-numbers.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from './two-bone.js';
 
 /** Layout of the `legs` array of {@link twoBoneSolveBatch}: four joint indices per leg. */
@@ -287,19 +288,8 @@ function legPoseUsable(
   for (let k = 0; k < 4; k++) {
     const j = k === 0 ? parents[root] : k === 1 ? root : k === 2 ? mid : end;
     if (j < 0) continue;
-    for (let e = 16 * j; e < 16 * j + 15; e++) {
-      if (e % 4 !== 3 && !Number.isFinite(model[e])) return false;
-    }
-    if (k === 0) continue;
-    const q = 4 * j;
-    const lengthSq =
-      rotations[q] * rotations[q] +
-      rotations[q + 1] * rotations[q + 1] +
-      (rotations[q + 2] * rotations[q + 2] + rotations[q + 3] * rotations[q + 3]);
-    if (!(lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY)) return false;
-    for (let e = 3 * j; e < 3 * j + 3; e++) {
-      if (!Number.isFinite(translations[e]) || !Number.isFinite(scales[e])) return false;
-    }
+    if (!modelUsable(model, j)) return false;
+    if (k > 0 && !localUsable(translations, rotations, scales, j)) return false;
   }
   return true;
 }

@@ -15,6 +15,7 @@ import { localToModel } from '../kernel/local-to-model.js';
 import { PALETTE_3X4, PALETTE_MAT4, skinPalettes } from '../kernel/skin-palette.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Skin } from '../skin/skin.js';
+import { checkCharacterRange } from './crowd-checks.js';
 import { Pose } from './pose.js';
 
 /** A palette layout of {@link Crowd.skinPalettes}: column-major `mat4`s, or the 3×4 rows. */
@@ -429,20 +430,7 @@ export class Crowd {
 
   /** Throws unless `first … first + count − 1` are characters of the crowd. */
   private checkRange(first: number, count: number, who: string): void {
-    if (
-      !(
-        Number.isInteger(first) &&
-        Number.isInteger(count) &&
-        first >= 0 &&
-        count >= 0 &&
-        first + count <= this.count
-      )
-    ) {
-      throw new TendonError(
-        'argument/invalid',
-        `Crowd.${who}: characters ${first} … ${first + count - 1} are not in 0 … ${this.count - 1}`,
-      );
-    }
+    checkCharacterRange(first, count, this.count, `Crowd.${who}`);
   }
 
   /**
