@@ -29,7 +29,15 @@ import { placedCrowdStep, placedWorlds } from './placement-step.mjs';
 
 const { CROWD_STEP, CrowdWorkers } = tendon;
 
-import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
+import {
+  environment,
+  measureAllocation,
+  median,
+  printTable,
+  runWithV8Flags,
+  timeRounds,
+  warmUp,
+} from './harness.mjs';
 import { babylonLeg, babylonLook, textbookLeg, threeLookAt } from './ik-peers.mjs';
 import {
   aimError,
@@ -69,13 +77,7 @@ const RATIO_TARGETS = [
  * `{ library, name, run(count) → legs solved, probeAll() }`.
  */
 function tendonBatch(targets, batch) {
-  const locals = identityRestLocals(LEG);
-  const skeleton = tendon.Skeleton.create({
-    names: LEG.names,
-    parents: LEG.parents,
-    restTranslations: locals.flatMap((l) => l.position),
-    restRotations: locals.flatMap((l) => l.quaternion),
-  });
+  const skeleton = identitySkeleton(LEG);
   const [hip, knee, foot] = LEG.chain;
   const J = skeleton.jointCount;
   const crowd = new tendon.TwoBoneBatch(
@@ -84,44 +86,82 @@ function tendonBatch(targets, batch) {
     batch,
   );
   const pose = crowd.createPoseBuffers();
+  for (let i = 0; i < batch; i++) crowd.poles.set(LEG.pole, 3 * i);
+  return {
+    ...batchedAdapter({
+      pose,
+      out: crowd.targets,
+      positions: targets.positions,
+      batch,
+      solve: () => crowd.solve(pose),
+      sinkAt: 16 * ((batch - 1) * J + foot) + 12,
+      probe: (i) => {
+        const at = (j) => 16 * (i * J + j);
+        const position = (j) => Array.from(pose.model.subarray(at(j) + 12, at(j) + 15));
+        return {
+          end: position(foot),
+          thigh: new Matrix4().fromArray(pose.model, at(hip)),
+          shin: new Matrix4().fromArray(pose.model, at(knee)),
+          joints: [position(hip), position(knee), position(foot)],
+        };
+      },
+    }),
+    name: `TwoBoneBatch hinge + pole, ${batch} legs a call`,
+    rest: {
+      thigh: new Matrix4().fromArray(pose.model, 16 * hip),
+      shin: new Matrix4().fromArray(pose.model, 16 * knee),
+    },
+  };
+}
+
+/** A skeleton of an ik-setup.mjs rig with identity rest rotations. */
+function identitySkeleton(rig) {
+  const locals = identityRestLocals(rig);
+  return tendon.Skeleton.create({
+    names: rig.names,
+    parents: rig.parents,
+    restTranslations: locals.flatMap((l) => l.position),
+    restRotations: locals.flatMap((l) => l.quaternion),
+  });
+}
+
+/**
+ * A batched solver timed as ik.bench.mjs's adapters are: `batch` characters a call, each reset to
+ * its pose at creation (rotations and model matrices copied back), given the next target of
+ * `positions` (cycling) in `out`, then `solve()`. `sinkAt`: a model index read after each call (so
+ * the work is not optimized away); `probe(i)`: character `i`'s result after a call.
+ * `{ library, run(count) → solves, probeAll() }`.
+ */
+function batchedAdapter({ pose, out, positions, batch, solve, sinkAt, probe }) {
   const restRotations = pose.rotations.slice();
   const restModel = pose.model.slice();
-  for (let i = 0; i < batch; i++) crowd.poles.set(LEG.pole, 3 * i);
-  const p = targets.positions;
-  const t = crowd.targets;
   const state = new Int32Array(1);
   const sink = new Float64Array(1);
-  const lastFoot = 16 * ((batch - 1) * J + foot) + 12;
   /** One batch: reset, targets from the cursor on, solve. */
   const solveBatch = () => {
     pose.rotations.set(restRotations);
     pose.model.set(restModel);
     let k = state[0];
     for (let i = 0; i < 3 * batch; i += 3) {
-      t[i] = p[3 * k];
-      t[i + 1] = p[3 * k + 1];
-      t[i + 2] = p[3 * k + 2];
+      out[i] = positions[3 * k];
+      out[i + 1] = positions[3 * k + 1];
+      out[i + 2] = positions[3 * k + 2];
       k = k + 1 === TARGET_COUNT ? 0 : k + 1;
     }
     state[0] = k;
-    crowd.solve(pose);
+    solve();
   };
   return {
     library: 'tendon',
-    name: `TwoBoneBatch hinge + pole, ${batch} legs a call`,
     run(count) {
       const calls = Math.max(1, Math.round(count / batch));
       let acc = 0;
       for (let c = 0; c < calls; c++) {
         solveBatch();
-        acc += pose.model[lastFoot];
+        acc += pose.model[sinkAt];
       }
       sink[0] += acc;
       return calls * batch;
-    },
-    rest: {
-      thigh: new Matrix4().fromArray(restModel, 16 * hip),
-      shin: new Matrix4().fromArray(restModel, 16 * knee),
     },
     /** Every target once, in order: probes as ik.bench.mjs's adapters give them. */
     probeAll() {
@@ -129,16 +169,7 @@ function tendonBatch(targets, batch) {
       const probes = [];
       for (let done = 0; done < TARGET_COUNT; done += batch) {
         solveBatch();
-        for (let i = 0; i < batch && done + i < TARGET_COUNT; i++) {
-          const at = (j) => 16 * (i * J + j);
-          const position = (j) => Array.from(pose.model.subarray(at(j) + 12, at(j) + 15));
-          probes.push({
-            end: position(foot),
-            thigh: new Matrix4().fromArray(pose.model, at(hip)),
-            shin: new Matrix4().fromArray(pose.model, at(knee)),
-            joints: [position(hip), position(knee), position(foot)],
-          });
-        }
+        for (let i = 0; i < batch && done + i < TARGET_COUNT; i++) probes.push(probe(i));
       }
       state[0] = 0;
       return probes;
@@ -176,35 +207,6 @@ function maxJointDifference(a, b) {
     });
   });
   return max;
-}
-
-function nsPerLeg(adapter, count) {
-  const start = process.hrtime.bigint();
-  const legs = adapter.run(count) ?? count;
-  return Number(process.hrtime.bigint() - start) / legs;
-}
-
-function warmUp(adapter) {
-  let count = 1000;
-  let spent = 0;
-  while (spent < WARMUP_NS) {
-    spent += nsPerLeg(adapter, count) * count;
-    count = Math.min(count * 2, 1_000_000);
-  }
-  const estimate = nsPerLeg(adapter, Math.max(1000, Math.round(20e6 / (spent / count))));
-  return Math.max(1000, Math.round(ROUND_TARGET_NS / estimate));
-}
-
-/** Rounds with the adapters' order rotated each round (the machine is shared and noisy). */
-function timeRounds(adapters, counts) {
-  const rounds = adapters.map(() => []);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let k = 0; k < adapters.length; k++) {
-      const a = (k + r) % adapters.length;
-      rounds[a].push(nsPerLeg(adapters[a], counts[a]));
-    }
-  }
-  return rounds;
 }
 
 async function allocationPerLeg(adapter, ns) {
@@ -247,9 +249,9 @@ async function legsMain() {
   }
   const counts = adapters.map((a) => {
     console.error(`  warm-up: ${a.library} ${a.name}`);
-    return warmUp(a);
+    return warmUp(a, { warmupNs: WARMUP_NS, roundNs: ROUND_TARGET_NS, min: 1000 });
   });
-  const rounds = timeRounds(adapters, counts);
+  const rounds = timeRounds(adapters, counts, ROUNDS);
   const results = [];
   for (const [i, adapter] of adapters.entries()) {
     const ns = median(rounds[i]);
@@ -297,12 +299,8 @@ async function legsMain() {
     `${r.allocation.bytesPerLeg.toFixed(2)}${r.allocation.lowerBound ? ' (≥, GC)' : ''}`,
     r.maxJointDifferenceVsTwoBoneIk === null ? '–' : `max Δ ${fmt.err(r.maxJointDifferenceVsTwoBoneIk)}`,
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  const line = (cells) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
   console.log(`\n## batched two-bone legs (batch × = ns per leg / ${lead.solver} ns per leg)`);
-  console.log(line(header).join(' | '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) console.log(line(row).join(' | '));
+  printTable(header, rows, 2);
   for (const { library, times } of RATIO_TARGETS) {
     const peer = results.find((r) => r.library === library);
     if (peer === undefined) continue;
@@ -329,13 +327,7 @@ async function legsMain() {
  * (one copy per buffer), targets written, solve. `{ library, name, run(count) → aims, probeAll() }`.
  */
 function tendonAimBatch(targets, batch) {
-  const locals = identityRestLocals(HEAD);
-  const skeleton = tendon.Skeleton.create({
-    names: HEAD.names,
-    parents: HEAD.parents,
-    restTranslations: locals.flatMap((l) => l.position),
-    restRotations: locals.flatMap((l) => l.quaternion),
-  });
+  const skeleton = identitySkeleton(HEAD);
   const head = HEAD.joint;
   const J = skeleton.jointCount;
   const crowd = new tendon.Crowd(skeleton, batch);
@@ -344,53 +336,21 @@ function tendonAimBatch(targets, batch) {
     aims.ups.set([0, 1, 0], 3 * i);
     aims.useUp[i] = 1;
   }
-  const restRotations = crowd.rotations.slice();
-  const restModel = crowd.model.slice();
-  const p = targets.positions;
-  const t = aims.targets;
-  const state = new Int32Array(1);
-  const sink = new Float64Array(1);
-  const last = 16 * ((batch - 1) * J + head) + 8;
-  const solveBatch = () => {
-    crowd.rotations.set(restRotations);
-    crowd.model.set(restModel);
-    let k = state[0];
-    for (let i = 0; i < 3 * batch; i += 3) {
-      t[i] = p[3 * k];
-      t[i + 1] = p[3 * k + 1];
-      t[i + 2] = p[3 * k + 2];
-      k = k + 1 === TARGET_COUNT ? 0 : k + 1;
-    }
-    state[0] = k;
-    aims.solve(crowd);
-  };
   return {
-    library: 'tendon',
+    ...batchedAdapter({
+      pose: crowd,
+      out: aims.targets,
+      positions: targets.positions,
+      batch,
+      solve: () => aims.solve(crowd),
+      sinkAt: 16 * ((batch - 1) * J + head) + 8,
+      probe: (i) => {
+        const o = 16 * (i * J + head);
+        const m = crowd.model;
+        return { origin: [m[o + 12], m[o + 13], m[o + 14]], axis: [m[o + 8], m[o + 9], m[o + 10]] };
+      },
+    }),
     name: `AimBatch + up, ${batch} heads a call`,
-    run(count) {
-      const calls = Math.max(1, Math.round(count / batch));
-      let acc = 0;
-      for (let c = 0; c < calls; c++) {
-        solveBatch();
-        acc += crowd.model[last];
-      }
-      sink[0] += acc;
-      return calls * batch;
-    },
-    probeAll() {
-      state[0] = 0;
-      const probes = [];
-      for (let done = 0; done < TARGET_COUNT; done += batch) {
-        solveBatch();
-        for (let i = 0; i < batch && done + i < TARGET_COUNT; i++) {
-          const o = 16 * (i * J + head);
-          const m = crowd.model;
-          probes.push({ origin: [m[o + 12], m[o + 13], m[o + 14]], axis: [m[o + 8], m[o + 9], m[o + 10]] });
-        }
-      }
-      state[0] = 0;
-      return probes;
-    },
   };
 }
 
@@ -418,8 +378,8 @@ async function aimMain() {
     adapter.accuracy = { meanError: sum / TARGET_COUNT, maxError: max };
     if (adapter.probeAll !== undefined) adapter.vsPerCall = diff;
   });
-  const counts = adapters.map((a) => warmUp(a));
-  const rounds = timeRounds(adapters, counts);
+  const counts = adapters.map((a) => warmUp(a, { warmupNs: WARMUP_NS, roundNs: ROUND_TARGET_NS, min: 1000 }));
+  const rounds = timeRounds(adapters, counts, ROUNDS);
   const results = [];
   for (const [i, adapter] of adapters.entries()) {
     const ns = median(rounds[i]);
@@ -457,11 +417,7 @@ async function aimMain() {
     `${r.allocation.bytesPerLeg.toFixed(2)}${r.allocation.lowerBound ? ' (≥, GC)' : ''}`,
     r.maxAxisDifferenceVsAimIk === null ? '–' : `max Δ ${fmt.err(r.maxAxisDifferenceVsAimIk)}`,
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  const line = (cells) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
-  console.log(line(header).join(' | '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) console.log(line(row).join(' | '));
+  printTable(header, rows, 2);
   return { seconds: (performance.now() - started) / 1000, results };
 }
 
@@ -829,11 +785,7 @@ async function frameMain() {
     `${r.bytesPerFrame.toFixed(1)}${r.lowerBound ? ' (≥, GC)' : ''}`,
     r.cpuOverWall.toFixed(2),
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  const line = (cells) => cells.map((cell, c) => (c < 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
-  console.log(line(header).join(' | '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) console.log(line(row).join(' | '));
+  printTable(header, rows);
   const find = (pick) => results.find((_, i) => pick(lines[i]));
   const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && !l.blend && l.count === n);
   const blended = find((l) => l.blend);

@@ -34,7 +34,7 @@ import {
   sampleClip,
 } from '../dist/index.js';
 import { glbWithoutTextures } from './glb.mjs';
-import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
+import { environment, measureAllocation, median, printTable, runWithV8Flags } from './harness.mjs';
 
 const DT = 1 / 60;
 const FRAME_BUDGET_NS = 1e9 / 60;
@@ -252,7 +252,7 @@ async function runScenario(scenario) {
 // ---------------------------------------------------------------------------------------------
 // report
 
-function printTable(results) {
+function printResults(results) {
   const header = [
     'scenario',
     'joints',
@@ -276,12 +276,7 @@ function printTable(results) {
     Math.round(r.tendonFramesPerSecondPerCore).toLocaleString('en-US'),
     Math.floor(r.tendonCharactersPer60HzFrame).toLocaleString('en-US'),
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c].length)));
-  const line = (cells) =>
-    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])));
-  console.log(line(header).join(' | '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) console.log(line(row).join(' | '));
+  printTable(header, rows);
   console.log();
   for (const r of results) {
     const gcs = (a) =>
@@ -323,7 +318,7 @@ async function main() {
     console.error(`measuring ${scenario.name} ...`);
     results.push(await runScenario(scenario));
   }
-  printTable(results);
+  printResults(results);
   const out = new URL('./results/frame.json', import.meta.url);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   const meta = {

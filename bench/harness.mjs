@@ -131,6 +131,64 @@ export function timedLoop(solveOne, readX, targetCount) {
 }
 
 /**
+ * Nanoseconds per solve of `adapter.run(count)`, which may return how many it solved (a batch
+ * rounds to whole batches) or nothing (then `count`).
+ */
+export function nsPerSolve(adapter, count) {
+  const start = process.hrtime.bigint();
+  const solved = adapter.run(count) ?? count;
+  return Number(process.hrtime.bigint() - start) / solved;
+}
+
+/**
+ * Warms `adapter` up for about `warmupNs`, then sizes a round of about `roundNs` from a
+ * post-warm-up sample: the solves per round (at least `min`).
+ */
+export function warmUp(adapter, { warmupNs, roundNs, min }) {
+  let count = min;
+  let spent = 0;
+  while (spent < warmupNs) {
+    spent += nsPerSolve(adapter, count) * count;
+    count = Math.min(count * 2, 1_000_000);
+  }
+  const estimate = nsPerSolve(adapter, Math.max(min, Math.round(20e6 / (spent / count))));
+  return Math.max(min, Math.round(roundNs / estimate));
+}
+
+/**
+ * `rounds` rounds of `counts[a]` solves of each adapter, the adapters' order rotated each round so
+ * that none always runs right after another (the machine is shared and noisy): ns per solve, per
+ * adapter, per round.
+ */
+export function timeRounds(adapters, counts, rounds) {
+  const out = adapters.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < adapters.length; k++) {
+      const a = (k + r) % adapters.length;
+      out[a].push(nsPerSolve(adapters[a], counts[a]));
+    }
+  }
+  return out;
+}
+
+/**
+ * Prints a table: each column as wide as its widest cell, the first `left` columns left-aligned and
+ * the others right-aligned. A row shorter than the header (a line that was skipped, with a note)
+ * is left-aligned and does not size the columns.
+ */
+export function printTable(header, rows, left = 1) {
+  const full = rows.filter((row) => row.length === header.length);
+  const widths = header.map((h, c) => Math.max(h.length, ...full.map((row) => row[c].length)));
+  const line = (cells) =>
+    cells.map((cell, c) =>
+      c < left || cells.length < header.length ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c]),
+    );
+  console.log(line(header).join(' | '));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(row).join(' | '));
+}
+
+/**
  * Runs `main` when this process has the V8 flags; otherwise re-runs the calling file with them
  * (`npm run bench` cannot pass flags beyond --expose-gc) and exits with its status.
  */

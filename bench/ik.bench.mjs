@@ -24,7 +24,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { environment, measureAllocation, median, runWithV8Flags } from './harness.mjs';
+import {
+  environment,
+  measureAllocation,
+  median,
+  printTable,
+  runWithV8Flags,
+  timeRounds,
+  warmUp,
+} from './harness.mjs';
 import {
   babylonLeg,
   babylonLook,
@@ -184,36 +192,6 @@ function chainAccuracy(adapter, targets, rig = CHAIN) {
 // ---------------------------------------------------------------------------------------------
 // timing
 
-function nsPerSolve(adapter, count) {
-  const start = process.hrtime.bigint();
-  adapter.run(count);
-  return Number(process.hrtime.bigint() - start) / count;
-}
-
-/** Warm up for about WARMUP_NS, then size the rounds from a post-warm-up sample. */
-function warmUp(adapter) {
-  let count = 100;
-  let spent = 0;
-  while (spent < WARMUP_NS) {
-    spent += nsPerSolve(adapter, count) * count;
-    count = Math.min(count * 2, 1_000_000);
-  }
-  const estimate = nsPerSolve(adapter, Math.max(100, Math.round(20e6 / (spent / count))));
-  return Math.max(100, Math.round(ROUND_TARGET_NS / estimate));
-}
-
-/** Rounds with the adapters' order rotated each round, so none always runs right after another. */
-function timeRounds(adapters, counts) {
-  const rounds = adapters.map(() => []);
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let k = 0; k < adapters.length; k++) {
-      const a = (k + r) % adapters.length;
-      rounds[a].push(nsPerSolve(adapters[a], counts[a]));
-    }
-  }
-  return rounds;
-}
-
 /** Bytes per solve, with as many solves as fit in ALLOC_MAX_NS (slow peers get fewer). */
 function allocationPerSolve(adapter, nsEach) {
   const fit = Math.max(1000, Math.floor(ALLOC_MAX_NS / nsEach));
@@ -246,9 +224,9 @@ async function runScenario(scenario) {
   }
   const counts = runnable.map((a) => {
     console.error(`  warm-up: ${a.library} ${a.name}`);
-    return warmUp(a);
+    return warmUp(a, { warmupNs: WARMUP_NS, roundNs: ROUND_TARGET_NS, min: 100 });
   });
-  const rounds = timeRounds(runnable, counts);
+  const rounds = timeRounds(runnable, counts, ROUNDS);
   const results = [];
   for (const [i, adapter] of runnable.entries()) {
     const ns = median(rounds[i]);
@@ -318,17 +296,9 @@ function printScenario({ id, scenario, results }) {
     row.push(fmt.bytes(r.allocation));
     return row;
   });
-  // A skipped row is one long cell past the name: it does not size the columns.
-  const measured = rows.filter((row) => row.length > 3);
-  const widths = header.map((h, c) => Math.max(h.length, ...measured.map((row) => row[c].length)));
-  const line = (cells) =>
-    cells.map((cell, c) =>
-      c < 2 || cells.length < 4 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c]),
-    );
   console.log(`\n## ${scenario}${lead ? ` (tendon × = peer ns / ${lead.solver} ns)` : ''}`);
-  console.log(line(header).join(' | '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) console.log(line(row).join(' | '));
+  // A skipped row is one long cell past the name: it does not size the columns.
+  printTable(header, rows, 2);
   const target = TARGETS[id];
   if (lead === undefined) return;
   const over =

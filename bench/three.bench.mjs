@@ -31,7 +31,7 @@ import { createModelBuffer, forwardKinematics } from '../dist/index.js';
 import { HIT, RAY } from '../dist/placement/ground.js';
 import { bindThreeSkeleton, IkDebugHelper, ThreeRaycastGround } from '../dist/three/index.js';
 import { glbWithoutTextures } from './glb.mjs';
-import { environment, measureAllocation, median, runWithV8Flags, timedLoop } from './harness.mjs';
+import { environment, measureAllocation, median, printTable, runWithV8Flags, timedLoop } from './harness.mjs';
 
 const WARMUP_CALLS = 20_000;
 const ROUNDS = 7;
@@ -228,11 +228,7 @@ async function main() {
     `${line.allocation.bytesPerCall.toFixed(1)}${line.allocation.lowerBound ? '+' : ''}`,
   ]);
   const header = ['per character (RobotExpressive, 45 joints)', 'time', 'vs three update', 'bytes/call'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])));
-  console.log(line(header).join(' | '));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) console.log(line(row).join(' | '));
+  printTable(header, rows);
   const leaks = all.filter((l) => !l.id.startsWith('three') && l.id !== 'ground-three-bvh');
   const allocating = leaks.filter((l) => l.allocation.bytesPerCall >= 1);
   console.log();
