@@ -78,7 +78,8 @@ interface Slice {
   palette: Float32Array;
 }
 
-interface Stats {
+/** What the page's `window.tendonDemo.stats()` returns (test/browser/crowd-page.test.ts reads it). */
+export interface CrowdStats {
   ready: boolean;
   count: number;
   frames: number;
@@ -360,7 +361,7 @@ async function main(): Promise<void> {
   };
 
   publish({
-    stats: (): Stats => {
+    stats: (): CrowdStats => {
       const r = robots[0];
       const m = slices[0].m;
       const w = r.world;

@@ -1,28 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { CrowdStats } from '../../demo/crowd.js';
+import type { FootError } from '../../demo/walker.js';
 import { canvasVariance } from './canvas.js';
 import { hasChromium } from './chromium.js';
 import { demoInChromium } from './demo-server.js';
 
-interface FootError {
-  mean: number;
-  max: number;
-  samples: number;
-  within1cm: number;
-}
-interface CrowdStats {
-  ready: boolean;
-  count: number;
-  frames: number;
-  tendonMs: number;
-  steps: { pose: number; placement: number; palettes: number };
-  frameMs: number;
-  drawCalls: number;
-  probe: [number, number, number];
-  walked: number;
-  footError: FootError;
-  footErrorWithoutIk: FootError;
-}
 interface Hooks {
   stats(): CrowdStats;
   resetStats(): void;

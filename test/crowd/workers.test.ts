@@ -108,6 +108,19 @@ function targets({ crowd, batch, aims }: Scene, f: number): void {
   aims.targets[3 * 23 + 1] = Number.NaN;
 }
 
+/** Frame `f` of a scene on the calling thread, every step in order: the legs and aims flagged invalid. */
+function singleThreadFrame(s: Scene, f: number): number {
+  times(s.crowd, f);
+  s.crowd.sample();
+  s.crowd.forwardKinematics();
+  targets(s, f);
+  const invalid = s.batch.solve(s.crowd) + s.aims.solve(s.crowd);
+  s.palettes.forEach((out, k) => {
+    s.crowd.skinPalettes(skins[k], out, '3x4');
+  });
+  return invalid;
+}
+
 function expectSame(actual: ArrayLike<number>, wanted: ArrayLike<number>, what: string): void {
   expect(actual.length).toBe(wanted.length);
   for (let i = 0; i < actual.length; i++) {
@@ -167,14 +180,7 @@ describe('CrowdWorkers', () => {
       expect(pool.parallel).toBe(true);
       expect(pool.workerCount).toBe(workers);
       for (let f = 0; f < 4; f++) {
-        times(one.crowd, f);
-        one.crowd.sample();
-        one.crowd.forwardKinematics();
-        targets(one, f);
-        const invalidOne = one.batch.solve(one.crowd) + one.aims.solve(one.crowd);
-        one.palettes.forEach((out, k) => {
-          one.crowd.skinPalettes(skins[k], out, '3x4');
-        });
+        const invalidOne = singleThreadFrame(one, f);
 
         times(many.crowd, f);
         // Frames 0 and 2 wait with Atomics.waitAsync, frames 1 and 3 block with Atomics.wait.
@@ -202,15 +208,7 @@ describe('CrowdWorkers', () => {
     const many = scene(true);
     const pool = await start(many, 2);
     for (let f = 0; f < 60; f++) {
-      times(one.crowd, f);
-      one.crowd.sample();
-      one.crowd.forwardKinematics();
-      targets(one, f);
-      one.batch.solve(one.crowd);
-      one.aims.solve(one.crowd);
-      one.palettes.forEach((out, k) => {
-        one.crowd.skinPalettes(skins[k], out, '3x4');
-      });
+      singleThreadFrame(one, f);
       times(many.crowd, f);
       if (f % 2 === 0) await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
       else pool.runSync(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);

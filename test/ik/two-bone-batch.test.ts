@@ -15,19 +15,8 @@ import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch
 import { TWO_BONE_STATUS } from '../../src/kernel/two-bone-batch.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { rng as random } from '../kernel/helpers.js';
 import { robot } from '../placement/characters.js';
-
-/** A seeded generator (mulberry32), as bench/ik-setup.mjs. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function expectSame(actual: Float64Array, wanted: Float64Array, what: string): void {
   expect(actual.length).toBe(wanted.length);

@@ -21,18 +21,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import { describe, expect, it } from 'vitest';
 import { HIT, RAY } from '../../src/placement/ground.js';
 import { ThreeRaycastGround } from '../../src/three/index.js';
-
-/** Seeded uniform numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng as random } from '../kernel/helpers.js';
 
 function makeRay(origin: readonly number[], direction: readonly number[], max: number): Float64Array {
   const ray = new Float64Array(RAY.length);
