@@ -16,6 +16,7 @@ import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { Slab } from '../slab.js';
 import {
   checkChain,
   checkFinite,
@@ -73,6 +74,9 @@ export interface TwoBoneIkOptions {
   readonly tolerance?: number;
 }
 
+/** Every solver's arrays, each solver's side by side (see slab.ts). */
+const slab = new Slab();
+
 /**
  * Analytic two-bone IK for one limb: closed form, no iteration, no trigonometry, no allocation.
  *
@@ -105,10 +109,10 @@ export class TwoBoneIk {
   readonly status = new IkStatus();
   /** The mode in use. */
   readonly mode: TwoBoneMode;
-  private readonly settings = new Float64Array(TWO_BONE.length);
-  private readonly memory = new Float64Array(TWO_BONE_MEMORY_LENGTH);
-  private readonly result = new Float64Array(TWO_BONE_RESULT.length);
-  private readonly twistRad = new Float64Array(1);
+  private readonly settings = slab.f64(TWO_BONE.length);
+  private readonly memory = slab.f64(TWO_BONE_MEMORY_LENGTH);
+  private readonly result = slab.f64(TWO_BONE_RESULT.length);
+  private readonly twistRad = slab.f64(1);
   /** The joints whose local transforms a solve reads: root, middle, end. */
   private readonly locals: Int32Array;
   /** The joints whose model matrices a solve reads: the root's parent (−1 for none), root, middle, end. */

@@ -16,6 +16,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { Slab } from '../slab.js';
 import { type ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import {
@@ -29,6 +30,37 @@ import {
   springStep,
   springStep3,
 } from './spring.js';
+
+/** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
+let insideGround = false;
+
+/** Every placement's arrays, each placement's side by side (see slab.ts). */
+const slab = new Slab();
+
+/**
+ * Scratch of a solve, shared by every placement in this thread: written and read within one call,
+ * never kept across calls. One copy, not one per character, so that a crowd's placements keep
+ * their own state and nothing else in cache. A ground's `raycast` must not solve another placement
+ * from inside the call (a solve refuses it).
+ */
+const scratch = {
+  world: new Float64Array(16),
+  worldInverse: new Float64Array(16),
+  worldRotation: new Float64Array(4),
+  worldRotationInverse: new Float64Array(4),
+  ray: new Float64Array(RAY.length),
+  hit: new Float64Array(HIT.length),
+  vec: new Float64Array(12),
+  quat: new Float64Array(16),
+  trs: new Float64Array(10),
+  parentInverse: new Float64Array(16),
+  targetModel: new Float64Array(3),
+  poleModel: new Float64Array(3),
+  footRotation: new Float64Array(4),
+  args: new Float64Array(4),
+  pitchScratch: new Float64Array(24),
+  frameNumbers: new Float64Array(4),
+};
 
 /**
  * Set-up of a {@link FootPlacement}. Distances are fractions of each leg's length (hip to ankle in
@@ -184,18 +216,16 @@ export class FootPlacement {
   /** Per leg, how much of the lock's drift is held (1 while planted, easing to 0 after). */
   private readonly lockWeights: Float64Array;
   private readonly groundWeights: Float64Array;
-  private readonly pelvisSpring = new Float64Array(2);
+  private readonly pelvisSpring = slab.f64(2);
   /** Numbers passed to the smoothing steps (see spring.ts). */
-  private readonly args = new Float64Array(4);
   /**
    * This frame's numbers, for the steps of a solve: dt, the world scale, the clip time, the
    * placement's weight. In an array, not as arguments: V8 boxes a double passed to a call it does
    * not inline, and a solve must not allocate.
    */
-  private readonly frameNumbers = new Float64Array(4);
   private track: ContactTrack | null = null;
   /** Seconds the contact weight eases in before a contact and out after it. */
-  private readonly ramps = Float64Array.of(0.1, 0.25);
+  private readonly ramps = slab.f64From([0.1, 0.25]);
   /** Per leg: the next landing in model space, then the ground height under it (with the foot's height). */
   private readonly landingModel: Float64Array;
   private readonly landingBase: Float64Array;
@@ -215,10 +245,9 @@ export class FootPlacement {
   /** tan of the largest body pitch. */
   private readonly pitchTan: number;
   /** The body's pitch rise (front over hind, world units) and its rate, smoothed. */
-  private readonly pitchSpring = new Float64Array(2);
+  private readonly pitchSpring = slab.f64(2);
   /** Per leg, how far this frame's body pitch moved its hip up (world units). */
   private readonly hipShift: Float64Array;
-  private readonly pitchScratch = new Float64Array(24);
   private pitched = false;
   /** cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off). */
   private readonly stepLimit: Float64Array;
@@ -234,27 +263,14 @@ export class FootPlacement {
   private readonly lastContact: Float64Array;
   private readonly toeHeights: Float64Array;
   private readonly animatedToe: Float64Array;
-  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
+  private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
   private initialized = false;
   // Scratch, per frame.
-  private readonly world = new Float64Array(16);
-  private readonly worldInverse = new Float64Array(16);
-  private readonly worldRotation = new Float64Array(4);
-  private readonly worldRotationInverse = new Float64Array(4);
   private readonly animated: Float64Array;
   private readonly hips: Float64Array;
-  private readonly ray = new Float64Array(RAY.length);
-  private readonly hit = new Float64Array(HIT.length);
-  private readonly vec = new Float64Array(12);
-  private readonly quat = new Float64Array(16);
-  private readonly trs = new Float64Array(10);
-  private readonly parentInverse = new Float64Array(16);
-  private readonly targetModel = new Float64Array(3);
-  private readonly poleModel = new Float64Array(3);
-  private readonly footRotation = new Float64Array(4);
   /** This frame's pelvis offset in model space (3). */
-  private readonly pelvisModelOffset = new Float64Array(3);
+  private readonly pelvisModelOffset = slab.f64(3);
   /** Per leg, 1 when its pole joint is outside the pelvis' subtree (the offset does not move it). */
   private readonly poleLeftBehind: Uint8Array;
 
@@ -283,12 +299,12 @@ export class FootPlacement {
     this.ground = options.ground;
     const n = this.legs.length;
     const rest = restModelMatrices(skeleton);
-    this.lengths = Float64Array.from(this.legs, (leg) => legLength(rest, leg));
+    this.lengths = slab.f64From(this.legs.map((leg) => legLength(rest, leg)));
     const heights = options.footHeights ?? this.legs.map((leg) => rest[16 * leg.foot + 13]);
     if (heights.length !== n || !heights.every(Number.isFinite)) {
       throw new TendonError('placement/invalid-option', `${name}: footHeights must be ${n} finite numbers`);
     }
-    this.footHeights = Float64Array.from(heights);
+    this.footHeights = slab.f64From(heights);
     const option = (
       key: keyof FootPlacementOptions,
       fallback: number,
@@ -305,7 +321,7 @@ export class FootPlacement {
     };
     const maxTilt = option('maxTilt', 0.6, Math.PI / 2);
     const [tiltCos, tiltSin] = cosSinOfAngle(maxTilt);
-    this.settings = Float64Array.of(
+    this.settings = slab.f64From([
       tiltCos,
       tiltSin,
       option('maxDrop', 0.5, 1),
@@ -321,11 +337,11 @@ export class FootPlacement {
       option('anticipation', 0.3),
       option('softness', 0.03, 0.5),
       option('lockDrop', 0.04, 1),
-    );
+    ]);
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0, 1.5));
     const maxStep = option('maxJointStep', 0, Math.PI);
     const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
-    this.stepLimit = Float64Array.of(maxStep > 0 ? stepCos : -2, stepSin);
+    this.stepLimit = slab.f64From([maxStep > 0 ? stepCos : -2, stepSin]);
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
     this.solvers = this.legs.map((leg) => {
@@ -345,7 +361,7 @@ export class FootPlacement {
         softness: this.settings[13],
       });
     });
-    this.front = frontLegs(rest, this.legs, this.lengths, forward);
+    this.front = slab.u8From(frontLegs(rest, this.legs, this.lengths, forward));
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -353,40 +369,42 @@ export class FootPlacement {
         leg.shape === 'effector' || leg.end < 0 ? leg.foot : leg.end,
       ]),
     );
-    this.entryRotations = new Float64Array(4 * this.limited.length);
-    this.addedRotations = new Float64Array(4 * this.limited.length);
-    this.contactWeights = new Float64Array(n).fill(1);
-    this.planted = new Uint8Array(n);
-    this.report = new Float64Array(LEG_REPORT.length * n);
-    this.offsetSprings = new Float64Array(6 * n);
-    this.normalSprings = new Float64Array(6 * n);
-    this.locks = new Float64Array(4 * n);
-    this.drift = new Float64Array(2 * n);
-    this.lifts = new Float64Array(2 * n);
-    this.rayOrigins = new Float64Array(2 * n);
-    this.locked = new Uint8Array(n);
-    this.wasPlanted = new Uint8Array(n);
-    this.lockWeights = new Float64Array(EASED_WEIGHT_LENGTH * n);
-    this.groundWeights = new Float64Array(EASED_WEIGHT_LENGTH * n);
-    this.animated = new Float64Array(3 * n);
-    this.landingModel = new Float64Array(3 * n);
-    this.landingBase = new Float64Array(n);
-    this.landingFound = new Uint8Array(n);
-    this.landingIn = new Float64Array(n);
-    this.lastContact = new Float64Array(n);
-    this.heldLift = new Float64Array(n);
-    this.hipShift = new Float64Array(n);
-    this.landingNear = new Float64Array(n);
-    this.floorLift = new Float64Array(n);
-    this.softness = new Float64Array(n).fill(this.settings[13]);
-    this.toeRise = new Float64Array(n);
-    this.toeHeights = Float64Array.from(this.legs, (leg) =>
-      leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN,
+    this.entryRotations = slab.f64(4 * this.limited.length);
+    this.addedRotations = slab.f64(4 * this.limited.length);
+    this.contactWeights = slab.f64(n).fill(1);
+    this.planted = slab.u8(n);
+    this.report = slab.f64(LEG_REPORT.length * n);
+    this.offsetSprings = slab.f64(6 * n);
+    this.normalSprings = slab.f64(6 * n);
+    this.locks = slab.f64(4 * n);
+    this.drift = slab.f64(2 * n);
+    this.lifts = slab.f64(2 * n);
+    this.rayOrigins = slab.f64(2 * n);
+    this.locked = slab.u8(n);
+    this.wasPlanted = slab.u8(n);
+    this.lockWeights = slab.f64(EASED_WEIGHT_LENGTH * n);
+    this.groundWeights = slab.f64(EASED_WEIGHT_LENGTH * n);
+    this.animated = slab.f64(3 * n);
+    this.landingModel = slab.f64(3 * n);
+    this.landingBase = slab.f64(n);
+    this.landingFound = slab.u8(n);
+    this.landingIn = slab.f64(n);
+    this.lastContact = slab.f64(n);
+    this.heldLift = slab.f64(n);
+    this.hipShift = slab.f64(n);
+    this.landingNear = slab.f64(n);
+    this.floorLift = slab.f64(n);
+    this.softness = slab.f64(n).fill(this.settings[13]);
+    this.toeRise = slab.f64(n);
+    this.toeHeights = slab.f64From(
+      this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
     );
-    this.animatedToe = new Float64Array(3 * n);
-    this.hips = new Float64Array(3 * n);
-    this.poleLeftBehind = Uint8Array.from(this.legs, (leg) =>
-      leg.pole >= 0 && !(this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.pole)) ? 1 : 0,
+    this.animatedToe = slab.f64(3 * n);
+    this.hips = slab.f64(3 * n);
+    this.poleLeftBehind = slab.u8From(
+      this.legs.map((leg) =>
+        leg.pole >= 0 && !(this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.pole)) ? 1 : 0,
+      ),
     );
     easedWeightSet(this.weightState, 0, 1);
   }
@@ -450,10 +468,10 @@ export class FootPlacement {
     }
     this.weightEase = easeTime;
     this.weightEase = easeTime;
-    this.args[EASE.goal] = goal;
-    this.args[EASE.easeTime] = easeTime;
-    this.args[EASE.dt] = 0;
-    easedWeightStep(this.weightState, 0, this.args);
+    scratch.args[EASE.goal] = goal;
+    scratch.args[EASE.easeTime] = easeTime;
+    scratch.args[EASE.dt] = 0;
+    easedWeightStep(this.weightState, 0, scratch.args);
   }
 
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
@@ -494,13 +512,19 @@ export class FootPlacement {
    * This frame's `dt` and clip `time`, as {@link FootPlacement.solveClock} reads them. Setting them
    * here and calling that is what {@link FootPlacement.solve} does.
    */
-  readonly clock = new Float64Array(2);
+  readonly clock = slab.f64(2);
 
   /** {@link FootPlacement.solve}, with `dt` and `time` read from {@link FootPlacement.clock}. */
   solveClock(pose: Pose, model: Float64Array, world: ArrayLike<number>): void {
     const dt = this.clock[0];
     const time = this.clock[1];
     const name = 'FootPlacement.solve';
+    if (insideGround) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `${name}: called from inside a ground's raycast (placements share their scratch)`,
+      );
+    }
     if (!(time - time === 0)) {
       throw new TendonError('placement/invalid-input', `${name}: time ${time} is not finite`);
     }
@@ -524,7 +548,7 @@ export class FootPlacement {
     if (world === null || typeof world !== 'object') {
       throw new TendonError('placement/invalid-input', `${name}: world must be 16 numbers`);
     }
-    const W = this.world;
+    const W = scratch.world;
     for (let i = 0; i < 16; i++) {
       const v = world[i];
       if (typeof v !== 'number' || v - v !== 0) {
@@ -535,31 +559,31 @@ export class FootPlacement {
       }
       W[i] = v;
     }
-    if (!invert(this.worldInverse, 0, W, 0)) {
+    if (!invert(scratch.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
-    this.args[EASE.goal] = this.weightState[1];
-    this.args[EASE.easeTime] = this.weightEase;
-    this.args[EASE.dt] = dt;
-    easedWeightStep(this.weightState, 0, this.args);
+    scratch.args[EASE.goal] = this.weightState[1];
+    scratch.args[EASE.easeTime] = this.weightEase;
+    scratch.args[EASE.dt] = dt;
+    easedWeightStep(this.weightState, 0, scratch.args);
     const globalWeight = this.weightState[3];
     if (globalWeight === 0 && this.weightState[2] === 1) {
       // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
       this.forget();
       return;
     }
-    const t = this.trs;
-    decompose(t, 0, this.worldRotation, 0, t, 3, W, 0);
-    conjugate(this.worldRotationInverse, 0, this.worldRotation, 0);
+    const t = scratch.trs;
+    decompose(t, 0, scratch.worldRotation, 0, t, 3, W, 0);
+    conjugate(scratch.worldRotationInverse, 0, scratch.worldRotation, 0);
     const scale = Math.sqrt(W[4] * W[4] + W[5] * W[5] + W[6] * W[6]);
     if (this.track !== null) {
-      const a = this.args;
+      const a = scratch.args;
       a[0] = time;
       a[1] = this.ramps[0];
       a[2] = this.ramps[0];
       this.track.sampleAt(a, 0, this.contactWeights, this.planted);
     }
-    const f = this.frameNumbers;
+    const f = scratch.frameNumbers;
     f[0] = dt;
     f[1] = scale;
     f[2] = time;
@@ -584,16 +608,16 @@ export class FootPlacement {
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */
   private queryGround(model: Float64Array): void {
-    const scale = this.frameNumbers[1];
+    const scale = scratch.frameNumbers[1];
     const s = this.settings;
-    const W = this.world;
-    const ray = this.ray;
-    const hit = this.hit;
+    const W = scratch.world;
+    const ray = scratch.ray;
+    const hit = scratch.hit;
     const report = this.report;
     for (let i = 0; i < this.legs.length; i++) {
       const leg = this.legs[i];
-      footPoint(this.vec, 0, model, leg);
-      transformPointInto(this.animated, 3 * i, W, this.vec, 0);
+      footPoint(scratch.vec, 0, model, leg);
+      transformPointInto(this.animated, 3 * i, W, scratch.vec, 0);
       transformPointInto(this.hips, 3 * i, W, model, 16 * leg.root + 12);
       if (leg.toe >= 0) transformPointInto(this.animatedToe, 3 * i, W, model, 16 * leg.toe + 12);
       const L = this.lengths[i] * scale;
@@ -690,7 +714,7 @@ export class FootPlacement {
       const track = this.track;
       // Where a lifted foot will land (also while its lock still eases out after the contact).
       if (track === null || this.planted[i] === 1 || track.landings[i].length === 0) continue;
-      track.nextContactAt(this.frameNumbers, 2, i, this.landingModel, 3 * i, this.landingIn, i);
+      track.nextContactAt(scratch.frameNumbers, 2, i, this.landingModel, 3 * i, this.landingIn, i);
       const until = this.landingIn[i];
       if (!(until > 0 && until < Number.POSITIVE_INFINITY)) continue;
       // Where the foot will land, in the world: its model position then, carried by the travel an
@@ -718,8 +742,8 @@ export class FootPlacement {
    * hit from the report, so call it after the heel's ray.
    */
   private toeRiseAt(i: number, plantedLock: boolean, driftX: number, driftZ: number, L: number): number {
-    const ray = this.ray;
-    const hit = this.hit;
+    const ray = scratch.ray;
+    const hit = scratch.hit;
     const report = this.report;
     const r = LEG_REPORT.length * i;
     const tx = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + driftX;
@@ -768,9 +792,11 @@ export class FootPlacement {
   /** One ray into the ground, its answer checked. */
   private castChecked(ray: Float64Array, hit: Float64Array, leg: LegRig): boolean {
     let found: boolean;
+    insideGround = true;
     try {
       found = this.ground.raycast(ray, hit) === true;
     } catch (cause) {
+      insideGround = false;
       throw new TendonError(
         'placement/ground-failed',
         `FootPlacement.solve: the ground threw for leg "${leg.label}"`,
@@ -779,6 +805,7 @@ export class FootPlacement {
         },
       );
     }
+    insideGround = false;
     if (!found) return false;
     for (let k = 0; k < 6; k++) {
       if (!Number.isFinite(hit[k])) {
@@ -799,13 +826,13 @@ export class FootPlacement {
 
   /** Targets, locks and weights from the ground hits, smoothed. */
   private computeTargets(): void {
-    const dt = this.frameNumbers[0];
-    const scale = this.frameNumbers[1];
-    const globalWeight = this.frameNumbers[3];
-    const a = this.args;
+    const dt = scratch.frameNumbers[0];
+    const scale = scratch.frameNumbers[1];
+    const globalWeight = scratch.frameNumbers[3];
+    const a = scratch.args;
     const s = this.settings;
     const report = this.report;
-    const v = this.vec;
+    const v = scratch.vec;
     const fresh = !this.initialized;
     for (let i = 0; i < this.legs.length; i++) {
       const r = LEG_REPORT.length * i;
@@ -895,7 +922,7 @@ export class FootPlacement {
         // twentyfold, so a planted foot does not lag behind the ground under it (a slope's ramp).
         // Only a foot coming down or planted: a foot lifting off a step's edge, whose ray has
         // crossed to the lower level, comes down smoothly.
-        const p = this.args;
+        const p = scratch.args;
         const stiff = liftingOff ? 0 : c;
         p[SPRING.omega] = s[7] / (1 - 0.95 * stiff);
         p[SPRING.dt] = dt;
@@ -952,8 +979,8 @@ export class FootPlacement {
 
   /** The pelvis drop (or limited rise) every planted foot needs, smoothed, then clamped to reach. */
   private applyPelvis(pose: Pose, model: Float64Array): void {
-    const dt = this.frameNumbers[0];
-    const scale = this.frameNumbers[1];
+    const dt = scratch.frameNumbers[0];
+    const scale = scratch.frameNumbers[1];
     const pelvis = this.pelvis;
     if (pelvis < 0) return;
     const s = this.settings;
@@ -979,7 +1006,7 @@ export class FootPlacement {
     if (goal > s[3] * L) goal = s[3] * L;
     if (goal < -s[2] * L) goal = -s[2] * L;
     if (this.initialized) {
-      const p = this.args;
+      const p = scratch.args;
       p[SPRING.omega] = s[6];
       p[SPRING.dt] = dt;
       p[2] = goal;
@@ -1022,7 +1049,7 @@ export class FootPlacement {
     }
     this.pelvisOffset = offset;
     const pitched = this.pitched;
-    const Wi = this.worldInverse;
+    const Wi = scratch.worldInverse;
     const mo = this.pelvisModelOffset;
     mo[0] = Wi[4] * offset;
     mo[1] = Wi[5] * offset;
@@ -1032,14 +1059,14 @@ export class FootPlacement {
       return;
     }
     // The world offset (0, offset, 0) in model space, then in the pelvis' parent's frame.
-    const v = this.vec;
+    const v = scratch.vec;
     v[0] = mo[0];
     v[1] = mo[1];
     v[2] = mo[2];
     const parent = this.skeleton.parents[pelvis];
     if (parent >= 0) {
-      if (!invert(this.parentInverse, 0, model, 16 * parent)) return;
-      const P = this.parentInverse;
+      if (!invert(scratch.parentInverse, 0, model, 16 * parent)) return;
+      const P = scratch.parentInverse;
       const x = v[0];
       const y = v[1];
       const z = v[2];
@@ -1082,7 +1109,7 @@ export class FootPlacement {
     if (front.length === 0 || pelvis < 0 || this.pitchTan === 0) return;
     const report = this.report;
     const hips = this.hips;
-    const t = this.pitchScratch;
+    const t = scratch.pitchScratch;
     // t[0..2]: front hips' mean, t[3..5]: hind hips' mean; t[6], t[7]: front and hind drops.
     t.fill(0, 0, 8);
     let nf = 0;
@@ -1109,9 +1136,9 @@ export class FootPlacement {
     const most = D * this.pitchTan;
     rise = rise > most ? most : rise < -most ? -most : rise;
     if (this.initialized) {
-      const p = this.args;
+      const p = scratch.args;
       p[SPRING.omega] = 0.5 * this.settings[6];
-      p[SPRING.dt] = this.frameNumbers[0];
+      p[SPRING.dt] = scratch.frameNumbers[0];
       p[2] = rise;
       springStep(this.pitchSpring, 0, p, 2, p);
     } else {
@@ -1132,7 +1159,7 @@ export class FootPlacement {
     t[13] = az / lb;
     fromTo(t, 14, t, 8, t, 11);
     // About the pelvis' own position (world): each hip moves to P + q (h − P).
-    const W = this.world;
+    const W = scratch.world;
     const m = 16 * pelvis;
     const px = W[0] * model[m + 12] + W[4] * model[m + 13] + W[8] * model[m + 14] + W[12];
     const py = W[1] * model[m + 12] + W[5] * model[m + 13] + W[9] * model[m + 14] + W[13];
@@ -1150,12 +1177,12 @@ export class FootPlacement {
     }
     // Into model space (W⁻¹ · q · W, rotations only), then into the pelvis' local rotation:
     // r' = Rp⁻¹ · q · Rp · r, Rp the parent's model rotation.
-    const q = this.quat;
-    multiply(q, 0, this.worldRotationInverse, 0, t, 14);
-    multiply(q, 0, q, 0, this.worldRotation, 0);
+    const q = scratch.quat;
+    multiply(q, 0, scratch.worldRotationInverse, 0, t, 14);
+    multiply(q, 0, q, 0, scratch.worldRotation, 0);
     const parent = this.skeleton.parents[pelvis];
     if (parent >= 0) {
-      const tr = this.trs;
+      const tr = scratch.trs;
       decompose(tr, 0, q, 4, tr, 3, model, 16 * parent);
       conjugate(q, 8, q, 4);
       multiply(q, 0, q, 8, q, 0);
@@ -1180,7 +1207,7 @@ export class FootPlacement {
     const added = this.addedRotations;
     const entry = this.entryRotations;
     const r = pose.rotations;
-    const q = this.quat;
+    const q = scratch.quat;
     const fresh = !this.initialized;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
@@ -1233,9 +1260,9 @@ export class FootPlacement {
   private solveLegs(pose: Pose, model: Float64Array): void {
     const s = this.settings;
     const report = this.report;
-    const v = this.vec;
-    const q = this.quat;
-    const Wi = this.worldInverse;
+    const v = scratch.vec;
+    const q = scratch.quat;
+    const Wi = scratch.worldInverse;
     for (let i = 0; i < this.legs.length; i++) {
       const leg = this.legs[i];
       const r = LEG_REPORT.length * i;
@@ -1289,20 +1316,20 @@ export class FootPlacement {
       q[3] = 1 - k + q[3] * sign;
       normalizeQuat(q, 0, q, 0);
       // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
-      multiply(q, 0, this.worldRotationInverse, 0, q, 0);
-      multiply(q, 0, q, 0, this.worldRotation, 0);
-      const t = this.trs;
+      multiply(q, 0, scratch.worldRotationInverse, 0, q, 0);
+      multiply(q, 0, q, 0, scratch.worldRotation, 0);
+      const t = scratch.trs;
       decompose(t, 0, q, 8, t, 3, model, 16 * leg.foot);
       multiply(q, 8, q, 0, q, 8);
       normalizeQuat(q, 8, q, 8);
       // The solvers take their inputs in arrays of their own (views made per frame would allocate).
-      const target = this.targetModel;
+      const target = scratch.targetModel;
       target[0] = v[0];
       target[1] = v[1];
       target[2] = v[2];
       let pole: Float64Array | null = null;
       if (leg.pole >= 0) {
-        pole = this.poleModel;
+        pole = scratch.poleModel;
         pole[0] = model[16 * leg.pole + 12];
         pole[1] = model[16 * leg.pole + 13];
         pole[2] = model[16 * leg.pole + 14];
@@ -1316,7 +1343,7 @@ export class FootPlacement {
           pole[2] += mo[2];
         }
       }
-      const endRotation = this.footRotation;
+      const endRotation = scratch.footRotation;
       endRotation[0] = q[8];
       endRotation[1] = q[9];
       endRotation[2] = q[10];
@@ -1342,23 +1369,23 @@ export class FootPlacement {
     const sk = this.skeleton;
     const p = leg.endLocal as readonly [number, number, number];
     const m = 16 * leg.middle;
-    const v = this.vec;
+    const v = scratch.vec;
     v[0] = model[m] * p[0] + model[m + 4] * p[1] + model[m + 8] * p[2] + model[m + 12];
     v[1] = model[m + 1] * p[0] + model[m + 5] * p[1] + model[m + 9] * p[2] + model[m + 13];
     v[2] = model[m + 2] * p[0] + model[m + 6] * p[1] + model[m + 10] * p[2] + model[m + 14];
     const foot = leg.foot;
     const parent = sk.parents[foot];
-    const q = this.quat;
+    const q = scratch.quat;
     if (parent >= 0) {
-      if (!invert(this.parentInverse, 0, model, 16 * parent)) return;
-      const P = this.parentInverse;
+      if (!invert(scratch.parentInverse, 0, model, 16 * parent)) return;
+      const P = scratch.parentInverse;
       const x = v[0];
       const y = v[1];
       const z = v[2];
       v[0] = P[0] * x + P[4] * y + P[8] * z + P[12];
       v[1] = P[1] * x + P[5] * y + P[9] * z + P[13];
       v[2] = P[2] * x + P[6] * y + P[10] * z + P[14];
-      const t = this.trs;
+      const t = scratch.trs;
       decompose(t, 0, q, 12, t, 3, model, 16 * parent);
       conjugate(q, 12, q, 12);
       multiply(q, 12, q, 12, rotationModel, 0);

@@ -107,6 +107,62 @@ describe('FootPlacement', () => {
     }
   });
 
+  it('refuses a solve from inside a ground (placements share their scratch), and works after', () => {
+    const plane = new PlaneGround([0, 0.1, 0], [0, 1, 0]);
+    const inner = setUp(plane);
+    inner.frame(0.2);
+    let calls = 0;
+    const nesting: Ground = {
+      raycast(ray: Float64Array, hit: Float64Array) {
+        calls++;
+        inner.placement.solve(inner.pose, inner.model, IDENTITY, 1 / 60, 0.2);
+        return plane.raycast(ray, hit);
+      },
+    };
+    const { placement, pose, model, frame } = setUp(nesting);
+    frame(0.2);
+    try {
+      placement.solve(pose, model, IDENTITY, 1 / 60, 0.2);
+      expect.unreachable();
+    } catch (error) {
+      expect(isTendonError(error, 'placement/ground-failed')).toBe(true);
+      const cause = (error as Error).cause;
+      expect(isTendonError(cause, 'placement/invalid-input')).toBe(true);
+      expect((cause as Error).message).toContain("inside a ground's raycast");
+    }
+    expect(calls).toBe(1);
+    // Neither placement is left refusing: the flag is down after the throw.
+    expect(() => inner.placement.solve(inner.pose, inner.model, IDENTITY, 1 / 60, 0.2)).not.toThrow();
+  });
+
+  it('gives each placement the same bits whether it runs alone or interleaved with others', () => {
+    // The scratch is shared by every placement in a thread: nothing of one may reach the next.
+    const grounds = terrains([1, 0], 0);
+    const run = (interleave: boolean) => {
+      const a = setUp(grounds.bumps);
+      const b = setUp(grounds.steps);
+      const out: number[] = [];
+      for (let f = 0; f < 90; f++) {
+        const t = f / 60;
+        const world = IDENTITY.slice();
+        world[12] = 0.02 * f;
+        if (interleave) {
+          b.frame(t + 0.37);
+          const other = IDENTITY.slice();
+          other[0] = other[5] = other[10] = 0.9;
+          other[12] = -0.03 * f;
+          other[13] = 0.05;
+          b.placement.solve(b.pose, b.model, other, 1 / 60, t + 0.37);
+        }
+        a.frame(t);
+        a.placement.solve(a.pose, a.model, world, 1 / 60, t);
+        out.push(...a.pose.rotations, ...a.model, ...a.placement.report, a.placement.pelvisOffset);
+      }
+      return out;
+    };
+    expect(run(true)).toEqual(run(false));
+  });
+
   it('refuses NaN in the world matrix, a bad dt and a pose of another skeleton', () => {
     const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0, 0], [0, 1, 0]));
     frame(0);
