@@ -432,6 +432,12 @@ const CROWD_SIZES = [100, 1000, 10_000];
 const WORKER_SIZES = CROWD_SIZES.slice(0, 2);
 /** Workers of the crowd frame's parallel lines (this machine has 2 cores). */
 const WORKERS = 2;
+/**
+ * The workers' young generation: this process runs with 256 MB semi-spaces (harness.mjs, V8_FLAGS,
+ * for steady allocation counts), which every worker would get too; with them, a placed crowd's
+ * 2 workers split a frame 1.05–1.38× in bench/crowd-memory.mjs, with 16 MB 1.38–1.73×.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16 };
 const DT = 1 / 60;
 /** How far below its animated place each foot is sent (model units; the robot is 3 units tall). */
 const FOOT_DROP = 0.05;
@@ -477,7 +483,7 @@ async function tendonCrowdFrame(
     ? await CrowdWorkers.start(crowd, {
         workers,
         callingThreadTakesPart: caller,
-        createWorker: nodeCrowdWorker(),
+        createWorker: nodeCrowdWorker({ resourceLimits: WORKER_LIMITS }),
         batch,
         palettes: skins.map((skin, s) => ({ skin, out: palettes[s], layout: '3x4' })),
       })
@@ -570,7 +576,11 @@ async function tendonPlacedCrowdFrame(
     ? await CrowdWorkers.start(crowd, {
         workers,
         callingThreadTakesPart: caller,
-        createWorker: nodeCrowdWorker({ url: new URL('./placement-worker.mjs', import.meta.url) }),
+        chunk: chunk < count ? chunk : undefined,
+        createWorker: nodeCrowdWorker({
+          url: new URL('./placement-worker.mjs', import.meta.url),
+          resourceLimits: WORKER_LIMITS,
+        }),
         custom: { step, data },
         palettes: skins.map((skin, s) => ({ skin, out: palettes[s], layout: '3x4' })),
       })
@@ -733,8 +743,8 @@ async function frameMain() {
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)))),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16),
-    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], CROWD_SIZES[1], WORKERS),
-    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], CROWD_SIZES[1], WORKERS - 1, true),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS - 1, true),
     await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, true),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
@@ -790,7 +800,7 @@ async function frameMain() {
   const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && !l.blend && l.count === n);
   const blended = find((l) => l.blend);
   const placed = (n) => find((l) => l.placed && l.chunk === l.count && !(l.workers > 0) && l.count === n);
-  const chunked = find((l) => l.placed && l.chunk < l.count);
+  const chunked = find((l) => l.placed && l.chunk < l.count && !(l.workers > 0));
   const placedOn = (caller) => find((l) => l.placed && l.workers > 0 && l.caller === caller);
   const three = find((l) => l.name.startsWith('three.js'));
   const [small, , huge] = CROWD_SIZES;
@@ -816,10 +826,11 @@ async function frameMain() {
       `${(placed(chunked.robots).msPerFrame / chunked.msPerFrame).toFixed(2)}× faster than each step over the whole crowd`,
   );
   {
-    const single = placed(CROWD_SIZES[1]);
+    // The workers run their ranges 16 at a time (CrowdWorkers' chunk), as the chunked line does.
+    const single = chunked;
     const [parallel, mixed] = [placedOn(false), placedOn(true)];
     console.log(
-      `${single.robots} robots with placement, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ` +
+      `${single.robots} robots with placement, 16 at a time, ms per frame: one thread ${single.msPerFrame.toFixed(3)}; ` +
         `${WORKERS} workers ${parallel.msPerFrame.toFixed(3)} (speed-up ${(single.msPerFrame / parallel.msPerFrame).toFixed(2)}×, CPU/wall ${parallel.cpuOverWall.toFixed(2)}); ` +
         `${WORKERS - 1} worker + main thread ${mixed.msPerFrame.toFixed(3)} (${(single.msPerFrame / mixed.msPerFrame).toFixed(2)}×, CPU/wall ${mixed.cpuOverWall.toFixed(2)})`,
     );
@@ -886,7 +897,10 @@ async function tripMain() {
   for (const w of echo) await w.terminate();
   const skeleton = tendon.Skeleton.create({ names: ['root'], parents: [-1] });
   const crowd = new tendon.Crowd(skeleton, 2 * WORKERS, { shared: true });
-  const pool = await CrowdWorkers.start(crowd, { workers: WORKERS, createWorker: nodeCrowdWorker() });
+  const pool = await CrowdWorkers.start(crowd, {
+    workers: WORKERS,
+    createWorker: nodeCrowdWorker({ resourceLimits: WORKER_LIMITS }),
+  });
   for (let i = 0; i < 500; i++) pool.runSync(0);
   start = process.hrtime.bigint();
   for (let i = 0; i < N; i++) pool.runSync(0);

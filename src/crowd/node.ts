@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import type { CrowdWorkerFactory } from './workers.js';
 
 export {
@@ -24,6 +24,14 @@ export interface NodeCrowdWorkerOptions {
   readonly url?: string | URL;
   /** Node options of the worker (e.g. `['--import', 'tsx']` to run TypeScript sources). */
   readonly execArgv?: string[];
+  /**
+   * The worker's heap limits (Node's `Worker` `resourceLimits`). A process started with a large
+   * young generation (`--max-semi-space-size`, `--min-semi-space-size`) gives every worker one as
+   * large unless this says otherwise; `{ maxYoungGenerationSizeMb: 16 }` measured a placed crowd's
+   * 2 workers 1.1× faster than one thread with 256 MB semi-spaces, 2.0× without them
+   * (docs/crowds.md, "Memory").
+   */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 /**
@@ -33,7 +41,10 @@ export interface NodeCrowdWorkerOptions {
 export function nodeCrowdWorker(options: NodeCrowdWorkerOptions = {}): CrowdWorkerFactory {
   const url = options.url ?? new URL('./node-worker.js', import.meta.url);
   return () => {
-    const worker = new Worker(url, options.execArgv === undefined ? {} : { execArgv: options.execArgv });
+    const worker = new Worker(url, {
+      ...(options.execArgv === undefined ? {} : { execArgv: options.execArgv }),
+      ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
+    });
     let stopped = false;
     return {
       postMessage: (message) => worker.postMessage(message),

@@ -128,6 +128,14 @@ export interface CrowdWorkersOptions {
    * `workers: 1` with this on two cores keeps both busy without a third thread. Default `false`.
    */
   readonly callingThreadTakesPart?: boolean;
+  /**
+   * Characters at a time through every step of a frame, in each range (an integer ≥ 1; default: the
+   * whole range, one step after another over all of it). A small chunk keeps a character's arrays
+   * in the caches from its sampling to its palettes: 16 ran a thousand placed robots' frame 1.1–1.3×
+   * faster (docs/crowds.md, "Memory"). The bits are the same: every step treats each character
+   * alone (a custom step must too).
+   */
+  readonly chunk?: number;
 }
 
 // The control block: Int32 slots, then the first failure's text.
@@ -171,6 +179,8 @@ interface InitMessage {
   readonly control: SharedArrayBuffer;
   readonly first: number;
   readonly size: number;
+  /** Characters at a time through the steps (0: the whole range). */
+  readonly chunk: number;
 }
 
 interface ClipMessage {
@@ -194,13 +204,25 @@ interface Slice {
   readonly aims: AimBatch | null;
   readonly custom: CrowdStep | null;
   readonly palettes: readonly CrowdPalettes[];
+  /** Characters at a time through the steps (0: the whole range at once). */
+  readonly chunk: number;
 }
 
 /**
- * Runs `steps` on characters `first … first + count − 1`; returns the invalid legs and aims plus
- * the custom step's count.
+ * Runs `steps` on characters `first … first + count − 1`, {@link Slice.chunk} at a time; returns
+ * the invalid legs and aims plus the custom step's count.
  */
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
+  const chunk = slice.chunk > 0 ? slice.chunk : count;
+  let invalid = 0;
+  for (let c = first; c < first + count; c += chunk) {
+    invalid += runSteps(slice, steps, mode, c, Math.min(chunk, first + count - c));
+  }
+  return invalid;
+}
+
+/** Runs `steps`, one after another, on characters `first … first + count − 1`. */
+function runSteps(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
   const { crowd, batch, aims, custom, palettes } = slice;
   let invalid = 0;
   if ((steps & CROWD_STEP.sample) !== 0) crowd.sample(mode, first, count);
@@ -350,7 +372,21 @@ export class CrowdWorkers {
     if (custom !== null && typeof custom.step !== 'function') {
       throw new TendonError('argument/invalid', 'CrowdWorkers.start: custom.step is not a function');
     }
-    const slice: Slice = { crowd, batch, aims, custom: custom === null ? null : custom.step, palettes };
+    const chunk = options.chunk ?? 0;
+    if (options.chunk !== undefined && !(Number.isInteger(chunk) && chunk >= 1)) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.start: chunk ${String(options.chunk)} is not an integer ≥ 1`,
+      );
+    }
+    const slice: Slice = {
+      crowd,
+      batch,
+      aims,
+      custom: custom === null ? null : custom.step,
+      palettes,
+      chunk,
+    };
     const timeoutMs = options.timeoutMs ?? 10_000;
     const status = sharedMemoryStatus();
     const unshared = [
@@ -487,6 +523,7 @@ export class CrowdWorkers {
           ...base,
           first: this.ranges[r],
           size: this.ranges[r + 1] - this.ranges[r],
+          chunk: this.slice.chunk,
         };
         try {
           handle.postMessage(message);
@@ -701,7 +738,7 @@ export function serveCrowdWorker(
           throw new TendonError('argument/invalid', 'the worker hooks’ setup did not return a step function');
         }
       }
-      slice = { crowd, batch, aims, custom, palettes };
+      slice = { crowd, batch, aims, custom, palettes, chunk: m.chunk };
       control = new Int32Array(m.control, 0, SLOTS);
       text = new Uint8Array(m.control, 4 * SLOTS, TEXT_BYTES);
     } catch (error) {

@@ -151,11 +151,17 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function start(s: Scene, workers: number, callingThreadTakesPart = false): Promise<CrowdWorkers> {
+async function start(
+  s: Scene,
+  workers: number,
+  callingThreadTakesPart = false,
+  chunk?: number,
+): Promise<CrowdWorkers> {
   const pool = await CrowdWorkers.start(s.crowd, {
     workers,
     createWorker,
     callingThreadTakesPart,
+    chunk,
     batch: s.batch,
     aims: s.aims,
     palettes: s.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
@@ -171,12 +177,14 @@ describe('CrowdWorkers', () => {
     [3, false],
     [1, true],
     [2, true],
+    [2, false, 5],
+    [1, true, 1],
   ])(
-    'gives 64 robots the single-threaded bits over 4 frames with %i worker(s), calling thread taking part: %s',
-    async (workers, caller) => {
+    'gives 64 robots the single-threaded bits over 4 frames with %i worker(s), calling thread taking part: %s, chunk %s',
+    async (workers, caller, chunk?: number) => {
       const one = scene(false);
       const many = scene(true);
-      const pool = await start(many, workers, caller);
+      const pool = await start(many, workers, caller, chunk);
       expect(pool.parallel).toBe(true);
       expect(pool.workerCount).toBe(workers);
       for (let f = 0; f < 4; f++) {
@@ -261,6 +269,22 @@ describe('CrowdWorkers', () => {
     );
     expect(isTendonError(failed, 'crowd/worker-failed')).toBe(true);
   }, 30_000);
+
+  it('gives each worker the heap limits it is made with (resourceLimits)', async () => {
+    const s = scene(true);
+    // Limits far too small for the crowd's set-up: the worker runs out of memory and says so.
+    const starved = nodeCrowdWorker({
+      url: workerUrl,
+      resourceLimits: { maxOldGenerationSizeMb: 2, maxYoungGenerationSizeMb: 1 },
+    });
+    await expect(CrowdWorkers.start(s.crowd, { workers: 1, createWorker: starved })).rejects.toMatchObject({
+      code: 'crowd/worker-failed',
+    });
+    const roomy = nodeCrowdWorker({ url: workerUrl, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+    const pool = await CrowdWorkers.start(s.crowd, { workers: 1, createWorker: roomy });
+    pools.push(pool);
+    expect(pool.runSync(CROWD_STEP.sample)).toBe(0);
+  });
 
   it('rejects a frame when a worker dies, instead of hanging', async () => {
     const s = scene(true);
@@ -349,9 +373,13 @@ describe('CrowdWorkers', () => {
     expect(pool.reason).toContain('cross-origin isolated');
   });
 
-  it.each([false, true])(
-    'runs a custom step (each robot’s FootPlacement) in workers of the caller’s script to the single thread’s bits, calling thread taking part: %s',
-    async (caller) => {
+  it.each([
+    [false, undefined],
+    [true, undefined],
+    [true, 3],
+  ])(
+    'runs a custom step (each robot’s FootPlacement) in workers of the caller’s script to the single thread’s bits, calling thread taking part: %s, chunk %s',
+    async (caller, chunk) => {
       const n = 16;
       const walk = clips.get('Walking') ?? clipList[0];
       const make = (shared: boolean) => {
@@ -367,6 +395,7 @@ describe('CrowdWorkers', () => {
       const pool = await CrowdWorkers.start(many.crowd, {
         workers: 2,
         callingThreadTakesPart: caller,
+        chunk,
         createWorker: nodeCrowdWorker({ url: new URL('./ts-placement-worker.mjs', import.meta.url) }),
         custom: { step: many.step, data: many.data },
       });
@@ -437,6 +466,44 @@ describe('CrowdWorkers', () => {
         custom: { step: () => 0, data: { f: () => 0 } },
       }),
     ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('custom.data') });
+  });
+
+  it('runs a range chunk by chunk through every step, and refuses a chunk that is not an integer ≥ 1', async () => {
+    const s = scene(false);
+    const seen: number[][] = [];
+    const pool = await CrowdWorkers.start(s.crowd, {
+      workers: 0,
+      fallback: 'calling-thread',
+      chunk: 24,
+      custom: {
+        step: (first, count) => {
+          seen.push([first, count]);
+          return 1;
+        },
+      },
+    });
+    // Each chunk sampled, then its custom step, before the next chunk is sampled.
+    expect(pool.runSync(CROWD_STEP.custom)).toBe(3);
+    expect(seen).toEqual([
+      [0, 24],
+      [24, 24],
+      [48, 16],
+    ]);
+    // On workers: 2 ranges of 32 robots, 5 at a time, so 7 calls each.
+    const shared = scene(true);
+    const counting = await CrowdWorkers.start(shared.crowd, {
+      workers: 2,
+      chunk: 5,
+      createWorker: nodeCrowdWorker({ url: new URL('./ts-counting-worker.mjs', import.meta.url) }),
+      custom: { step: () => 1, data: null },
+    });
+    pools.push(counting);
+    expect(counting.runSync(CROWD_STEP.custom)).toBe(14);
+    for (const chunk of [0, 2.5, -3, Number.NaN]) {
+      await expect(
+        CrowdWorkers.start(s.crowd, { workers: 0, fallback: 'calling-thread', chunk }),
+      ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('chunk') });
+    }
   });
 
   it('fails to start a custom step on workers whose script has no hooks for it', async () => {
