@@ -321,7 +321,7 @@ export class AimIk {
     const aimDegenerate = status.degenerate && (bits & AIM_ROLL_SKIPPED) === 0;
     this.measure(pose, model, parent, applied);
     const error = s[T_ERROR];
-    status.error = error;
+    status.errorFrom(s, T_ERROR);
     const within = error <= 1e-9 * s[T_DIST] && error < Number.POSITIVE_INFINITY;
     status.clamped = (bits & AIM_CLAMPED) !== 0 || (this.numbers[0] < 1 && !within);
     status.reached = within && !aimDegenerate && !status.clamped;

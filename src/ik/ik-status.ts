@@ -39,6 +39,26 @@ export class IkStatus {
     this.numbers[1] = distance;
   }
 
+  /**
+   * Sets {@link IkStatus.error} to `source[index]`: a double read here, not passed in, is never
+   * boxed, even where V8 does not inline the call (a solve must not allocate).
+   *
+   * @internal
+   */
+  errorFrom(source: Float64Array, index: number): void {
+    this.numbers[1] = source[index];
+  }
+
+  /**
+   * Writes {@link IkStatus.error} into `target[index]`: read this way, the double is never boxed on
+   * its way out of a call V8 does not inline.
+   *
+   * @internal
+   */
+  errorInto(target: Float64Array, index: number): void {
+    target[index] = this.numbers[1];
+  }
+
   /** Clears every flag and number (solvers call it first). */
   reset(): void {
     this.reached = false;

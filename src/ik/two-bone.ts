@@ -209,6 +209,18 @@ export class TwoBoneIk {
   }
 
   /**
+   * Sets {@link TwoBoneIk.softness} to `source[index]`: the double is read here, not passed in, so
+   * it is never boxed, inlined or not (FootPlacement sets each leg's softness every frame).
+   *
+   * @internal
+   */
+  softnessFrom(source: Float64Array, index: number): void {
+    const fraction = source[index];
+    if (!(fraction >= 0 && fraction < 1)) refuseSoftness(fraction);
+    this.settings[TWO_BONE.softness] = fraction;
+  }
+
+  /**
    * Twist of the bend plane about the root–target axis, radians. Setting it converts to a cosine
    * and sine once (not per solve).
    */
@@ -362,7 +374,7 @@ export class TwoBoneIk {
     const status = this.status;
     status.reset();
     status.iterations = 1;
-    status.error = r[TWO_BONE_RESULT.error];
+    status.errorFrom(r, TWO_BONE_RESULT.error);
     status.reached = r[TWO_BONE_RESULT.reached] > 0;
     status.outOfReach = r[TWO_BONE_RESULT.outOfReach] > 0;
     status.clamped = r[TWO_BONE_RESULT.clamped] > 0;

@@ -1349,14 +1349,14 @@ export class FootPlacement {
       endRotation[2] = q[10];
       endRotation[3] = q[11];
       const solver = this.solvers[i];
-      solver.softness = this.softness[i];
+      solver.softnessFrom(this.softness, i);
       if (leg.shape === 'effector') {
         const status = solver.solve(pose, model, target, pole);
-        report[r + LEG_REPORT.error] = status.error;
+        status.errorInto(report, r + LEG_REPORT.error);
         this.placeEffectorFoot(pose, model, leg, endRotation);
       } else {
         const status = solver.solve(pose, model, target, pole, endRotation);
-        report[r + LEG_REPORT.error] = status.error;
+        status.errorInto(report, r + LEG_REPORT.error);
       }
     }
   }

@@ -676,6 +676,14 @@ describe('two-bone IK: named cases', () => {
       'ik/invalid-option',
     );
     expect(code(() => (r.ik.weight = 2))).toBe('ik/invalid-option');
+    // The array-reading setter placement uses checks as the property does, and keeps the old value.
+    r.ik.softness = 0.2;
+    for (const bad of [1, -0.1, Number.NaN]) {
+      expect(code(() => r.ik.softnessFrom(Float64Array.of(0.5, bad), 1))).toBe('ik/invalid-option');
+    }
+    expect(r.ik.softness).toBe(0.2);
+    r.ik.softnessFrom(Float64Array.of(0.5, 0.04), 1);
+    expect(r.ik.softness).toBe(0.04);
   });
 
   it('rejects null, undefined and over-long inputs and a zero end rotation with typed errors', () => {
