@@ -13,7 +13,8 @@
 /**
  * Hands out typed arrays from blocks of `blockDoubles` numbers, a new block when one is full. A
  * block lives as long as any array carved from it, so blocks are kept small: a long-lived object
- * holds on to at most one block of other objects' freed arrays.
+ * holds on to the blocks its own arrays lie in (one, or two where they cross a block's end), with
+ * whatever other objects' freed arrays share them.
  *
  * @internal
  */

@@ -27,9 +27,9 @@ export interface NodeCrowdWorkerOptions {
   /**
    * The worker's heap limits (Node's `Worker` `resourceLimits`). A process started with a large
    * young generation (`--max-semi-space-size`, `--min-semi-space-size`) gives every worker one as
-   * large unless this says otherwise; `{ maxYoungGenerationSizeMb: 16 }` measured a placed crowd's
-   * 2 workers 1.1× faster than one thread with 256 MB semi-spaces, 2.0× without them
-   * (docs/crowds.md, "Memory").
+   * large unless this says otherwise: with 256 MB semi-spaces a placed crowd's 2 workers split its
+   * frame 1.05–1.38×, with `{ maxYoungGenerationSizeMb: 16 }` 1.38–1.73×, and 1.75–2.0× in a
+   * process without those flags (`bench/crowd-memory.mjs`, docs/performance.md).
    */
   readonly resourceLimits?: ResourceLimits;
 }

@@ -271,21 +271,13 @@ export class Crowd {
   }
 
   /**
-   * Samples every character that has a clip at its time ({@link Crowd.times}), as `sampleClip`
-   * would (`mode` wraps or clamps the time), into its local transforms. A character that also has
-   * a second clip ({@link Crowd.setBlendClip}) is evaluated as a `Mixer` with the two clips as
-   * base layers of weights `1 − w` and `w` ({@link Crowd.blendWeights}) would evaluate it, over
-   * the rest pose, bit for bit (one clip alone at 0 and at 1); a character with no first clip is
-   * left alone. With `first` and `count`, only characters `first … first + count − 1`: a crowd can
-   * be updated in slices (far characters every Nth frame, a slice a frame, so that the cost per
-   * frame stays flat).
+   * What {@link Crowd.sample} checks before it writes anything, on its own: a run that samples a
+   * range in parts (CrowdWorkers' `chunk`) checks the whole range first, so that a bad time in a
+   * later part does not leave the earlier parts run.
    *
-   * @throws {@link TendonError} `animation/invalid-time` for a time (or, for a character with a
-   *   second clip, a blend time) in the range that is not finite, `argument/invalid` for a blend
-   *   weight outside `[0, 1]` there, a mode that is not `'loop'` or `'clamp'` or a range outside
-   *   the crowd, before anything is written.
+   * @internal
    */
-  sample(mode: WrapMode = 'loop', first = 0, count: number = this.count - first): void {
+  checkSample(mode: WrapMode, first: number, count: number): void {
     this.checkRange(first, count, 'sample');
     const times = this.times;
     const blendTimes = this.blendTimes;
@@ -303,6 +295,29 @@ export class Crowd {
     if (!(sum - sum === 0) || outside || (mode !== 'loop' && mode !== 'clamp')) {
       this.refuseSample(mode, first, end);
     }
+  }
+
+  /**
+   * Samples every character that has a clip at its time ({@link Crowd.times}), as `sampleClip`
+   * would (`mode` wraps or clamps the time), into its local transforms. A character that also has
+   * a second clip ({@link Crowd.setBlendClip}) is evaluated as a `Mixer` with the two clips as
+   * base layers of weights `1 − w` and `w` ({@link Crowd.blendWeights}) would evaluate it, over
+   * the rest pose, bit for bit (one clip alone at 0 and at 1); a character with no first clip is
+   * left alone. With `first` and `count`, only characters `first … first + count − 1`: a crowd can
+   * be updated in slices (far characters every Nth frame, a slice a frame, so that the cost per
+   * frame stays flat).
+   *
+   * @throws {@link TendonError} `animation/invalid-time` for a time (or, for a character with a
+   *   second clip, a blend time) in the range that is not finite, `argument/invalid` for a blend
+   *   weight outside `[0, 1]` there, a mode that is not `'loop'` or `'clamp'` or a range outside
+   *   the crowd, before anything is written.
+   */
+  sample(mode: WrapMode = 'loop', first = 0, count: number = this.count - first): void {
+    this.checkSample(mode, first, count);
+    const times = this.times;
+    const blendTimes = this.blendTimes;
+    const weights = this.blendWeights;
+    const end = first + count;
     const rest = this.skeleton;
     for (let c = first; c < end; c++) {
       const clip = this.clips[c];

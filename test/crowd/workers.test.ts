@@ -471,24 +471,53 @@ describe('CrowdWorkers', () => {
   it('runs a range chunk by chunk through every step, and refuses a chunk that is not an integer ≥ 1', async () => {
     const s = scene(false);
     const seen: number[][] = [];
+    const model = s.crowd.model;
+    const posed = (c: number) => Number.isFinite(model[16 * J * c]);
     const pool = await CrowdWorkers.start(s.crowd, {
       workers: 0,
       fallback: 'calling-thread',
       chunk: 24,
       custom: {
         step: (first, count) => {
-          seen.push([first, count]);
+          // This chunk is posed, the next one not yet: every step on a chunk before the next.
+          seen.push([
+            first,
+            count,
+            posed(first) && posed(first + count - 1) ? 1 : 0,
+            posed(first + count) ? 1 : 0,
+          ]);
           return 1;
         },
       },
     });
-    // Each chunk sampled, then its custom step, before the next chunk is sampled.
-    expect(pool.runSync(CROWD_STEP.custom)).toBe(3);
+    model.fill(Number.NaN);
+    expect(pool.runSync(CROWD_STEP.forwardKinematics | CROWD_STEP.custom)).toBe(3);
     expect(seen).toEqual([
-      [0, 24],
-      [24, 24],
-      [48, 16],
+      [0, 24, 1, 0],
+      [24, 24, 1, 0],
+      [48, 16, 1, 0],
     ]);
+    // A bad time in the last chunk fails the frame before any chunk runs.
+    seen.length = 0;
+    s.crowd.times[50] = Number.NaN;
+    expect(() => pool.runSync(CROWD_STEP.sample | CROWD_STEP.custom)).toThrow(
+      expect.objectContaining({ code: 'animation/invalid-time' }),
+    );
+    expect(seen).toEqual([]);
+    s.crowd.times[50] = 0.5;
+    // An empty crowd still calls the custom step once, chunked or not.
+    const empty = new Crowd(skeleton, 0);
+    for (const chunk of [undefined, 5]) {
+      const calls: number[][] = [];
+      const none = await CrowdWorkers.start(empty, {
+        workers: 0,
+        fallback: 'calling-thread',
+        chunk,
+        custom: { step: (first, count) => calls.push([first, count]) && 1 },
+      });
+      expect(none.runSync(CROWD_STEP.all)).toBe(1);
+      expect(calls).toEqual([[0, 0]]);
+    }
     // On workers: 2 ranges of 32 robots, 5 at a time, so 7 calls each.
     const shared = scene(true);
     const counting = await CrowdWorkers.start(shared.crowd, {

@@ -12,7 +12,7 @@ import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
 import { PlaneGround } from '../../src/placement/plane-ground.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import { cmu } from './characters.js';
+import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker } from './synthetic-walker.js';
 import { terrains } from './terrains.js';
 import { summary, walk } from './walk-harness.js';
@@ -156,6 +156,57 @@ describe('FootPlacement', () => {
         }
         a.frame(t);
         a.placement.solve(a.pose, a.model, world, 1 / 60, t);
+        out.push(...a.pose.rotations, ...a.model, ...a.placement.report, a.placement.pelvisOffset);
+      }
+      return out;
+    };
+    expect(run(true)).toEqual(run(false));
+  });
+
+  it.each([
+    ['the robot (effector legs), with the joint-step limit', robot, { maxJointStep: 0.17 }],
+    ['the Fox (four legs), with body pitch', fox, { maxBodyPitch: 0.5 }],
+  ] as const)('keeps the bits of %s interleaved with another of its kind', async (_, load, options) => {
+    const character = await load();
+    const clip = [...character.clips.values()][0];
+    const track = computeContacts(clip, character.rig.legs);
+    const grounds = terrains([0, 1], 0);
+    const make = () => {
+      const placement = new FootPlacement(clip.skeleton, character.rig, {
+        ground: grounds.slope,
+        ...options,
+      });
+      placement.setContactTrack(track);
+      return {
+        placement,
+        pose: new Pose(clip.skeleton),
+        model: createModelBuffer(clip.skeleton),
+        context: new SamplerContext(clip),
+      };
+    };
+    const run = (interleave: boolean) => {
+      const a = make();
+      const b = make();
+      const out: number[] = [];
+      const S = character.scale;
+      for (let f = 0; f < 60; f++) {
+        const t = f / 60;
+        for (const [p, time, z] of interleave
+          ? ([
+              [b, t + 0.29, -0.4],
+              [a, t, 0.3],
+            ] as const)
+          : ([[a, t, 0.3]] as const)) {
+          sampleClip(clip, p.context, time, p.pose);
+          forwardKinematics(p.pose, p.model);
+          p.placement.solve(
+            p.pose,
+            p.model,
+            [S, 0, 0, 0, 0, S, 0, 0, 0, 0, S, 0, 0, 0, z + 0.01 * f, 1],
+            1 / 60,
+            time,
+          );
+        }
         out.push(...a.pose.rotations, ...a.model, ...a.placement.report, a.placement.pelvisOffset);
       }
       return out;
