@@ -62,3 +62,11 @@ export class Slab {
     return start;
   }
 }
+
+/**
+ * The slab tendon's solver objects carve their arrays from (`FootPlacement`, `LookAt`, `TwoBoneIk`,
+ * `AimIk`): a placement's arrays, then its legs' solvers', side by side in the order they are made.
+ *
+ * @internal
+ */
+export const solverSlab = new Slab();

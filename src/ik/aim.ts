@@ -31,6 +31,7 @@ import * as quat from '../kernel/quat.js';
 import * as vec3 from '../kernel/vec3.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { solverSlab as slab } from '../slab.js';
 import {
   checkFinite,
   checkOptions,
@@ -104,11 +105,11 @@ export class AimIk {
   /** The outcome of the last solve (the same object every time). */
   readonly status = new IkStatus();
   // Configuration, inputs, outputs and scratch of the kernel (layout in kernel/aim.ts).
-  private readonly work = new Float64Array(AIM_WORK_SIZE);
+  private readonly work = slab.f64(AIM_WORK_SIZE);
   // Per-solve scratch: the parent's inverse, the target, the current rotation, a correction.
-  private readonly scratch = new Float64Array(48);
+  private readonly scratch = slab.f64(48);
   // weight and the identity quaternion (slerp's start), read by typed-array kernels.
-  private readonly numbers = new Float64Array(5);
+  private readonly numbers = slab.f64(5);
   private readonly flags: number;
   /** The joint whose local transform a solve reads: the aimed one. */
   private readonly locals: Int32Array;

@@ -16,7 +16,7 @@ import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { Slab } from '../slab.js';
+import { solverSlab as slab } from '../slab.js';
 import {
   checkChain,
   checkFinite,
@@ -73,9 +73,6 @@ export interface TwoBoneIkOptions {
   /** The target counts as reached within this model-space distance. Default 1e-6 × the limb's length. */
   readonly tolerance?: number;
 }
-
-/** Every solver's arrays, each solver's side by side (see slab.ts). */
-const slab = new Slab();
 
 /**
  * Analytic two-bone IK for one limb: closed form, no iteration, no trigonometry, no allocation.

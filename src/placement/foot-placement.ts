@@ -16,7 +16,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { Slab } from '../slab.js';
+import { solverSlab as slab } from '../slab.js';
 import { type ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import {
@@ -33,9 +33,6 @@ import {
 
 /** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
 let insideGround = false;
-
-/** Every placement's arrays, each placement's side by side (see slab.ts). */
-const slab = new Slab();
 
 /**
  * Scratch of a solve, shared by every placement in this thread: written and read within one call,

@@ -13,6 +13,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { solverSlab as slab } from '../slab.js';
 import {
   EASE,
   EASED_WEIGHT_LENGTH,
@@ -60,18 +61,18 @@ export class LookAt {
   readonly solvers: readonly AimIk[];
   private readonly skeleton: Skeleton;
   private readonly shares: Float64Array;
-  private readonly target = new Float64Array(6);
-  private readonly goal = new Float64Array(3);
+  private readonly target = slab.f64(6);
+  private readonly goal = slab.f64(3);
   /** The weight last given to each aim solver. */
   private readonly applied: Float64Array;
-  private readonly args = new Float64Array(3);
-  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
+  private readonly args = slab.f64(3);
+  private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private readonly omega: number;
-  private readonly modelTarget = new Float64Array(3);
-  private readonly modelUp = new Float64Array(3);
-  private readonly up = new Float64Array(3);
-  private readonly world = new Float64Array(16);
-  private readonly worldInverse = new Float64Array(16);
+  private readonly modelTarget = slab.f64(3);
+  private readonly modelUp = slab.f64(3);
+  private readonly up = slab.f64(3);
+  private readonly world = slab.f64(16);
+  private readonly worldInverse = slab.f64(16);
   private weightEase = 0.3;
   private initialized = false;
 
@@ -100,8 +101,8 @@ export class LookAt {
     const cone = options.coneAngle ?? 0.8;
     this.skeleton = skeleton;
     this.joints = joints.slice();
-    this.shares = Float64Array.from(shares);
-    this.applied = new Float64Array(joints.length).fill(1);
+    this.shares = slab.f64From(shares);
+    this.applied = slab.f64(joints.length).fill(1);
     this.up.set(up);
     const rest = restModelMatrices(skeleton);
     const t = new Float64Array(3);
@@ -170,7 +171,7 @@ export class LookAt {
   }
 
   /** This frame's `dt`, as {@link LookAt.solveClock} reads it. */
-  readonly clock = new Float64Array(1);
+  readonly clock = slab.f64(1);
 
   /** {@link LookAt.solve}, with `dt` read from {@link LookAt.clock}. */
   solveClock(
