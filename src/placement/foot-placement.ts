@@ -210,6 +210,11 @@ export class FootPlacement {
   private readonly rayOrigins: Float64Array;
   private readonly locked: Uint8Array;
   private readonly wasPlanted: Uint8Array;
+  /**
+   * Per leg, 1 for a foot whose toe lies ahead of its joint more than below it at rest (a human
+   * foot; not a digitigrade paw, whose joint-to-toe span stands nearly upright).
+   */
+  private readonly flatToe: Uint8Array;
   /** Per leg, how much of the lock's drift is held (1 while planted, easing to 0 after). */
   private readonly lockWeights: Float64Array;
   private readonly groundWeights: Float64Array;
@@ -379,6 +384,15 @@ export class FootPlacement {
     this.rayOrigins = slab.f64(2 * n);
     this.locked = slab.u8(n);
     this.wasPlanted = slab.u8(n);
+    this.flatToe = slab.u8From(
+      this.legs.map((leg) => {
+        if (leg.toe < 0) return 0;
+        const dx = rest[16 * leg.toe + 12] - rest[16 * leg.foot + 12];
+        const dy = rest[16 * leg.toe + 13] - rest[16 * leg.foot + 13];
+        const dz = rest[16 * leg.toe + 14] - rest[16 * leg.foot + 14];
+        return dy * dy < dx * dx + dz * dz ? 1 : 0;
+      }),
+    );
     this.lockWeights = slab.f64(EASED_WEIGHT_LENGTH * n);
     this.groundWeights = slab.f64(EASED_WEIGHT_LENGTH * n);
     this.animated = slab.f64(3 * n);
@@ -638,6 +652,7 @@ export class FootPlacement {
       // Only a contact that goes on holds its lock here: one that starts this frame locks afresh
       // in computeTargets, where the foot is now, and until then keeps the drift it eases out.
       const holding = locked && this.planted[i] === 1 && this.wasPlanted[i] === 1;
+      let toeHeld = 0;
       if (locked && !holding) {
         driftX = this.drift[2 * i];
         driftZ = this.drift[2 * i + 1];
@@ -647,8 +662,27 @@ export class FootPlacement {
         if (hasToe) {
           let k = 0.5 + (lift - toeLift) / (0.05 * L);
           k = k < 0 ? 0 : k > 1 ? 1 : k;
-          driftX += (this.locks[4 * i + 2] - this.animatedToe[3 * i] - driftX) * k;
-          driftZ += (this.locks[4 * i + 3] - this.animatedToe[3 * i + 2] - driftZ) * k;
+          let toeX = this.animatedToe[3 * i];
+          let toeZ = this.animatedToe[3 * i + 2];
+          if (k > 0 && this.flatToe[i] === 1) {
+            // The toe holds: where it will be once the foot is turned to the ground about its
+            // joint (by last frame's tilt), not where the animation has it. On a slope the turn
+            // moves the toe as the foot rolls onto it, which slid the foot (2.2 cm on CMU 02_01's
+            // slope). The ground is then read under the joint's place, not the heel's lock, so the
+            // sole stands on the slope where the foot now is.
+            const q = scratch.quat;
+            const v = scratch.vec;
+            this.footTilt(q, 12, i, report[r + LEG_REPORT.weight]);
+            v[9] = toeX - this.animated[3 * i];
+            v[10] = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
+            v[11] = toeZ - this.animated[3 * i + 2];
+            rotateVec3(v, 0, q, 12, v, 9);
+            toeX = this.animated[3 * i] + v[0];
+            toeZ = this.animated[3 * i + 2] + v[2];
+            toeHeld = k;
+          }
+          driftX += (this.locks[4 * i + 2] - toeX - driftX) * k;
+          driftZ += (this.locks[4 * i + 3] - toeZ - driftZ) * k;
         }
         // The lock slides along with the animation rather than hold the foot past the lock radius,
         // or farther from the animated hip than the reach the pelvis keeps (or than the animation
@@ -686,11 +720,17 @@ export class FootPlacement {
       this.drift[2 * i] = driftX;
       this.drift[2 * i + 1] = driftZ;
       // The ray: under the heel's lock while planted (a fixed point, so the ground under a planted
-      // foot cannot jump as its heel and toe trade places near a step's edge), else under the foot.
+      // foot cannot jump as its heel and toe trade places near a step's edge), else under the foot;
+      // a flat foot held on its toe, under where its joint will be (below).
       const plantedLock = holding;
       ray[RAY.origin] = plantedLock ? this.locks[4 * i] : this.animated[3 * i] + driftX;
       ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
       ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 1] : this.animated[3 * i + 2] + driftZ;
+      if (toeHeld > 0) {
+        // A flat foot held on its toe: under where its joint will be, as far as the toe holds.
+        ray[RAY.origin] += (this.animated[3 * i] + driftX - ray[RAY.origin]) * toeHeld;
+        ray[RAY.origin + 2] += (this.animated[3 * i + 2] + driftZ - ray[RAY.origin + 2]) * toeHeld;
+      }
       this.rayOrigins[2 * i] = ray[RAY.origin];
       this.rayOrigins[2 * i + 1] = ray[RAY.origin + 2];
       ray[RAY.direction] = 0;
@@ -1253,9 +1293,54 @@ export class FootPlacement {
     }
   }
 
+  /**
+   * Leg `i`'s foot tilt in world space into `out` at `o`: from up to the smoothed ground normal,
+   * within the tilt limit, blended with the identity by the contact weight times `weight`. Uses
+   * `scratch.vec[3..8]`.
+   */
+  private footTilt(out: Float64Array, o: number, i: number, weight: number): void {
+    const s = this.settings;
+    const v = scratch.vec;
+    const ns = 6 * i;
+    let nx = this.normalSprings[ns];
+    let ny = this.normalSprings[ns + 1];
+    let nz = this.normalSprings[ns + 2];
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (nl > 0) {
+      nx /= nl;
+      ny /= nl;
+      nz /= nl;
+    } else {
+      ny = 1;
+    }
+    if (ny < s[0]) {
+      // Past the tilt limit: the direction maxTilt from up toward the normal.
+      const hl = Math.sqrt(nx * nx + nz * nz);
+      const k = hl > 0 ? s[1] / hl : 0;
+      nx *= k;
+      nz *= k;
+      ny = s[0];
+    }
+    v[3] = 0;
+    v[4] = 1;
+    v[5] = 0;
+    v[6] = nx;
+    v[7] = ny;
+    v[8] = nz;
+    fromTo(out, o, v, 3, v, 6);
+    // Weighted by contact: the tilt blended with the identity (nlerp, written out: the kernel's
+    // takes its weight as an argument, which would be boxed here).
+    const k = this.contactWeights[i] * weight;
+    const sign = out[o + 3] < 0 ? -k : k;
+    out[o] *= sign;
+    out[o + 1] *= sign;
+    out[o + 2] *= sign;
+    out[o + 3] = 1 - k + out[o + 3] * sign;
+    normalizeQuat(out, o, out, o);
+  }
+
   /** Two-bone IK per leg toward its target, with the foot turned to the smoothed ground normal. */
   private solveLegs(pose: Pose, model: Float64Array): void {
-    const s = this.settings;
     const report = this.report;
     const v = scratch.vec;
     const q = scratch.quat;
@@ -1276,42 +1361,7 @@ export class FootPlacement {
       v[1] = Wi[1] * tx + Wi[5] * ty + Wi[9] * tz + Wi[13];
       v[2] = Wi[2] * tx + Wi[6] * ty + Wi[10] * tz + Wi[14];
       // The foot's tilt: from up to the smoothed normal, within the limit, weighted by contact.
-      const ns = 6 * i;
-      let nx = this.normalSprings[ns];
-      let ny = this.normalSprings[ns + 1];
-      let nz = this.normalSprings[ns + 2];
-      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (nl > 0) {
-        nx /= nl;
-        ny /= nl;
-        nz /= nl;
-      } else {
-        ny = 1;
-      }
-      if (ny < s[0]) {
-        // Past the tilt limit: the direction maxTilt from up toward the normal.
-        const hl = Math.sqrt(nx * nx + nz * nz);
-        const k = hl > 0 ? s[1] / hl : 0;
-        nx *= k;
-        nz *= k;
-        ny = s[0];
-      }
-      v[3] = 0;
-      v[4] = 1;
-      v[5] = 0;
-      v[6] = nx;
-      v[7] = ny;
-      v[8] = nz;
-      fromTo(q, 0, v, 3, v, 6); // world tilt
-      // Weighted by contact: the tilt blended with the identity (nlerp, written out: the kernel's
-      // takes its weight as an argument, which would be boxed here).
-      const k = this.contactWeights[i] * w;
-      const sign = q[3] < 0 ? -k : k;
-      q[0] *= sign;
-      q[1] *= sign;
-      q[2] *= sign;
-      q[3] = 1 - k + q[3] * sign;
-      normalizeQuat(q, 0, q, 0);
+      this.footTilt(q, 0, i, w);
       // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
       multiply(q, 0, scratch.worldRotationInverse, 0, q, 0);
       multiply(q, 0, q, 0, scratch.worldRotation, 0);
