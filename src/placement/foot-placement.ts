@@ -673,7 +673,7 @@ export class FootPlacement {
             // sole stands on the slope where the foot now is.
             const q = scratch.quat;
             const v = scratch.vec;
-            this.footTilt(q, 12, i, report[r + LEG_REPORT.weight]);
+            this.footTilt(q, 12, i);
             v[9] = toeX - this.animated[3 * i];
             v[10] = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
             v[11] = toeZ - this.animated[3 * i + 2];
@@ -1303,10 +1303,11 @@ export class FootPlacement {
 
   /**
    * Leg `i`'s foot tilt in world space into `out` at `o`: from up to the smoothed ground normal,
-   * within the tilt limit, blended with the identity by the contact weight times `weight`. Uses
-   * `scratch.vec[3..8]`.
+   * within the tilt limit, blended with the identity by the contact weight times the leg's weight
+   * in the report (read here, not passed: a double passed to a call V8 does not inline is boxed).
+   * Uses `scratch.vec[3..8]`.
    */
-  private footTilt(out: Float64Array, o: number, i: number, weight: number): void {
+  private footTilt(out: Float64Array, o: number, i: number): void {
     const s = this.settings;
     const v = scratch.vec;
     const ns = 6 * i;
@@ -1338,7 +1339,7 @@ export class FootPlacement {
     fromTo(out, o, v, 3, v, 6);
     // Weighted by contact: the tilt blended with the identity (nlerp, written out: the kernel's
     // takes its weight as an argument, which would be boxed here).
-    const k = this.contactWeights[i] * weight;
+    const k = this.contactWeights[i] * this.report[LEG_REPORT.length * i + LEG_REPORT.weight];
     const sign = out[o + 3] < 0 ? -k : k;
     out[o] *= sign;
     out[o + 1] *= sign;
@@ -1369,7 +1370,7 @@ export class FootPlacement {
       v[1] = Wi[1] * tx + Wi[5] * ty + Wi[9] * tz + Wi[13];
       v[2] = Wi[2] * tx + Wi[6] * ty + Wi[10] * tz + Wi[14];
       // The foot's tilt: from up to the smoothed normal, within the limit, weighted by contact.
-      this.footTilt(q, 0, i, w);
+      this.footTilt(q, 0, i);
       // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
       multiply(q, 0, scratch.worldRotationInverse, 0, q, 0);
       multiply(q, 0, q, 0, scratch.worldRotation, 0);
