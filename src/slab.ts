@@ -1,5 +1,7 @@
 /**
- * Small typed arrays carved one after another from shared blocks of memory.
+ * Typed arrays carved in order from memory: from one buffer laid out in advance
+ * ({@link BufferCarver}: a crowd's or a batch's arrays, shareable with workers), or from a series of
+ * small blocks started as they fill ({@link Slab}: a solver object's arrays).
  *
  * A solver object holds dozens of small arrays (springs, locks, settings). Made one by one, each
  * has its own backing store somewhere on the heap; a crowd of a thousand placed characters then
@@ -10,25 +12,66 @@
  * @packageDocumentation
  */
 
+/** Carves typed arrays out of one buffer in order, each aligned to its element size. */
+export class BufferCarver {
+  /** Bytes used so far. */
+  offset = 0;
+
+  /** @param buffer - the buffer carved (null: only count the bytes). */
+  constructor(readonly buffer: ArrayBuffer | SharedArrayBuffer | null) {}
+
+  /** Where the next element of `size` bytes starts. */
+  private aligned(size: number): number {
+    return Math.ceil(this.offset / size) * size;
+  }
+
+  private at(size: number, length: number): number {
+    const at = this.aligned(size);
+    this.offset = at + size * length;
+    return at;
+  }
+
+  /** Whether `length` elements of `size` bytes still fit (always, when only counting). */
+  fits(size: number, length: number): boolean {
+    return this.buffer === null || this.aligned(size) + size * length <= this.buffer.byteLength;
+  }
+
+  /** The next `length` doubles. */
+  f64(length: number): Float64Array {
+    const at = this.at(8, length);
+    return this.buffer === null ? new Float64Array(0) : new Float64Array(this.buffer, at, length);
+  }
+
+  /** The next `length` 32-bit integers. */
+  i32(length: number): Int32Array {
+    const at = this.at(4, length);
+    return this.buffer === null ? new Int32Array(0) : new Int32Array(this.buffer, at, length);
+  }
+
+  /** The next `length` bytes. */
+  u8(length: number): Uint8Array {
+    const at = this.at(1, length);
+    return this.buffer === null ? new Uint8Array(0) : new Uint8Array(this.buffer, at, length);
+  }
+}
+
 /**
- * Hands out typed arrays from blocks of `blockDoubles` numbers, a new block when one is full. A
- * block lives as long as any array carved from it, so blocks are kept small: a long-lived object
- * holds on to the blocks its own arrays lie in (one, or two where they cross a block's end), with
- * whatever other objects' freed arrays share them.
+ * Hands out typed arrays from blocks of `blockDoubles` numbers, a {@link BufferCarver} each, a new
+ * block when one is full. A block lives as long as any array carved from it, so blocks are kept
+ * small: a long-lived object holds on to the blocks its own arrays lie in (one, or two where they
+ * cross a block's end), with whatever other objects' freed arrays share them.
  *
  * @internal
  */
 export class Slab {
-  private block = new Float64Array(0);
-  private used = 0;
+  private block = new BufferCarver(new ArrayBuffer(0));
 
   /** @param blockDoubles - numbers per block (8 bytes each). */
   constructor(private readonly blockDoubles = 2048) {}
 
   /** `n` numbers, zeroed, next to the previous ones (unless a new block was started). */
   f64(n: number): Float64Array {
-    const start = this.take(n);
-    return this.block.subarray(start, start + n);
+    return this.room(8, n).f64(n);
   }
 
   /** A copy of `values` in the slab. */
@@ -38,10 +81,9 @@ export class Slab {
     return a;
   }
 
-  /** `n` bytes, zeroed, in the slab (rounded up to whole numbers, so the next array stays aligned). */
+  /** `n` bytes, zeroed, in the slab (the next array is aligned after them). */
   u8(n: number): Uint8Array {
-    const start = this.take((n + 7) >> 3);
-    return new Uint8Array(this.block.buffer, this.block.byteOffset + 8 * start, n);
+    return this.room(1, n).u8(n);
   }
 
   /** A copy of `values` (bytes) in the slab. */
@@ -51,15 +93,13 @@ export class Slab {
     return a;
   }
 
-  /** Reserves `n` numbers in the current block (a new one when they do not fit); their start. */
-  private take(n: number): number {
-    if (this.used + n > this.block.length) {
-      this.block = new Float64Array(n > this.blockDoubles ? n : this.blockDoubles);
-      this.used = 0;
+  /** The current block, or a new one when `length` elements of `size` bytes do not fit in it. */
+  private room(size: number, length: number): BufferCarver {
+    if (!this.block.fits(size, length)) {
+      const bytes = size * length;
+      this.block = new BufferCarver(new ArrayBuffer(Math.max(bytes, 8 * this.blockDoubles)));
     }
-    const start = this.used;
-    this.used += n;
-    return start;
+    return this.block;
   }
 }
 

@@ -68,59 +68,28 @@ export function takeAdopted(): ArrayBuffer | SharedArrayBuffer | null {
 }
 
 /**
- * The memory an object of `bytes` bytes lives on: `view` (from {@link takeAdopted}) when there is
- * one, checked to be that size, else a new buffer ({@link allocateBuffer}).
+ * An object's memory and its arrays: `carve(null)` counts the bytes its arrays take, then they are
+ * carved on `view` (from {@link takeAdopted}) when there is one, checked to be that size, else on
+ * a new buffer ({@link allocateBuffer}). The `fromBuffer` of `Crowd`, `TwoBoneBatch` and
+ * `AimBatch` and their constructors share it.
  *
  * @throws {@link TendonError} `pose/buffer-size` for a view of another size (`what` names the
  *   object it should hold), `crowd/no-shared-memory` as {@link allocateBuffer}.
  */
-export function adoptOrAllocate(
+export function adoptOrCarve<A>(
   view: ArrayBuffer | SharedArrayBuffer | null,
-  bytes: number,
   shared: boolean,
   who: string,
   what: string,
-): ArrayBuffer | SharedArrayBuffer {
-  if (view === null) return allocateBuffer(bytes, shared, `new ${who}`);
-  if (view.byteLength !== bytes) {
+  carve: (buffer: ArrayBuffer | SharedArrayBuffer | null) => { readonly arrays: A; readonly bytes: number },
+): { readonly buffer: ArrayBuffer | SharedArrayBuffer; readonly arrays: A } {
+  const bytes = carve(null).bytes;
+  if (view !== null && view.byteLength !== bytes) {
     throw new TendonError(
       'pose/buffer-size',
       `${who}.fromBuffer: the buffer holds ${view.byteLength} bytes, ${what} ${bytes}`,
     );
   }
-  return view;
-}
-
-/** Carves typed arrays out of one buffer in order, each aligned to its element size. */
-export class BufferCarver {
-  /** Bytes used so far. */
-  offset = 0;
-
-  /** @param buffer - the buffer carved (null: only count the bytes). */
-  constructor(readonly buffer: ArrayBuffer | SharedArrayBuffer | null) {}
-
-  private at(size: number, length: number): number {
-    this.offset = Math.ceil(this.offset / size) * size;
-    const at = this.offset;
-    this.offset += size * length;
-    return at;
-  }
-
-  /** The next `length` doubles. */
-  f64(length: number): Float64Array {
-    const at = this.at(8, length);
-    return this.buffer === null ? new Float64Array(0) : new Float64Array(this.buffer, at, length);
-  }
-
-  /** The next `length` 32-bit integers. */
-  i32(length: number): Int32Array {
-    const at = this.at(4, length);
-    return this.buffer === null ? new Int32Array(0) : new Int32Array(this.buffer, at, length);
-  }
-
-  /** The next `length` bytes. */
-  u8(length: number): Uint8Array {
-    const at = this.at(1, length);
-    return this.buffer === null ? new Uint8Array(0) : new Uint8Array(this.buffer, at, length);
-  }
+  const buffer = view ?? allocateBuffer(bytes, shared, `new ${who}`);
+  return { buffer, arrays: carve(buffer).arrays };
 }

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { adoptOrAllocate, BufferCarver, constructOver, takeAdopted } from '../crowd/shared-memory.js';
+import { adoptOrCarve, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import {
   AIM_CLAMPED,
@@ -27,6 +27,7 @@ import { TWO_BONE_STATUS } from '../kernel/two-bone-batch.js';
 import * as vec3 from '../kernel/vec3.js';
 import { checkCharacterRange, checkCrowdPose } from '../pose/crowd-checks.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { BufferCarver } from '../slab.js';
 import {
   AimIk,
   type AimIkOptions,
@@ -152,15 +153,14 @@ export class AimBatch {
     this.aimCount = characters * B;
     // A copy of its own: a worker started later must get the bones this batch was set up with.
     this.boneOptions = Object.freeze(structuredClone(bones.slice()));
-    const bytes = carveAims(null, J * characters, this.aimCount, B).bytes;
-    this.buffer = adoptOrAllocate(
+    const { buffer, arrays } = adoptOrCarve(
       view,
-      bytes,
       options.shared === true,
       'AimBatch',
       `a batch of ${this.aimCount} aims`,
+      (b) => carveAims(b, J * characters, this.aimCount, B),
     );
-    const arrays = carveAims(this.buffer, J * characters, this.aimCount, B).arrays;
+    this.buffer = buffer;
     this.parents = arrays.parents;
     this.targets = arrays.targets;
     this.ups = arrays.ups;

@@ -3,13 +3,14 @@
  *
  * @packageDocumentation
  */
-import { adoptOrAllocate, BufferCarver, constructOver, takeAdopted } from '../crowd/shared-memory.js';
+import { adoptOrCarve, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH } from '../kernel/two-bone.js';
 import { TWO_BONE_LEG, twoBoneSolveLeg } from '../kernel/two-bone-batch.js';
 import { checkCharacterRange, checkCrowdPose } from '../pose/crowd-checks.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { BufferCarver } from '../slab.js';
 import { TwoBoneIk, type TwoBoneIkOptions } from './two-bone.js';
 
 /** One limb of every character of a {@link TwoBoneBatch}: a {@link TwoBoneIkOptions} and its inputs. */
@@ -148,15 +149,14 @@ export class TwoBoneBatch {
     this.limbOptions = Object.freeze(limbs.slice());
     this.legCount = characters * L;
     const n = this.legCount;
-    const bytes = carveBatch(null, J * characters, n).bytes;
-    this.buffer = adoptOrAllocate(
+    const { buffer, arrays } = adoptOrCarve(
       view,
-      bytes,
       options.shared === true,
       'TwoBoneBatch',
       `a batch of ${n} legs`,
+      (b) => carveBatch(b, J * characters, n),
     );
-    const arrays = carveBatch(this.buffer, J * characters, n).arrays;
+    this.buffer = buffer;
     this.parents = arrays.parents;
     if (view === null) {
       for (let c = 0; c < characters; c++) {

@@ -7,7 +7,7 @@
 import { Clip } from '../animation/clip.js';
 import { SamplerContext, type WrapMode, wrapTimeAt } from '../animation/sampler.js';
 import { checkSkeletonArg } from '../arguments.js';
-import { adoptOrAllocate, BufferCarver, constructOver, takeAdopted } from '../crowd/shared-memory.js';
+import { adoptOrCarve, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
@@ -15,6 +15,7 @@ import { localToModel } from '../kernel/local-to-model.js';
 import { PALETTE_3X4, PALETTE_MAT4, skinPalettes } from '../kernel/skin-palette.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Skin } from '../skin/skin.js';
+import { BufferCarver } from '../slab.js';
 import { checkCharacterRange } from './crowd-checks.js';
 import { Pose } from './pose.js';
 
@@ -122,15 +123,14 @@ export class Crowd {
     this.skeleton = skeleton;
     this.count = count;
     const view = takeAdopted();
-    const bytes = carveCrowd(null, J * count, count).bytes;
-    this.buffer = adoptOrAllocate(
+    const { buffer, arrays } = adoptOrCarve(
       view,
-      bytes,
       options.shared === true,
       'Crowd',
       `a crowd of ${count} characters`,
+      (b) => carveCrowd(b, J * count, count),
     );
-    const arrays = carveCrowd(this.buffer, J * count, count).arrays;
+    this.buffer = buffer;
     this.parents = arrays.parents;
     this.translations = arrays.translations;
     this.rotations = arrays.rotations;
