@@ -478,7 +478,6 @@ export class FootPlacement {
       );
     }
     this.weightEase = easeTime;
-    this.weightEase = easeTime;
     scratch.args[EASE.goal] = goal;
     scratch.args[EASE.easeTime] = easeTime;
     scratch.args[EASE.dt] = 0;
@@ -521,7 +520,8 @@ export class FootPlacement {
 
   /**
    * This frame's `dt` and clip `time`, as {@link FootPlacement.solveClock} reads them. Setting them
-   * here and calling that is what {@link FootPlacement.solve} does.
+   * here and calling that is what {@link FootPlacement.solve} does; a crowd's loop does it itself,
+   * so that no number is boxed where V8 does not inline `solve` (docs/crowds.md, Memory).
    */
   readonly clock = slab.f64(2);
 
