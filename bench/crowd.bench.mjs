@@ -14,7 +14,8 @@
  * Allocation: bytes per leg over a run (harness.mjs; run with --expose-gc, as `npm run bench`).
  *
  * Run: node --expose-gc bench/crowd.bench.mjs (after npm run build). Results: stdout and
- * bench/results/crowd.json.
+ * bench/results/crowd.json. `ROUND_MS=400` times the crowd frames in rounds of 400 ms instead of
+ * 60 (each line then runs more frames in a row; the worker lines' split changes little).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -56,7 +57,7 @@ import {
 import { tendonAim, tendonLeg } from './ik-tendon.mjs';
 
 const ROUNDS = 9;
-const ROUND_TARGET_NS = 60e6;
+const ROUND_TARGET_NS = Number(process.env.ROUND_MS ?? 60) * 1e6;
 const WARMUP_NS = 250e6;
 /** Legs per batch call. */
 const BATCHES = [100, 1000];
@@ -459,6 +460,7 @@ async function tendonCrowdFrame(
   workers = 0,
   caller = false,
   blend = false,
+  ik = true,
 ) {
   const shared = workers > 0;
   const crowd = new tendon.Crowd(skeleton, count, { shared });
@@ -474,7 +476,7 @@ async function tendonCrowdFrame(
   }
   const J = skeleton.jointCount;
   const legs = robotLegs(skeleton);
-  const batch = new tendon.TwoBoneBatch(skeleton, legs, count, { shared });
+  const batch = ik ? new tendon.TwoBoneBatch(skeleton, legs, count, { shared }) : null;
   const palettes = skins.map((skin) => {
     const length = 12 * skin.joints.length * count;
     return shared ? new Float32Array(new SharedArrayBuffer(4 * length)) : new Float32Array(length);
@@ -489,17 +491,18 @@ async function tendonCrowdFrame(
       })
     : null;
   const feet = Int32Array.from(legs, (leg) => skeleton.jointIndex(leg.foot));
-  const t = batch.targets;
+  const t = ik ? batch.targets : null;
   const model = crowd.model;
   const POSE = CROWD_STEP.sample | CROWD_STEP.forwardKinematics;
   const SOLVE = CROWD_STEP.legs | CROWD_STEP.palettes;
   return {
-    name: `Crowd${blend ? ' (walk + run blended)' : ''} + TwoBoneBatch (2 legs) + 3×4 palettes, ${count} robots${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
+    name: `Crowd${blend ? ' (walk + run blended)' : ''}${ik ? ' + TwoBoneBatch (2 legs)' : ' (sample + FK), no IK,'} + 3×4 palettes, ${count} robots${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
     count,
     workers,
     caller,
     blend,
-    batch,
+    batch: ik ? batch : undefined,
+    poseOnly: !ik,
     run(frames) {
       for (let f = 0; f < frames; f++) {
         for (let c = 0; c < count; c++) {
@@ -510,7 +513,7 @@ async function tendonCrowdFrame(
           crowd.sample();
           crowd.forwardKinematics();
         } else pool.runSync(POSE);
-        for (let c = 0, i = 0; c < count; c++) {
+        for (let c = 0, i = 0; ik && c < count; c++) {
           for (let l = 0; l < feet.length; l++, i++) {
             const o = 16 * (c * J + feet[l]) + 12;
             t[3 * i] = model[o];
@@ -519,7 +522,7 @@ async function tendonCrowdFrame(
           }
         }
         if (pool === null) {
-          batch.solve(crowd);
+          if (ik) batch.solve(crowd);
           for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4');
         } else pool.runSync(SOLVE);
       }
@@ -746,6 +749,7 @@ async function frameMain() {
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS - 1, true),
     await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, true),
+    await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, false, false),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
     ...(await Promise.all(WORKER_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS)))),
@@ -838,6 +842,14 @@ async function frameMain() {
   for (const n of CROWD_SIZES) {
     console.log(
       `${n} robots with placement, one thread: ${placed(n).msPerFrame.toFixed(3)} ms per frame (target for 1,000: ≤ 2.5)`,
+    );
+  }
+  {
+    // The floor under any placement: posing alone, no IK.
+    const pose = find((l) => l.poseOnly);
+    console.log(
+      `${pose.robots} robots posed alone (sample + FK + 3×4 palettes, no IK), one thread: ${pose.msPerFrame.toFixed(3)} ms per frame; ` +
+        `with placement ${(placed(pose.robots).msPerFrame / pose.msPerFrame).toFixed(2)}× that`,
     );
   }
   for (const n of WORKER_SIZES) {
