@@ -1,0 +1,151 @@
+/**
+ * How much WebAssembly would buy the crowd's posing: Crowd.forwardKinematics and Crowd.skinPalettes
+ * ('3x4') on 1,000 walking robots, next to the same arithmetic compiled from AssemblyScript
+ * (bench/wasm/kernels.ts, built to kernels.wasm; scalar, and forward kinematics with f64x2 SIMD
+ * too). The WebAssembly side reads copies of the crowd's arrays placed in its own memory; each
+ * result must equal tendon's to the bit, or the bench stops. Times are medians of alternating
+ * rounds in one process; the ratio is tendon's time over WebAssembly's.
+ *
+ * An experiment, not part of tendon: the kernels are not used by the library (docs/performance.md,
+ * "WebAssembly").
+ *
+ * Run: `npm run build && node bench/wasm-kernels.mjs` (about 20 s).
+ */
+import { readFileSync } from 'node:fs';
+import * as tendon from '../dist/index.js';
+import { median } from './harness.mjs';
+
+const COUNT = 1000;
+const ROUNDS = 7;
+const ROUND_MS = 300;
+
+const bytes = readFileSync(new URL('../examples/assets/RobotExpressive.glb', import.meta.url));
+const imported = await tendon.importGltf(bytes, { source: 'RobotExpressive.glb' });
+const { skeleton, clips, skins } = imported.skeletons[0];
+const walk = clips.find((c) => c.name === 'Walking');
+const J = skeleton.jointCount;
+const crowd = new tendon.Crowd(skeleton, COUNT);
+for (let c = 0; c < COUNT; c++) {
+  crowd.setClip(c, walk);
+  crowd.times[c] = (c * walk.duration * 0.6180339887498949) % walk.duration;
+}
+crowd.sample();
+
+const wasm = readFileSync(new URL('./wasm/kernels.wasm', import.meta.url));
+const { instance } = await WebAssembly.instantiate(wasm, { env: { abort() {} } });
+const { memory, fk, fkSimd, palettes } = instance.exports;
+const need =
+  1024 +
+  4 * J +
+  8 * COUNT * J * (3 + 4 + 3 + 16) +
+  skins.reduce(
+    (n, skin) => n + 4 * skin.joints.length + 128 * skin.joints.length + 48 * COUNT * skin.joints.length,
+    0,
+  ) +
+  16 * 16;
+memory.grow(Math.ceil(Math.max(0, need - memory.buffer.byteLength) / 65536));
+let offset = 1024;
+/** A view of `length` elements in WebAssembly's memory, 16-byte aligned (the SIMD loads'). */
+const carve = (Type, length) => {
+  const view = new Type(memory.buffer, offset, length);
+  offset = (offset + length * Type.BYTES_PER_ELEMENT + 15) & ~15;
+  return view;
+};
+const parents = carve(Int32Array, J);
+parents.set(skeleton.parents);
+const translations = carve(Float64Array, crowd.translations.length);
+const rotations = carve(Float64Array, crowd.rotations.length);
+const scales = carve(Float64Array, crowd.scales.length);
+translations.set(crowd.translations);
+rotations.set(crowd.rotations);
+scales.set(crowd.scales);
+const model = carve(Float64Array, crowd.model.length);
+const skinsIn = skins.map((skin) => {
+  const joints = carve(Int32Array, skin.joints.length);
+  joints.set(skin.joints);
+  const inverseBind = carve(Float64Array, skin.inverseBindMatrices.length);
+  inverseBind.set(skin.inverseBindMatrices);
+  return { joints, inverseBind, out: carve(Float32Array, 12 * COUNT * skin.joints.length) };
+});
+const tendonPalettes = skins.map((skin) => new Float32Array(12 * COUNT * skin.joints.length));
+
+const lines = {
+  'tendon Crowd.forwardKinematics': () => crowd.forwardKinematics(),
+  'wasm fk': () =>
+    fk(
+      parents.byteOffset,
+      translations.byteOffset,
+      rotations.byteOffset,
+      scales.byteOffset,
+      model.byteOffset,
+      J,
+      COUNT,
+    ),
+  'wasm fk, f64x2 SIMD': () =>
+    fkSimd(
+      parents.byteOffset,
+      translations.byteOffset,
+      rotations.byteOffset,
+      scales.byteOffset,
+      model.byteOffset,
+      J,
+      COUNT,
+    ),
+  'tendon Crowd.skinPalettes 3x4': () => {
+    for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], tendonPalettes[s], '3x4');
+  },
+  'wasm palettes 3x4': () => {
+    for (const { joints, inverseBind, out } of skinsIn) {
+      palettes(
+        out.byteOffset,
+        model.byteOffset,
+        J,
+        joints.byteOffset,
+        joints.length,
+        inverseBind.byteOffset,
+        COUNT,
+      );
+    }
+  },
+};
+
+/** Stops the bench unless `actual` holds `expected`'s bits. */
+function sameBits(name, actual, expected) {
+  for (let k = 0; k < expected.length; k++) {
+    if (!Object.is(actual[k], expected[k])) {
+      throw new Error(`${name}: element ${k} is ${actual[k]}, tendon's ${expected[k]}`);
+    }
+  }
+}
+lines['tendon Crowd.forwardKinematics']();
+for (const name of ['wasm fk', 'wasm fk, f64x2 SIMD']) {
+  model.fill(0);
+  lines[name]();
+  sameBits(name, model, crowd.model);
+}
+lines['tendon Crowd.skinPalettes 3x4']();
+lines['wasm palettes 3x4']();
+for (let s = 0; s < skinsIn.length; s++) sameBits('wasm palettes 3x4', skinsIn[s].out, tendonPalettes[s]);
+
+const times = Object.fromEntries(Object.keys(lines).map((name) => [name, []]));
+for (let r = 0; r < ROUNDS + 1; r++) {
+  for (const [name, run] of Object.entries(lines)) {
+    let frames = 0;
+    const start = performance.now();
+    while (performance.now() - start < ROUND_MS) {
+      run();
+      frames++;
+    }
+    // The first round warms up.
+    if (r > 0) times[name].push((performance.now() - start) / frames);
+  }
+}
+const ms = (name) => median(times[name]);
+console.log(
+  `${COUNT} robots (${J} joints, ${skins.length} skin${skins.length > 1 ? 's' : ''}), ms per frame, median of ${ROUNDS} rounds; every WebAssembly result tendon's to the bit`,
+);
+for (const name of Object.keys(lines)) {
+  const base = name.includes('palettes') ? 'tendon Crowd.skinPalettes 3x4' : 'tendon Crowd.forwardKinematics';
+  const ratio = name.startsWith('wasm') ? `  (${(ms(base) / ms(name)).toFixed(2)}× tendon)` : '';
+  console.log(`  ${name.padEnd(32)} ${ms(name).toFixed(3)}${ratio}`);
+}
