@@ -1,8 +1,8 @@
 /**
- * How much WebAssembly would buy the crowd's posing: Crowd.forwardKinematics and Crowd.skinPalettes
- * ('3x4') on 1,000 walking robots, next to the same arithmetic compiled from AssemblyScript
- * (bench/wasm/kernels.ts, built to kernels.wasm; scalar, and forward kinematics with f64x2 SIMD
- * too). The WebAssembly side reads copies of the crowd's arrays placed in its own memory; each
+ * How much WebAssembly would buy the crowd's posing: Crowd.sample (one looping clip),
+ * Crowd.forwardKinematics and Crowd.skinPalettes ('3x4') on 1,000 walking robots, next to the same
+ * arithmetic compiled from AssemblyScript (bench/wasm/kernels.ts, built to kernels.wasm; scalar,
+ * and forward kinematics with f64x2 SIMD too). The WebAssembly side reads copies of the crowd's arrays placed in its own memory; each
  * result must equal tendon's to the bit, or the bench stops. Times are medians of alternating
  * rounds in one process; the ratio is tendon's time over WebAssembly's.
  *
@@ -33,7 +33,7 @@ crowd.sample();
 
 const wasm = readFileSync(new URL('./wasm/kernels.wasm', import.meta.url));
 const { instance } = await WebAssembly.instantiate(wasm, { env: { abort() {} } });
-const { memory, fk, fkSimd, palettes } = instance.exports;
+const { memory, fk, fkSimd, palettes, sample } = instance.exports;
 const need =
   1024 +
   4 * J +
@@ -42,7 +42,11 @@ const need =
     (n, skin) => n + 4 * skin.joints.length + 128 * skin.joints.length + 48 * COUNT * skin.joints.length,
     0,
   ) +
-  16 * 16;
+  16 * 16 +
+  24 * walk.trackCount +
+  8 * (walk.times.length + walk.values.length + 64) +
+  COUNT * (8 + 4 * walk.trackCount) +
+  1024;
 memory.grow(Math.ceil(Math.max(0, need - memory.buffer.byteLength) / 65536));
 let offset = 1024;
 /** A view of `length` elements in WebAssembly's memory, 16-byte aligned (the SIMD loads'). */
@@ -67,9 +71,51 @@ const skinsIn = skins.map((skin) => {
   inverseBind.set(skin.inverseBindMatrices);
   return { joints, inverseBind, out: carve(Float32Array, 12 * COUNT * skin.joints.length) };
 });
+// The clip's track table, slerp's series weights (computed as src/kernel/quat.ts computes them),
+// and each robot's time and key cursors.
+const tracks = carve(Int32Array, 6 * walk.trackCount);
+for (let i = 0; i < walk.trackCount; i++) {
+  tracks.set(
+    [
+      walk.targets[i],
+      walk.paths[i],
+      walk.interpolations[i],
+      walk.timeOffsets[i],
+      walk.keyCounts[i],
+      walk.valueOffsets[i],
+    ],
+    6 * i,
+  );
+}
+const keyTimes = carve(Float64Array, walk.times.length);
+keyTimes.set(walk.times);
+const keyValues = carve(Float64Array, walk.values.length);
+keyValues.set(walk.values);
+const series = carve(Float64Array, 64);
+for (let i = 1; i < 64; i++) series[i] = 1 / (i * (2 * i + 1));
+const clock = carve(Float64Array, COUNT);
+clock.set(crowd.times);
+const cursors = carve(Int32Array, COUNT * walk.trackCount);
 const tendonPalettes = skins.map((skin) => new Float32Array(12 * COUNT * skin.joints.length));
 
 const lines = {
+  'tendon Crowd.sample': () => crowd.sample(),
+  'wasm sample': () =>
+    sample(
+      tracks.byteOffset,
+      walk.trackCount,
+      keyTimes.byteOffset,
+      keyValues.byteOffset,
+      series.byteOffset,
+      walk.duration,
+      clock.byteOffset,
+      cursors.byteOffset,
+      translations.byteOffset,
+      rotations.byteOffset,
+      scales.byteOffset,
+      J,
+      COUNT,
+    ),
   'tendon Crowd.forwardKinematics': () => crowd.forwardKinematics(),
   'wasm fk': () =>
     fk(
@@ -117,6 +163,30 @@ function sameBits(name, actual, expected) {
     }
   }
 }
+lines['tendon Crowd.sample']();
+translations.fill(0);
+rotations.fill(0);
+scales.fill(0);
+// The joints no track animates keep their rest values, as the crowd's do.
+translations.set(crowd.translations);
+rotations.set(crowd.rotations);
+scales.set(crowd.scales);
+for (const { track, stride, into } of [
+  { track: 0, stride: 3, into: translations },
+  { track: 1, stride: 4, into: rotations },
+  { track: 2, stride: 3, into: scales },
+]) {
+  // Overwrite every animated channel, so that the comparison below tests the sampling.
+  for (let i = 0; i < walk.trackCount; i++) {
+    if (walk.paths[i] !== track) continue;
+    for (let c = 0; c < COUNT; c++)
+      into.fill(Number.NaN, (c * J + walk.targets[i]) * stride, (c * J + walk.targets[i] + 1) * stride);
+  }
+}
+lines['wasm sample']();
+sameBits('wasm sample (translations)', translations, crowd.translations);
+sameBits('wasm sample (rotations)', rotations, crowd.rotations);
+sameBits('wasm sample (scales)', scales, crowd.scales);
 lines['tendon Crowd.forwardKinematics']();
 for (const name of ['wasm fk', 'wasm fk, f64x2 SIMD']) {
   model.fill(0);
@@ -141,11 +211,21 @@ for (let r = 0; r < ROUNDS + 1; r++) {
   }
 }
 const ms = (name) => median(times[name]);
+const bases = {
+  sample: 'tendon Crowd.sample',
+  fk: 'tendon Crowd.forwardKinematics',
+  palettes: 'tendon Crowd.skinPalettes 3x4',
+};
 console.log(
   `${COUNT} robots (${J} joints, ${skins.length} skin${skins.length > 1 ? 's' : ''}), ms per frame, median of ${ROUNDS} rounds; every WebAssembly result tendon's to the bit`,
 );
 for (const name of Object.keys(lines)) {
-  const base = name.includes('palettes') ? 'tendon Crowd.skinPalettes 3x4' : 'tendon Crowd.forwardKinematics';
+  const base = name.includes('palettes') ? bases.palettes : name.includes('sample') ? bases.sample : bases.fk;
   const ratio = name.startsWith('wasm') ? `  (${(ms(base) / ms(name)).toFixed(2)}× tendon)` : '';
   console.log(`  ${name.padEnd(32)} ${ms(name).toFixed(3)}${ratio}`);
 }
+const js = ms(bases.sample) + ms(bases.fk) + ms(bases.palettes);
+const wasmTotal = ms('wasm sample') + ms('wasm fk, f64x2 SIMD') + ms('wasm palettes 3x4');
+console.log(
+  `  posing (sample + FK + palettes): tendon ${js.toFixed(3)}, wasm ${wasmTotal.toFixed(3)} (${(js / wasmTotal).toFixed(2)}× tendon)`,
+);

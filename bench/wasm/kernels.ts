@@ -1,9 +1,10 @@
 /**
- * An experiment, not part of tendon: forward kinematics and 3×4 skinning palettes of a crowd as
- * WebAssembly, written in AssemblyScript with the arithmetic of src/kernel/local-to-model.ts and
- * src/kernel/skin-palette.ts in the same order (no fused multiply-add), so the results are the
- * same bits. `fkSimd` computes rows x and y of each column of the parent product in one f64x2,
- * each lane the scalar's sum in the scalar's order. bench/wasm-kernels.mjs checks the bits and times them.
+ * An experiment, not part of tendon: sampling, forward kinematics and 3×4 skinning palettes of a
+ * crowd as WebAssembly, written in AssemblyScript with the arithmetic of src/kernel/keyframes.ts,
+ * src/kernel/local-to-model.ts and src/kernel/skin-palette.ts in the same order (no fused
+ * multiply-add), so the results are the same bits. `fkSimd` computes rows x and y of each column of
+ * the parent product in one f64x2, each lane the scalar's sum in the scalar's order.
+ * bench/wasm-kernels.mjs checks the bits and times them.
  *
  * Build (writes kernels.wasm beside this file):
  *   npx -y -p assemblyscript@0.28 asc bench/wasm/kernels.ts -O3 --noAssert --runtime stub \
@@ -272,6 +273,186 @@ export function palettes(
       store<f32>(o, <f32>(a02 * b10 + a12 * b11 + a22 * b12), 36);
       store<f32>(o, <f32>(a02 * b20 + a12 * b21 + a22 * b22), 40);
       store<f32>(o, <f32>(a02 * b30 + a12 * b31 + a22 * b32 + a32), 44);
+    }
+  }
+}
+
+// Sampling one clip into every character (each its own time and key cursors), looping: the
+// arithmetic of src/animation/sampler.ts's wrapTimeAt, src/kernel/keyframes.ts's sampleTracksAt
+// (step, linear, cubic) and src/kernel/quat.ts's trig-free slerpFrom. `tracks` holds 6 i32 per
+// track: target joint, path (0 translation, 1 rotation, 2 scale), interpolation (0 step, 1 linear,
+// 2 cubic), time offset, key count, value offset; `series` slerpFrom's 64 series weights.
+function findKey(times: usize, base: i32, count: i32, t: f64, hint: i32): i32 {
+  const last = count - 2;
+  if (last <= 0) return 0;
+  let k = hint < 0 ? 0 : hint > last ? last : hint;
+  if (load<f64>(times + ((<usize>(base + k)) << 3)) <= t) {
+    for (let step = 0; step < 4; step++) {
+      if (k >= last || t < load<f64>(times + ((<usize>(base + k + 1)) << 3))) return k;
+      k++;
+    }
+    if (k >= last || t < load<f64>(times + ((<usize>(base + k + 1)) << 3))) return k;
+    let lo = k;
+    let hi = last;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (load<f64>(times + ((<usize>(base + mid)) << 3)) <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+  for (let step = 0; step < 4; step++) {
+    if (k <= 0) return 0;
+    k--;
+    if (load<f64>(times + ((<usize>(base + k)) << 3)) <= t) return k;
+  }
+  let lo = 0;
+  let hi = k;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (load<f64>(times + ((<usize>(base + mid)) << 3)) <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function slerpInto(out: usize, a: usize, b0: usize, t: f64, series: usize): void {
+  const ax = load<f64>(a),
+    ay = load<f64>(a, 8),
+    az = load<f64>(a, 16),
+    aw = load<f64>(a, 24);
+  let bx = load<f64>(b0),
+    by = load<f64>(b0, 8),
+    bz = load<f64>(b0, 16),
+    bw = load<f64>(b0, 24);
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) {
+    cos = -cos;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
+  }
+  const xm1 = (cos > 1 ? 1 : cos) - 1;
+  const h = -xm1;
+  let n: i32;
+  if (h <= 6e-6) n = h <= 5.4e-17 ? 0 : h <= 1.039e-8 ? 1 : 2;
+  else if (h <= 9.711e-4) n = h <= 1.441e-4 ? 3 : 4;
+  else if (h <= 1.698e-2) n = h <= 3.464e-3 ? 5 : h <= 8.591e-3 ? 6 : 7;
+  else {
+    const half = h * 0.5;
+    let bound = half * half;
+    n = 1;
+    while (bound > 2.7e-17 && n < 63) {
+      bound *= half;
+      n++;
+    }
+  }
+  const u = 1 - t;
+  const u2 = u * u;
+  const t2 = t * t;
+  let acc0: f64 = 1;
+  let acc1: f64 = 1;
+  for (let i = n; i > 0; i--) {
+    const k = load<f64>(series + ((<usize>i) << 3)) * xm1;
+    const ii = <f64>(i * i);
+    acc0 = 1 + k * (u2 - ii) * acc0;
+    acc1 = 1 + k * (t2 - ii) * acc1;
+  }
+  const s0 = u * acc0;
+  const s1 = t * acc1;
+  const x = ax * s0 + bx * s1;
+  const y = ay * s0 + by * s1;
+  const z = az * s0 + bz * s1;
+  const w = aw * s0 + bw * s1;
+  const lenSq = x * x + y * y + z * z + w * w;
+  const inv = lenSq > 0 ? 1 / Math.sqrt(lenSq) : 0;
+  store<f64>(out, x * inv);
+  store<f64>(out, y * inv, 8);
+  store<f64>(out, z * inv, 16);
+  store<f64>(out, w * inv, 24);
+}
+
+function copyValue(out: usize, v: usize, stride: i32): void {
+  store<f64>(out, load<f64>(v));
+  store<f64>(out, load<f64>(v, 8), 8);
+  store<f64>(out, load<f64>(v, 16), 16);
+  if (stride === 4) store<f64>(out, load<f64>(v, 24), 24);
+}
+
+export function sample(
+  tracks: usize,
+  trackCount: i32,
+  times: usize,
+  values: usize,
+  series: usize,
+  duration: f64,
+  clock: usize,
+  cursors: usize,
+  t: usize,
+  r: usize,
+  s: usize,
+  jointCount: i32,
+  count: i32,
+): void {
+  for (let c = 0; c < count; c++) {
+    const time = load<f64>(clock + ((<usize>c) << 3));
+    let tt: f64;
+    if (duration <= 0) tt = 0;
+    else if (time >= 0 && time < duration) tt = time;
+    else {
+      const w = time - Math.floor(time / duration) * duration;
+      tt = w >= 0 && w < duration ? w : 0;
+    }
+    const cur = cursors + ((<usize>(c * trackCount)) << 2);
+    const joint0 = c * jointCount;
+    for (let i = 0; i < trackCount; i++) {
+      const tr = tracks + <usize>(i * 24);
+      const path = load<i32>(tr, 4);
+      const stride = path === 1 ? 4 : 3;
+      const target = joint0 + load<i32>(tr);
+      const o = path === 1 ? r + ((<usize>target) << 5) : (path === 0 ? t : s) + <usize>target * 24;
+      const base = load<i32>(tr, 12);
+      const keys = load<i32>(tr, 16);
+      const k = findKey(times, base, keys, tt, load<i32>(cur + ((<usize>i) << 2)));
+      store<i32>(cur + ((<usize>i) << 2), k);
+      const interp = load<i32>(tr, 8);
+      const keyWidth = interp === 2 ? stride * 3 : stride;
+      const valueCenter = interp === 2 ? stride : 0;
+      const v0 = load<i32>(tr, 20) + k * keyWidth + valueCenter;
+      const p0 = values + ((<usize>v0) << 3);
+      if (keys < 2) {
+        copyValue(o, p0, stride);
+        continue;
+      }
+      const t0 = load<f64>(times + ((<usize>(base + k)) << 3));
+      const t1 = load<f64>(times + ((<usize>(base + k + 1)) << 3));
+      if (tt <= t0) {
+        copyValue(o, p0, stride);
+        continue;
+      }
+      const v1 = v0 + keyWidth;
+      const p1 = values + ((<usize>v1) << 3);
+      if (tt >= t1 || interp === 0) {
+        copyValue(o, tt >= t1 ? p1 : p0, stride);
+        continue;
+      }
+      const dt = t1 - t0;
+      const u = (tt - t0) / dt;
+      if (interp === 1) {
+        if (stride === 4) slerpInto(o, p0, p1, u, series);
+        else {
+          const a0 = load<f64>(p0),
+            a1 = load<f64>(p0, 8),
+            a2 = load<f64>(p0, 16);
+          store<f64>(o, a0 + (load<f64>(p1) - a0) * u);
+          store<f64>(o, a1 + (load<f64>(p1, 8) - a1) * u, 8);
+          store<f64>(o, a2 + (load<f64>(p1, 16) - a2) * u, 16);
+        }
+        continue;
+      }
+      // Cubic: not in the robot's clips; left out of the experiment.
+      unreachable();
     }
   }
 }
