@@ -58,6 +58,9 @@ import { tendonAim, tendonLeg } from './ik-tendon.mjs';
 
 const ROUNDS = 9;
 const ROUND_TARGET_NS = Number(process.env.ROUND_MS ?? 60) * 1e6;
+if (!(ROUND_TARGET_NS > 0 && Number.isFinite(ROUND_TARGET_NS))) {
+  throw new Error(`ROUND_MS=${process.env.ROUND_MS}: a positive number of milliseconds`);
+}
 const WARMUP_NS = 250e6;
 /** Legs per batch call. */
 const BATCHES = [100, 1000];

@@ -11,7 +11,18 @@
  *     --enable simd --initialMemory 1 -o bench/wasm/kernels.wasm
  */
 // Forward kinematics over flat arrays in linear memory: the same arithmetic as tendon's localToModel.
-export function fk(parents: usize, t: usize, r: usize, s: usize, m: usize, n: i32, count: i32): void {
+// With `simd`, rows x and y of each column of the parent product are one f64x2: the matrices are
+// stored column by column, so those two rows sit side by side; row z is the odd one of three.
+function forwardKinematics(
+  parents: usize,
+  t: usize,
+  r: usize,
+  s: usize,
+  m: usize,
+  n: i32,
+  count: i32,
+  simd: bool,
+): void {
   for (let c = 0; c < count; c++) {
     const base = <usize>(c * n);
     for (let i: usize = 0; i < <usize>n; i++) {
@@ -72,152 +83,97 @@ export function fk(parents: usize, t: usize, r: usize, s: usize, m: usize, n: i3
         continue;
       }
       const po = m + ((base + <usize>p) << 7);
-      const a00 = load<f64>(po),
-        a01 = load<f64>(po, 8),
-        a02 = load<f64>(po, 16);
-      const a10 = load<f64>(po, 32),
-        a11 = load<f64>(po, 40),
-        a12 = load<f64>(po, 48);
-      const a20 = load<f64>(po, 64),
-        a21 = load<f64>(po, 72),
-        a22 = load<f64>(po, 80);
-      const a30 = load<f64>(po, 96),
-        a31 = load<f64>(po, 104),
-        a32 = load<f64>(po, 112);
-      store<f64>(o, a00 * l00 + a10 * l01 + a20 * l02);
-      store<f64>(o, a01 * l00 + a11 * l01 + a21 * l02, 8);
-      store<f64>(o, a02 * l00 + a12 * l01 + a22 * l02, 16);
-      store<f64>(o, 0, 24);
-      store<f64>(o, a00 * l10 + a10 * l11 + a20 * l12, 32);
-      store<f64>(o, a01 * l10 + a11 * l11 + a21 * l12, 40);
-      store<f64>(o, a02 * l10 + a12 * l11 + a22 * l12, 48);
-      store<f64>(o, 0, 56);
-      store<f64>(o, a00 * l20 + a10 * l21 + a20 * l22, 64);
-      store<f64>(o, a01 * l20 + a11 * l21 + a21 * l22, 72);
-      store<f64>(o, a02 * l20 + a12 * l21 + a22 * l22, 80);
-      store<f64>(o, 0, 88);
-      store<f64>(o, a00 * l30 + a10 * l31 + a20 * l32 + a30, 96);
-      store<f64>(o, a01 * l30 + a11 * l31 + a21 * l32 + a31, 104);
-      store<f64>(o, a02 * l30 + a12 * l31 + a22 * l32 + a32, 112);
-      store<f64>(o, 1, 120);
+      if (simd) {
+        const a0 = v128.load(po),
+          a1 = v128.load(po, 32),
+          a2 = v128.load(po, 64),
+          a3 = v128.load(po, 96);
+        const a02 = load<f64>(po, 16),
+          a12 = load<f64>(po, 48),
+          a22 = load<f64>(po, 80),
+          a32 = load<f64>(po, 112);
+        v128.store(
+          o,
+          f64x2.add(
+            f64x2.add(f64x2.mul(a0, f64x2.splat(l00)), f64x2.mul(a1, f64x2.splat(l01))),
+            f64x2.mul(a2, f64x2.splat(l02)),
+          ),
+        );
+        store<f64>(o, a02 * l00 + a12 * l01 + a22 * l02, 16);
+        store<f64>(o, 0, 24);
+        v128.store(
+          o,
+          f64x2.add(
+            f64x2.add(f64x2.mul(a0, f64x2.splat(l10)), f64x2.mul(a1, f64x2.splat(l11))),
+            f64x2.mul(a2, f64x2.splat(l12)),
+          ),
+          32,
+        );
+        store<f64>(o, a02 * l10 + a12 * l11 + a22 * l12, 48);
+        store<f64>(o, 0, 56);
+        v128.store(
+          o,
+          f64x2.add(
+            f64x2.add(f64x2.mul(a0, f64x2.splat(l20)), f64x2.mul(a1, f64x2.splat(l21))),
+            f64x2.mul(a2, f64x2.splat(l22)),
+          ),
+          64,
+        );
+        store<f64>(o, a02 * l20 + a12 * l21 + a22 * l22, 80);
+        store<f64>(o, 0, 88);
+        v128.store(
+          o,
+          f64x2.add(
+            f64x2.add(
+              f64x2.add(f64x2.mul(a0, f64x2.splat(l30)), f64x2.mul(a1, f64x2.splat(l31))),
+              f64x2.mul(a2, f64x2.splat(l32)),
+            ),
+            a3,
+          ),
+          96,
+        );
+        store<f64>(o, a02 * l30 + a12 * l31 + a22 * l32 + a32, 112);
+        store<f64>(o, 1, 120);
+      } else {
+        const a00 = load<f64>(po),
+          a01 = load<f64>(po, 8),
+          a02 = load<f64>(po, 16);
+        const a10 = load<f64>(po, 32),
+          a11 = load<f64>(po, 40),
+          a12 = load<f64>(po, 48);
+        const a20 = load<f64>(po, 64),
+          a21 = load<f64>(po, 72),
+          a22 = load<f64>(po, 80);
+        const a30 = load<f64>(po, 96),
+          a31 = load<f64>(po, 104),
+          a32 = load<f64>(po, 112);
+        store<f64>(o, a00 * l00 + a10 * l01 + a20 * l02);
+        store<f64>(o, a01 * l00 + a11 * l01 + a21 * l02, 8);
+        store<f64>(o, a02 * l00 + a12 * l01 + a22 * l02, 16);
+        store<f64>(o, 0, 24);
+        store<f64>(o, a00 * l10 + a10 * l11 + a20 * l12, 32);
+        store<f64>(o, a01 * l10 + a11 * l11 + a21 * l12, 40);
+        store<f64>(o, a02 * l10 + a12 * l11 + a22 * l12, 48);
+        store<f64>(o, 0, 56);
+        store<f64>(o, a00 * l20 + a10 * l21 + a20 * l22, 64);
+        store<f64>(o, a01 * l20 + a11 * l21 + a21 * l22, 72);
+        store<f64>(o, a02 * l20 + a12 * l21 + a22 * l22, 80);
+        store<f64>(o, 0, 88);
+        store<f64>(o, a00 * l30 + a10 * l31 + a20 * l32 + a30, 96);
+        store<f64>(o, a01 * l30 + a11 * l31 + a21 * l32 + a31, 104);
+        store<f64>(o, a02 * l30 + a12 * l31 + a22 * l32 + a32, 112);
+        store<f64>(o, 1, 120);
+      }
     }
   }
 }
 
-// Forward kinematics over flat arrays in linear memory: the same arithmetic as tendon's localToModel.
+export function fk(parents: usize, t: usize, r: usize, s: usize, m: usize, n: i32, count: i32): void {
+  forwardKinematics(parents, t, r, s, m, n, count, false);
+}
+
 export function fkSimd(parents: usize, t: usize, r: usize, s: usize, m: usize, n: i32, count: i32): void {
-  for (let c = 0; c < count; c++) {
-    const base = <usize>(c * n);
-    for (let i: usize = 0; i < <usize>n; i++) {
-      const j = base + i;
-      const qo = r + (j << 5);
-      const vo = t + j * 24;
-      const so = s + j * 24;
-      const x = load<f64>(qo),
-        y = load<f64>(qo, 8),
-        z = load<f64>(qo, 16),
-        w = load<f64>(qo, 24);
-      const sx = load<f64>(so),
-        sy = load<f64>(so, 8),
-        sz = load<f64>(so, 16);
-      const x2 = x + x,
-        y2 = y + y,
-        z2 = z + z;
-      const xx = x * x2,
-        xy = x * y2,
-        xz = x * z2,
-        yy = y * y2,
-        yz = y * z2,
-        zz = z * z2;
-      const wx = w * x2,
-        wy = w * y2,
-        wz = w * z2;
-      const l00 = (1 - (yy + zz)) * sx,
-        l01 = (xy + wz) * sx,
-        l02 = (xz - wy) * sx;
-      const l10 = (xy - wz) * sy,
-        l11 = (1 - (xx + zz)) * sy,
-        l12 = (yz + wx) * sy;
-      const l20 = (xz + wy) * sz,
-        l21 = (yz - wx) * sz,
-        l22 = (1 - (xx + yy)) * sz;
-      const l30 = load<f64>(vo),
-        l31 = load<f64>(vo, 8),
-        l32 = load<f64>(vo, 16);
-      const o = m + (j << 7);
-      const p = load<i32>(parents + (i << 2));
-      if (p < 0) {
-        store<f64>(o, l00);
-        store<f64>(o, l01, 8);
-        store<f64>(o, l02, 16);
-        store<f64>(o, 0, 24);
-        store<f64>(o, l10, 32);
-        store<f64>(o, l11, 40);
-        store<f64>(o, l12, 48);
-        store<f64>(o, 0, 56);
-        store<f64>(o, l20, 64);
-        store<f64>(o, l21, 72);
-        store<f64>(o, l22, 80);
-        store<f64>(o, 0, 88);
-        store<f64>(o, l30, 96);
-        store<f64>(o, l31, 104);
-        store<f64>(o, l32, 112);
-        store<f64>(o, 1, 120);
-        continue;
-      }
-      const po = m + ((base + <usize>p) << 7);
-      const a0 = v128.load(po),
-        a1 = v128.load(po, 32),
-        a2 = v128.load(po, 64),
-        a3 = v128.load(po, 96);
-      const a02 = load<f64>(po, 16),
-        a12 = load<f64>(po, 48),
-        a22 = load<f64>(po, 80),
-        a32 = load<f64>(po, 112);
-      v128.store(
-        o,
-        f64x2.add(
-          f64x2.add(f64x2.mul(a0, f64x2.splat(l00)), f64x2.mul(a1, f64x2.splat(l01))),
-          f64x2.mul(a2, f64x2.splat(l02)),
-        ),
-      );
-      store<f64>(o, a02 * l00 + a12 * l01 + a22 * l02, 16);
-      store<f64>(o, 0, 24);
-      v128.store(
-        o,
-        f64x2.add(
-          f64x2.add(f64x2.mul(a0, f64x2.splat(l10)), f64x2.mul(a1, f64x2.splat(l11))),
-          f64x2.mul(a2, f64x2.splat(l12)),
-        ),
-        32,
-      );
-      store<f64>(o, a02 * l10 + a12 * l11 + a22 * l12, 48);
-      store<f64>(o, 0, 56);
-      v128.store(
-        o,
-        f64x2.add(
-          f64x2.add(f64x2.mul(a0, f64x2.splat(l20)), f64x2.mul(a1, f64x2.splat(l21))),
-          f64x2.mul(a2, f64x2.splat(l22)),
-        ),
-        64,
-      );
-      store<f64>(o, a02 * l20 + a12 * l21 + a22 * l22, 80);
-      store<f64>(o, 0, 88);
-      v128.store(
-        o,
-        f64x2.add(
-          f64x2.add(
-            f64x2.add(f64x2.mul(a0, f64x2.splat(l30)), f64x2.mul(a1, f64x2.splat(l31))),
-            f64x2.mul(a2, f64x2.splat(l32)),
-          ),
-          a3,
-        ),
-        96,
-      );
-      store<f64>(o, a02 * l30 + a12 * l31 + a22 * l32 + a32, 112);
-      store<f64>(o, 1, 120);
-    }
-  }
+  forwardKinematics(parents, t, r, s, m, n, count, true);
 }
 
 // 3×4 skinning palettes of `count` characters: the same arithmetic as tendon's skinPalettes.
@@ -279,7 +235,7 @@ export function palettes(
 
 // Sampling one clip into every character (each its own time and key cursors), looping: the
 // arithmetic of src/animation/sampler.ts's wrapTimeAt, src/kernel/keyframes.ts's sampleTracksAt
-// (step, linear, cubic) and src/kernel/quat.ts's trig-free slerpFrom. `tracks` holds 6 i32 per
+// (step and linear keys; cubic keys trap) and src/kernel/quat.ts's trig-free slerpFrom. `tracks` holds 6 i32 per
 // track: target joint, path (0 translation, 1 rotation, 2 scale), interpolation (0 step, 1 linear,
 // 2 cubic), time offset, key count, value offset; `series` slerpFrom's 64 series weights.
 function findKey(times: usize, base: i32, count: i32, t: f64, hint: i32): i32 {
