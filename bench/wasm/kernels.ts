@@ -92,46 +92,16 @@ function forwardKinematics(
           a12 = load<f64>(po, 48),
           a22 = load<f64>(po, 80),
           a32 = load<f64>(po, 112);
-        v128.store(
-          o,
-          f64x2.add(
-            f64x2.add(f64x2.mul(a0, f64x2.splat(l00)), f64x2.mul(a1, f64x2.splat(l01))),
-            f64x2.mul(a2, f64x2.splat(l02)),
-          ),
-        );
+        v128.store(o, rowsXY(a0, a1, a2, l00, l01, l02));
         store<f64>(o, a02 * l00 + a12 * l01 + a22 * l02, 16);
         store<f64>(o, 0, 24);
-        v128.store(
-          o,
-          f64x2.add(
-            f64x2.add(f64x2.mul(a0, f64x2.splat(l10)), f64x2.mul(a1, f64x2.splat(l11))),
-            f64x2.mul(a2, f64x2.splat(l12)),
-          ),
-          32,
-        );
+        v128.store(o, rowsXY(a0, a1, a2, l10, l11, l12), 32);
         store<f64>(o, a02 * l10 + a12 * l11 + a22 * l12, 48);
         store<f64>(o, 0, 56);
-        v128.store(
-          o,
-          f64x2.add(
-            f64x2.add(f64x2.mul(a0, f64x2.splat(l20)), f64x2.mul(a1, f64x2.splat(l21))),
-            f64x2.mul(a2, f64x2.splat(l22)),
-          ),
-          64,
-        );
+        v128.store(o, rowsXY(a0, a1, a2, l20, l21, l22), 64);
         store<f64>(o, a02 * l20 + a12 * l21 + a22 * l22, 80);
         store<f64>(o, 0, 88);
-        v128.store(
-          o,
-          f64x2.add(
-            f64x2.add(
-              f64x2.add(f64x2.mul(a0, f64x2.splat(l30)), f64x2.mul(a1, f64x2.splat(l31))),
-              f64x2.mul(a2, f64x2.splat(l32)),
-            ),
-            a3,
-          ),
-          96,
-        );
+        v128.store(o, f64x2.add(rowsXY(a0, a1, a2, l30, l31, l32), a3), 96);
         store<f64>(o, a02 * l30 + a12 * l31 + a22 * l32 + a32, 112);
         store<f64>(o, 1, 120);
       } else {
@@ -166,6 +136,15 @@ function forwardKinematics(
       }
     }
   }
+}
+
+// Rows x and y of the parent's 3×3 part times the column (u, v, w): a0·u + a1·v + a2·w, summed in
+// the scalar's order.
+function rowsXY(a0: v128, a1: v128, a2: v128, u: f64, v: f64, w: f64): v128 {
+  return f64x2.add(
+    f64x2.add(f64x2.mul(a0, f64x2.splat(u)), f64x2.mul(a1, f64x2.splat(v))),
+    f64x2.mul(a2, f64x2.splat(w)),
+  );
 }
 
 export function fk(parents: usize, t: usize, r: usize, s: usize, m: usize, n: i32, count: i32): void {
