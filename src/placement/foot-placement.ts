@@ -47,6 +47,7 @@ const scratch = {
   worldRotationInverse: new Float64Array(4),
   ray: new Float64Array(RAY.length),
   hit: new Float64Array(HIT.length),
+  footprintHit: new Float64Array(HIT.length),
   vec: new Float64Array(12),
   quat: new Float64Array(16),
   trs: new Float64Array(10),
@@ -116,11 +117,19 @@ export interface FootPlacementOptions {
    * For a four-legged rig (legs both well ahead of and behind the pelvis along `forward`): the
    * largest pitch of the body to the slope between its front and hind feet, radians. The pelvis
    * turns about its side axis so that the front legs rise or sink with the ground under them,
-   * and the hind legs with theirs, following with twice the pelvis' smoothing time. Default 0:
-   * off (on the Fox it brings the soles on a 20° slope from 7.9 cm to 2.5 cm, but its planted feet
-   * slide more on steps and bumps; see docs/placement.md). Ignored for other rigs.
+   * and the hind legs with theirs, following with twice the pelvis' smoothing time. Default 0.5
+   * (about 29°); 0 keeps the body level (on the Fox's walk down a 20° slope its front legs then
+   * cannot reach: soles up to 7.9 cm off; see docs/placement.md). Ignored for other rigs.
    */
   readonly maxBodyPitch?: number;
+  /**
+   * For a foot with no toe joint (a paw, a Blender rig's foot bone): half the length of its pad
+   * along `forward`, as a fraction of the leg's length. The foot stands on the highest ground its
+   * pad covers, so a paw landing at a step's edge stands on the edge instead of dropping past it
+   * and jumping back up as it settles. Two more rays per such foot and frame. Default 0.05 for a
+   * four-legged rig, 0 (one ray) otherwise.
+   */
+  readonly footprint?: number;
   /**
    * How far the hips may sink below the animation's to keep a planted foot where it was planted,
    * when the body moves on past the leg's reach (the end of a stance on a straight leg). Past it,
@@ -251,6 +260,14 @@ export class FootPlacement {
   /** Per leg, how far this frame's body pitch moved its hip up (world units). */
   private readonly hipShift: Float64Array;
   private pitched = false;
+  /** This frame's body pitch in model space (a quaternion): the feet's model rotations carry it. */
+  private readonly pitchRotation = slab.f64(4);
+  /** The front and hind ends' last drops (world units), for a frame where one end has no foot down. */
+  private readonly pitchEnds = slab.f64(2);
+  /** The character's forward direction in model space (the footprint's axis). */
+  private readonly forwardModel: Float64Array;
+  /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
+  private readonly footprint: number;
   /** cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off). */
   private readonly stepLimit: Float64Array;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
@@ -264,6 +281,10 @@ export class FootPlacement {
   /** Per leg, the contact weight of the last solve. */
   private readonly lastContact: Float64Array;
   private readonly toeHeights: Float64Array;
+  /** Per leg, 1 for a digitigrade foot ({@link FootPlacement.updateStand}). */
+  private readonly steep: Uint8Array;
+  /** Per leg, the foot joint's height over the ground along the normal and straight up. */
+  private readonly stand: Float64Array;
   private readonly animatedToe: Float64Array;
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
@@ -340,12 +361,13 @@ export class FootPlacement {
       option('softness', 0.03, 0.5),
       option('lockDrop', 0.04, 1),
     ]);
-    const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0, 1.5));
+    const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
     const maxStep = option('maxJointStep', 0, Math.PI);
     const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
     this.stepLimit = slab.f64From([maxStep > 0 ? stepCos : -2, stepSin]);
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
+    this.forwardModel = slab.f64From(forward);
     this.solvers = this.legs.map((leg) => {
       const end =
         leg.shape === 'effector'
@@ -364,6 +386,7 @@ export class FootPlacement {
       });
     });
     this.front = slab.u8From(frontLegs(rest, this.legs, this.lengths, forward));
+    this.footprint = option('footprint', this.front.length > 0 ? 0.05 : 0, 0.5);
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -411,6 +434,9 @@ export class FootPlacement {
       this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
     );
     this.animatedToe = slab.f64(3 * n);
+    this.steep = slab.u8(n);
+    this.stand = slab.f64(2 * n);
+    this.updateStand();
     this.hips = slab.f64(3 * n);
     this.poleLeftBehind = slab.u8From(
       this.legs.map((leg) =>
@@ -458,6 +484,7 @@ export class FootPlacement {
     if (track !== null) {
       this.footHeights.set(track.footHeights);
       this.toeHeights.set(track.toeHeights);
+      this.updateStand();
     }
   }
 
@@ -494,6 +521,7 @@ export class FootPlacement {
     this.initialized = false;
     this.locked.fill(0);
     this.pelvisOffset = 0;
+    this.pitchEnds.fill(0);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
     this.lastContact.fill(0);
   }
@@ -731,9 +759,17 @@ export class FootPlacement {
       // foot cannot jump as its heel and toe trade places near a step's edge), else under the foot;
       // a flat foot held on its toe, under where its joint will be (below).
       const plantedLock = holding;
-      ray[RAY.origin] = plantedLock ? this.locks[4 * i] : this.animated[3 * i] + driftX;
+      const steep = this.steep[i] === 1;
+      if (steep) {
+        // A digitigrade foot (a paw whose joint stands high above its toe) stands on its toe: the
+        // ground is read under the toe, its lock while planted.
+        ray[RAY.origin] = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + driftX;
+        ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 3] : this.animatedToe[3 * i + 2] + driftZ;
+      } else {
+        ray[RAY.origin] = plantedLock ? this.locks[4 * i] : this.animated[3 * i] + driftX;
+        ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 1] : this.animated[3 * i + 2] + driftZ;
+      }
       ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
-      ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 1] : this.animated[3 * i + 2] + driftZ;
       if (toeHeld > 0) {
         // A flat foot held on its toe: under where its joint will be, as far as the toe holds.
         ray[RAY.origin] += (this.animated[3 * i] + driftX - ray[RAY.origin]) * toeHeld;
@@ -744,8 +780,10 @@ export class FootPlacement {
       ray[RAY.direction] = 0;
       ray[RAY.direction + 1] = -1;
       ray[RAY.direction + 2] = 0;
-      ray[RAY.maxDistance] = (s[4] + s[5] + s[2]) * L;
-      const found = this.castChecked(ray, hit, leg);
+      // Measured from the foot's planted height, not from a swinging foot: a paw lifted high,
+      // far ahead of the hips on a slope down, still finds the ground it will land on.
+      ray[RAY.maxDistance] = (s[4] + s[5] + s[2]) * L + (lift > 0 ? lift : 0);
+      const found = this.castFootprint(ray, hit, i);
       if (found) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         for (let k = 0; k < 3; k++) {
@@ -754,7 +792,7 @@ export class FootPlacement {
         }
       }
       report[r + LEG_REPORT.grounded] = found ? 1 : 0;
-      this.toeRise[i] = found && hasToe ? this.toeRiseAt(i, plantedLock, driftX, driftZ, L) : 0;
+      this.toeRise[i] = found && hasToe && !steep ? this.toeRiseAt(i, plantedLock, driftX, driftZ, L) : 0;
       this.landingFound[i] = 0;
       const track = this.track;
       // Where a lifted foot will land (also while its lock still eases out after the contact).
@@ -769,14 +807,81 @@ export class FootPlacement {
       ray[RAY.origin] -= (W[0] * g[0] + W[4] * g[1] + W[8] * g[2]) * until;
       ray[RAY.origin + 2] -= (W[2] * g[0] + W[6] * g[1] + W[10] * g[2]) * until;
       ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
-      if (this.castChecked(ray, hit, leg)) {
+      if (steep) {
+        // Under the toe where it lands (the joint-to-toe offset of now, carried there).
+        ray[RAY.origin] += this.animatedToe[3 * i] - this.animated[3 * i];
+        ray[RAY.origin + 2] += this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+      }
+      if (this.castFootprint(ray, hit, i)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
-        this.landingBase[i] = hit[1] + (hit[4] / nl) * this.footHeights[i] * scale;
+        this.landingBase[i] = hit[1] + ((hit[4] / nl) * this.stand[2 * i] + this.stand[2 * i + 1]) * scale;
         this.landingFound[i] = 1;
         // A foot that will land across a step's edge, its toe over the upper level, will stand on
         // its toe (toeRiseAt): it heads for that height too, instead of rising at touchdown.
-        if (hasToe) this.landingBase[i] += this.landingToeRise(i, hit, ray);
+        if (hasToe && !steep) this.landingBase[i] += this.landingToeRise(i, hit, ray);
       }
+    }
+  }
+
+  /**
+   * Casts `ray` for leg `i` into `hit`. A toeless foot with a footprint (`footprint`) also casts at
+   * each end of its pad, along the character's forward direction, and stands on the highest
+   * ground the pad covers: `hit` keeps the centre's point and normal, raised by how far the higher
+   * end's ground stands above the centre's plane (so a slope or a bump raises nothing, and a paw
+   * landing just past a step's edge stands on the edge instead of dropping past it, then jumping
+   * back up as the paw settles onto it).
+   */
+  private castFootprint(ray: Float64Array, hit: Float64Array, i: number): boolean {
+    const leg = this.legs[i];
+    const found = this.castChecked(ray, hit, leg);
+    // (The leg's length is read here, not passed: a double passed to a call V8 does not inline is boxed.)
+    const radius = this.footprint * this.lengths[i] * scratch.frameNumbers[1];
+    if (!found || radius === 0 || leg.toe >= 0) return found;
+    const W = scratch.world;
+    const f = this.forwardModel;
+    let fx = W[0] * f[0] + W[4] * f[1] + W[8] * f[2];
+    let fz = W[2] * f[0] + W[6] * f[1] + W[10] * f[2];
+    const fl = Math.sqrt(fx * fx + fz * fz);
+    if (!(fl > 0)) return true;
+    fx *= radius / fl;
+    fz *= radius / fl;
+    const ox = ray[RAY.origin];
+    const oz = ray[RAY.origin + 2];
+    const c = scratch.footprintHit;
+    c.set(hit);
+    let rise = 0;
+    for (let sgn = -1; sgn <= 1; sgn += 2) {
+      const x = ox + sgn * fx;
+      const z = oz + sgn * fz;
+      ray[RAY.origin] = x;
+      ray[RAY.origin + 2] = z;
+      if (!this.castChecked(ray, hit, leg)) continue;
+      // The centre's plane at (x, z): n · (p − c) = 0.
+      const planeY = c[1] - (c[3] * (x - c[0]) + c[5] * (z - c[2])) / c[4];
+      const up = hit[1] - planeY;
+      if (up > rise) rise = up;
+    }
+    ray[RAY.origin] = ox;
+    ray[RAY.origin + 2] = oz;
+    hit.set(c);
+    hit[1] += rise;
+    return true;
+  }
+
+  /**
+   * Per leg, whether the foot is digitigrade (a toe with a planted height, below its joint more
+   * than ahead), and where its joint stands over the ground: `stand[2i]` along the normal, and
+   * `stand[2i + 1]` straight up (model units). A foot's sole is on the ground along the normal; a
+   * digitigrade foot's joint keeps the animation's height over its toe (it is not turned to the
+   * ground), so only the toe's height goes along the normal.
+   */
+  private updateStand(): void {
+    for (let i = 0; i < this.legs.length; i++) {
+      const toe = this.toeHeights[i];
+      const steep = this.flatToe[i] === 0 && this.legs[i].toe >= 0 && !Number.isNaN(toe);
+      this.steep[i] = steep ? 1 : 0;
+      this.stand[2 * i] = steep ? toe : this.footHeights[i];
+      this.stand[2 * i + 1] = steep ? this.footHeights[i] - toe : 0;
     }
   }
 
@@ -894,7 +999,6 @@ export class FootPlacement {
       const ax = this.animated[3 * i];
       const ay = this.animated[3 * i + 1];
       const az = this.animated[3 * i + 2];
-      const h = this.footHeights[i] * scale;
       // The animation's lift of the foot above its planted height on the clip's flat ground. While
       // planted, the sole's own lift (the lower of heel and toe above its planted height: a clip
       // whose floor is not quite level, a foot that floats or sinks) is taken out, so the sole
@@ -926,7 +1030,10 @@ export class FootPlacement {
         const nx = report[r + LEG_REPORT.groundNormal];
         const ny = report[r + LEG_REPORT.groundNormal + 1];
         const nz = report[r + LEG_REPORT.groundNormal + 2];
-        const base = report[r + LEG_REPORT.groundPoint + 1] + ny * h + this.toeRise[i];
+        const base =
+          report[r + LEG_REPORT.groundPoint + 1] +
+          (ny * this.stand[2 * i] + this.stand[2 * i + 1]) * scale +
+          this.toeRise[i];
         // A swinging foot heads for the height of the ground where it will land over the last
         // `anticipation` seconds before it lands (so it clears a step up in time, and does not
         // climb a long slope at once), and never drops below the ground it passes over.
@@ -940,9 +1047,11 @@ export class FootPlacement {
         }
         const y = (land > base ? land : base) + lift;
         // Horizontal offsets from where the ray was cast (the slope's push of the sole, n·h).
-        v[0] = report[r + LEG_REPORT.groundPoint] + nx * h - this.rayOrigins[2 * i];
+        // (A digitigrade foot's toe is what stands on the ground: its push, not the joint's.)
+        const hp = this.stand[2 * i] * scale;
+        v[0] = report[r + LEG_REPORT.groundPoint] + nx * hp - this.rayOrigins[2 * i];
         v[1] = y - ay;
-        v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * h - this.rayOrigins[2 * i + 1];
+        v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * hp - this.rayOrigins[2 * i + 1];
         v[3] = nx;
         v[4] = ny;
         v[5] = nz;
@@ -1075,7 +1184,9 @@ export class FootPlacement {
       const animatedReach = Math.sqrt(ax * ax + ay * ay + az * az);
       const full = this.lengths[i] * scale;
       const margin = s[11] * full;
-      const reach = animatedReach > margin ? animatedReach : margin;
+      // (Never past the leg's length: hips the body's pitch moved may stand farther from the
+      // animated foot than the leg reaches.)
+      const reach = animatedReach > margin ? (animatedReach < full ? animatedReach : full) : margin;
       const gap = 1 - animatedReach / full;
       this.softness[i] = gap < s[13] ? (gap > 0 ? gap : 0) : s[13];
       const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
@@ -1156,7 +1267,9 @@ export class FootPlacement {
     const hips = this.hips;
     const t = scratch.pitchScratch;
     // t[0..2]: front hips' mean, t[3..5]: hind hips' mean; t[6], t[7]: front and hind drops.
-    t.fill(0, 0, 8);
+    t.fill(0, 0, 6);
+    t[6] = Number.POSITIVE_INFINITY;
+    t[7] = Number.POSITIVE_INFINITY;
     let nf = 0;
     let nh = 0;
     for (let i = 0; i < this.legs.length; i++) {
@@ -1166,7 +1279,13 @@ export class FootPlacement {
       t[k] += hips[3 * i];
       t[k + 1] += hips[3 * i + 1];
       t[k + 2] += hips[3 * i + 2];
-      t[6 + k / 3] += report[LEG_REPORT.length * i + LEG_REPORT.target + 1] - this.animated[3 * i + 1];
+      const r = LEG_REPORT.length * i;
+      const c = this.contactWeights[i];
+      const near = this.landingNear[i];
+      const w = near > c ? near : c;
+      const drop = report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1];
+      const g = 6 + k / 3;
+      if (w >= 0.5 && drop < t[g]) t[g] = drop;
     }
     for (let k = 0; k < 3; k++) {
       t[k] /= nf;
@@ -1177,7 +1296,12 @@ export class FootPlacement {
     const ay = t[1] - t[4];
     const az = t[2] - t[5];
     const D = Math.sqrt(ax * ax + az * az);
-    let rise = t[6] / nf - t[7] / nh;
+    // A group with no foot on the ground keeps its last value.
+    for (let g = 0; g < 2; g++) {
+      if (t[6 + g] === Number.POSITIVE_INFINITY) t[6 + g] = this.pitchEnds[g];
+      else this.pitchEnds[g] = t[6 + g];
+    }
+    let rise = t[6] - t[7];
     const most = D * this.pitchTan;
     rise = rise > most ? most : rise < -most ? -most : rise;
     if (this.initialized) {
@@ -1225,6 +1349,7 @@ export class FootPlacement {
     const q = scratch.quat;
     multiply(q, 0, scratch.worldRotationInverse, 0, t, 14);
     multiply(q, 0, q, 0, scratch.worldRotation, 0);
+    for (let k = 0; k < 4; k++) this.pitchRotation[k] = q[k];
     const parent = this.skeleton.parents[pelvis];
     if (parent >= 0) {
       const tr = scratch.trs;
@@ -1369,13 +1494,26 @@ export class FootPlacement {
       v[0] = Wi[0] * tx + Wi[4] * ty + Wi[8] * tz + Wi[12];
       v[1] = Wi[1] * tx + Wi[5] * ty + Wi[9] * tz + Wi[13];
       v[2] = Wi[2] * tx + Wi[6] * ty + Wi[10] * tz + Wi[14];
-      // The foot's tilt: from up to the smoothed normal, within the limit, weighted by contact.
-      this.footTilt(q, 0, i);
+      // The foot's tilt: from up to the smoothed normal, within the limit, weighted by contact. A
+      // digitigrade foot keeps the animation's: turning its upright joint-to-toe span to the
+      // ground would swing the toe off it.
+      if (this.steep[i] === 1) {
+        q[0] = 0;
+        q[1] = 0;
+        q[2] = 0;
+        q[3] = 1;
+      } else this.footTilt(q, 0, i);
       // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
       multiply(q, 0, scratch.worldRotationInverse, 0, q, 0);
       multiply(q, 0, q, 0, scratch.worldRotation, 0);
       const t = scratch.trs;
       decompose(t, 0, q, 8, t, 3, model, 16 * leg.foot);
+      if (this.pitched) {
+        // The animated foot's rotation, not the pitched body's: the foot is turned to the ground
+        // from the animation (a digitigrade foot keeps the animation's), not from the body's turn.
+        conjugate(q, 4, this.pitchRotation, 0);
+        multiply(q, 8, q, 4, q, 8);
+      }
       multiply(q, 8, q, 0, q, 8);
       normalizeQuat(q, 8, q, 8);
       // The solvers take their inputs in arrays of their own (views made per frame would allocate).

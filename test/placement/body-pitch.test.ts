@@ -1,7 +1,7 @@
 /**
  * A four-legged body pitches to the slope under it: the Fox walking up a 20° plane turns its body
- * nose-up, by about the slope, when `maxBodyPitch` is set; by default the body stays level, and a
- * biped never pitches.
+ * nose-up, by about the slope (by default; `maxBodyPitch: 0` keeps it level), and a biped never
+ * pitches.
  */
 import { describe, expect, it } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
@@ -58,11 +58,11 @@ function pitchOnSlope(
 }
 
 describe('FootPlacement body pitch', () => {
-  it('pitches the Fox nose-up on a 20° slope with maxBodyPitch, and not by default', async () => {
+  it('pitches the Fox nose-up on a 20° slope by default, and not with maxBodyPitch 0', async () => {
     const character = await fox();
     // Legs 0, 1 hind; 2, 3 front (characters.ts). The Fox faces +Z in model space.
-    const pitched = pitchOnSlope(character, 'Walk', [2, 3], [0, 1], { maxBodyPitch: 0.5 });
-    const level = pitchOnSlope(character, 'Walk', [2, 3], [0, 1]);
+    const pitched = pitchOnSlope(character, 'Walk', [2, 3], [0, 1]);
+    const level = pitchOnSlope(character, 'Walk', [2, 3], [0, 1], { maxBodyPitch: 0 });
     expect(level.pitch - level.animated).toBeCloseTo(0, 6);
     // Toward the slope's 20°, within the smoothing and the legs' own corrections.
     expect(pitched.pitch - pitched.animated).toBeGreaterThan(12);

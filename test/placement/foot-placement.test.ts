@@ -49,10 +49,10 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'CMU 131_01 start-walk-stop/slope': { slide: 0.023 },
   'CMU 131_01 start-walk-stop/steps': { slide: 0.023, step: 17 },
   'CMU 131_01 start-walk-stop/bumps': { slide: 0.023, step: 20 },
-  'Fox Walk/flat': { step: 18 },
-  'Fox Walk/slope': { sole: 0.08, slide: 0.033, step: 53 },
-  'Fox Walk/steps': { sole: 0.025, step: 31 },
-  'Fox Walk/bumps': { sole: 0.019, slide: 0.025, step: 44 },
+  'Fox Walk/flat': { step: 16 },
+  'Fox Walk/slope': { step: 33 },
+  'Fox Walk/steps': { step: 32 },
+  'Fox Walk/bumps': { step: 37 },
 };
 
 /** Just under 10° (the bound; 10° itself rounds to 10.0000000000001) per frame on the rotation placement adds to a leg joint. */

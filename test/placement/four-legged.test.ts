@@ -1,0 +1,199 @@
+/**
+ * Placement of a four-legged rig, the Fox: its hind feet are digitigrade (the foot joint, the hock,
+ * stands 15 cm above the toe), its front paws have no toe joint, and its body pitches to the
+ * slope. Each case here is one rule of FootPlacement that a biped does not exercise.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { type ContactTrack, computeContacts } from '../../src/placement/contacts.js';
+import { FootPlacement, type FootPlacementOptions, LEG_REPORT } from '../../src/placement/foot-placement.js';
+import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
+import { PlaneGround } from '../../src/placement/plane-ground.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { type Character, fox } from './characters.js';
+
+/** tan 20°: the test's data. */
+const TAN_20 = 0.36397023426620234;
+/** Legs 0, 1 are the hind legs, 2, 3 the front (characters.ts). */
+const HIND_LEFT = 0;
+const FRONT_LEFT = 2;
+
+interface Run {
+  readonly character: Character;
+  readonly clip: Clip;
+  readonly track: ContactTrack;
+  readonly placement: FootPlacement;
+  readonly pose: Pose;
+  readonly model: Float64Array;
+  readonly world: number[];
+  /** Samples and poses frame `f` (60 fps) into `pose`/`model` and returns a copy of the model. */
+  readonly animate: (f: number) => Float64Array;
+  readonly solve: (f: number) => void;
+}
+
+async function run(ground: Ground, options: Partial<FootPlacementOptions> = {}): Promise<Run> {
+  const character = await fox();
+  const clip = character.clips.get('Walk') as Clip;
+  const track = computeContacts(clip, character.rig.legs, { loop: true });
+  const placement = new FootPlacement(clip.skeleton, character.rig, { ground, ...options });
+  placement.setContactTrack(track);
+  const pose = new Pose(clip.skeleton);
+  const model = createModelBuffer(clip.skeleton);
+  const context = new SamplerContext(clip);
+  const s = character.scale;
+  const world = [s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1];
+  const animate = (f: number) => {
+    sampleClip(clip, context, f / 60, pose);
+    forwardKinematics(pose, model);
+    return model.slice();
+  };
+  const solve = (f: number) => placement.solve(pose, model, world, 1 / 60, f / 60);
+  return { character, clip, track, placement, pose, model, world, animate, solve };
+}
+
+/** The angle (degrees) between the rotations of two column-major model matrices' upper 3×3. */
+function angleBetween(a: Float64Array, b: Float64Array, o: number): number {
+  const col = (m: Float64Array, c: number) => {
+    const v = [m[o + 4 * c], m[o + 4 * c + 1], m[o + 4 * c + 2]];
+    const l = Math.hypot(v[0], v[1], v[2]);
+    return v.map((x) => x / l);
+  };
+  let trace = 0;
+  for (let c = 0; c < 3; c++) {
+    const u = col(a, c);
+    const v = col(b, c);
+    trace += u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+  }
+  return (Math.acos(Math.min(1, Math.max(-1, (trace - 1) / 2))) * 180) / Math.PI;
+}
+
+/** y = 0.3 m for z below `edge`, 0.15 m past it: one step down along +Z. */
+class StepDown implements Ground {
+  constructor(readonly edge: number) {}
+  raycast(ray: Float64Array, hit: Float64Array): boolean {
+    const y = ray[RAY.origin + 2] < this.edge ? 0.3 : 0.15;
+    const below = ray[RAY.origin + 1] - y;
+    if (below < 0 || below > ray[RAY.maxDistance]) return false;
+    hit[HIT.point] = ray[RAY.origin];
+    hit[HIT.point + 1] = y;
+    hit[HIT.point + 2] = ray[RAY.origin + 2];
+    hit[HIT.normal] = 0;
+    hit[HIT.normal + 1] = 1;
+    hit[HIT.normal + 2] = 0;
+    return true;
+  }
+}
+
+describe('FootPlacement on a four-legged rig (the Fox)', () => {
+  it('stands a digitigrade hind foot on its toe, its hock-to-toe span as the animation has it', async () => {
+    // A 20° plane rising toward the Fox's travel (+Z).
+    const { character, track, placement, model, animate, solve } = await run(
+      new PlaneGround([0, 0, 0], [0, 1, -TAN_20]),
+    );
+    const leg = character.rig.legs[HIND_LEFT];
+    const s = character.scale;
+    const cos20 = 1 / Math.sqrt(1 + TAN_20 * TAN_20);
+    let checked = 0;
+    for (let f = 0; f < 240; f++) {
+      const animated = animate(f);
+      solve(f);
+      if (f < 60 || placement.planted[HIND_LEFT] !== 1 || placement.contactWeights[HIND_LEFT] < 1) continue;
+      // The span from the hock to the toe is the animation's, in model space: not turned to the
+      // slope (which would swing the toe 5 cm off the ground), nor with the body's pitch.
+      for (let k = 12; k < 15; k++) {
+        const placed = model[16 * leg.toe + k] - model[16 * leg.foot + k];
+        const wanted = animated[16 * leg.toe + k] - animated[16 * leg.foot + k];
+        expect(Math.abs(placed - wanted)).toBeLessThan(1e-9);
+      }
+      // The toe on the plane, at its planted height along the normal.
+      const y = s * model[16 * leg.toe + 13];
+      const z = s * model[16 * leg.toe + 14];
+      const height = (y - TAN_20 * z) * cos20;
+      expect(Math.abs(height - s * track.toeHeights[HIND_LEFT])).toBeLessThan(0.003);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('turns a planted paw to the ground from the animation, not from the pitched body', async () => {
+    const { character, placement, model, animate, solve } = await run(
+      new PlaneGround([0, 0, 0], [0, 1, -TAN_20]),
+    );
+    const paw = character.rig.legs[FRONT_LEFT].foot;
+    let checked = 0;
+    for (let f = 0; f < 240; f++) {
+      const animated = animate(f);
+      solve(f);
+      if (f < 60 || placement.planted[FRONT_LEFT] !== 1 || placement.contactWeights[FRONT_LEFT] < 1) continue;
+      // The body is pitched by 10–20° here; the paw's turn is the slope's alone.
+      expect(Math.abs(angleBetween(model, animated, 16 * paw) - 20)).toBeLessThan(1);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('stands a paw landing just past a step edge on the edge (footprint), and reads a slope the same', async () => {
+    const probe = await run(new PlaneGround([0, 0, 0], [0, 1, 0]));
+    // A frame whose front-left paw is planted; the edge 1 cm behind it, so the paw's centre is over
+    // the lower level and the back of its pad (5% of the leg, 2 cm) over the upper.
+    let f = 0;
+    for (; f < 120; f++) {
+      probe.animate(f);
+      probe.solve(f);
+      if (probe.placement.planted[FRONT_LEFT] === 1 && probe.placement.contactWeights[FRONT_LEFT] === 1)
+        break;
+    }
+    const model = probe.animate(f);
+    const s = probe.character.scale;
+    const paw = probe.character.rig.legs[FRONT_LEFT].foot;
+    const edge = s * model[16 * paw + 14] - 0.01;
+    const groundUnderPaw = async (ground: Ground, options: Partial<FootPlacementOptions>) => {
+      const r = await run(ground, options);
+      r.animate(f);
+      r.solve(f);
+      return r.placement.report[LEG_REPORT.length * FRONT_LEFT + LEG_REPORT.groundPoint + 1];
+    };
+    expect(await groundUnderPaw(new StepDown(edge), {})).toBe(0.3);
+    expect(await groundUnderPaw(new StepDown(edge), { footprint: 0 })).toBe(0.15);
+    // On a plane the pad's ends stand on the centre's plane: nothing is raised.
+    const slope = new PlaneGround([0, 0, 0], [0, 1, -TAN_20]);
+    const withPad = await groundUnderPaw(slope, {});
+    const without = await groundUnderPaw(slope, { footprint: 0 });
+    expect(withPad).toBeCloseTo(without, 12);
+  });
+
+  it('finds the ground below a paw lifted high: the ray is measured from the planted height', async () => {
+    const probe = await run(new PlaneGround([0, 0, 0], [0, 1, 0]));
+    const s = probe.character.scale;
+    const leg = probe.character.rig.legs[FRONT_LEFT];
+    // A frame where the paw swings more than 10% of the leg above its planted height.
+    let f = 0;
+    let length = 0;
+    let planted = 0;
+    for (; f < 120; f++) {
+      const m = probe.animate(f);
+      const bone = (a: number, b: number) =>
+        Math.hypot(
+          m[16 * b + 12] - m[16 * a + 12],
+          m[16 * b + 13] - m[16 * a + 13],
+          m[16 * b + 14] - m[16 * a + 14],
+        );
+      length = s * (bone(leg.root, leg.middle) + bone(leg.middle, leg.foot));
+      planted = s * probe.track.footHeights[FRONT_LEFT];
+      if (s * m[16 * leg.foot + 13] - planted > 0.1 * length) break;
+    }
+    expect(f).toBeLessThan(120);
+    // With the defaults (rayAbove 0.6, rayBelow 0.6, maxDrop 0.5 of the leg) the ray reaches 1.1
+    // legs below the planted height, wherever the paw is.
+    const grounded = async (depth: number) => {
+      const r = await run(new PlaneGround([0, planted - depth * length, 0], [0, 1, 0]));
+      r.animate(f);
+      r.solve(f);
+      return r.placement.report[LEG_REPORT.length * FRONT_LEFT + LEG_REPORT.grounded];
+    };
+    expect(await grounded(1.05)).toBe(1);
+    expect(await grounded(1.15)).toBe(0);
+  });
+});
