@@ -285,6 +285,8 @@ export class FootPlacement {
   private readonly steep: Uint8Array;
   /** Per leg, the foot joint's height over the ground along the normal and straight up. */
   private readonly stand: Float64Array;
+  /** Per leg, the push of the slope under the foot (x, z) taken at touchdown, held while planted. */
+  private readonly heldPush: Float64Array;
   private readonly animatedToe: Float64Array;
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
@@ -436,6 +438,7 @@ export class FootPlacement {
     this.animatedToe = slab.f64(3 * n);
     this.steep = slab.u8(n);
     this.stand = slab.f64(2 * n);
+    this.heldPush = slab.f64(2 * n);
     this.updateStand();
     this.hips = slab.f64(3 * n);
     this.poleLeftBehind = slab.u8From(
@@ -1049,9 +1052,18 @@ export class FootPlacement {
         // Horizontal offsets from where the ray was cast (the slope's push of the sole, n·h).
         // (A digitigrade foot's toe is what stands on the ground: its push, not the joint's.)
         const hp = this.stand[2 * i] * scale;
-        v[0] = report[r + LEG_REPORT.groundPoint] + nx * hp - this.rayOrigins[2 * i];
+        if (locked && this.planted[i] === 1 && this.wasPlanted[i] === 1) {
+          // Held from touchdown: a foot rolling onto its toe moves its ray, and on bumps the normal
+          // there would push the planted foot along (CMU 02_01 on the bumps: 1.9 → 1.2 cm slide).
+          v[0] = this.heldPush[2 * i];
+          v[2] = this.heldPush[2 * i + 1];
+        } else {
+          v[0] = report[r + LEG_REPORT.groundPoint] + nx * hp - this.rayOrigins[2 * i];
+          v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * hp - this.rayOrigins[2 * i + 1];
+          this.heldPush[2 * i] = v[0];
+          this.heldPush[2 * i + 1] = v[2];
+        }
         v[1] = y - ay;
-        v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * hp - this.rayOrigins[2 * i + 1];
         v[3] = nx;
         v[4] = ny;
         v[5] = nz;

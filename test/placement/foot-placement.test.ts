@@ -44,7 +44,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running/bumps': { step: 15 },
   'CMU 02_01 walk/slope': { slide: 0.013, step: 11 },
   'CMU 02_01 walk/steps': { sole: 0.026, step: 21 },
-  'CMU 02_01 walk/bumps': { slide: 0.02, step: 14 },
+  'CMU 02_01 walk/bumps': { slide: 0.012, step: 14 },
   'CMU 131_01 start-walk-stop/flat': { slide: 0.023 },
   'CMU 131_01 start-walk-stop/slope': { slide: 0.023 },
   'CMU 131_01 start-walk-stop/steps': { slide: 0.023, step: 17 },
