@@ -1182,7 +1182,8 @@ export class FootPlacement {
       this.pelvisSpring[1] = 0;
     }
     let offset = this.pelvisSpring[0];
-    // Reach: the highest the hip may sit for each weighted foot to stay within its leg's reach.
+    // Reach: the highest the hip may sit for each weighted foot on the ground to stay within its
+    // leg's reach.
     for (let i = 0; i < this.legs.length; i++) {
       const r = LEG_REPORT.length * i;
       if (report[r + LEG_REPORT.weight] === 0) continue;
@@ -1206,7 +1207,12 @@ export class FootPlacement {
       const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
       const across = dx * dx + dz * dz;
       const highest = across < reach * reach ? dy + Math.sqrt(reach * reach - across) : dy;
-      if (highest < offset) offset = highest;
+      // Held to it as far as the foot stands or is about to land: a swinging foot that cannot
+      // reach its target stops short of it in the air, where it pulled the hips down at once
+      // (5.7 cm in a frame on CMU 131_01's bumps, the stance knee turning 19.6°).
+      const c = this.contactWeights[i];
+      const near = this.landingNear[i];
+      if (highest < offset) offset += (highest - offset) * (near > c ? near : c);
     }
     if (offset < -s[2] * L) offset = -s[2] * L;
     if (offset < this.pelvisSpring[0]) {
