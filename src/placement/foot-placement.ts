@@ -287,6 +287,8 @@ export class FootPlacement {
   private readonly stand: Float64Array;
   /** Per leg, the push of the slope under the foot (x, z) taken at touchdown, held while planted. */
   private readonly heldPush: Float64Array;
+  /** Per leg, how far the ground where the foot will land stands above the clip's floor (world units). */
+  private readonly landingCorrection: Float64Array;
   private readonly animatedToe: Float64Array;
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
@@ -439,6 +441,7 @@ export class FootPlacement {
     this.steep = slab.u8(n);
     this.stand = slab.f64(2 * n);
     this.heldPush = slab.f64(2 * n);
+    this.landingCorrection = slab.f64(n);
     this.updateStand();
     this.hips = slab.f64(3 * n);
     this.poleLeftBehind = slab.u8From(
@@ -822,6 +825,7 @@ export class FootPlacement {
         // A foot that will land across a step's edge, its toe over the upper level, will stand on
         // its toe (toeRiseAt): it heads for that height too, instead of rising at touchdown.
         if (hasToe && !steep) this.landingBase[i] += this.landingToeRise(i, hit, ray);
+        this.landingCorrection[i] = this.landingBase[i] - W[13] - this.footHeights[i] * scale;
       }
     }
   }
@@ -1161,9 +1165,13 @@ export class FootPlacement {
       // the hips at once by the reach).
       const c = this.contactWeights[i];
       const near = this.landingNear[i];
-      const drop =
-        (report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1] - this.hipShift[i]) *
-        (near > c ? near : c);
+      let correction = report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1];
+      // Heading for a landing lower than the ground it passes over (a crest before a dip), its
+      // target keeps above that ground until it is over the dip: the hips go by the landing's.
+      if (near > 0 && this.landingFound[i] === 1 && this.landingCorrection[i] < correction) {
+        correction = this.landingCorrection[i];
+      }
+      const drop = (correction - this.hipShift[i]) * (near > c ? near : c);
       goal = first || drop < goal ? drop : goal;
       first = false;
       if (this.lengths[i] < minLength) minLength = this.lengths[i];

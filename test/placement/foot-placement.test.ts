@@ -38,7 +38,7 @@ const TARGET = { sole: 0.01, slide: 0.01, flips: 0, step: 10 };
 const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Walking/slope': { step: 15 },
   'robot Walking/steps': { step: 17 },
-  'robot Walking/bumps': { step: 16 },
+  'robot Walking/bumps': { step: 15 },
   'robot Running/slope': { step: 16 },
   'robot Running/steps': { step: 19 },
   'robot Running/bumps': { step: 16 },
@@ -47,7 +47,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'CMU 02_01 walk/bumps': { slide: 0.012, step: 11 },
   'CMU 131_01 start-walk-stop/flat': { slide: 0.023 },
   'CMU 131_01 start-walk-stop/slope': { slide: 0.023 },
-  'CMU 131_01 start-walk-stop/steps': { slide: 0.023, step: 17 },
+  'CMU 131_01 start-walk-stop/steps': { slide: 0.023, step: 15 },
   'CMU 131_01 start-walk-stop/bumps': { slide: 0.023, step: 12 },
   'Fox Walk/flat': { step: 16 },
   'Fox Walk/slope': { step: 32 },
