@@ -47,6 +47,7 @@ const scratch = {
   worldRotationInverse: new Float64Array(4),
   ray: new Float64Array(RAY.length),
   hit: new Float64Array(HIT.length),
+  /** The centre ray's hit while a footprint casts its ends. */
   footprintHit: new Float64Array(HIT.length),
   vec: new Float64Array(12),
   quat: new Float64Array(16),
@@ -110,7 +111,8 @@ export interface FootPlacementOptions {
    * reaching full extension) the change is spread over frames rather than popping, at the cost of
    * the foot's exactness for those frames (a planted foot held back slides into place as the limit
    * lets it go). 0, the default, turns the limit off; 0.1745 is 10° (docs/placement.md measures
-   * it: the robot's walk and run stay within 10° on every terrain with nothing else changed).
+   * it: the robot's walk and run and two motion captures stay within 10° on every terrain, with
+   * their soles and slides as without it but for one capture on steps; the Fox's feet slide).
    */
   readonly maxJointStep?: number;
   /**
@@ -126,8 +128,9 @@ export interface FootPlacementOptions {
    * For a foot with no toe joint (a paw, a Blender rig's foot bone): half the length of its pad
    * along `forward`, as a fraction of the leg's length. The foot stands on the highest ground its
    * pad covers, so a paw landing at a step's edge stands on the edge instead of dropping past it
-   * and jumping back up as it settles. Two more rays per such foot and frame. Default 0.05 for a
-   * four-legged rig, 0 (one ray) otherwise.
+   * and jumping back up as it settles. Two more rays per such foot and frame (four while it
+   * swings and looks where it will land). Default 0.05 for a four-legged rig, 0 (one ray)
+   * otherwise.
    */
   readonly footprint?: number;
   /**
@@ -287,6 +290,8 @@ export class FootPlacement {
   private readonly stand: Float64Array;
   /** Per leg, the push of the slope under the foot (x, z) taken at touchdown, held while planted. */
   private readonly heldPush: Float64Array;
+  /** Per leg, 1 where the foot hangs from the pelvis (the body's pitch turns it). */
+  private readonly underPelvis: Uint8Array;
   /** Per leg, how far the ground where the foot will land stands above the clip's floor (world units). */
   private readonly landingCorrection: Float64Array;
   private readonly animatedToe: Float64Array;
@@ -441,6 +446,9 @@ export class FootPlacement {
     this.steep = slab.u8(n);
     this.stand = slab.f64(2 * n);
     this.heldPush = slab.f64(2 * n);
+    this.underPelvis = slab.u8From(
+      this.legs.map((leg) => (this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.foot) ? 1 : 0)),
+    );
     this.landingCorrection = slab.f64(n);
     this.updateStand();
     this.hips = slab.f64(3 * n);
@@ -461,6 +469,7 @@ export class FootPlacement {
       );
     }
     this.footHeights.set(heights);
+    this.updateStand();
   }
 
   /**
@@ -854,8 +863,10 @@ export class FootPlacement {
     fz *= radius / fl;
     const ox = ray[RAY.origin];
     const oz = ray[RAY.origin + 2];
+    // The centre's hit (its plane is what the ends are measured against).
     const c = scratch.footprintHit;
     c.set(hit);
+    if (!standable(c[3], c[4], c[5])) return true;
     let rise = 0;
     for (let sgn = -1; sgn <= 1; sgn += 2) {
       const x = ox + sgn * fx;
@@ -1165,13 +1176,16 @@ export class FootPlacement {
       // the hips at once by the reach).
       const c = this.contactWeights[i];
       const near = this.landingNear[i];
-      let correction = report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1];
+      let drop =
+        (report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1] - this.hipShift[i]) *
+        (near > c ? near : c);
       // Heading for a landing lower than the ground it passes over (a crest before a dip), its
-      // target keeps above that ground until it is over the dip: the hips go by the landing's.
-      if (near > 0 && this.landingFound[i] === 1 && this.landingCorrection[i] < correction) {
-        correction = this.landingCorrection[i];
+      // target keeps above that ground until it is over the dip: the hips go by the landing's,
+      // weighted as the target is (by the foot's weight) and by how near the landing is.
+      if (near > 0 && this.landingFound[i] === 1) {
+        const landing = (this.landingCorrection[i] * report[r + LEG_REPORT.weight] - this.hipShift[i]) * near;
+        if (landing < drop) drop = landing;
       }
-      const drop = (correction - this.hipShift[i]) * (near > c ? near : c);
       goal = first || drop < goal ? drop : goal;
       first = false;
       if (this.lengths[i] < minLength) minLength = this.lengths[i];
@@ -1189,7 +1203,8 @@ export class FootPlacement {
       this.pelvisSpring[0] = goal;
       this.pelvisSpring[1] = 0;
     }
-    let offset = this.pelvisSpring[0];
+    const sprung = this.pelvisSpring[0];
+    let offset = sprung;
     // Reach: the highest the hip may sit for each weighted foot on the ground to stay within its
     // leg's reach.
     for (let i = 0; i < this.legs.length; i++) {
@@ -1220,7 +1235,10 @@ export class FootPlacement {
       // (5.7 cm in a frame on CMU 131_01's bumps, the stance knee turning 19.6°).
       const c = this.contactWeights[i];
       const near = this.landingNear[i];
-      if (highest < offset) offset += (highest - offset) * (near > c ? near : c);
+      if (highest < sprung) {
+        const held = sprung + (highest - sprung) * (near > c ? near : c);
+        if (held < offset) offset = held;
+      }
     }
     if (offset < -s[2] * L) offset = -s[2] * L;
     if (offset < this.pelvisSpring[0]) {
@@ -1534,7 +1552,7 @@ export class FootPlacement {
       multiply(q, 0, q, 0, scratch.worldRotation, 0);
       const t = scratch.trs;
       decompose(t, 0, q, 8, t, 3, model, 16 * leg.foot);
-      if (this.pitched) {
+      if (this.pitched && this.underPelvis[i] === 1) {
         // The animated foot's rotation, not the pitched body's: the foot is turned to the ground
         // from the animation (a digitigrade foot keeps the animation's), not from the body's turn.
         conjugate(q, 4, this.pitchRotation, 0);

@@ -4,6 +4,7 @@
  * without a pop, and the limits of its options.
  */
 import { describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
 import { computeContacts } from '../../src/placement/contacts.js';
@@ -250,6 +251,50 @@ describe('FootPlacement', () => {
     expect(Math.min(...weights)).toBe(0);
     expect(weights[weights.length - 1]).toBe(1);
     for (let k = 1; k < weights.length; k++) expect(Math.abs(weights[k] - weights[k - 1])).toBeLessThan(0.13);
+  });
+
+  it('places the feet the same whether their heights come from setFootHeights or the option', () => {
+    const ground = new PlaneGround([0, 0.05, 0], [0, 1, 0.2]);
+    const { skeleton, clip, rig } = syntheticWalker();
+    const heights = [0.07, 0.09];
+    const targets = (set: boolean) => {
+      const placement = new FootPlacement(skeleton, rig, set ? { ground } : { ground, footHeights: heights });
+      if (set) placement.setFootHeights(heights);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      sampleClip(clip, new SamplerContext(clip), 0.3, pose);
+      forwardKinematics(pose, model);
+      placement.solve(pose, model, IDENTITY, 1 / 60);
+      return Array.from(placement.report);
+    };
+    expect(targets(true)).toEqual(targets(false));
+  });
+
+  it('moves the hips about as far as its weight: at 1%, under 2% of a 15 cm drop (the Fox)', async () => {
+    // The landing's pull on the hips is weighted as the targets are (a foot heading for ground
+    // lower than the ground it passes over drew the full drop at any weight). Not exactly 1%: the
+    // Fox's front legs stand straight in the clip, so their reach takes a little more.
+    const character = await fox();
+    const clip = character.clips.get('Walk') as Clip;
+    const placement = new FootPlacement(clip.skeleton, character.rig, {
+      ground: new PlaneGround([0, -0.15, 0], [0, 1, 0]),
+    });
+    placement.setContactTrack(computeContacts(clip, character.rig.legs, { loop: true }));
+    placement.setWeight(0.01, 0);
+    const pose = new Pose(clip.skeleton);
+    const model = createModelBuffer(clip.skeleton);
+    const context = new SamplerContext(clip);
+    const s = character.scale;
+    const world = [s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1];
+    let most = 0;
+    for (let f = 0; f < 120; f++) {
+      sampleClip(clip, context, f / 60, pose);
+      forwardKinematics(pose, model);
+      placement.solve(pose, model, world, 1 / 60, f / 60);
+      most = Math.max(most, Math.abs(placement.pelvisOffset));
+    }
+    expect(most).toBeGreaterThan(0.001);
+    expect(most).toBeLessThan(0.02 * 0.15);
   });
 
   it('switched off and on mid-clip, moves no joint more than 10° in a frame (CMU walk)', () => {

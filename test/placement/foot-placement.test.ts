@@ -53,6 +53,13 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'Fox Walk/slope': { step: 32 },
   'Fox Walk/steps': { step: 32 },
   'Fox Walk/bumps': { step: 31 },
+  'CMU 02_01 walk, 10° limit/slope': { slide: 0.013 },
+  'CMU 02_01 walk, 10° limit/steps': { sole: 0.16, slide: 0.02 },
+  'CMU 02_01 walk, 10° limit/bumps': { slide: 0.012 },
+  'CMU 131_01, 10° limit/flat': { slide: 0.023 },
+  'CMU 131_01, 10° limit/slope': { slide: 0.023 },
+  'CMU 131_01, 10° limit/steps': { slide: 0.023 },
+  'CMU 131_01, 10° limit/bumps': { slide: 0.023 },
 };
 
 /** Just under 10° (the bound; 10° itself rounds to 10.0000000000001) per frame on the rotation placement adds to a leg joint. */
@@ -73,6 +80,20 @@ const CASES: Case[] = [
     loop: false,
   },
   { name: 'Fox Walk', character: fox, clip: 'Walk', loop: true },
+  {
+    name: 'CMU 02_01 walk, 10° limit',
+    character: () => cmu('cmu_02_01_walk.bvh'),
+    clip: '',
+    loop: false,
+    options: LIMIT,
+  },
+  {
+    name: 'CMU 131_01, 10° limit',
+    character: () => cmu('cmu_131_01_start_walk_stop.bvh'),
+    clip: '',
+    loop: false,
+    options: LIMIT,
+  },
 ];
 
 /** Where the pelvis starts and which way the character travels (root motion, or the ground's speed). */

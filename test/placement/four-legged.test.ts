@@ -69,19 +69,27 @@ function angleBetween(a: Float64Array, b: Float64Array, o: number): number {
   return (Math.acos(Math.min(1, Math.max(-1, (trace - 1) / 2))) * 180) / Math.PI;
 }
 
-/** y = 0.3 m for z below `edge`, 0.15 m past it: one step down along +Z. */
+/**
+ * y = 0.3 m for z below `edge`, 0.15 m past it: one step down along +Z. Within `riser` of the edge
+ * the ground answers the riser's normal, nearly horizontal, as a mesh's step would.
+ */
 class StepDown implements Ground {
-  constructor(readonly edge: number) {}
+  constructor(
+    readonly edge: number,
+    readonly riser = 0,
+  ) {}
   raycast(ray: Float64Array, hit: Float64Array): boolean {
-    const y = ray[RAY.origin + 2] < this.edge ? 0.3 : 0.15;
+    const z = ray[RAY.origin + 2];
+    const y = z < this.edge ? 0.3 : 0.15;
+    const onRiser = Math.abs(z - this.edge) < this.riser;
     const below = ray[RAY.origin + 1] - y;
     if (below < 0 || below > ray[RAY.maxDistance]) return false;
     hit[HIT.point] = ray[RAY.origin];
     hit[HIT.point + 1] = y;
     hit[HIT.point + 2] = ray[RAY.origin + 2];
     hit[HIT.normal] = 0;
-    hit[HIT.normal + 1] = 1;
-    hit[HIT.normal + 2] = 0;
+    hit[HIT.normal + 1] = onRiser ? 0.05 : 1;
+    hit[HIT.normal + 2] = onRiser ? -1 : 0;
     return true;
   }
 }
@@ -122,12 +130,22 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
       new PlaneGround([0, 0, 0], [0, 1, -TAN_20]),
     );
     const paw = character.rig.legs[FRONT_LEFT].foot;
+    const legs = character.rig.legs;
+    // The pitch of the line from the hind hips' middle to the front hips' (degrees, nose-up).
+    const pitch = (m: Float64Array) => {
+      const mid = (a: number, b: number, k: number) =>
+        (m[16 * legs[a].root + k] + m[16 * legs[b].root + k]) / 2;
+      const dy = mid(2, 3, 13) - mid(0, 1, 13);
+      const dz = mid(2, 3, 14) - mid(0, 1, 14);
+      return (Math.atan2(dy, Math.abs(dz)) * 180) / Math.PI;
+    };
     let checked = 0;
     for (let f = 0; f < 240; f++) {
       const animated = animate(f);
       solve(f);
       if (f < 60 || placement.planted[FRONT_LEFT] !== 1 || placement.contactWeights[FRONT_LEFT] < 1) continue;
-      // The body is pitched by 10–20° here; the paw's turn is the slope's alone.
+      // The body is pitched by 10° or more here; the paw's turn is the slope's alone.
+      expect(pitch(model) - pitch(animated)).toBeGreaterThan(10);
       expect(Math.abs(angleBetween(model, animated, 16 * paw) - 20)).toBeLessThan(1);
       checked++;
     }
@@ -162,6 +180,10 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
     const withPad = await groundUnderPaw(slope, {});
     const without = await groundUnderPaw(slope, { footprint: 0 });
     expect(withPad).toBeCloseTo(without, 12);
+    // Nor where the centre's ground is too steep to stand on (a mesh's riser under the paw: the
+    // ends' heights over its plane would be divided by its normal's tiny up component).
+    const riser = new StepDown(edge + 0.01, 0.005);
+    expect(await groundUnderPaw(riser, {})).toBe(await groundUnderPaw(riser, { footprint: 0 }));
   });
 
   it('finds the ground below a paw lifted high: the ray is measured from the planted height', async () => {
