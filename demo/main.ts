@@ -204,9 +204,7 @@ async function main(): Promise<void> {
   const run = mixer.addLayer({ clip: clip('Running'), weight: 0 });
   // The jump's time is set from the flight, not advanced by the mixer.
   const jump = mixer.addLayer({ clip: clip('Jump'), weight: 0, speed: 0, mode: 'clamp' });
-  // Pops spread over frames: the robot's legs then meet the 10° per frame bound on every terrain
-  // (docs/placement.md, the joint-step limit).
-  const placement = new FootPlacement(skeleton, rig, { ground, maxJointStep: 0.1745 });
+  const placement = new FootPlacement(skeleton, rig, { ground });
   const look = new LookAt(skeleton, rig);
   // On the ladder only the neck and head turn: a turning torso would take the hands off the rungs.
   const lookClimbing = new LookAt(skeleton, rig, {

@@ -107,14 +107,19 @@ export interface FootPlacementOptions {
   readonly softness?: number;
   /**
    * The most the rotation placement adds to a leg's joint (hip, knee, foot) may change from one
-   * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a leg
-   * reaching full extension) the change is spread over frames rather than popping, at the cost of
-   * the foot's exactness for those frames (a planted foot held back slides into place as the limit
-   * lets it go). 0, the default, turns the limit off; 0.1745 is 10° (docs/placement.md measures
-   * it: the robot's walk and run and two motion captures stay within 10° on every terrain, with
-   * their soles and slides as without it but for one capture on steps; the Fox's feet slide).
+   * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a swinging
+   * leg reaching full extension) the change is spread over frames rather than popping. A foot on
+   * the ground is not held back by more than `jointStepTolerance`: past it, its leg takes its
+   * solve unlimited for that frame. Default 0.1745 (just under 10°); 0 turns the limit off.
+   * docs/placement.md measures it: with it the robot's walk and run stay within 10° on every
+   * terrain, their soles and slides unchanged.
    */
   readonly maxJointStep?: number;
+  /**
+   * How far the joint-step limit may move a foot on the ground (contact weight above 0) from where
+   * its leg's solve put it, a fraction of the leg's length. Default 0.01.
+   */
+  readonly jointStepTolerance?: number;
   /**
    * For a four-legged rig (legs both well ahead of and behind the pelvis along `forward`): the
    * largest pitch of the body to the slope between its front and hind feet, radians. The pelvis
@@ -271,10 +276,15 @@ export class FootPlacement {
   private readonly forwardModel: Float64Array;
   /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
   private readonly footprint: number;
-  /** cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off). */
+  /**
+   * cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off),
+   * and how far (a fraction of the leg) the limit may move a foot on the ground.
+   */
   private readonly stepLimit: Float64Array;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
   private readonly limited: Int32Array;
+  /** The foot and the three limited rotations of a leg as its solve left them (limitSteps). */
+  private readonly solved = slab.f64(16);
   /** Their local rotations as the solve found them (the animation's). */
   private readonly entryRotations: Float64Array;
   /** The rotation placement added to each of them at the last solve (local: entry⁻¹ · placed). */
@@ -371,9 +381,13 @@ export class FootPlacement {
       option('lockDrop', 0.04, 1),
     ]);
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
-    const maxStep = option('maxJointStep', 0, Math.PI);
+    const maxStep = option('maxJointStep', 0.1745, Math.PI);
     const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
-    this.stepLimit = slab.f64From([maxStep > 0 ? stepCos : -2, stepSin]);
+    this.stepLimit = slab.f64From([
+      maxStep > 0 ? stepCos : -2,
+      stepSin,
+      option('jointStepTolerance', 0.01, 1),
+    ]);
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
     this.forwardModel = slab.f64From(forward);
@@ -1425,6 +1439,16 @@ export class FootPlacement {
     const fresh = !this.initialized;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
+      // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]).
+      const fo = 16 * this.legs[i].foot + 12;
+      const sv = this.solved;
+      sv[0] = model[fo];
+      sv[1] = model[fo + 1];
+      sv[2] = model[fo + 2];
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        const o0 = 4 * limited[k];
+        for (let c = 0; c < 4; c++) sv[4 + 4 * (k - 3 * i) + c] = r[o0 + c];
+      }
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         const o = 4 * limited[k];
         // q[0..3] = entry⁻¹ · placed.
@@ -1466,6 +1490,25 @@ export class FootPlacement {
         const leg = this.legs[i];
         subtreeToModel(pose, model, leg.root);
         if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
+        // A foot on the ground that the limit would move off its solved place by more than the
+        // tolerance takes its leg's solve unlimited this frame: the limit spreads a swinging
+        // leg's jump, it does not stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm).
+        if (this.contactWeights[i] > 0) {
+          const dx = model[fo] - sv[0];
+          const dy = model[fo + 1] - sv[1];
+          const dz = model[fo + 2] - sv[2];
+          const Lm = this.lengths[i] * limit[2];
+          if (dx * dx + dy * dy + dz * dz > Lm * Lm) {
+            for (let k = 3 * i; k < 3 * i + 3; k++) {
+              const o = 4 * limited[k];
+              for (let c = 0; c < 4; c++) r[o + c] = sv[4 + 4 * (k - 3 * i) + c];
+              conjugate(q, 4, entry, 4 * k);
+              multiply(added, 4 * k, q, 4, r, o);
+            }
+            subtreeToModel(pose, model, leg.root);
+            if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
+          }
+        }
       }
     }
   }
