@@ -6,7 +6,6 @@
  */
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { BarHang } from '../../src/placement/bar-hang.js';
-import { computeContacts } from '../../src/placement/contacts.js';
 import { FootPlacement } from '../../src/placement/foot-placement.js';
 import { HeightfieldGround } from '../../src/placement/heightfield-ground.js';
 import { LadderClimb } from '../../src/placement/ladder-climb.js';
@@ -14,7 +13,7 @@ import { LookAt } from '../../src/placement/look-at.js';
 import { MeshGround } from '../../src/placement/mesh-ground.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import { syntheticWalker } from './synthetic-walker.js';
+import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
 
 function bits(values: Float64Array, out: string[]): void {
   const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
@@ -25,7 +24,8 @@ function bits(values: Float64Array, out: string[]): void {
 
 /** Runs `frames` frames of each scene; returns the bits of every pose and model buffer. */
 export function run(frames: number): string {
-  const { skeleton, clip, rig } = syntheticWalker();
+  const walker = syntheticWalker();
+  const { skeleton, clip, rig } = walker;
   const table = [0, 0.07, 0.1, 0.07, 0, -0.07, -0.1, -0.07];
   const columns = 33;
   const rows = 17;
@@ -51,7 +51,8 @@ export function run(frames: number): string {
   const pose = new Pose(skeleton);
   const model = createModelBuffer(skeleton);
   const context = new SamplerContext(clip);
-  const track = computeContacts(clip, rig.legs);
+  // Written-out contacts: locks, landings and the ground's speed take part.
+  const track = syntheticWalkerContacts(walker);
   const world = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1.5, 0, 0.3, 1]);
   const target = new Float64Array([0.5, 1.5, 2]);
   for (const ground of grounds) {

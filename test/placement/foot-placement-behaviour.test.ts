@@ -14,16 +14,18 @@ import { PlaneGround } from '../../src/placement/plane-ground.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { cmu, fox, robot } from './characters.js';
-import { syntheticWalker } from './synthetic-walker.js';
+import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
 import { terrains } from './terrains.js';
 import { summary, walk } from './walk-harness.js';
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 function setUp(ground: Ground) {
-  const { skeleton, clip, rig } = syntheticWalker();
+  const walker = syntheticWalker();
+  const { skeleton, clip, rig } = walker;
   const placement = new FootPlacement(skeleton, rig, { ground });
-  placement.setContactTrack(computeContacts(clip, rig.legs));
+  const contacts = syntheticWalkerContacts(walker);
+  placement.setContactTrack(contacts);
   const pose = new Pose(skeleton);
   const model = createModelBuffer(skeleton);
   const context = new SamplerContext(clip);
@@ -31,7 +33,7 @@ function setUp(ground: Ground) {
     sampleClip(clip, context, time, pose);
     forwardKinematics(pose, model);
   };
-  return { skeleton, clip, rig, placement, pose, model, frame };
+  return { skeleton, clip, rig, placement, pose, model, frame, contacts };
 }
 
 /** A ground of y = 0.1 with a hole for x in [−0.2, 0.2]. */
@@ -66,19 +68,30 @@ describe('FootPlacement', () => {
   });
 
   it('stands the synthetic walker on a raised floor: soles at contact on it', () => {
-    const { placement, pose, model, frame, rig } = setUp(new PlaneGround([0, 0.1, 0], [0, 1, 0]));
+    const { placement, pose, model, frame, rig, contacts } = setUp(new PlaneGround([0, 0.1, 0], [0, 1, 0]));
+    let planted = 0;
     for (let f = 0; f < 120; f++) {
       frame(f / 60);
       placement.solve(pose, model, IDENTITY, 1 / 60, f / 60);
       for (let i = 0; i < 2; i++) {
         if (placement.planted[i] !== 1) continue;
+        planted++;
         const r = LEG_REPORT.length * i;
         expect(placement.report[r + LEG_REPORT.grounded]).toBe(1);
         expect(placement.report[r + LEG_REPORT.groundPoint + 1]).toBeCloseTo(0.1, 12);
-        // The ankle over the floor by at most its planted height plus the toe's roll.
-        expect(model[16 * rig.legs[i].foot + 13]).toBeGreaterThan(0.1);
+        // The ankle above the floor, and the sole (the lower of ankle and toe over its planted
+        // height) on it.
+        const ankle = model[16 * rig.legs[i].foot + 13];
+        expect(ankle).toBeGreaterThan(0.1);
+        const sole = Math.min(
+          ankle - contacts.footHeights[i],
+          model[16 * rig.legs[i].toe + 13] - contacts.toeHeights[i],
+        );
+        expect(Math.abs(sole - 0.1)).toBeLessThan(0.005);
       }
     }
+    // Each foot stands for half the cycle.
+    expect(planted).toBeGreaterThan(100);
   });
 
   it('turns a throwing or NaN ground into placement/ground-failed, the pose untouched', () => {

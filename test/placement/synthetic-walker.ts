@@ -4,6 +4,10 @@
  * Pelvis → left/right hip → knee → ankle → toe, and spine → neck → head; +Y up, facing +Z, metres.
  */
 import { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { ContactTrack, computeContacts } from '../../src/placement/contacts.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
 import type { Rig } from '../../src/rig/limbs.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 
@@ -94,4 +98,40 @@ export function syntheticWalker(): { skeleton: Skeleton; clip: Clip; rig: Rig } 
     convention: null,
   };
   return { skeleton, clip, rig };
+}
+
+/**
+ * The walker's contacts, written out: its feet swing about fixed hips (no ground velocity a clip
+ * reader could find), so `computeContacts` reads no contact from it. A foot stands while its hip
+ * turns from −0.3 to 0.3 rad, the foot moving back at the speed the ground moves under it: the
+ * left from 0.75 s to 1.25 s, the right from 0.25 s to 0.75 s. Heights from `computeContacts`, the
+ * landings and the ground's speed from the clip itself.
+ */
+export function syntheticWalkerContacts(walker: ReturnType<typeof syntheticWalker>): ContactTrack {
+  const { skeleton, clip, rig } = walker;
+  const read = computeContacts(clip, rig.legs);
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(clip);
+  const ankleAt = (time: number, leg: number): number[] => {
+    sampleClip(clip, context, time, pose);
+    forwardKinematics(pose, model);
+    const o = 16 * rig.legs[leg].foot + 12;
+    return [model[o], model[o + 1], model[o + 2]];
+  };
+  const starts = [0.75, 0.25];
+  // The planted foot's travel over its stance, per second: the ground's velocity.
+  const first = ankleAt(0.25, 1);
+  const last = ankleAt(0.75, 1);
+  return new ContactTrack({
+    duration: clip.duration,
+    intervals: [
+      [0.75, 1.25],
+      [0.25, 0.75],
+    ],
+    footHeights: Array.from(read.footHeights),
+    toeHeights: Array.from(read.toeHeights),
+    landings: starts.map((time, leg) => ankleAt(time, leg)),
+    groundVelocity: [0, 0, (last[2] - first[2]) / 0.5],
+  });
 }
