@@ -108,16 +108,16 @@ export interface FootPlacementOptions {
   /**
    * The most the rotation placement adds to a leg's joint (hip, knee, foot) may change from one
    * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a swinging
-   * leg reaching full extension) the change is spread over frames rather than popping. A foot on
-   * the ground is not held back by more than `jointStepTolerance`: past it, its leg takes its
-   * solve unlimited for that frame. Default 0.1745 (just under 10°); 0 turns the limit off.
+   * leg reaching full extension) the change is spread over frames rather than popping. A planted
+   * foot is not held back by more than `jointStepTolerance`, and no knee is bent the other way
+   * from the animation's: past either, the leg takes its solve unlimited for that frame. Default 0.1745 (just under 10°); 0 turns the limit off.
    * docs/placement.md measures it: with it the robot's walk and run stay within 10° on every
    * terrain, their soles and slides unchanged.
    */
   readonly maxJointStep?: number;
   /**
-   * How far the joint-step limit may move a foot on the ground (contact weight above 0) from where
-   * its leg's solve put it, a fraction of the leg's length. Default 0.01.
+   * How far the joint-step limit may move a planted foot from where its leg's solve put it, a
+   * fraction of the leg's length. Default 0.01.
    */
   readonly jointStepTolerance?: number;
   /**
@@ -283,8 +283,10 @@ export class FootPlacement {
   private readonly stepLimit: Float64Array;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
   private readonly limited: Int32Array;
-  /** The foot and the three limited rotations of a leg as its solve left them (limitSteps). */
-  private readonly solved = slab.f64(16);
+  /** The foot and the three limited rotations of a leg as its solve left them, and scratch (limitSteps). */
+  private readonly solved = slab.f64(19);
+  /** Per leg, the bend-plane normal of the leg as the animation (and the pelvis) left it. */
+  private readonly entryBends: Float64Array;
   /** Their local rotations as the solve found them (the animation's). */
   private readonly entryRotations: Float64Array;
   /** The rotation placement added to each of them at the last solve (local: entry⁻¹ · placed). */
@@ -460,6 +462,7 @@ export class FootPlacement {
     this.steep = slab.u8(n);
     this.stand = slab.f64(2 * n);
     this.heldPush = slab.f64(2 * n);
+    this.entryBends = slab.f64(3 * n);
     this.underPelvis = slab.u8From(
       this.legs.map((leg) => (this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.foot) ? 1 : 0)),
     );
@@ -668,6 +671,7 @@ export class FootPlacement {
         const o = 4 * limited[k];
         for (let c = 0; c < 4; c++) this.entryRotations[4 * k + c] = r[o + c];
       }
+      for (let i = 0; i < this.legs.length; i++) bendNormal(this.entryBends, 3 * i, model, this.legs[i]);
     }
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
@@ -1439,7 +1443,8 @@ export class FootPlacement {
     const fresh = !this.initialized;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
-      // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]).
+      // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]);
+      // sv[16..18], the limited leg's bend.
       const fo = 16 * this.legs[i].foot + 12;
       const sv = this.solved;
       sv[0] = model[fo];
@@ -1490,24 +1495,34 @@ export class FootPlacement {
         const leg = this.legs[i];
         subtreeToModel(pose, model, leg.root);
         if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
-        // A foot on the ground that the limit would move off its solved place by more than the
+        // A planted foot that the limit would move off its solved place by more than the
         // tolerance takes its leg's solve unlimited this frame: the limit spreads a swinging
         // leg's jump, it does not stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm).
-        if (this.contactWeights[i] > 0) {
+        // So does a leg the limit would bend the other way from the animation's: a knee the
+        // solve has straightened, held back while the clip's bends the other way, crossed over
+        // (the Fox landing on a bump).
+        let restore = false;
+        if (this.planted[i] === 1) {
           const dx = model[fo] - sv[0];
           const dy = model[fo + 1] - sv[1];
           const dz = model[fo + 2] - sv[2];
           const Lm = this.lengths[i] * limit[2];
-          if (dx * dx + dy * dy + dz * dz > Lm * Lm) {
-            for (let k = 3 * i; k < 3 * i + 3; k++) {
-              const o = 4 * limited[k];
-              for (let c = 0; c < 4; c++) r[o + c] = sv[4 + 4 * (k - 3 * i) + c];
-              conjugate(q, 4, entry, 4 * k);
-              multiply(added, 4 * k, q, 4, r, o);
-            }
-            subtreeToModel(pose, model, leg.root);
-            if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
+          restore = dx * dx + dy * dy + dz * dz > Lm * Lm;
+        }
+        if (!restore) {
+          bendNormal(sv, 16, model, leg);
+          const eb = this.entryBends;
+          restore = eb[3 * i] * sv[16] + eb[3 * i + 1] * sv[17] + eb[3 * i + 2] * sv[18] < 0;
+        }
+        if (restore) {
+          for (let k = 3 * i; k < 3 * i + 3; k++) {
+            const o = 4 * limited[k];
+            for (let c = 0; c < 4; c++) r[o + c] = sv[4 + 4 * (k - 3 * i) + c];
+            conjugate(q, 4, entry, 4 * k);
+            multiply(added, 4 * k, q, 4, r, o);
           }
+          subtreeToModel(pose, model, leg.root);
+          if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
         }
       }
     }
@@ -1780,6 +1795,22 @@ function transformPointInto(
   out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
   out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
   out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+}
+
+/** The normal of leg `leg`'s bend plane (hip → knee × knee → end) in `model`, into `out` at `o`. */
+function bendNormal(out: Float64Array, o: number, model: Float64Array, leg: LegRig): void {
+  const a = 16 * leg.root + 12;
+  const b = 16 * leg.middle + 12;
+  const e = 16 * (leg.end >= 0 ? leg.end : leg.foot) + 12;
+  const ux = model[b] - model[a];
+  const uy = model[b + 1] - model[a + 1];
+  const uz = model[b + 2] - model[a + 2];
+  const wx = model[e] - model[b];
+  const wy = model[e + 1] - model[b + 1];
+  const wz = model[e + 2] - model[b + 2];
+  out[o] = uy * wz - uz * wy;
+  out[o + 1] = uz * wx - ux * wz;
+  out[o + 2] = ux * wy - uy * wx;
 }
 
 /**
