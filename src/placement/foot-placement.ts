@@ -144,6 +144,13 @@ export interface FootPlacementOptions {
    * the lock slides with the animation. Default 0.04.
    */
   readonly lockDrop?: number;
+  /**
+   * How fast the pelvis may rise, in legs per second (a drop is never slowed: a leg's reach needs
+   * it at once). Hips that jump up as the feet reach higher ground straighten the stance legs in a
+   * frame or two; rising over a few frames spreads that (docs/placement.md). Default 0.2;
+   * `Infinity` lets the pelvis follow its spring alone.
+   */
+  readonly maxRiseSpeed?: number;
   /** Seconds before landing over which a swinging foot heads for the height where it lands. Default 0.3. */
   readonly anticipation?: number;
   /**
@@ -381,6 +388,7 @@ export class FootPlacement {
       option('anticipation', 0.3),
       option('softness', 0.03, 0.5),
       option('lockDrop', 0.04, 1),
+      option('maxRiseSpeed', 0.2),
     ]);
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
     const maxStep = option('maxJointStep', 0.1745, Math.PI);
@@ -1216,7 +1224,13 @@ export class FootPlacement {
       p[SPRING.omega] = s[6];
       p[SPRING.dt] = dt;
       p[2] = goal;
+      const before = this.pelvisSpring[0];
       springStep(this.pelvisSpring, 0, p, 2, p);
+      const most = before + s[15] * L * dt;
+      if (this.pelvisSpring[0] > most) {
+        this.pelvisSpring[0] = most;
+        if (this.pelvisSpring[1] > s[15] * L) this.pelvisSpring[1] = s[15] * L;
+      }
     } else {
       this.pelvisSpring[0] = goal;
       this.pelvisSpring[1] = 0;

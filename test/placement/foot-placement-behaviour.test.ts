@@ -7,11 +7,15 @@ import { describe, expect, it } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
-import { computeContacts } from '../../src/placement/contacts.js';
+import { computeContacts, legLength } from '../../src/placement/contacts.js';
 import { FootPlacement, LEG_REPORT } from '../../src/placement/foot-placement.js';
 import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
 import { PlaneGround } from '../../src/placement/plane-ground.js';
-import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import {
+  createModelBuffer,
+  forwardKinematics,
+  restModelMatrices,
+} from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
@@ -308,6 +312,41 @@ describe('FootPlacement', () => {
     }
     expect(most).toBeGreaterThan(0.001);
     expect(most).toBeLessThan(0.02 * 0.15);
+  });
+
+  it('raises the pelvis no faster than maxRiseSpeed legs per second (CMU walk up steps)', () => {
+    const character = cmu('cmu_02_01_walk.bvh');
+    const clip = [...character.clips.values()][0];
+    const track = computeContacts(clip, character.rig.legs, { loop: false });
+    const ground = terrains([0, 1], -1.3).steps;
+    const rises = (options: { maxRiseSpeed?: number }) => {
+      let fastest = 0;
+      let highest = 0;
+      let last = Number.NaN;
+      walk({
+        clip,
+        rig: character.rig,
+        track,
+        ground,
+        scale: character.scale,
+        seconds: clip.duration,
+        options,
+        trace: (_f, placement) => {
+          const now = placement.pelvisOffset;
+          if (!Number.isNaN(last)) fastest = Math.max(fastest, (now - last) * 60);
+          highest = Math.max(highest, now);
+          last = now;
+        },
+      });
+      return { fastest, highest };
+    };
+    // The capture's shorter leg, hip to ankle, in metres (the pelvis offset is in world units).
+    const rest = restModelMatrices(clip.skeleton);
+    const leg = Math.min(...character.rig.legs.map((l) => legLength(rest, l))) * character.scale;
+    const slow = rises({});
+    expect(slow.highest).toBeGreaterThan(0.02);
+    expect(slow.fastest).toBeLessThanOrEqual(0.2 * leg + 1e-9);
+    expect(rises({ maxRiseSpeed: Number.POSITIVE_INFINITY }).fastest).toBeGreaterThan(0.2 * leg);
   });
 
   it('switched off and on mid-clip, moves no joint more than 10° in a frame (CMU walk)', () => {
