@@ -315,21 +315,12 @@ describe('FootPlacement', () => {
   });
 
   it('raises the pelvis no faster than maxRiseSpeed legs per second (CMU walk up steps)', () => {
-    const character = cmu('cmu_02_01_walk.bvh');
-    const clip = [...character.clips.values()][0];
-    const track = computeContacts(clip, character.rig.legs, { loop: false });
-    const ground = terrains([0, 1], -1.3).steps;
+    const { character, clip, walkOver } = cmuWalk();
     const rises = (options: { maxRiseSpeed?: number }) => {
       let fastest = 0;
       let highest = 0;
       let last = Number.NaN;
-      walk({
-        clip,
-        rig: character.rig,
-        track,
-        ground,
-        scale: character.scale,
-        seconds: clip.duration,
+      walkOver('steps', {
         options,
         trace: (_f, placement) => {
           const now = placement.pelvisOffset;
@@ -350,22 +341,28 @@ describe('FootPlacement', () => {
   });
 
   it('switched off and on mid-clip, moves no joint more than 10° in a frame (CMU walk)', () => {
-    const character = cmu('cmu_02_01_walk.bvh');
-    const clip = [...character.clips.values()][0];
-    const track = computeContacts(clip, character.rig.legs, { loop: false });
-    const ground = terrains([0, 1], -1.3).flat;
-    const off = walk({
-      clip,
-      rig: character.rig,
-      track,
-      ground,
-      scale: character.scale,
-      seconds: clip.duration,
-      toggle: [60, 110],
-    });
+    const off = cmuWalk().walkOver('flat', { toggle: [60, 110] });
     expect(off.maxAddedRotationStepDeg).toBeLessThanOrEqual(10);
     expect(summary(off.contactErrors).mean).toBeLessThan(0.01);
   });
 });
+
+/** CMU 02_01's walk along +Z over one of the test terrains, with more of the harness's options. */
+function cmuWalk() {
+  const character = cmu('cmu_02_01_walk.bvh');
+  const clip = [...character.clips.values()][0];
+  const track = computeContacts(clip, character.rig.legs, { loop: false });
+  const walkOver = (terrain: string, more: Partial<Parameters<typeof walk>[0]>) =>
+    walk({
+      clip,
+      rig: character.rig,
+      track,
+      ground: terrains([0, 1], -1.3)[terrain],
+      scale: character.scale,
+      seconds: clip.duration,
+      ...more,
+    });
+  return { character, clip, walkOver };
+}
 
 void HIT;
