@@ -59,6 +59,8 @@ const scratch = {
   args: new Float64Array(4),
   pitchScratch: new Float64Array(24),
   frameNumbers: new Float64Array(4),
+  /** A leg as its solve left it (limitSteps): the foot, the three limited rotations, a bend. */
+  solved: new Float64Array(20),
 };
 
 /**
@@ -109,15 +111,16 @@ export interface FootPlacementOptions {
    * The most the rotation placement adds to a leg's joint (hip, knee, foot) may change from one
    * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a swinging
    * leg reaching full extension) the change is spread over frames rather than popping. A planted
-   * foot is not held back by more than `jointStepTolerance`, and no knee is bent the other way
-   * from the animation's: past either, the leg takes its solve unlimited for that frame. Default 0.1745 (just under 10°); 0 turns the limit off.
-   * docs/placement.md measures it: with it the robot's walk and run stay within 10° on every
-   * terrain, their soles and slides unchanged.
+   * foot's joint is not moved by more than `jointStepTolerance` (its turn may still be held back),
+   * and no clearly bent knee is bent the other way from the animation's: past either, the leg
+   * takes its solve unlimited for that frame. Default 0.1745 (just under 10°); 0 turns it off.
+   * docs/placement.md measures it on the walk table.
    */
   readonly maxJointStep?: number;
   /**
-   * How far the joint-step limit may move a planted foot from where its leg's solve put it, a
-   * fraction of the leg's length. Default 0.01.
+   * How far the joint-step limit may move a planted foot's joint from where its leg's solve put
+   * it, a fraction of the leg's length in [0, 1]; past it, the leg takes its solve unlimited for
+   * that frame. Default 0.01.
    */
   readonly jointStepTolerance?: number;
   /**
@@ -145,10 +148,13 @@ export interface FootPlacementOptions {
    */
   readonly lockDrop?: number;
   /**
-   * How fast the pelvis may rise, in legs per second (a drop is never slowed: a leg's reach needs
-   * it at once). Hips that jump up as the feet reach higher ground straighten the stance legs in a
-   * frame or two; rising over a few frames spreads that (docs/placement.md). Default 0.2;
-   * `Infinity` lets the pelvis follow its spring alone.
+   * How fast the pelvis offset may rise, in legs (the shortest) per second: stepping up, and
+   * coming back up after any drop. A drop is never slowed (a leg's reach needs it at once), a
+   * four-legged body's pitch is not counted, and a fresh start (the first solve, or after the
+   * placement was switched off) goes straight to its goal. Hips that jump up as the feet reach
+   * higher ground straighten the stance legs in a frame or two; rising over a few frames spreads
+   * that (docs/placement.md). Default 0.2; `Infinity` lets the pelvis follow its spring alone, 0
+   * never lets it rise.
    */
   readonly maxRiseSpeed?: number;
   /** Seconds before landing over which a swinging foot heads for the height where it lands. Default 0.3. */
@@ -290,9 +296,7 @@ export class FootPlacement {
   private readonly stepLimit: Float64Array;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
   private readonly limited: Int32Array;
-  /** The foot and the three limited rotations of a leg as its solve left them, and scratch (limitSteps). */
-  private readonly solved = slab.f64(19);
-  /** Per leg, the bend-plane normal of the leg as the animation (and the pelvis) left it. */
+  /** Per leg, the bend-plane normal of the leg as the animation (and the pelvis) left it, and |u|²|w|². */
   private readonly entryBends: Float64Array;
   /** Their local rotations as the solve found them (the animation's). */
   private readonly entryRotations: Float64Array;
@@ -470,7 +474,7 @@ export class FootPlacement {
     this.steep = slab.u8(n);
     this.stand = slab.f64(2 * n);
     this.heldPush = slab.f64(2 * n);
-    this.entryBends = slab.f64(3 * n);
+    this.entryBends = slab.f64(4 * n);
     this.underPelvis = slab.u8From(
       this.legs.map((leg) => (this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.foot) ? 1 : 0)),
     );
@@ -679,7 +683,7 @@ export class FootPlacement {
         const o = 4 * limited[k];
         for (let c = 0; c < 4; c++) this.entryRotations[4 * k + c] = r[o + c];
       }
-      for (let i = 0; i < this.legs.length; i++) bendNormal(this.entryBends, 3 * i, model, this.legs[i]);
+      for (let i = 0; i < this.legs.length; i++) bendNormal(this.entryBends, 4 * i, model, this.legs[i]);
     }
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
@@ -1460,7 +1464,7 @@ export class FootPlacement {
       // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]);
       // sv[16..18], the limited leg's bend.
       const fo = 16 * this.legs[i].foot + 12;
-      const sv = this.solved;
+      const sv = scratch.solved;
       sv[0] = model[fo];
       sv[1] = model[fo + 1];
       sv[2] = model[fo + 2];
@@ -1508,10 +1512,11 @@ export class FootPlacement {
       if (changed) {
         const leg = this.legs[i];
         subtreeToModel(pose, model, leg.root);
-        if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
+        this.footFollows(pose, model, leg);
         // A planted foot that the limit would move off its solved place by more than the
         // tolerance takes its leg's solve unlimited this frame: the limit spreads a swinging
-        // leg's jump, it does not stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm).
+        // leg's jump, it does not stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm,
+        // measured before the pelvis's rise was slowed).
         // So does a leg the limit would bend the other way from the animation's: a knee the
         // solve has straightened, held back while the clip's bends the other way, crossed over
         // (the Fox landing on a bump).
@@ -1523,10 +1528,14 @@ export class FootPlacement {
           const Lm = this.lengths[i] * limit[2];
           restore = dx * dx + dy * dy + dz * dz > Lm * Lm;
         }
-        if (!restore) {
+        // (Only where the animation's knee is clearly bent, its sine over 0.1: a straight one's
+        // side is rounding noise.)
+        const eb = this.entryBends;
+        const b = 4 * i;
+        const bent = eb[b] * eb[b] + eb[b + 1] * eb[b + 1] + eb[b + 2] * eb[b + 2] > 0.01 * eb[b + 3];
+        if (!restore && bent) {
           bendNormal(sv, 16, model, leg);
-          const eb = this.entryBends;
-          restore = eb[3 * i] * sv[16] + eb[3 * i + 1] * sv[17] + eb[3 * i + 2] * sv[18] < 0;
+          restore = eb[b] * sv[16] + eb[b + 1] * sv[17] + eb[b + 2] * sv[18] < 0;
         }
         if (restore) {
           for (let k = 3 * i; k < 3 * i + 3; k++) {
@@ -1536,7 +1545,7 @@ export class FootPlacement {
             multiply(added, 4 * k, q, 4, r, o);
           }
           subtreeToModel(pose, model, leg.root);
-          if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
+          this.footFollows(pose, model, leg);
         }
       }
     }
@@ -1676,25 +1685,12 @@ export class FootPlacement {
    * rotation, through its parent's model matrix, and update its subtree.
    */
   private placeEffectorFoot(pose: Pose, model: Float64Array, leg: LegRig, rotationModel: Float64Array): void {
-    const sk = this.skeleton;
-    const p = leg.endLocal as readonly [number, number, number];
-    const m = 16 * leg.middle;
+    if (!this.tipInFootParent(model, leg)) return;
     const v = scratch.vec;
-    v[0] = model[m] * p[0] + model[m + 4] * p[1] + model[m + 8] * p[2] + model[m + 12];
-    v[1] = model[m + 1] * p[0] + model[m + 5] * p[1] + model[m + 9] * p[2] + model[m + 13];
-    v[2] = model[m + 2] * p[0] + model[m + 6] * p[1] + model[m + 10] * p[2] + model[m + 14];
     const foot = leg.foot;
-    const parent = sk.parents[foot];
+    const parent = this.skeleton.parents[foot];
     const q = scratch.quat;
     if (parent >= 0) {
-      if (!invert(scratch.parentInverse, 0, model, 16 * parent)) return;
-      const P = scratch.parentInverse;
-      const x = v[0];
-      const y = v[1];
-      const z = v[2];
-      v[0] = P[0] * x + P[4] * y + P[8] * z + P[12];
-      v[1] = P[1] * x + P[5] * y + P[9] * z + P[13];
-      v[2] = P[2] * x + P[6] * y + P[10] * z + P[14];
       const t = scratch.trs;
       decompose(t, 0, q, 12, t, 3, model, 16 * parent);
       conjugate(q, 12, q, 12);
@@ -1711,6 +1707,48 @@ export class FootPlacement {
     pose.translations[3 * foot + 2] = v[2];
     for (let k = 0; k < 4; k++) pose.rotations[4 * foot + k] = q[12 + k];
     subtreeToModel(pose, model, foot);
+  }
+
+  /**
+   * An `'effector'` leg's end (the point `endLocal` on its middle bone) in its foot bone's parent
+   * frame, into `scratch.vec[0..2]`; false where that parent's matrix cannot be inverted.
+   */
+  private tipInFootParent(model: Float64Array, leg: LegRig): boolean {
+    const p = leg.endLocal as readonly [number, number, number];
+    const m = 16 * leg.middle;
+    const v = scratch.vec;
+    v[0] = model[m] * p[0] + model[m + 4] * p[1] + model[m + 8] * p[2] + model[m + 12];
+    v[1] = model[m + 1] * p[0] + model[m + 5] * p[1] + model[m + 9] * p[2] + model[m + 13];
+    v[2] = model[m + 2] * p[0] + model[m + 6] * p[1] + model[m + 10] * p[2] + model[m + 14];
+    const parent = this.skeleton.parents[leg.foot];
+    if (parent < 0) return true;
+    if (!invert(scratch.parentInverse, 0, model, 16 * parent)) return false;
+    const P = scratch.parentInverse;
+    const x = v[0];
+    const y = v[1];
+    const z = v[2];
+    v[0] = P[0] * x + P[4] * y + P[8] * z + P[12];
+    v[1] = P[1] * x + P[5] * y + P[9] * z + P[13];
+    v[2] = P[2] * x + P[6] * y + P[10] * z + P[14];
+    return true;
+  }
+
+  /**
+   * After a leg's rotations changed (limitSteps), its foot follows: an `'effector'` leg's foot bone,
+   * which hangs elsewhere, is moved to the leg's new end (held back by the limit, the shin carried
+   * the end up to 10.7 cm from a foot left where the solve put it); a foot outside the leg's
+   * subtree is updated from its pose.
+   */
+  private footFollows(pose: Pose, model: Float64Array, leg: LegRig): void {
+    if (leg.shape === 'effector') {
+      if (this.tipInFootParent(model, leg)) {
+        const v = scratch.vec;
+        pose.translations[3 * leg.foot] = v[0];
+        pose.translations[3 * leg.foot + 1] = v[1];
+        pose.translations[3 * leg.foot + 2] = v[2];
+      }
+      subtreeToModel(pose, model, leg.foot);
+    } else if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
   }
 }
 
@@ -1811,7 +1849,10 @@ function transformPointInto(
   out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
 }
 
-/** The normal of leg `leg`'s bend plane (hip → knee × knee → end) in `model`, into `out` at `o`. */
+/**
+ * The normal of leg `leg`'s bend plane (u × w: u hip → knee, w knee → end) in `model`, into `out`
+ * at `o`, and |u|²|w|² after it (its square over that is the knee's sine squared).
+ */
 function bendNormal(out: Float64Array, o: number, model: Float64Array, leg: LegRig): void {
   const a = 16 * leg.root + 12;
   const b = 16 * leg.middle + 12;
@@ -1825,6 +1866,7 @@ function bendNormal(out: Float64Array, o: number, model: Float64Array, leg: LegR
   out[o] = uy * wz - uz * wy;
   out[o + 1] = uz * wx - ux * wz;
   out[o + 2] = ux * wy - uy * wx;
+  out[o + 3] = (ux * ux + uy * uy + uz * uz) * (wx * wx + wy * wy + wz * wz);
 }
 
 /**

@@ -60,6 +60,11 @@ export interface WalkMetrics {
   readonly flipsAt: readonly (readonly [number, number])[];
   /** Frame and leg of the largest sole error at a contact frame. */
   readonly worstContactAt: readonly [number, number];
+  /**
+   * For an `'effector'` leg (its foot a bone of its own), the largest distance between the leg's
+   * end and its foot bone, world units: a foot left behind by the leg.
+   */
+  readonly maxEffectorGap: number;
   /** Frame (the contact's last) and leg of the largest slide. */
   readonly worstSlideAt: readonly [number, number];
   /** Contact frames measured. */
@@ -122,6 +127,7 @@ export function walk(c: WalkCase): WalkMetrics {
   const bendPlaced = new Float64Array(3);
   let contactFrames = 0;
   let maxLegError = 0;
+  let maxEffectorGap = 0;
   const s = c.scale;
   for (let f = 0; f < frames; f++) {
     const time = f * dt;
@@ -153,6 +159,16 @@ export function walk(c: WalkCase): WalkMetrics {
       const r = LEG_REPORT.length * i;
       if (placement.report[r + LEG_REPORT.weight] > 0) {
         maxLegError = Math.max(maxLegError, placement.report[r + LEG_REPORT.error] * s);
+      }
+      if (leg.shape === 'effector' && leg.endLocal) {
+        const m = 16 * leg.middle;
+        const [ex, ey, ez] = leg.endLocal;
+        let gap = 0;
+        for (let k = 0; k < 3; k++) {
+          const tip = model[m + k] * ex + model[m + 4 + k] * ey + model[m + 8 + k] * ez + model[m + 12 + k];
+          gap += (tip - model[16 * leg.foot + 12 + k]) ** 2;
+        }
+        maxEffectorGap = Math.max(maxEffectorGap, s * Math.sqrt(gap));
       }
       const fx = x + s * model[16 * leg.foot + 12];
       const fz = z + s * model[16 * leg.foot + 14];
@@ -236,6 +252,7 @@ export function walk(c: WalkCase): WalkMetrics {
     worstSlideAt,
     contactFrames,
     maxLegError,
+    maxEffectorGap,
   };
 }
 
