@@ -47,8 +47,8 @@ const scratch = {
   worldRotationInverse: new Float64Array(4),
   ray: new Float64Array(RAY.length),
   hit: new Float64Array(HIT.length),
-  /** The centre ray's hit while a footprint casts its ends. */
-  footprintHit: new Float64Array(HIT.length),
+  /** A first hit, whose plane a second ray's hit is measured against (riseOverPlane). */
+  planeHit: new Float64Array(HIT.length),
   vec: new Float64Array(12),
   quat: new Float64Array(16),
   trs: new Float64Array(10),
@@ -59,8 +59,10 @@ const scratch = {
   args: new Float64Array(4),
   pitchScratch: new Float64Array(24),
   frameNumbers: new Float64Array(4),
-  /** A leg as its solve left it (limitSteps): the foot, the three limited rotations, a bend. */
-  solved: new Float64Array(20),
+  /** A leg as its solve left it (limitSteps): the foot, the three limited rotations. */
+  solved: new Float64Array(16),
+  /** A leg's bend-plane normal and |u|²|w|² (bendNormal). */
+  bend: new Float64Array(4),
 };
 
 /**
@@ -894,19 +896,15 @@ export class FootPlacement {
     const ox = ray[RAY.origin];
     const oz = ray[RAY.origin + 2];
     // The centre's hit (its plane is what the ends are measured against).
-    const c = scratch.footprintHit;
+    const c = scratch.planeHit;
     c.set(hit);
     if (!standable(c[3], c[4], c[5])) return true;
     let rise = 0;
     for (let sgn = -1; sgn <= 1; sgn += 2) {
-      const x = ox + sgn * fx;
-      const z = oz + sgn * fz;
-      ray[RAY.origin] = x;
-      ray[RAY.origin + 2] = z;
+      ray[RAY.origin] = ox + sgn * fx;
+      ray[RAY.origin + 2] = oz + sgn * fz;
       if (!this.castChecked(ray, hit, leg)) continue;
-      // The centre's plane at (x, z): n · (p − c) = 0.
-      const planeY = c[1] - (c[3] * (x - c[0]) + c[5] * (z - c[2])) / c[4];
-      const up = hit[1] - planeY;
+      const up = riseOverPlane(hit, ray, c, 0);
       if (up > rise) rise = up;
     }
     ray[RAY.origin] = ox;
@@ -950,16 +948,10 @@ export class FootPlacement {
     ray[RAY.origin + 1] = this.animated[3 * i + 1] + this.settings[4] * L;
     ray[RAY.origin + 2] = tz;
     if (!this.castChecked(ray, hit, this.legs[i])) return 0;
-    const hx = report[r + LEG_REPORT.groundPoint];
-    const hy = report[r + LEG_REPORT.groundPoint + 1];
-    const hz = report[r + LEG_REPORT.groundPoint + 2];
-    const nx = report[r + LEG_REPORT.groundNormal];
-    const ny = report[r + LEG_REPORT.groundNormal + 1];
-    const nz = report[r + LEG_REPORT.groundNormal + 2];
-    if (!standable(nx, ny, nz)) return 0;
-    // The heel's plane at (tx, tz): n · (p − h) = 0.
-    const planeY = hy - (nx * (tx - hx) + nz * (tz - hz)) / ny;
-    const rise = hit[1] - planeY;
+    const n = r + LEG_REPORT.groundNormal;
+    if (!standable(report[n], report[n + 1], report[n + 2])) return 0;
+    // (The report holds the heel's hit as a hit does: point, then normal.)
+    const rise = riseOverPlane(hit, ray, report, r + LEG_REPORT.groundPoint);
     return rise > 0 ? rise : 0;
   }
 
@@ -969,21 +961,15 @@ export class FootPlacement {
    * plane of the ground the heel lands on. Overwrites `ray` and `hit`.
    */
   private landingToeRise(i: number, hit: Float64Array, ray: Float64Array): number {
-    const hx = hit[0];
-    const hy = hit[1];
-    const hz = hit[2];
-    const nx = hit[3];
-    const ny = hit[4];
-    const nz = hit[5];
-    if (!standable(nx, ny, nz)) return 0;
+    if (!standable(hit[3], hit[4], hit[5])) return 0;
+    const heel = scratch.planeHit;
+    heel.set(hit);
     // The heel-to-toe offset of the foot now, carried to the landing (the track knows where the
     // heel lands, not the toe): near touchdown, where it counts, the two agree.
-    const tx = ray[RAY.origin] + this.animatedToe[3 * i] - this.animated[3 * i];
-    const tz = ray[RAY.origin + 2] + this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
-    ray[RAY.origin] = tx;
-    ray[RAY.origin + 2] = tz;
+    ray[RAY.origin] = ray[RAY.origin] + this.animatedToe[3 * i] - this.animated[3 * i];
+    ray[RAY.origin + 2] = ray[RAY.origin + 2] + this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
     if (!this.castChecked(ray, hit, this.legs[i])) return 0;
-    const rise = hit[1] - (hy - (nx * (tx - hx) + nz * (tz - hz)) / ny);
+    const rise = riseOverPlane(hit, ray, heel, 0);
     return rise > 0 ? rise : 0;
   }
 
@@ -1461,8 +1447,7 @@ export class FootPlacement {
     const fresh = !this.initialized;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
-      // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]);
-      // sv[16..18], the limited leg's bend.
+      // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]).
       const fo = 16 * this.legs[i].foot + 12;
       const sv = scratch.solved;
       sv[0] = model[fo];
@@ -1528,15 +1513,7 @@ export class FootPlacement {
           const Lm = this.lengths[i] * limit[2];
           restore = dx * dx + dy * dy + dz * dz > Lm * Lm;
         }
-        // (Only where the animation's knee is clearly bent, its sine over 0.1: a straight one's
-        // side is rounding noise.)
-        const eb = this.entryBends;
-        const b = 4 * i;
-        const bent = eb[b] * eb[b] + eb[b + 1] * eb[b + 1] + eb[b + 2] * eb[b + 2] > 0.01 * eb[b + 3];
-        if (!restore && bent) {
-          bendNormal(sv, 16, model, leg);
-          restore = eb[b] * sv[16] + eb[b + 1] * sv[17] + eb[b + 2] * sv[18] < 0;
-        }
+        if (!restore) restore = this.bendsAgainst(model, i);
         if (restore) {
           for (let k = 3 * i; k < 3 * i + 3; k++) {
             const o = 4 * limited[k];
@@ -1549,6 +1526,23 @@ export class FootPlacement {
         }
       }
     }
+  }
+
+  /**
+   * Whether leg `i` in `model` bends the other way from the animation's leg (their bend-plane
+   * normals point apart), where the animation's knee is clearly bent (its sine over 0.1: a
+   * straight knee's side is rounding noise).
+   */
+  private bendsAgainst(model: Float64Array, i: number): boolean {
+    const eb = this.entryBends;
+    const b = 4 * i;
+    const ex = eb[b];
+    const ey = eb[b + 1];
+    const ez = eb[b + 2];
+    if (!(ex * ex + ey * ey + ez * ez > 0.01 * eb[b + 3])) return false;
+    const n = scratch.bend;
+    bendNormal(n, 0, model, this.legs[i]);
+    return ex * n[0] + ey * n[1] + ez * n[2] < 0;
   }
 
   /**
@@ -1867,6 +1861,20 @@ function bendNormal(out: Float64Array, o: number, model: Float64Array, leg: LegR
   out[o + 1] = uz * wx - ux * wz;
   out[o + 2] = ux * wy - uy * wx;
   out[o + 3] = (ux * ux + uy * uy + uz * uz) * (wx * wx + wy * wy + wz * wz);
+}
+
+/**
+ * How far `hit`'s ground stands above the plane of another hit (`plane[o..o+2]` its point,
+ * `plane[o+3..o+5]` its normal, the normal's up component not 0), at the x, z the ray was cast
+ * from: n · (p − c) = 0 solved for y.
+ */
+function riseOverPlane(hit: Float64Array, ray: Float64Array, plane: Float64Array, o: number): number {
+  const x = ray[RAY.origin];
+  const z = ray[RAY.origin + 2];
+  return (
+    hit[1] -
+    (plane[o + 1] - (plane[o + 3] * (x - plane[o]) + plane[o + 5] * (z - plane[o + 2])) / plane[o + 4])
+  );
 }
 
 /**
