@@ -10,7 +10,10 @@
  * The robot (RobotExpressive, Walking) walks at its clip's ground speed over the terrain
  * (bench/terrain.mjs), on it in every frame. Rounds of
  * posing and placement alternate and medians are taken, so the ratio holds on a noisy machine.
- * Allocation: heap growth over up to 100,000 frames of placement, GC-checked (see harness.mjs).
+ * Allocation: heap growth over up to 100,000 frames of placement, GC-checked (see harness.mjs);
+ * also for a motion capture (CMU 02_01, a BVH whose legs end in toes) and a four-legged rig (the
+ * Fox, ../shared/assets), whose feet take paths the robot's do not (toes, digitigrade paws, the
+ * knee guard), walking the heightfield after 40,000 frames of warm-up.
  *
  * Run: npm run bench, or `node --expose-gc bench/placement.bench.mjs` after `npm run build`.
  */
@@ -21,6 +24,7 @@ import {
   FootPlacement,
   findRig,
   forwardKinematics,
+  importBvh,
   importGltf,
   LEG_REPORT,
   LookAt,
@@ -95,6 +99,71 @@ function time(frame, frames) {
   return Number(process.hrtime.bigint() - start) / frames;
 }
 
+/**
+ * A clip walking the heightfield with its feet placed (no posing timed): one frame a call. The
+ * world moves the character against its feet's ground velocity (an in-place clip) and wraps it
+ * within the terrain.
+ */
+function walker(skeleton, clip, scale, ground) {
+  const rig = findRig(skeleton);
+  const track = computeContacts(clip, rig.legs, { loop: true });
+  const placement = new FootPlacement(skeleton, rig, { ground });
+  placement.setContactTrack(track);
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(clip);
+  const world = new Float64Array([scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, 1]);
+  const speed = -track.groundVelocity[2] * scale;
+  const clock = new Float64Array(1);
+  return () => {
+    clock[0] += DT;
+    if (clock[0] >= clip.duration) clock[0] -= clip.duration;
+    world[14] += speed * DT;
+    if (world[14] > WALK_Z) world[14] -= 2 * WALK_Z;
+    sampleClip(clip, context, clock[0], pose);
+    forwardKinematics(pose, model);
+    placement.clock[0] = DT;
+    placement.clock[1] = clock[0];
+    placement.solveClock(pose, model, world);
+  };
+}
+
+/** Bytes per frame of the other rigs' placement (the robot's are measured with its timing). */
+async function otherRigs(ground) {
+  const asset = (file) => new URL(`../../shared/assets/${file}`, import.meta.url);
+  const cmu = importBvh(
+    readFileSync(new URL('../examples/assets/cmu_02_01_walk.bvh', import.meta.url), 'utf8'),
+  );
+  const fox = (await importGltf(readFileSync(asset('gltf/Fox.glb')), { source: 'Fox.glb' })).skeletons[0];
+  const rigs = [
+    ['CMU 02_01', walker(cmu.skeleton, cmu.clip, 0.0254 / 0.45, ground)],
+    [
+      'Fox Walk',
+      walker(
+        fox.skeleton,
+        fox.clips.find((c) => c.name === 'Walk'),
+        0.01,
+        ground,
+      ),
+    ],
+  ];
+  const results = [];
+  for (const [name, frame] of rigs) {
+    for (let i = 0; i < 40_000; i++) frame();
+    const allocation = await measureAllocation(
+      (count) => {
+        for (let i = 0; i < count; i++) frame();
+      },
+      [100_000, 10_000, 1_000],
+    );
+    results.push({ rig: name, bytesPerFrame: allocation.bytesPerCall });
+    console.log(
+      `  ${name.padEnd(12)} placement on the heightfield: ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
+    );
+  }
+  return results;
+}
+
 async function main() {
   const grounds = bumps();
   console.log('Placement per character frame vs posing it (RobotExpressive Walking, 60 Hz)');
@@ -155,7 +224,9 @@ async function main() {
       `  ${''.padEnd(12)} of which feet ${(feetNs / 1000).toFixed(2)} µs (${(feetNs / pose).toFixed(2)}×), look-at ${((place - feetNs) / 1000).toFixed(2)} µs (${((place - feetNs) / pose).toFixed(2)}×); both feet placed in ${(100 * placed).toFixed(1)}% of frames`,
     );
   }
-  return results;
+  console.log('Allocation of placement on other rigs (after warm-up)');
+  const others = await otherRigs(grounds.heightfield);
+  return { robot: results, others };
 }
 
 await runWithV8Flags(import.meta.url, main);

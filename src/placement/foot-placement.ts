@@ -63,6 +63,8 @@ const scratch = {
   solved: new Float64Array(16),
   /** A leg's bend-plane normal and |u|²|w|² (bendNormal). */
   bend: new Float64Array(4),
+  /** riseOverPlane's answer (a double returned from a call V8 does not inline is boxed). */
+  rise: new Float64Array(1),
 };
 
 /**
@@ -839,7 +841,8 @@ export class FootPlacement {
         }
       }
       report[r + LEG_REPORT.grounded] = found ? 1 : 0;
-      this.toeRise[i] = found && hasToe && !steep ? this.toeRiseAt(i, plantedLock, driftX, driftZ, L) : 0;
+      this.toeRise[i] = 0;
+      if (found && hasToe && !steep) this.toeRiseAt(i, plantedLock);
       this.landingFound[i] = 0;
       const track = this.track;
       // Where a lifted foot will land (also while its lock still eases out after the contact).
@@ -865,7 +868,7 @@ export class FootPlacement {
         this.landingFound[i] = 1;
         // A foot that will land across a step's edge, its toe over the upper level, will stand on
         // its toe (toeRiseAt): it heads for that height too, instead of rising at touchdown.
-        if (hasToe && !steep) this.landingBase[i] += this.landingToeRise(i, hit, ray);
+        if (hasToe && !steep) this.landingToeRise(i, hit, ray);
         this.landingCorrection[i] = this.landingBase[i] - W[13] - this.footHeights[i] * scale;
       }
     }
@@ -898,14 +901,14 @@ export class FootPlacement {
     // The centre's hit (its plane is what the ends are measured against).
     const c = scratch.planeHit;
     c.set(hit);
-    if (!standable(c[3], c[4], c[5])) return true;
+    if (!standable(c, 3)) return true;
     let rise = 0;
     for (let sgn = -1; sgn <= 1; sgn += 2) {
       ray[RAY.origin] = ox + sgn * fx;
       ray[RAY.origin + 2] = oz + sgn * fz;
       if (!this.castChecked(ray, hit, leg)) continue;
-      const up = riseOverPlane(hit, ray, c, 0);
-      if (up > rise) rise = up;
+      riseOverPlane(scratch.rise, hit, ray, c, 0);
+      if (scratch.rise[0] > rise) rise = scratch.rise[0];
     }
     ray[RAY.origin] = ox;
     ray[RAY.origin + 2] = oz;
@@ -937,40 +940,44 @@ export class FootPlacement {
    * the lower level and toe over the upper, stands on its toe, not in the step. Reads the heel's
    * hit from the report, so call it after the heel's ray.
    */
-  private toeRiseAt(i: number, plantedLock: boolean, driftX: number, driftZ: number, L: number): number {
+  private toeRiseAt(i: number, plantedLock: boolean): void {
     const ray = scratch.ray;
     const hit = scratch.hit;
     const report = this.report;
     const r = LEG_REPORT.length * i;
-    const tx = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + driftX;
-    const tz = plantedLock ? this.locks[4 * i + 3] : this.animatedToe[3 * i + 2] + driftZ;
+    // (Drift and leg length are read here, not passed: doubles passed to a call V8 does not
+    // inline are boxed, and so is a double returned from one; the rise is written to toeRise.)
+    const L = this.lengths[i] * scratch.frameNumbers[1];
+    const tx = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + this.drift[2 * i];
+    const tz = plantedLock ? this.locks[4 * i + 3] : this.animatedToe[3 * i + 2] + this.drift[2 * i + 1];
     ray[RAY.origin] = tx;
     ray[RAY.origin + 1] = this.animated[3 * i + 1] + this.settings[4] * L;
     ray[RAY.origin + 2] = tz;
-    if (!this.castChecked(ray, hit, this.legs[i])) return 0;
-    const n = r + LEG_REPORT.groundNormal;
-    if (!standable(report[n], report[n + 1], report[n + 2])) return 0;
+    if (!this.castChecked(ray, hit, this.legs[i])) return;
+    if (!standable(report, r + LEG_REPORT.groundNormal)) return;
     // (The report holds the heel's hit as a hit does: point, then normal.)
-    const rise = riseOverPlane(hit, ray, report, r + LEG_REPORT.groundPoint);
-    return rise > 0 ? rise : 0;
+    riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
+    const rise = scratch.rise[0];
+    this.toeRise[i] = rise > 0 ? rise : 0;
   }
 
   /**
    * {@link FootPlacement.toeRiseAt} at the landing: how far the ground under the toe, carried by
    * the foot's travel to where the landing ray (`ray`, its hit in `hit`) was cast, stands above the
-   * plane of the ground the heel lands on. Overwrites `ray` and `hit`.
+   * plane of the ground the heel lands on, added to `landingBase[i]`. Overwrites `ray` and `hit`.
    */
-  private landingToeRise(i: number, hit: Float64Array, ray: Float64Array): number {
-    if (!standable(hit[3], hit[4], hit[5])) return 0;
+  private landingToeRise(i: number, hit: Float64Array, ray: Float64Array): void {
+    if (!standable(hit, 3)) return;
     const heel = scratch.planeHit;
     heel.set(hit);
     // The heel-to-toe offset of the foot now, carried to the landing (the track knows where the
     // heel lands, not the toe): near touchdown, where it counts, the two agree.
     ray[RAY.origin] = ray[RAY.origin] + this.animatedToe[3 * i] - this.animated[3 * i];
     ray[RAY.origin + 2] = ray[RAY.origin + 2] + this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
-    if (!this.castChecked(ray, hit, this.legs[i])) return 0;
-    const rise = riseOverPlane(hit, ray, heel, 0);
-    return rise > 0 ? rise : 0;
+    if (!this.castChecked(ray, hit, this.legs[i])) return;
+    riseOverPlane(scratch.rise, hit, ray, heel, 0);
+    const rise = scratch.rise[0];
+    if (rise > 0) this.landingBase[i] += rise;
   }
 
   /** One ray into the ground, its answer checked. */
@@ -1513,7 +1520,21 @@ export class FootPlacement {
           const Lm = this.lengths[i] * limit[2];
           restore = dx * dx + dy * dy + dz * dz > Lm * Lm;
         }
-        if (!restore) restore = this.bendsAgainst(model, i);
+        if (!restore) {
+          // The knee guard, written here rather than as a method of its own: it runs on few
+          // frames, so a method of its own stayed in V8's interpreter, which boxes every double
+          // (12 bytes a frame on CMU 02_01 over bumps). Only where the animation's knee is clearly
+          // bent (its sine over 0.1: a straight knee's side is rounding noise).
+          const eb = this.entryBends;
+          const ex = eb[4 * i];
+          const ey = eb[4 * i + 1];
+          const ez = eb[4 * i + 2];
+          if (ex * ex + ey * ey + ez * ez > 0.01 * eb[4 * i + 3]) {
+            const n = scratch.bend;
+            bendNormal(n, 0, model, leg);
+            restore = ex * n[0] + ey * n[1] + ez * n[2] < 0;
+          }
+        }
         if (restore) {
           for (let k = 3 * i; k < 3 * i + 3; k++) {
             const o = 4 * limited[k];
@@ -1526,23 +1547,6 @@ export class FootPlacement {
         }
       }
     }
-  }
-
-  /**
-   * Whether leg `i` in `model` bends the other way from the animation's leg (their bend-plane
-   * normals point apart), where the animation's knee is clearly bent (its sine over 0.1: a
-   * straight knee's side is rounding noise).
-   */
-  private bendsAgainst(model: Float64Array, i: number): boolean {
-    const eb = this.entryBends;
-    const b = 4 * i;
-    const ex = eb[b];
-    const ey = eb[b + 1];
-    const ez = eb[b + 2];
-    if (!(ex * ex + ey * ey + ez * ez > 0.01 * eb[b + 3])) return false;
-    const n = scratch.bend;
-    bendNormal(n, 0, model, this.legs[i]);
-    return ex * n[0] + ey * n[1] + ez * n[2] < 0;
   }
 
   /**
@@ -1864,24 +1868,32 @@ function bendNormal(out: Float64Array, o: number, model: Float64Array, leg: LegR
 }
 
 /**
- * How far `hit`'s ground stands above the plane of another hit (`plane[o..o+2]` its point,
+ * Writes to `out[0]` how far `hit`'s ground stands above the plane of another hit (`plane[o..o+2]` its point,
  * `plane[o+3..o+5]` its normal, the normal's up component not 0), at the x, z the ray was cast
  * from: n · (p − c) = 0 solved for y.
  */
-function riseOverPlane(hit: Float64Array, ray: Float64Array, plane: Float64Array, o: number): number {
+function riseOverPlane(
+  out: Float64Array,
+  hit: Float64Array,
+  ray: Float64Array,
+  plane: Float64Array,
+  o: number,
+): void {
   const x = ray[RAY.origin];
   const z = ray[RAY.origin + 2];
-  return (
+  out[0] =
     hit[1] -
-    (plane[o + 1] - (plane[o + 3] * (x - plane[o]) + plane[o + 5] * (z - plane[o + 2])) / plane[o + 4])
-  );
+    (plane[o + 1] - (plane[o + 3] * (x - plane[o]) + plane[o + 5] * (z - plane[o + 2])) / plane[o + 4]);
 }
 
 /**
- * Whether ground of normal `n` (any length) is ground a heel stands on, not a wall: steeper than
+ * Whether ground of normal `n[o..o+2]` (any length) is ground a heel stands on, not a wall: steeper than
  * about 78° (`n_y` under a fifth of `|n|`), the plane through the heel's hit says nothing about
  * the height under the toe (and dividing by `n_y` would blow up).
  */
-function standable(nx: number, ny: number, nz: number): boolean {
+function standable(n: Float64Array, o: number): boolean {
+  const nx = n[o];
+  const ny = n[o + 1];
+  const nz = n[o + 2];
   return ny > 0 && 25 * ny * ny > nx * nx + ny * ny + nz * nz;
 }
