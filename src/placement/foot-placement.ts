@@ -843,6 +843,12 @@ export class FootPlacement {
       report[r + LEG_REPORT.grounded] = found ? 1 : 0;
       this.toeRise[i] = 0;
       if (found && hasToe && !steep) this.toeRiseAt(i, plantedLock);
+      // Over ground that rises under the toe, the foot is raised by the rise (computeTargets): the
+      // sole is then the lower of the heel (raised with it) and the toe (over its own ground).
+      if (this.toeRise[i] > 0) {
+        const heel = lift + this.toeRise[i];
+        this.lifts[2 * i + 1] = toeLift < heel ? toeLift : heel;
+      }
       this.landingFound[i] = 0;
       const track = this.track;
       // Where a lifted foot will land (also while its lock still eases out after the contact).

@@ -38,6 +38,7 @@ export interface WalkCase {
     placement: FootPlacement,
     model: Float64Array,
     animated: Float64Array,
+    world: Float64Array,
   ) => void;
   /** Frames at which placement is switched off, and back on (eased). */
   readonly toggle?: readonly [number, number];
@@ -58,6 +59,14 @@ export interface WalkMetrics {
   readonly kneeFlips: number;
   /** Frame and leg of each knee flip. */
   readonly flipsAt: readonly (readonly [number, number])[];
+  /**
+   * At contact frames, how far the heel or the toe (whichever is deeper) stands below its planted
+   * height over the ground under it, world units (0 when neither does): the sole error takes the
+   * nearer of the two, so a foot with its toe on the ground and its heel in it reads 0 there.
+   */
+  readonly sunk: number[];
+  /** Frame and leg of the largest of them. */
+  readonly worstSunkAt: readonly [number, number];
   /** Frame and leg of the largest sole error at a contact frame. */
   readonly worstContactAt: readonly [number, number];
   /**
@@ -108,6 +117,8 @@ export function walk(c: WalkCase): WalkMetrics {
   let z = c.start?.[1] ?? 0;
   const velocity = new Float64Array(3);
   const contactErrors: number[] = [];
+  const sunk: number[] = [];
+  let worstSunkAt: [number, number] = [-1, -1];
   const contactErrorsWithoutIk: number[] = [];
   const slides: number[] = [];
   const plantedAt = new Float64Array(4 * legs.length);
@@ -152,7 +163,7 @@ export function walk(c: WalkCase): WalkMetrics {
     else springStep(controller, 0, Float64Array.of(groundY), 0, Float64Array.of(omega, dt));
     world.set([s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, x, controller[0], z, 1]);
     placement.solve(pose, model, world, dt, time);
-    c.trace?.(f, placement, model, animatedModel);
+    c.trace?.(f, placement, model, animatedModel, world);
     // Measures.
     for (let i = 0; i < legs.length; i++) {
       const leg = legs[i];
@@ -182,6 +193,9 @@ export function walk(c: WalkCase): WalkMetrics {
           contactErrors.push(e);
           contactFrames++;
         }
+        const depth = sunkBelow(c, i, model, x, controller[0], z);
+        if (sunk.every((d) => d < depth)) worstSunkAt = [f, i];
+        sunk.push(depth);
         const e0 = soleError(c, i, animatedModel, x, controller[0], z);
         if (!Number.isNaN(e0)) contactErrorsWithoutIk.push(e0);
         // Sliding: the heel and the toe each drift from where they were planted; a foot rolling
@@ -242,6 +256,8 @@ export function walk(c: WalkCase): WalkMetrics {
   }
   return {
     contactErrors,
+    sunk,
+    worstSunkAt,
     contactErrorsWithoutIk,
     slides,
     maxAddedRotationStepDeg: maxStep,
@@ -298,6 +314,46 @@ function soleError(c: WalkCase, i: number, m: Float64Array, x: number, y: number
     if (Number.isNaN(best) || Math.abs(e) < Math.abs(best)) best = e;
   }
   return Math.abs(best);
+}
+
+/**
+ * How far the deeper of heel and toe stands below its planted height over the lowest ground within
+ * 1 cm of it (0: neither).
+ */
+function sunkBelow(c: WalkCase, i: number, m: Float64Array, x: number, y: number, z: number): number {
+  const leg = c.rig.legs[i];
+  const s = c.scale;
+  let deepest = 0;
+  const points: [number, number][] = [];
+  const hasToe = leg.toe >= 0 && Number.isFinite(c.track.toeHeights[i]);
+  if (hasToe) points.push([leg.toe, c.track.toeHeights[i]]);
+  // A digitigrade foot's joint (a paw's hock, its span to the toe more upright than level) is not
+  // a sole point: over a slope the ground under it is not the ground it stands above.
+  const f = 16 * leg.foot + 12;
+  const t = 16 * leg.toe + 12;
+  const upright = hasToe && m[f + 1] - m[t + 1] > Math.hypot(m[f] - m[t], m[f + 2] - m[t + 2]);
+  if (!upright) points.push([leg.foot, c.track.footHeights[i]]);
+  for (const [joint, height] of points) {
+    const px = x + s * m[16 * joint + 12];
+    const pz = z + s * m[16 * joint + 14];
+    // Against the lowest ground within 1 cm across (the targets' tolerance): a toe a millimetre
+    // past a step's edge touches the riser, it is not 15 cm inside the step.
+    let e = Number.NaN;
+    for (const [dx, dz] of [
+      [0, 0],
+      [0.01, 0],
+      [-0.01, 0],
+      [0, 0.01],
+      [0, -0.01],
+    ]) {
+      const g = groundUnder(c.ground, px + dx, pz + dz);
+      if (!g) continue;
+      const here = (y + s * m[16 * joint + 13] - g[1]) * g[HIT.normal + 1] - height * s;
+      if (!(here <= e)) e = here;
+    }
+    if (-e > deepest) deepest = -e;
+  }
+  return deepest;
 }
 
 /** Mean and max of a list, for reports. */
