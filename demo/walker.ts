@@ -57,11 +57,17 @@ export function summary(e: Tally): FootError {
   };
 }
 
+/** Horizontal offsets (metres) at which the meter samples the ground around a point of the sole. */
+const NEAR_OFFSETS = [
+  0, 0, 0.002, 0, -0.002, 0, 0, 0.002, 0, -0.002, 0.005, 0, -0.005, 0, 0, 0.005, 0, -0.005, 0.01, 0, -0.01, 0,
+  0, 0.01, 0, -0.01,
+];
+
 /**
- * Measures planted feet as the placement tests do: for each planted foot, the sole's distance to
- * the ground, of the heel (the foot joint) and the toe the one nearer its planted height above the
- * ground under it (a heel strike stands on the heel, a push-off on the toe), along the ground's
- * normal. Allocates nothing per call.
+ * Measures planted feet as the placement tests do (test/placement/walk-harness.ts): for each
+ * planted foot, the distance from its sole (the line from the heel, the foot joint, to the toe,
+ * each at its planted height, at five points) to the ground's surface, sampled within 1 cm
+ * across (a foot across a step's nose reads its distance to the nose). Allocates nothing per call.
  */
 export class FootMeter {
   private readonly ray = new Float64Array(RAY.length);
@@ -94,19 +100,30 @@ export class FootMeter {
     for (let i = 0; i < rig.legs.length; i++) {
       if (planted[i] !== 1) continue;
       const leg = rig.legs[i];
+      const hasToe = leg.toe >= 0 && Number.isFinite(track.toeHeights[i]);
+      const f = 16 * leg.foot + 12;
+      const t = 16 * (hasToe ? leg.toe : leg.foot) + 12;
+      const hf = track.footHeights[i];
+      const ht = hasToe ? track.toeHeights[i] : hf;
       let best = Number.NaN;
-      for (let k = 0; k < 2; k++) {
-        const joint = k === 0 ? leg.foot : leg.toe;
-        const height = k === 0 ? track.footHeights[i] : track.toeHeights[i];
-        if (joint < 0 || !Number.isFinite(height)) continue;
-        const o = 16 * joint + 12;
-        const x = world[0] * m[o] + world[4] * m[o + 1] + world[8] * m[o + 2] + world[12];
-        const y = world[1] * m[o] + world[5] * m[o + 1] + world[9] * m[o + 2] + world[13];
-        const z = world[2] * m[o] + world[6] * m[o + 1] + world[10] * m[o + 2] + world[14];
-        const g = this.groundUnder(x, z);
-        if (Number.isNaN(g)) continue;
-        const e = Math.abs((y - g) * this.hit[HIT.normal + 1] - height * scale);
-        if (Number.isNaN(best) || e < best) best = e;
+      for (let k = 0; k <= 4; k++) {
+        const a = k / 4;
+        const mx = m[f] + (m[t] - m[f]) * a;
+        const my = m[f + 1] + (m[t + 1] - m[f + 1]) * a;
+        const mz = m[f + 2] + (m[t + 2] - m[f + 2]) * a;
+        const x = world[0] * mx + world[4] * my + world[8] * mz + world[12];
+        const y = world[1] * mx + world[5] * my + world[9] * mz + world[13];
+        const z = world[2] * mx + world[6] * my + world[10] * mz + world[14];
+        const height = (hf + (ht - hf) * a) * scale;
+        for (let n = 0; n < NEAR_OFFSETS.length; n += 2) {
+          const dx = NEAR_OFFSETS[n];
+          const dz = NEAR_OFFSETS[n + 1];
+          const g = this.groundUnder(x + dx, z + dz);
+          if (Number.isNaN(g)) continue;
+          const v = (y - g) * this.hit[HIT.normal + 1] - height;
+          const e = Math.sqrt(v * v + dx * dx + dz * dz);
+          if (Number.isNaN(best) || e < best) best = e;
+        }
       }
       if (Number.isNaN(best)) continue;
       into.sum += best;

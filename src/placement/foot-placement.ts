@@ -270,6 +270,12 @@ export class FootPlacement {
   private readonly landingIn: Float64Array;
   /** Per leg, how far the ground under the toe rises above the heel's ground plane (world units). */
   private readonly toeRise: Float64Array;
+  /**
+   * Per leg, how far the ground under the toe stood above the plane of the ground under the heel
+   * at the last solve (negative: below it; 0 where not measured): a toe held out past a step's
+   * edge, the heel on the upper level, hangs, and neither holds the foot nor counts as its sole.
+   */
+  private readonly toeStep: Float64Array;
   /** Per leg, this frame's softening of the two-bone solve (fraction of the reach). */
   private readonly softness: Float64Array;
   /** Per leg, the sole's lift the contact corrects (held while the foot lifts off). */
@@ -476,6 +482,7 @@ export class FootPlacement {
     this.floorLift = slab.f64(n);
     this.softness = slab.f64(n).fill(this.settings[13]);
     this.toeRise = slab.f64(n);
+    this.toeStep = slab.f64(n);
     this.toeHeights = slab.f64From(
       this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
     );
@@ -573,6 +580,7 @@ export class FootPlacement {
   private forget(): void {
     this.initialized = false;
     this.locked.fill(0);
+    this.toeStep.fill(0);
     this.pelvisOffset = 0;
     this.pitchEnds.fill(0);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
@@ -723,7 +731,9 @@ export class FootPlacement {
       const hasToe = leg.toe >= 0 && !Number.isNaN(toeHeight);
       if (hasToe) toeLift = this.animatedToe[3 * i + 1] - W[13] - toeHeight * scale;
       this.lifts[2 * i] = lift;
-      this.lifts[2 * i + 1] = toeLift < lift ? toeLift : lift;
+      // A toe hanging past a step's edge (below) is not a sole: the heel is.
+      const hanging = this.toeStep[i] < -0.05 * L;
+      this.lifts[2 * i + 1] = toeLift < lift && !hanging ? toeLift : lift;
       // A locked foot stays where it was planted: of heel and toe, the one nearer the ground
       // (blended across a band of 5% of the leg) holds still, so the animation's roll from heel to
       // toe plays out while the foot as a whole does not slide. Once the contact has ended, the
@@ -742,7 +752,12 @@ export class FootPlacement {
         driftX = this.locks[4 * i] - this.animated[3 * i];
         driftZ = this.locks[4 * i + 1] - this.animated[3 * i + 2];
         let k = 0;
-        if (hasToe) {
+        // A toe over ground more than 5% of the leg below the heel's (held out past a step's
+        // edge, the heel on the upper level) hangs: it holds nothing, and the heel holds the
+        // foot where it was planted. Were the toe to hold, the heel would follow the
+        // animation's roll off the edge and the foot drop to the lower level mid-contact (the
+        // demo's capture walking down a step: 14 cm in one frame).
+        if (hasToe && !hanging) {
           k = 0.5 + (lift - toeLift) / (0.05 * L);
           k = k < 0 ? 0 : k > 1 ? 1 : k;
           let toeX = this.animatedToe[3 * i];
@@ -806,6 +821,13 @@ export class FootPlacement {
           this.locks[4 * i] = this.animated[3 * i] + driftX;
           this.locks[4 * i + 1] = this.animated[3 * i + 2] + driftZ;
         }
+        if (hanging && hasToe) {
+          // A hanging toe holds nothing: its lock goes with it, so its ray reads the ground
+          // under the toe as it is (back over the upper level as the foot pushes off, the toe
+          // becomes the sole again instead of turning into the step).
+          this.locks[4 * i + 2] = this.animatedToe[3 * i] + driftX;
+          this.locks[4 * i + 3] = this.animatedToe[3 * i + 2] + driftZ;
+        }
       }
       this.drift[2 * i] = driftX;
       this.drift[2 * i + 1] = driftZ;
@@ -838,6 +860,28 @@ export class FootPlacement {
       // far ahead of the hips on a slope down, still finds the ground it will land on.
       ray[RAY.maxDistance] = (s[4] + s[5] + s[2]) * L + (lift > 0 ? lift : 0);
       const found = this.castFootprint(ray, hit, i);
+      if (found && holding && report[r + LEG_REPORT.grounded] === 1) {
+        // A planted foot stays on the ground it stood on: where the ground under it jumps by more
+        // than 3% of the leg in one frame (its lock slid past a step's edge as the body left it
+        // behind), it stands on the plane of last frame's ground until it lifts off, instead of
+        // dropping to the lower level mid-contact (CMU 02_01 walking down steps: 15 cm, 38.7°).
+        const p = r + LEG_REPORT.groundPoint;
+        const n = r + LEG_REPORT.groundNormal;
+        if (standable(report, n)) {
+          const x = ray[RAY.origin];
+          const z = ray[RAY.origin + 2];
+          const y =
+            report[p + 1] -
+            (report[n] * (x - report[p]) + report[n + 2] * (z - report[p + 2])) / report[n + 1];
+          const jump = hit[1] - y;
+          if (jump > 0.03 * L || jump < -0.03 * L) {
+            hit[0] = x;
+            hit[1] = y;
+            hit[2] = z;
+            for (let k = 0; k < 3; k++) hit[3 + k] = report[n + k];
+          }
+        }
+      }
       if (found) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         for (let k = 0; k < 3; k++) {
@@ -847,6 +891,7 @@ export class FootPlacement {
       }
       report[r + LEG_REPORT.grounded] = found ? 1 : 0;
       this.toeRise[i] = 0;
+      this.toeStep[i] = 0;
       if (found && hasToe && !steep) this.toeRiseAt(i, plantedLock);
       // Over ground that rises under the toe, the foot is raised by the rise (computeTargets): the
       // sole is then the lower of the heel (raised with it) and the toe (over its own ground).
@@ -970,6 +1015,7 @@ export class FootPlacement {
     riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
     const rise = scratch.rise[0];
     this.toeRise[i] = rise > 0 ? rise : 0;
+    this.toeStep[i] = rise;
   }
 
   /**

@@ -174,10 +174,14 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       );
       expect(walked.clip).toBe('cmu_02_01_walk.bvh');
       expect(walked.footError.samples).toBeGreaterThan(100);
-      // On average within 1 cm; single contacts are not all (docs/placement.md: this capture on a
-      // slope, steps and bumps is one of placement's open cases, 2-14 cm at worst).
-      expect(walked.footError.mean).toBeLessThanOrEqual(0.01);
-      expect(walked.footError.within1cm).toBeGreaterThan(0.8);
+      // Within 1 cm on average and at almost every contact: 0.92 cm at worst in the run of 26
+      // November 2026 (the frames follow the page's clock, so they differ from run to run; a
+      // 40 s walk in Node over more of the terrain reads 2.4 cm at worst, 99.8% within 1 cm).
+      // Until then a foot planted across a step's edge dropped to the lower level mid-contact:
+      // 15 cm at worst, 91.7% within 1 cm.
+      expect(walked.footError.mean).toBeLessThanOrEqual(0.005);
+      expect(walked.footError.max).toBeLessThanOrEqual(0.03);
+      expect(walked.footError.within1cm).toBeGreaterThan(0.97);
       expect(walked.footErrorWithoutIk.mean).toBeGreaterThan(5 * walked.footError.mean);
 
       // The run, over the next stretch: every contact within 1 cm.

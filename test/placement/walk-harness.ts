@@ -45,7 +45,11 @@ export interface WalkCase {
 }
 
 export interface WalkMetrics {
-  /** |sole − ground| at contact frames, world units, with IK. */
+  /**
+   * At contact frames, the sole's distance to the ground's surface (the nearest point of the line
+   * from heel to toe, each at its planted height; sampled within 1 cm across, so a foot across a
+   * step's nose reads its distance to the nose), world units, with IK.
+   */
   readonly contactErrors: number[];
   /** The same measure on the animation without IK. */
   readonly contactErrorsWithoutIk: number[];
@@ -302,19 +306,42 @@ function soleError(c: WalkCase, i: number, m: Float64Array, x: number, y: number
   const leg = c.rig.legs[i];
   const s = c.scale;
   let best = Number.NaN;
-  const points: [number, number][] = [[leg.foot, c.track.footHeights[i]]];
-  if (leg.toe >= 0 && Number.isFinite(c.track.toeHeights[i])) points.push([leg.toe, c.track.toeHeights[i]]);
-  for (const [joint, height] of points) {
-    const px = x + s * m[16 * joint + 12];
-    const py = y + s * m[16 * joint + 13];
-    const pz = z + s * m[16 * joint + 14];
-    const g = groundUnder(c.ground, px, pz);
-    if (!g) continue;
-    const e = (py - g[1]) * g[HIT.normal + 1] - height * s;
-    if (Number.isNaN(best) || Math.abs(e) < Math.abs(best)) best = e;
+  const f = 16 * leg.foot + 12;
+  const hasToe = leg.toe >= 0 && Number.isFinite(c.track.toeHeights[i]);
+  const t = 16 * (hasToe ? leg.toe : leg.foot) + 12;
+  const hf = c.track.footHeights[i];
+  const ht = hasToe ? c.track.toeHeights[i] : hf;
+  // The sole: the line from the heel (the foot joint) to the toe, each at its planted height,
+  // sampled at five points (a foot across a step's nose stands on it between the two).
+  for (let k = 0; k <= 4; k++) {
+    const a = k / 4;
+    const px = x + s * (m[f] + (m[t] - m[f]) * a);
+    const py = y + s * (m[f + 1] + (m[t + 1] - m[f + 1]) * a);
+    const pz = z + s * (m[f + 2] + (m[t + 2] - m[f + 2]) * a);
+    const height = hf + (ht - hf) * a;
+    // The distance to the ground's surface, not only to the ground straight below: a sole a
+    // millimetre past a step's nose stands on the nose, not 15 cm above the lower level. Sampled
+    // within 1 cm across; each sample counts its horizontal offset too.
+    for (const [dx, dz] of NEAR_OFFSETS) {
+      const g = groundUnder(c.ground, px + dx, pz + dz);
+      if (!g) continue;
+      const e = Math.hypot((py - g[1]) * g[HIT.normal + 1] - height * s, dx, dz);
+      if (Number.isNaN(best) || e < best) best = e;
+    }
   }
-  return Math.abs(best);
+  return best;
 }
+
+/** Horizontal offsets (metres) at which the sole error samples the ground around a point. */
+const NEAR_OFFSETS: readonly (readonly [number, number])[] = [
+  [0, 0],
+  ...[0.002, 0.005, 0.01].flatMap((d) => [
+    [d, 0] as const,
+    [-d, 0] as const,
+    [0, d] as const,
+    [0, -d] as const,
+  ]),
+];
 
 /**
  * How far the deeper of heel and toe stands below its planted height over the lowest ground within
