@@ -969,6 +969,15 @@ export class FootPlacement {
     ray[RAY.origin] = ox;
     ray[RAY.origin + 2] = oz;
     hit.set(c);
+    if (this.initialized && rise > 0) {
+      // No higher than the foot already stands (its target last frame) over the centre's ground:
+      // a paw leaving a step's edge stays on it, but one coming down past the edge, its target
+      // already at the lower level, does not jump back up onto the edge as it lands (15 cm).
+      const r = LEG_REPORT.length * i;
+      const stand = (c[4] * this.stand[2 * i] + this.stand[2 * i + 1]) * scratch.frameNumbers[1];
+      const above = this.report[r + LEG_REPORT.target + 1] - stand - c[1];
+      if (rise > above) rise = above > 0 ? above : 0;
+    }
     hit[1] += rise;
     return true;
   }
