@@ -75,7 +75,7 @@ const LOOPS: {
   step: number;
 }[] = [
   { name: 'robot Walking', character: robot, clip: 'Walking', sole: 0.01, off: 0, step: 22 },
-  { name: 'Fox Walk', character: fox, clip: 'Walk', sole: 0.151, off: 5, step: 61 },
+  { name: 'Fox Walk', character: fox, clip: 'Walk', sole: 0.151, off: 6, step: 61 },
 ];
 
 describe.each(LOOPS)('$name up and down 15 cm steps, the steps slid 3 cm at a time', (c) => {
@@ -90,7 +90,7 @@ describe.each(LOOPS)('$name up and down 15 cm steps, the steps slid 3 cm at a ti
     let sunk = 0;
     let flips = 0;
     let worstStep = 0;
-    const off = 0;
+    let off = 0;
     const rows: string[] = [];
     for (let k = 0; k < 20; k++) {
       const start = 0.5 + 0.03 * k;
@@ -108,6 +108,7 @@ describe.each(LOOPS)('$name up and down 15 cm steps, the steps slid 3 cm at a ti
       sunk = Math.max(sunk, d);
       flips += m.kneeFlips;
       worstStep = Math.max(worstStep, m.maxAddedRotationStepDeg);
+      if (e > 0.01) off++;
       rows.push(
         `${start.toFixed(2)} m: sole ${(100 * e).toFixed(3)} cm, sunk ${(100 * d).toFixed(3)} cm, step ${m.maxAddedRotationStepDeg.toFixed(1)}°`,
       );
