@@ -905,7 +905,9 @@ export class FootPlacement {
       if (track === null || this.planted[i] === 1 || track.landings[i].length === 0) continue;
       track.nextContactAt(scratch.frameNumbers, 2, i, this.landingModel, 3 * i, this.landingIn, i);
       const until = this.landingIn[i];
-      if (!(until > 0 && until < Number.POSITIVE_INFINITY)) continue;
+      // Only within the last `anticipation` seconds before it lands is the landing read (the
+      // swing's target and the hips ease toward it over that time): earlier rays would be wasted.
+      if (!(until > 0 && until < s[12])) continue;
       // Where the foot will land, in the world: its model position then, carried by the travel an
       // in-place clip implies until then.
       transformPointInto(ray, RAY.origin, W, this.landingModel, 3 * i);
