@@ -66,7 +66,7 @@ const NEAR_OFFSETS = [
 /**
  * Measures planted feet as the placement tests do (test/placement/walk-harness.ts): for each
  * planted foot, the distance from its sole (the line from the heel, the foot joint, to the toe,
- * each at its planted height, at five points) to the ground's surface, sampled within 1 cm
+ * each at its planted height, at 13 points) to the ground's surface, sampled within 1 cm
  * across (a foot across a step's nose reads its distance to the nose). Allocates nothing per call.
  */
 export class FootMeter {
@@ -106,8 +106,8 @@ export class FootMeter {
       const hf = track.footHeights[i];
       const ht = hasToe ? track.toeHeights[i] : hf;
       let best = Number.NaN;
-      for (let k = 0; k <= 4; k++) {
-        const a = k / 4;
+      for (let k = 0; k <= 12; k++) {
+        const a = k / 12;
         const mx = m[f] + (m[t] - m[f]) * a;
         const my = m[f + 1] + (m[t + 1] - m[f + 1]) * a;
         const mz = m[f + 2] + (m[t + 2] - m[f + 2]) * a;

@@ -276,6 +276,8 @@ export class FootPlacement {
    * edge, the heel on the upper level, hangs, and neither holds the foot nor counts as its sole.
    */
   private readonly toeStep: Float64Array;
+  /** Per leg, last frame's target height before the weights blend it with the animation's. */
+  private readonly placedY: Float64Array;
   /** Per leg, this frame's softening of the two-bone solve (fraction of the reach). */
   private readonly softness: Float64Array;
   /** Per leg, the sole's lift the contact corrects (held while the foot lifts off). */
@@ -483,6 +485,7 @@ export class FootPlacement {
     this.softness = slab.f64(n).fill(this.settings[13]);
     this.toeRise = slab.f64(n);
     this.toeStep = slab.f64(n);
+    this.placedY = slab.f64(n);
     this.toeHeights = slab.f64From(
       this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
     );
@@ -865,6 +868,8 @@ export class FootPlacement {
         // than 3% of the leg in one frame (its lock slid past a step's edge as the body left it
         // behind), it stands on the plane of last frame's ground until it lifts off, instead of
         // dropping to the lower level mid-contact (CMU 02_01 walking down steps: 15 cm, 38.7°).
+        // The report's ground point is then on that plane. (The 3% is a frame's change at 60 Hz
+        // or faster; no terrain of the tests changes that much under a still foot.)
         const p = r + LEG_REPORT.groundPoint;
         const n = r + LEG_REPORT.groundNormal;
         if (standable(report, n)) {
@@ -873,8 +878,11 @@ export class FootPlacement {
           const y =
             report[p + 1] -
             (report[n] * (x - report[p]) + report[n + 2] * (z - report[p + 2])) / report[n + 1];
+          // Either way: a foot planted at the foot of a riser whose lock slides into it would
+          // otherwise pop up onto the step (CMU 131_01 on steps: 59.8°); it stays on its level,
+          // within the lock's slide of the riser.
           const jump = hit[1] - y;
-          if (jump > 0.03 * L || jump < -0.03 * L) {
+          if (jump < -0.03 * L || jump > 0.03 * L) {
             hit[0] = x;
             hit[1] = y;
             hit[2] = z;
@@ -972,12 +980,13 @@ export class FootPlacement {
     ray[RAY.origin + 2] = oz;
     hit.set(c);
     if (this.initialized && rise > 0) {
-      // No higher than the foot already stands (its target last frame) over the centre's ground:
-      // a paw leaving a step's edge stays on it, but one coming down past the edge, its target
-      // already at the lower level, does not jump back up onto the edge as it lands (15 cm).
-      const r = LEG_REPORT.length * i;
+      // No higher than the foot already stands (its target last frame, before the weights) over
+      // the centre's ground: a paw leaving a step's edge stays on it, but one coming down past
+      // the edge, its target already at the lower level, does not jump back up onto the edge as
+      // it lands (15 cm). Its pad's rear then overlaps the upper step's nose, by less than the
+      // footprint (docs/placement.md).
       const stand = (c[4] * this.stand[2 * i] + this.stand[2 * i + 1]) * scratch.frameNumbers[1];
-      const above = this.report[r + LEG_REPORT.target + 1] - stand - c[1];
+      const above = this.placedY[i] - stand - c[1];
       if (rise > above) rise = above > 0 ? above : 0;
     }
     hit[1] += rise;
@@ -1243,6 +1252,7 @@ export class FootPlacement {
       const w = this.groundWeights[gw + 3] * globalWeight;
       report[r + LEG_REPORT.target] = ax + (tx - ax) * w;
       report[r + LEG_REPORT.target + 1] = ay + (ty - ay) * w;
+      this.placedY[i] = ty;
       report[r + LEG_REPORT.target + 2] = az + (tz - az) * w;
       report[r + LEG_REPORT.weight] = w;
       report[r + LEG_REPORT.locked] = this.locked[i];

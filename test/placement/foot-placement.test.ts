@@ -28,7 +28,7 @@ interface Case {
  * The issue's targets: soles within 1 cm of the ground at contact frames, a planted foot sliding at
  * most 1 cm, no knee flips, IK adding at most 10° to any joint between two frames.
  */
-const TARGET = { sole: 0.01, slide: 0.01, flips: 0, step: 10 };
+const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, flips: 0, step: 10 };
 
 /**
  * Where a case does not meet a target yet, the bound it is held to instead (what it measured when
@@ -40,7 +40,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Walking/steps': { step: 18 },
   'robot Walking/bumps': { step: 14 },
   'CMU 02_01 walk/slope': { slide: 0.013 },
-  'CMU 02_01 walk/steps': { step: 13 },
+  'CMU 02_01 walk/steps': { sunk: 0.02, step: 13 },
   'CMU 02_01 walk/bumps': { slide: 0.012 },
   'CMU 131_01 start-walk-stop/flat': { slide: 0.023 },
   'CMU 131_01 start-walk-stop/slope': { slide: 0.023 },
@@ -57,7 +57,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running, no step limit/steps': { step: 19 },
   'robot Running, no step limit/bumps': { step: 16 },
   'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 11 },
-  'CMU 02_01 walk, no step limit/steps': { step: 14 },
+  'CMU 02_01 walk, no step limit/steps': { sunk: 0.02, step: 14 },
   'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 11 },
   'CMU 131_01, no step limit/flat': { slide: 0.023 },
   'CMU 131_01, no step limit/slope': { slide: 0.023 },
@@ -159,8 +159,8 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       // Whatever else: placement brings the soles far nearer the ground than the animation has them.
       expect(e.mean).toBeLessThanOrEqual(Math.min(0.005, 0.2 * e0.mean));
       expect(e.max).toBeLessThanOrEqual(bound.sole);
-      // The sole error reads the nearer of heel and toe: neither may stand in the ground either.
-      expect(sunk.max).toBeLessThanOrEqual(bound.sole);
+      // The sole error reads the nearest point of the sole: none may stand in the ground either.
+      expect(sunk.max).toBeLessThanOrEqual(bound.sunk);
       expect(slide.max).toBeLessThanOrEqual(bound.slide);
       // An effector leg's foot bone stays at the leg's end (the joint-step limit moves the leg).
       expect(m.maxEffectorGap).toBeLessThan(1e-9);

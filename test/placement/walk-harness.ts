@@ -46,7 +46,7 @@ export interface WalkCase {
 
 export interface WalkMetrics {
   /**
-   * At contact frames, the sole's distance to the ground's surface (the nearest point of the line
+   * At contact frames, the sole's distance to the ground's surface (the nearest of 13 points of the line
    * from heel to toe, each at its planted height; sampled within 1 cm across, so a foot across a
    * step's nose reads its distance to the nose), world units, with IK.
    */
@@ -64,9 +64,10 @@ export interface WalkMetrics {
   /** Frame and leg of each knee flip. */
   readonly flipsAt: readonly (readonly [number, number])[];
   /**
-   * At contact frames, how far the heel or the toe (whichever is deeper) stands below its planted
-   * height over the ground under it, world units (0 when neither does): the sole error takes the
-   * nearer of the two, so a foot with its toe on the ground and its heel in it reads 0 there.
+   * At contact frames, how far the deepest point of the sole (the line from heel to toe, each at
+   * its planted height, at 13 points) stands below the lowest ground within 1 cm across, world
+   * units (0 when none does): the sole error takes the nearest point, so a foot with its toe on
+   * the ground and its heel in it reads 0 there.
    */
   readonly sunk: number[];
   /** Frame and leg of the largest of them. */
@@ -312,9 +313,10 @@ function soleError(c: WalkCase, i: number, m: Float64Array, x: number, y: number
   const hf = c.track.footHeights[i];
   const ht = hasToe ? c.track.toeHeights[i] : hf;
   // The sole: the line from the heel (the foot joint) to the toe, each at its planted height,
-  // sampled at five points (a foot across a step's nose stands on it between the two).
-  for (let k = 0; k <= 4; k++) {
-    const a = k / 4;
+  // sampled at 13 points, a centimetre or so apart on a human foot (a foot across a step's nose
+  // stands on it between the two).
+  for (let k = 0; k <= SOLE_STEPS; k++) {
+    const a = k / SOLE_STEPS;
     const px = x + s * (m[f] + (m[t] - m[f]) * a);
     const py = y + s * (m[f + 1] + (m[t + 1] - m[f + 1]) * a);
     const pz = z + s * (m[f + 2] + (m[t + 2] - m[f + 2]) * a);
@@ -332,6 +334,9 @@ function soleError(c: WalkCase, i: number, m: Float64Array, x: number, y: number
   return best;
 }
 
+/** The sole line's samples, less one. */
+const SOLE_STEPS = 12;
+
 /** Horizontal offsets (metres) at which the sole error samples the ground around a point. */
 const NEAR_OFFSETS: readonly (readonly [number, number])[] = [
   [0, 0],
@@ -344,25 +349,29 @@ const NEAR_OFFSETS: readonly (readonly [number, number])[] = [
 ];
 
 /**
- * How far the deeper of heel and toe stands below its planted height over the lowest ground within
- * 1 cm of it (0: neither).
+ * How far the deepest point of the sole line (heel to toe, 13 points) stands below its planted
+ * height over the lowest ground within 1 cm of it (0: none does).
  */
 function sunkBelow(c: WalkCase, i: number, m: Float64Array, x: number, y: number, z: number): number {
   const leg = c.rig.legs[i];
   const s = c.scale;
   let deepest = 0;
-  const points: [number, number][] = [];
   const hasToe = leg.toe >= 0 && Number.isFinite(c.track.toeHeights[i]);
-  if (hasToe) points.push([leg.toe, c.track.toeHeights[i]]);
-  // A digitigrade foot's joint (a paw's hock, its span to the toe more upright than level) is not
-  // a sole point: over a slope the ground under it is not the ground it stands above.
   const f = 16 * leg.foot + 12;
-  const t = 16 * leg.toe + 12;
+  const t = 16 * (hasToe ? leg.toe : leg.foot) + 12;
+  const hf = c.track.footHeights[i];
+  const ht = hasToe ? c.track.toeHeights[i] : hf;
+  // A digitigrade foot's joint (a paw's hock, its span to the toe more upright than level) is not
+  // a sole point: over a slope the ground under it is not the ground it stands above. Its toe is.
   const upright = hasToe && m[f + 1] - m[t + 1] > Math.hypot(m[f] - m[t], m[f + 2] - m[t + 2]);
-  if (!upright) points.push([leg.foot, c.track.footHeights[i]]);
-  for (const [joint, height] of points) {
-    const px = x + s * m[16 * joint + 12];
-    const pz = z + s * m[16 * joint + 14];
+  // The sole line from heel to toe at 13 points (a foot cutting through a step's nose is in it
+  // between its ends), each at its planted height.
+  for (let k = upright ? SOLE_STEPS : 0; k <= SOLE_STEPS; k++) {
+    const a = k / SOLE_STEPS;
+    const px = x + s * (m[f] + (m[t] - m[f]) * a);
+    const py = y + s * (m[f + 1] + (m[t + 1] - m[f + 1]) * a);
+    const pz = z + s * (m[f + 2] + (m[t + 2] - m[f + 2]) * a);
+    const height = (hf + (ht - hf) * a) * s;
     // Against the lowest ground within 1 cm across (the targets' tolerance): a toe a millimetre
     // past a step's edge touches the riser, it is not 15 cm inside the step.
     let e = Number.NaN;
@@ -375,7 +384,7 @@ function sunkBelow(c: WalkCase, i: number, m: Float64Array, x: number, y: number
     ]) {
       const g = groundUnder(c.ground, px + dx, pz + dz);
       if (!g) continue;
-      const here = (y + s * m[16 * joint + 13] - g[1]) * g[HIT.normal + 1] - height * s;
+      const here = (py - g[1]) * g[HIT.normal + 1] - height;
       if (!(here <= e)) e = here;
     }
     if (-e > deepest) deepest = -e;
