@@ -276,6 +276,11 @@ export class FootPlacement {
    * edge, the heel on the upper level, hangs, and neither holds the foot nor counts as its sole.
    */
   private readonly toeStep: Float64Array;
+  /**
+   * Per leg, where between heel (0) and toe (1) the ground under the foot rises (a step's nose),
+   * an eighth of the foot nearer the heel than found; 1 where it does not rise.
+   */
+  private readonly noseAt: Float64Array;
   /** Per leg, last frame's target height before the weights blend it with the animation's. */
   private readonly placedY: Float64Array;
   /** Per leg, this frame's softening of the two-bone solve (fraction of the reach). */
@@ -485,6 +490,7 @@ export class FootPlacement {
     this.softness = slab.f64(n).fill(this.settings[13]);
     this.toeRise = slab.f64(n);
     this.toeStep = slab.f64(n);
+    this.noseAt = slab.f64(n).fill(1);
     this.placedY = slab.f64(n);
     this.toeHeights = slab.f64From(
       this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
@@ -901,11 +907,17 @@ export class FootPlacement {
       this.toeRise[i] = 0;
       this.toeStep[i] = 0;
       if (found && hasToe && !steep) this.toeRiseAt(i, plantedLock);
-      // Over ground that rises under the toe, the foot is raised by the rise (computeTargets): the
-      // sole is then the lower of the heel (raised with it) and the toe (over its own ground).
       if (this.toeRise[i] > 0) {
+        // A foot across a rise (a step up: heel over the lower level, toe over the upper) is
+        // raised by it (computeTargets); of that, it takes out no more of its sole's lift than
+        // keeps its toe on the upper level, its heel off the lower one and its sole (the line
+        // from heel to toe, the animation's) over the step's nose: a toe the animation still
+        // holds up at heel strike comes down onto the step as far as the nose allows.
+        const f = this.noseAt[i];
         const heel = lift + this.toeRise[i];
-        this.lifts[2 * i + 1] = toeLift < heel ? toeLift : heel;
+        const nose = lift + (toeLift - lift) * f;
+        const least = toeLift < heel ? toeLift : heel;
+        this.lifts[2 * i + 1] = nose < least ? nose : least;
       }
       this.landingFound[i] = 0;
       const track = this.track;
@@ -1036,6 +1048,28 @@ export class FootPlacement {
     const rise = scratch.rise[0];
     this.toeRise[i] = rise > 0 ? rise : 0;
     this.toeStep[i] = rise;
+    this.noseAt[i] = 1;
+    if (!(rise > 0)) return;
+    // Where the rise begins between heel and toe (a step's nose), to an eighth of the foot,
+    // nearer the heel: halving the span three times, each time asking whether the ground there
+    // stands above half the rise.
+    const hx = this.rayOrigins[2 * i];
+    const hz = this.rayOrigins[2 * i + 1];
+    let lo = 0;
+    let hi = 1;
+    for (let k = 0; k < 3; k++) {
+      const mid = (lo + hi) / 2;
+      ray[RAY.origin] = hx + (tx - hx) * mid;
+      ray[RAY.origin + 2] = hz + (tz - hz) * mid;
+      let up = false;
+      if (this.castChecked(ray, hit, this.legs[i])) {
+        riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
+        up = scratch.rise[0] > 0.5 * rise;
+      }
+      if (up) hi = mid;
+      else lo = mid;
+    }
+    this.noseAt[i] = lo;
   }
 
   /**
