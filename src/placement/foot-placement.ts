@@ -277,8 +277,8 @@ export class FootPlacement {
    */
   private readonly toeStep: Float64Array;
   /**
-   * Per leg, where between heel (0) and toe (1) the ground under the foot rises (a step's nose),
-   * an eighth of the foot nearer the heel than found; 1 where it does not rise.
+   * Per leg, where between heel (0) and toe (1) the ground under the foot changes level (a step's
+   * nose), to an eighth of the foot (toeRiseAt); 1 where it does not.
    */
   private readonly noseAt: Float64Array;
   /** Per leg, last frame's target height before the weights blend it with the animation's. */
@@ -740,9 +740,14 @@ export class FootPlacement {
       const hasToe = leg.toe >= 0 && !Number.isNaN(toeHeight);
       if (hasToe) toeLift = this.animatedToe[3 * i + 1] - W[13] - toeHeight * scale;
       this.lifts[2 * i] = lift;
-      // A toe hanging past a step's edge (below) is not a sole: the heel is.
+      // A toe hanging past a step's edge (below) is not a sole: the heel is, and the sole line
+      // from it (the animation's, the toe lower as the heel rises) stays over the step's nose:
+      // the foot pivots up on the nose rather than cut into it (CMU 02_01 down the slid steps).
       const hanging = this.toeStep[i] < -0.05 * L;
-      this.lifts[2 * i + 1] = toeLift < lift && !hanging ? toeLift : lift;
+      if (hanging) {
+        const nose = lift + (toeLift - lift) * this.noseAt[i];
+        this.lifts[2 * i + 1] = nose < lift ? nose : lift;
+      } else this.lifts[2 * i + 1] = toeLift < lift ? toeLift : lift;
       // A locked foot stays where it was planted: of heel and toe, the one nearer the ground
       // (blended across a band of 5% of the leg) holds still, so the animation's roll from heel to
       // toe plays out while the foot as a whole does not slide. Once the contact has ended, the
@@ -1049,10 +1054,11 @@ export class FootPlacement {
     this.toeRise[i] = rise > 0 ? rise : 0;
     this.toeStep[i] = rise;
     this.noseAt[i] = 1;
-    if (!(rise > 0)) return;
-    // Where the rise begins between heel and toe (a step's nose), to an eighth of the foot,
-    // nearer the heel: halving the span three times, each time asking whether the ground there
-    // stands above half the rise.
+    if (!(rise > 0 || rise < -0.05 * L)) return;
+    // Where the ground changes level between heel and toe (a step's nose), to an eighth of the
+    // foot: halving the span three times, each time asking whether the ground there is past half
+    // the change. The nose's place is taken at the end of that eighth the sole must clear: nearer
+    // the heel for a rise (the toe on the step), nearer the toe for a drop (the heel on it).
     const hx = this.rayOrigins[2 * i];
     const hz = this.rayOrigins[2 * i + 1];
     let lo = 0;
@@ -1061,15 +1067,15 @@ export class FootPlacement {
       const mid = (lo + hi) / 2;
       ray[RAY.origin] = hx + (tx - hx) * mid;
       ray[RAY.origin + 2] = hz + (tz - hz) * mid;
-      let up = false;
+      let past = false;
       if (this.castChecked(ray, hit, this.legs[i])) {
         riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
-        up = scratch.rise[0] > 0.5 * rise;
+        past = rise > 0 ? scratch.rise[0] > 0.5 * rise : scratch.rise[0] < 0.5 * rise;
       }
-      if (up) hi = mid;
+      if (past) hi = mid;
       else lo = mid;
     }
-    this.noseAt[i] = lo;
+    this.noseAt[i] = rise > 0 ? lo : hi;
   }
 
   /**
