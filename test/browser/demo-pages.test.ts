@@ -176,7 +176,7 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(walked.footError.samples).toBeGreaterThan(100);
       // Within 1 cm on average and at almost every contact: 0.92 cm at worst in the run of 26
       // November 2026 (the frames follow the page's clock, so they differ from run to run; a
-      // 40 s walk in Node over more of the terrain reads 2.4 cm at worst, 99.8% within 1 cm).
+      // 40 s walk in Node over more of the terrain reads 2.4 cm at worst, 99.5% within 1 cm).
       // Until then a foot planted across a step's edge dropped to the lower level mid-contact:
       // 15 cm at worst, 91.7% within 1 cm.
       expect(walked.footError.mean).toBeLessThanOrEqual(0.005);
