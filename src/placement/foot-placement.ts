@@ -278,7 +278,7 @@ export class FootPlacement {
   private readonly toeStep: Float64Array;
   /**
    * Per leg, where between heel (0) and toe (1) the ground under the foot changes level (a step's
-   * nose), to an eighth of the foot (toeRiseAt); 1 where it does not.
+   * nose), to a 32nd of the foot (toeRiseAt); 1 where it does not, or changes smoothly.
    */
   private readonly noseAt: Float64Array;
   /** Per leg, last frame's target height before the weights blend it with the animation's. */
@@ -1055,27 +1055,38 @@ export class FootPlacement {
     this.toeStep[i] = rise;
     this.noseAt[i] = 1;
     if (!(rise > 0 || rise < -0.05 * L)) return;
-    // Where the ground changes level between heel and toe (a step's nose), to an eighth of the
-    // foot: halving the span three times, each time asking whether the ground there is past half
-    // the change. The nose's place is taken at the end of that eighth the sole must clear: nearer
-    // the heel for a rise (the toe on the step), nearer the toe for a drop (the heel on it).
+    // Where the ground changes level between heel and toe (a step's nose), to a 32nd of the foot:
+    // halving the span five times, each time asking whether the ground there is past half the
+    // change. The nose's place is taken at the end of that 32nd the sole must clear: nearer the
+    // heel for a rise (the toe on the step), nearer the toe for a drop (the heel on it). Ground
+    // that changes smoothly (a bump, a valley: past a quarter of the change at the heel's end of
+    // that 32nd, or short of three quarters at the toe's) is no step, and gets no nose.
     const hx = this.rayOrigins[2 * i];
     const hz = this.rayOrigins[2 * i + 1];
     let lo = 0;
     let hi = 1;
-    for (let k = 0; k < 3; k++) {
+    let atLo = 0;
+    let atHi = rise;
+    for (let k = 0; k < 5; k++) {
       const mid = (lo + hi) / 2;
       ray[RAY.origin] = hx + (tx - hx) * mid;
       ray[RAY.origin + 2] = hz + (tz - hz) * mid;
-      let past = false;
+      let at = 0;
       if (this.castChecked(ray, hit, this.legs[i])) {
         riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
-        past = rise > 0 ? scratch.rise[0] > 0.5 * rise : scratch.rise[0] < 0.5 * rise;
+        at = scratch.rise[0];
       }
-      if (past) hi = mid;
-      else lo = mid;
+      if (rise > 0 ? at > 0.5 * rise : at < 0.5 * rise) {
+        hi = mid;
+        atHi = at;
+      } else {
+        lo = mid;
+        atLo = at;
+      }
     }
-    this.noseAt[i] = rise > 0 ? lo : hi;
+    const sharp =
+      rise > 0 ? atLo < 0.25 * rise && atHi > 0.75 * rise : atLo > 0.25 * rise && atHi < 0.75 * rise;
+    if (sharp) this.noseAt[i] = rise > 0 ? lo : hi;
   }
 
   /**
