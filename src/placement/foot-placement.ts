@@ -174,7 +174,10 @@ export interface FootPlacementOptions {
 export const LEG_REPORT = {
   /** Where the foot was aimed (after weights). */
   target: 0,
-  /** The ground hit under the foot. */
+  /**
+   * The ground hit under the foot; for a planted foot whose ground jumped by more than 3% of the
+   * leg in a frame (a step's edge), the point under the foot on the plane it stood on.
+   */
   groundPoint: 3,
   /** The ground normal there. */
   groundNormal: 6,
@@ -742,7 +745,7 @@ export class FootPlacement {
       this.lifts[2 * i] = lift;
       // A toe hanging past a step's edge (below) is not a sole: the heel is, and the sole line
       // from it (the animation's, the toe lower as the heel rises) stays over the step's nose:
-      // the foot pivots up on the nose rather than cut into it (CMU 02_01 down the slid steps).
+      // the foot is lifted to clear the nose rather than cut into it (CMU 02_01 down the slid steps).
       const hanging = this.toeStep[i] < -0.05 * L;
       if (hanging) {
         const nose = lift + (toeLift - lift) * this.noseAt[i];
