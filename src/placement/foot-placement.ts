@@ -887,19 +887,16 @@ export class FootPlacement {
         const p = r + LEG_REPORT.groundPoint;
         const n = r + LEG_REPORT.groundNormal;
         if (standable(report, n)) {
-          const x = ray[RAY.origin];
-          const z = ray[RAY.origin + 2];
-          const y =
-            report[p + 1] -
-            (report[n] * (x - report[p]) + report[n + 2] * (z - report[p + 2])) / report[n + 1];
+          planeHeightAt(scratch.rise, ray, report, p);
+          const y = scratch.rise[0];
           // Either way: a foot planted at the foot of a riser whose lock slides into it would
           // otherwise pop up onto the step (CMU 131_01 on steps: 59.8°); it stays on its level,
           // within the lock's slide of the riser.
           const jump = hit[1] - y;
           if (jump < -0.03 * L || jump > 0.03 * L) {
-            hit[0] = x;
+            hit[0] = ray[RAY.origin];
             hit[1] = y;
-            hit[2] = z;
+            hit[2] = ray[RAY.origin + 2];
             for (let k = 0; k < 3; k++) hit[3 + k] = report[n + k];
           }
         }
@@ -2000,9 +1997,19 @@ function bendNormal(out: Float64Array, o: number, model: Float64Array, leg: LegR
 }
 
 /**
- * Writes to `out[0]` how far `hit`'s ground stands above the plane of another hit (`plane[o..o+2]` its point,
- * `plane[o+3..o+5]` its normal, the normal's up component not 0), at the x, z the ray was cast
- * from: n · (p − c) = 0 solved for y.
+ * Writes to `out[0]` the height of a hit's plane (`plane[o..o+2]` its point, `plane[o+3..o+5]` its
+ * normal, the normal's up component not 0) at the x, z the ray was cast from: n · (p − c) = 0
+ * solved for y. (Into an array: a double returned from a call V8 does not inline is boxed.)
+ */
+function planeHeightAt(out: Float64Array, ray: Float64Array, plane: Float64Array, o: number): void {
+  const x = ray[RAY.origin];
+  const z = ray[RAY.origin + 2];
+  out[0] = plane[o + 1] - (plane[o + 3] * (x - plane[o]) + plane[o + 5] * (z - plane[o + 2])) / plane[o + 4];
+}
+
+/**
+ * Writes to `out[0]` how far `hit`'s ground stands above the plane of another hit at the x, z the
+ * ray was cast from ({@link planeHeightAt}).
  */
 function riseOverPlane(
   out: Float64Array,
@@ -2011,11 +2018,8 @@ function riseOverPlane(
   plane: Float64Array,
   o: number,
 ): void {
-  const x = ray[RAY.origin];
-  const z = ray[RAY.origin + 2];
-  out[0] =
-    hit[1] -
-    (plane[o + 1] - (plane[o + 3] * (x - plane[o]) + plane[o + 5] * (z - plane[o + 2])) / plane[o + 4]);
+  planeHeightAt(out, ray, plane, o);
+  out[0] = hit[1] - out[0];
 }
 
 /**
