@@ -117,7 +117,9 @@ export interface FootPlacementOptions {
    * leg reaching full extension) the change is spread over frames rather than popping. A planted
    * foot's joint is not moved by more than `jointStepTolerance` (its turn may still be held back),
    * and no clearly bent knee is bent the other way from the animation's: past either, the leg
-   * takes its solve unlimited for that frame. Default 0.1745 (just under 10°); 0 turns it off.
+   * takes its solve unlimited for that frame. So that a planted leg's knee need not be held back,
+   * the pelvis rises and sinks no faster than turns a planted knee by 0.9 of this beyond the
+   * animation's own turn. Default 0.1745 (just under 10°); 0 turns both off.
    * docs/placement.md measures it on the walk table.
    */
   readonly maxJointStep?: number;
@@ -234,6 +236,17 @@ export class FootPlacement {
   private readonly footHeights: Float64Array;
   /** Per leg: rest length (model units). */
   private readonly lengths: Float64Array;
+  /** Per leg: the rest length of its upper bone, root to middle (model units). */
+  private readonly upperLengths: Float64Array;
+  /**
+   * Per leg, at the last solve: the hip-to-target distance the pelvis left (world units), the
+   * animation's own hip-to-foot distance, and 1 where those are known (the leg was weighted).
+   */
+  private readonly lastReach: Float64Array;
+  private readonly lastAnimatedReach: Float64Array;
+  private readonly reachKnown: Uint8Array;
+  /** Per leg, this solve's highest and lowest pelvis offsets for its knee's turn ({@link FootPlacement.kneeRates}). */
+  private readonly kneeBounds: Float64Array;
   private readonly settings: Float64Array;
   private readonly offsetSprings: Float64Array;
   private readonly normalSprings: Float64Array;
@@ -311,7 +324,8 @@ export class FootPlacement {
   private readonly footprint: number;
   /**
    * cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off),
-   * and how far (a fraction of the leg) the limit may move a foot on the ground.
+   * how far (a fraction of the leg) the limit may move a foot on the ground, and cos and sin of
+   * the most a weighted knee may straighten per solve beyond the animation's own straightening.
    */
   private readonly stepLimit: Float64Array;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
@@ -375,6 +389,20 @@ export class FootPlacement {
     const n = this.legs.length;
     const rest = restModelMatrices(skeleton);
     this.lengths = slab.f64From(this.legs.map((leg) => legLength(rest, leg)));
+    this.upperLengths = slab.f64From(
+      this.legs.map((leg) => {
+        const r = 16 * leg.root + 12;
+        const m = 16 * leg.middle + 12;
+        const x = rest[m] - rest[r];
+        const y = rest[m + 1] - rest[r + 1];
+        const z = rest[m + 2] - rest[r + 2];
+        return Math.sqrt(x * x + y * y + z * z);
+      }),
+    );
+    this.lastReach = slab.f64(n);
+    this.lastAnimatedReach = slab.f64(n);
+    this.reachKnown = slab.u8(n);
+    this.kneeBounds = slab.f64(2 * n);
     const heights = options.footHeights ?? this.legs.map((leg) => rest[16 * leg.foot + 13]);
     if (heights.length !== n || !heights.every(Number.isFinite)) {
       throw new TendonError('placement/invalid-option', `${name}: footHeights must be ${n} finite numbers`);
@@ -417,10 +445,14 @@ export class FootPlacement {
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
     const maxStep = option('maxJointStep', 0.1745, Math.PI);
     const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
+    // The knee's own straightening limit, a little under the step limit: the hip's turn adds to it.
+    const [kneeCos, kneeSin] = cosSinOfAngle(0.9 * maxStep);
     this.stepLimit = slab.f64From([
       maxStep > 0 ? stepCos : -2,
       stepSin,
       option('jointStepTolerance', 0.01, 1),
+      kneeCos,
+      kneeSin,
     ]);
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
@@ -1310,6 +1342,66 @@ export class FootPlacement {
     }
   }
 
+  /**
+   * Per leg, the highest and lowest pelvis offsets (world units) at which its knee turns by no more
+   * than the joint-step limit beyond the animation's own turn since the last solve, into
+   * `kneeBounds` (±∞ where none). Near full extension a knee straightens or bends fastest for a
+   * given move of the hip: robot Walking's stance knee snapped 16–17° straight as the hips rose.
+   * In angles of bend β (0 straight), d² = a² + b² + 2ab cos β, and by the sums of angles the
+   * bounds β_last + (β_anim − β_anim,last) ∓ Δ are found with square roots only (trig-free).
+   */
+  private kneeRates(): void {
+    const limit = this.stepLimit;
+    const report = this.report;
+    const scale = scratch.frameNumbers[1];
+    const bounds = this.kneeBounds;
+    for (let i = 0; i < this.legs.length; i++) {
+      bounds[2 * i] = Number.POSITIVE_INFINITY;
+      bounds[2 * i + 1] = Number.NEGATIVE_INFINITY;
+      if (this.reachKnown[i] === 0 || limit[0] < -1 || this.planted[i] === 0) continue;
+      const r = LEG_REPORT.length * i;
+      const full = this.lengths[i] * scale;
+      const a = this.upperLengths[i] * scale;
+      const b = full - a;
+      const ab2 = 2 * a * b;
+      const sq = a * a + b * b;
+      const ax = this.animated[3 * i] - this.hips[3 * i];
+      const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
+      const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
+      const e1 = ax * ax + ay * ay + az * az;
+      const d0 = this.lastReach[i];
+      const e0 = this.lastAnimatedReach[i];
+      let cp = (d0 * d0 - sq) / ab2;
+      cp = cp > 1 ? 1 : cp < -1 ? -1 : cp;
+      const sp = Math.sqrt(1 - cp * cp);
+      let cn = (e1 - sq) / ab2;
+      cn = cn > 1 ? 1 : cn < -1 ? -1 : cn;
+      const sn = Math.sqrt(1 - cn * cn);
+      let co = (e0 * e0 - sq) / ab2;
+      co = co > 1 ? 1 : co < -1 ? -1 : co;
+      const so = Math.sqrt(1 - co * co);
+      // δ = β_anim − β_anim,last; φ = β_last + δ; then φ − Δ and φ + Δ.
+      const cd = cn * co + sn * so;
+      const sd = sn * co - cn * so;
+      const cf = cp * cd - sp * sd;
+      const sf = sp * cd + cp * sd;
+      const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
+      const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
+      const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+      const across = dx * dx + dz * dz;
+      // Straighter than φ − Δ: the hip no higher than where the target is that far.
+      if (sf * limit[3] - cf * limit[4] > 0) {
+        const d2 = sq + ab2 * (cf * limit[3] + sf * limit[4]);
+        if (across < d2) bounds[2 * i] = dy + Math.sqrt(d2 - across);
+      }
+      // More bent than φ + Δ: the hip no lower.
+      if (sf * limit[3] + cf * limit[4] > 0) {
+        const d2 = sq + ab2 * (cf * limit[3] - sf * limit[4]);
+        if (across < d2) bounds[2 * i + 1] = dy + Math.sqrt(d2 - across);
+      }
+    }
+  }
+
   /** The pelvis drop (or limited rise) every planted foot needs, smoothed, then clamped to reach. */
   private applyPelvis(pose: Pose, model: Float64Array): void {
     const dt = scratch.frameNumbers[0];
@@ -1345,6 +1437,7 @@ export class FootPlacement {
     const L = minLength * scale;
     if (goal > s[3] * L) goal = s[3] * L;
     if (goal < -s[2] * L) goal = -s[2] * L;
+    this.kneeRates();
     if (this.initialized) {
       const p = scratch.args;
       p[SPRING.omega] = s[6];
@@ -1357,12 +1450,31 @@ export class FootPlacement {
         this.pelvisSpring[0] = most;
         if (this.pelvisSpring[1] > s[15] * L) this.pelvisSpring[1] = s[15] * L;
       }
+      // Nor does it sink faster than a standing knee may bend (no lower than where it was).
+      for (let i = 0; i < this.legs.length; i++) {
+        const now = this.pelvisSpring[0];
+        const low = this.kneeBounds[2 * i + 1];
+        if (low > now) {
+          let held = now + (low - now) * this.contactWeights[i];
+          if (held > before) held = before > now ? before : now;
+          this.pelvisSpring[0] = held;
+          if (this.pelvisSpring[1] < 0) this.pelvisSpring[1] = 0;
+        }
+      }
     } else {
       this.pelvisSpring[0] = goal;
       this.pelvisSpring[1] = 0;
     }
     const sprung = this.pelvisSpring[0];
     let offset = sprung;
+    // The lowest a standing knee's turn lets the hips sink: a foot still in the air that cannot
+    // reach does not pull them lower (it stops short until it lands).
+    let floor = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < this.legs.length; i++) {
+      const low = this.kneeBounds[2 * i + 1];
+      if (low > floor) floor = low;
+    }
+    if (floor > sprung) floor = sprung;
     // Reach: the highest the hip may sit for each weighted foot on the ground to stay within its
     // leg's reach.
     for (let i = 0; i < this.legs.length; i++) {
@@ -1394,11 +1506,35 @@ export class FootPlacement {
       const c = this.contactWeights[i];
       const near = this.landingNear[i];
       if (highest < sprung) {
-        const held = sprung + (highest - sprung) * (near > c ? near : c);
+        let held = sprung + (highest - sprung) * (near > c ? near : c);
+        if (this.planted[i] === 0 && held < floor) held = floor + (held - floor) * near * near;
+        if (held < offset) offset = held;
+      }
+      const straight = this.kneeBounds[2 * i];
+      if (straight < sprung) {
+        const held = sprung + (straight - sprung) * c;
         if (held < offset) offset = held;
       }
     }
     if (offset < -s[2] * L) offset = -s[2] * L;
+    for (let i = 0; i < this.legs.length; i++) {
+      const r = LEG_REPORT.length * i;
+      if (report[r + LEG_REPORT.weight] === 0) {
+        this.reachKnown[i] = 0;
+        continue;
+      }
+      const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
+      const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1] - offset;
+      const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const full = this.lengths[i] * scale;
+      this.lastReach[i] = d < full ? d : full;
+      const ax = this.animated[3 * i] - this.hips[3 * i];
+      const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
+      const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
+      this.lastAnimatedReach[i] = Math.sqrt(ax * ax + ay * ay + az * az);
+      this.reachKnown[i] = 1;
+    }
     if (offset < this.pelvisSpring[0]) {
       // Held down by a leg's reach: the spring goes on from where the pelvis is, so that it rises
       // back smoothly once the leg lets go, rather than jump to where the spring had got to.
