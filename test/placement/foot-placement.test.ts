@@ -28,7 +28,10 @@ interface Case {
  * The issue's targets: soles within 1 cm of the ground at contact frames, a planted foot sliding at
  * most 1 cm, no knee flips, IK adding at most 10° to any joint between two frames.
  */
-const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, flips: 0, step: 10 };
+const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, groundSlide: 0.01, flips: 0, step: 10 };
+// slide: of heel and toe, the one that moved less from where it was when the contact began;
+// groundSlide: the most either moved while it stood on the ground, from where it touched down
+// (the walk harness' GroundTouches).
 
 /**
  * Where a case does not meet a target yet, the bound it is held to instead (what it measured when
@@ -36,12 +39,12 @@ const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, flips: 0, step: 10 };
  * docs/placement.md say which targets are open and why.
  */
 const OPEN: Record<string, Partial<typeof TARGET>> = {
-  'CMU 02_01 walk/slope': { slide: 0.013 },
+  'CMU 02_01 walk/slope': { slide: 0.013, groundSlide: 0.019 },
   'CMU 02_01 walk/bumps': { slide: 0.012 },
-  'CMU 131_01 start-walk-stop/flat': { slide: 0.023 },
-  'CMU 131_01 start-walk-stop/slope': { slide: 0.023 },
-  'CMU 131_01 start-walk-stop/steps': { slide: 0.023 },
-  'CMU 131_01 start-walk-stop/bumps': { slide: 0.023 },
+  'CMU 131_01 start-walk-stop/flat': { slide: 0.023, groundSlide: 0.014 },
+  'CMU 131_01 start-walk-stop/slope': { slide: 0.023, groundSlide: 0.014 },
+  'CMU 131_01 start-walk-stop/steps': { slide: 0.023, groundSlide: 0.014 },
+  'CMU 131_01 start-walk-stop/bumps': { slide: 0.023, groundSlide: 0.014 },
   'Fox Walk/slope': { step: 19 },
   'Fox Walk/steps': { step: 18 },
   'Fox Walk/bumps': { step: 22 },
@@ -51,13 +54,13 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running, no step limit/slope': { step: 16 },
   'robot Running, no step limit/steps': { step: 19 },
   'robot Running, no step limit/bumps': { step: 16 },
-  'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 11 },
+  'CMU 02_01 walk, no step limit/slope': { slide: 0.013, groundSlide: 0.019, step: 11 },
   'CMU 02_01 walk, no step limit/steps': { step: 14 },
   'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 11 },
-  'CMU 131_01, no step limit/flat': { slide: 0.023 },
-  'CMU 131_01, no step limit/slope': { slide: 0.023 },
-  'CMU 131_01, no step limit/steps': { slide: 0.023, step: 14 },
-  'CMU 131_01, no step limit/bumps': { slide: 0.023, step: 11 },
+  'CMU 131_01, no step limit/flat': { slide: 0.023, groundSlide: 0.014 },
+  'CMU 131_01, no step limit/slope': { slide: 0.023, groundSlide: 0.014 },
+  'CMU 131_01, no step limit/steps': { slide: 0.023, groundSlide: 0.014, step: 14 },
+  'CMU 131_01, no step limit/bumps': { slide: 0.023, groundSlide: 0.014, step: 11 },
 };
 
 /** The joint-step limit turned off (FootPlacementOptions.maxJointStep; just under 10° by default). */
@@ -145,9 +148,10 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       const e = summary(m.contactErrors);
       const e0 = summary(m.contactErrorsWithoutIk);
       const slide = summary(m.slides);
+      const groundSlide = summary(m.groundSlides);
       const sunk = summary(m.sunk);
       rows.push(
-        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}°`,
+        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm (on the ground ${(100 * groundSlide.max).toFixed(2)})  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}°`,
       );
       const bound = { ...TARGET, ...OPEN[`${c.name}/${terrain}`] };
       expect(m.contactFrames).toBeGreaterThan(25);
@@ -157,6 +161,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       // The sole error reads the nearest point of the sole: none may stand in the ground either.
       expect(sunk.max).toBeLessThanOrEqual(bound.sunk);
       expect(slide.max).toBeLessThanOrEqual(bound.slide);
+      expect(groundSlide.max).toBeLessThanOrEqual(bound.groundSlide);
       // An effector leg's foot bone stays at the leg's end (the joint-step limit moves the leg).
       expect(m.maxEffectorGap).toBeLessThan(1e-9);
       expect(m.kneeFlips).toBeLessThanOrEqual(bound.flips);

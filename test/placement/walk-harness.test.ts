@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LegRig } from '../../src/rig/limbs.js';
-import { kneeBend } from './walk-harness.js';
+import { GroundTouches, kneeBend } from './walk-harness.js';
 
 const leg: LegRig = {
   label: 'left',
@@ -61,5 +61,30 @@ describe('kneeBend (the knee-flip measure)', () => {
     expect(kneeBend(model([hip, [0, 0.55, 0.0005], [0, 0.1, 0]]), leg, new Float64Array(3))).toBeLessThan(
       0.1,
     );
+  });
+});
+
+describe('GroundTouches (the ground slide)', () => {
+  it('counts a point that moves while it touches the ground, from where it touched down', () => {
+    const t = new GroundTouches(1);
+    expect(t.step(0, 1, 2, 0.001)).toBe(0);
+    expect(t.step(0, 1.006, 2.008, 0)).toBeCloseTo(0.01, 12);
+    // Within 3 mm of the ground still touches it.
+    expect(t.step(0, 1.03, 2.04, 0.0029)).toBeCloseTo(0.05, 12);
+  });
+  it('does not count a point that moves off the ground, and starts afresh where it comes down', () => {
+    const t = new GroundTouches(2);
+    t.step(1, 0, 0, 0);
+    // Lifted 4 mm and moved 20 cm: not a slide.
+    expect(t.step(1, 0.2, 0, 0.004)).toBe(0);
+    expect(t.step(1, 0.2, 0, 0)).toBe(0);
+    expect(t.step(1, 0.203, 0.004, 0)).toBeCloseTo(0.005, 12);
+    // Points are apart; lift() forgets a touch (a new contact).
+    expect(t.step(0, 5, 5, 0)).toBe(0);
+    t.lift(1);
+    expect(t.step(1, 1, 1, 0)).toBe(0);
+    // No ground under it (NaN or infinite height): off the ground.
+    expect(t.step(0, 9, 9, Number.POSITIVE_INFINITY)).toBe(0);
+    expect(t.step(0, 9, 9, Number.NaN)).toBe(0);
   });
 });

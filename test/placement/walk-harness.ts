@@ -55,6 +55,15 @@ export interface WalkMetrics {
   readonly contactErrorsWithoutIk: number[];
   /** Per contact: the largest horizontal drift of the foot (the lesser of its heel's and its toe's) from where it was planted. */
   readonly slides: number[];
+  /**
+   * Per contact (in order), the farthest the heel or the toe moved from where it touched down
+   * while it stood within 3 mm of its planted height above the ground, metres: sliding on the
+   * ground. An end that lifts and comes down again touches down afresh; a digitigrade foot's
+   * joint, which turns over its toe, is not an end.
+   */
+  readonly groundSlides: number[];
+  /** Frame (the contact's last) and leg of the largest ground slide. */
+  readonly worstGroundSlideAt: readonly [number, number];
   /** The largest change, between two frames, of the rotation IK adds to any joint, degrees. */
   readonly maxAddedRotationStepDeg: number;
   /** Frame and joint of that largest change. */
@@ -128,6 +137,10 @@ export function walk(c: WalkCase): WalkMetrics {
   const slides: number[] = [];
   const plantedAt = new Float64Array(4 * legs.length);
   const slide = new Float64Array(legs.length);
+  const groundSlides: number[] = [];
+  const groundSlide = new Float64Array(legs.length);
+  const touches = new GroundTouches(2 * legs.length);
+  let worstGroundSlideAt: [number, number] = [-1, -1];
   const wasPlanted = new Uint8Array(legs.length);
   const n = skeleton.jointCount;
   const added = new Float64Array(4 * n);
@@ -211,7 +224,33 @@ export function walk(c: WalkCase): WalkMetrics {
         if (!wasPlanted[i]) {
           plantedAt.set([fx, fz, tx, tz], 4 * i);
           slide[i] = 0;
-        } else {
+          groundSlide[i] = 0;
+          touches.lift(2 * i);
+          touches.lift(2 * i + 1);
+        }
+        // Sliding on the ground: each end, while it stands within 3 mm of the ground, stays where
+        // it touched down (a heel lifting off to roll onto the toe, or a toe swinging in the air
+        // while the foot turns on its heel, is not sliding; a foot that moves along the ground is).
+        // (A digitigrade foot's joint, standing above its toe, is not a point of the sole: it turns
+        // over the toe as the paw pushes off.)
+        const fo = 16 * leg.foot + 12;
+        const to = 16 * toe + 12;
+        const upright =
+          toe !== leg.foot &&
+          model[fo + 1] - model[to + 1] > Math.hypot(model[fo] - model[to], model[fo + 2] - model[to + 2]);
+        if (upright) touches.lift(2 * i);
+        for (let e = upright ? 1 : 0; e < 2; e++) {
+          const joint = e === 0 ? leg.foot : toe;
+          const height =
+            e === 0 ? c.track.footHeights[i] : leg.toe >= 0 ? c.track.toeHeights[i] : c.track.footHeights[i];
+          const ex = e === 0 ? fx : tx;
+          const ez = e === 0 ? fz : tz;
+          const g = groundUnder(c.ground, ex, ez);
+          const y = controller[0] + s * model[16 * joint + 13];
+          const above = g ? (y - g[1]) * g[HIT.normal + 1] - height * s : Number.POSITIVE_INFINITY;
+          groundSlide[i] = Math.max(groundSlide[i], touches.step(2 * i + e, ex, ez, above));
+        }
+        if (wasPlanted[i]) {
           const heel = Math.hypot(fx - plantedAt[4 * i], fz - plantedAt[4 * i + 1]);
           const toeDrift = Math.hypot(tx - plantedAt[4 * i + 2], tz - plantedAt[4 * i + 3]);
           slide[i] = Math.max(slide[i], Math.min(heel, toeDrift));
@@ -219,6 +258,8 @@ export function walk(c: WalkCase): WalkMetrics {
       } else if (wasPlanted[i]) {
         if (slides.every((v) => v < slide[i])) worstSlideAt = [f, i];
         slides.push(slide[i]);
+        if (groundSlides.every((v) => v < groundSlide[i])) worstGroundSlideAt = [f, i];
+        groundSlides.push(groundSlide[i]);
       }
       wasPlanted[i] = placement.planted[i];
       // Knee flip: the leg bends the other way from the animation's leg: the normals of the two
@@ -265,6 +306,8 @@ export function walk(c: WalkCase): WalkMetrics {
     worstSunkAt,
     contactErrorsWithoutIk,
     slides,
+    groundSlides,
+    worstGroundSlideAt,
     maxAddedRotationStepDeg: maxStep,
     maxStepAt,
     kneeFlips,
@@ -333,6 +376,51 @@ function soleError(c: WalkCase, i: number, m: Float64Array, x: number, y: number
   }
   return best;
 }
+
+/**
+ * Where each of a set of points (the feet's heels and toes) touched the ground, for the ground
+ * slide: a point that stands within {@link GROUND_TOUCH} of the ground touches it, and from where
+ * it touched down, any move is a slide; once it lifts, its next touch starts afresh.
+ */
+export class GroundTouches {
+  private readonly touching: Uint8Array;
+  private readonly at: Float64Array;
+
+  constructor(points: number) {
+    this.touching = new Uint8Array(points);
+    this.at = new Float64Array(2 * points);
+  }
+
+  /** Point `k` is off the ground (its next touch starts afresh). */
+  lift(k: number): void {
+    this.touching[k] = 0;
+  }
+
+  /**
+   * Point `k` is at (x, z), `above` metres above its planted height over the ground: its drift
+   * from where it touched down (0 when it touches down now, or is off the ground).
+   */
+  step(k: number, x: number, z: number, above: number): number {
+    if (!(above <= GROUND_TOUCH)) {
+      this.touching[k] = 0;
+      return 0;
+    }
+    if (this.touching[k] === 0) {
+      this.touching[k] = 1;
+      this.at[2 * k] = x;
+      this.at[2 * k + 1] = z;
+      return 0;
+    }
+    return Math.hypot(x - this.at[2 * k], z - this.at[2 * k + 1]);
+  }
+}
+
+/**
+ * How near its planted height above the ground a heel or toe stands to count as touching it, for
+ * the ground slide (metres): 3 mm, so that an end swinging down or lifting off a few millimetres
+ * above the ground does not count as sliding along it.
+ */
+const GROUND_TOUCH = 0.003;
 
 /** The sole line's samples, less one. */
 const SOLE_STEPS = 12;
