@@ -65,6 +65,8 @@ const scratch = {
   bend: new Float64Array(4),
   /** riseOverPlane's answer (a double returned from a call V8 does not inline is boxed). */
   rise: new Float64Array(1),
+  /** How flat a planted foot stands this frame, for turnHeading (0 off its heel or toe, 1 level). */
+  flat: new Float64Array(1),
 };
 
 /**
@@ -260,6 +262,15 @@ export class FootPlacement {
   private readonly rayOrigins: Float64Array;
   private readonly locked: Uint8Array;
   private readonly wasPlanted: Uint8Array;
+  /** Per leg, 1 once the toe has borne the foot in this contact (its lock then stays). */
+  private readonly toeLanded: Uint8Array;
+  /**
+   * Per flat-toed leg: the heading (world x, z, unit) its heel-to-toe line is placed at, held while
+   * the foot stands flat, and the turn about +Y from the animation's heading to it (cos, sin),
+   * eased toward none otherwise; then that turn as a quaternion (x, y, z, w).
+   */
+  private readonly headings: Float64Array;
+  private readonly headingTurns: Float64Array;
   /**
    * Per leg, 1 for a foot whose toe lies ahead of its joint more than below it at rest (a human
    * foot; not a digitigrade paw, whose joint-to-toe span stands nearly upright).
@@ -501,6 +512,10 @@ export class FootPlacement {
     this.rayOrigins = slab.f64(2 * n);
     this.locked = slab.u8(n);
     this.wasPlanted = slab.u8(n);
+    this.toeLanded = slab.u8(n);
+    this.headings = slab.f64(4 * n);
+    this.headingTurns = slab.f64(4 * n);
+    for (let i = 0; i < n; i++) this.headingTurns[4 * i + 3] = 1;
     this.flatToe = slab.u8From(
       this.legs.map((leg) => {
         if (leg.toe < 0) return 0;
@@ -794,6 +809,7 @@ export class FootPlacement {
       // in computeTargets, where the foot is now, and until then keeps the drift it eases out.
       const holding = locked && this.planted[i] === 1 && this.wasPlanted[i] === 1;
       let toeHeld = 0;
+      let flat = 0;
       if (locked && !holding) {
         driftX = this.drift[2 * i];
         driftZ = this.drift[2 * i + 1];
@@ -809,6 +825,12 @@ export class FootPlacement {
         if (hasToe && !hanging) {
           k = 0.5 + (lift - toeLift) / (0.05 * L);
           k = k < 0 ? 0 : k > 1 ? 1 : k;
+          flat = k < 0.5 ? 2 * k : 2 - 2 * k;
+          flat = flat > 0.3 ? 1 : flat / 0.3;
+          if (this.flatToe[i] === 1) {
+            scratch.flat[0] = flat;
+            this.turnHeading(i);
+          }
           let toeX = this.animatedToe[3 * i];
           let toeZ = this.animatedToe[3 * i + 2];
           if (k > 0 && this.flatToe[i] === 1) {
@@ -819,7 +841,7 @@ export class FootPlacement {
             // sole stands on the slope where the foot now is.
             const q = scratch.quat;
             const v = scratch.vec;
-            this.footTilt(q, 12, i);
+            this.footTurn(q, 12, i);
             v[9] = toeX - this.animated[3 * i];
             v[10] = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
             v[11] = toeZ - this.animated[3 * i + 2];
@@ -827,6 +849,14 @@ export class FootPlacement {
             toeX = this.animated[3 * i] + v[0];
             toeZ = this.animated[3 * i + 2] + v[2];
             toeHeld = k;
+          }
+          if (this.flatToe[i] === 1 && this.toeLanded[i] === 0) {
+            // Until the toe first bears the foot in this contact (the heel struck first), its
+            // lock goes where the foot's turn puts it, so that it holds where it comes down.
+            if (k === 0) {
+              this.locks[4 * i + 2] = toeX + driftX;
+              this.locks[4 * i + 3] = toeZ + driftZ;
+            } else this.toeLanded[i] = 1;
           }
           driftX += (this.locks[4 * i + 2] - toeX - driftX) * k;
           driftZ += (this.locks[4 * i + 3] - toeZ - driftZ) * k;
@@ -877,6 +907,10 @@ export class FootPlacement {
           this.locks[4 * i + 2] = this.animatedToe[3 * i] + driftX;
           this.locks[4 * i + 3] = this.animatedToe[3 * i + 2] + driftZ;
         }
+      }
+      if (this.flatToe[i] === 1 && !(holding && hasToe && !hanging)) {
+        scratch.flat[0] = 0;
+        this.turnHeading(i);
       }
       this.drift[2 * i] = driftX;
       this.drift[2 * i + 1] = driftZ;
@@ -1311,8 +1345,20 @@ export class FootPlacement {
         this.locked[i] = 1;
         this.locks[4 * i] = ax + dx;
         this.locks[4 * i + 1] = az + dz;
+        this.toeLanded[i] = 0;
         this.locks[4 * i + 2] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i] : ax) + dx;
         this.locks[4 * i + 3] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i + 2] : az) + dz;
+        if (this.flatToe[i] === 1) {
+          const q = scratch.quat;
+          const u = scratch.vec;
+          this.footTurn(q, 12, i);
+          u[9] = this.animatedToe[3 * i] - ax;
+          u[10] = this.animatedToe[3 * i + 1] - ay;
+          u[11] = this.animatedToe[3 * i + 2] - az;
+          rotateVec3(u, 0, q, 12, u, 9);
+          this.locks[4 * i + 2] = ax + u[0] + dx;
+          this.locks[4 * i + 3] = az + u[2] + dz;
+        }
         this.drift[2 * i] = dx;
         this.drift[2 * i + 1] = dz;
         easedWeightSet(this.lockWeights, lw, 1);
@@ -1820,6 +1866,71 @@ export class FootPlacement {
    * in the report (read here, not passed: a double passed to a call V8 does not inline is boxed).
    * Uses `scratch.vec[3..8]`.
    */
+  /** The foot's tilt to the ground after its held heading's turn (world): tilt · turn. */
+  private footTurn(out: Float64Array, o: number, i: number): void {
+    this.footTilt(out, o, i);
+    if (this.flatToe[i] === 1) multiply(out, o, out, o, this.headingTurns, 4 * i);
+  }
+
+  /**
+   * A foot standing flat does not turn on the ground: the heading of its heel-to-toe line is held
+   * (the capture's foot turning while it stands flat slid its toe about the held heel, 1.4–1.8 cm
+   * on CMU 02_01's slope and CMU 131_01), as far as the foot stands flat (`scratch.flat`); off its
+   * heel or toe, or in the air, the heading eases back to the animation's (over about 0.05 s).
+   * Turns about world +Y only, as unit (x, z) directions: trig-free.
+   */
+  private turnHeading(i: number): void {
+    let f = scratch.flat[0];
+    const h = this.headings;
+    const ax0 = this.animatedToe[3 * i] - this.animated[3 * i];
+    const ay0 = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
+    const az0 = this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+    const al = Math.sqrt(ax0 * ax0 + az0 * az0);
+    if (!(al > 1e-9)) return;
+    // A foot pitched steeply has no heading to hold (its heel-to-toe line nearly upright).
+    if (al * al < 0.5 * (al * al + ay0 * ay0)) f = 0;
+    const ax = ax0 / al;
+    const az = az0 / al;
+    // The turn ψ about +Y, as a unit complex number (cos ψ, sin ψ): standing flat, the one that
+    // keeps last frame's heading p (from the animation's a: cos ψ = a·p, sin ψ = a_z p_x − a_x p_z);
+    // otherwise last frame's, eased toward none; between, blended by flatness.
+    let c = 1;
+    let sn = 0;
+    const o = 4 * i;
+    if (this.initialized && !(h[o] === 0 && h[o + 1] === 0)) {
+      const dt = scratch.frameNumbers[0];
+      const ease = dt / (dt + 0.05);
+      const hc = ax * h[o] + az * h[o + 1];
+      const hs = az * h[o] - ax * h[o + 1];
+      const dc = h[o + 2] + (1 - h[o + 2]) * ease;
+      const ds = h[o + 3] - h[o + 3] * ease;
+      c = dc + (hc - dc) * f;
+      sn = ds + (hs - ds) * f;
+      const l = Math.sqrt(c * c + sn * sn);
+      // (A turn of more than 90° is no foot's: the animation's heading flipped; let it go.)
+      if (l > 1e-9 && c > 0) {
+        c /= l;
+        sn /= l;
+      } else {
+        c = 1;
+        sn = 0;
+      }
+    }
+    // p = R(ψ) a: x' = x cos ψ + z sin ψ, z' = −x sin ψ + z cos ψ.
+    h[o] = ax * c + az * sn;
+    h[o + 1] = -ax * sn + az * c;
+    h[o + 2] = c;
+    h[o + 3] = sn;
+    // As a quaternion, by the half angle (cos ψ/2 = √((1 + cos ψ)/2)).
+    const t = this.headingTurns;
+    const ch = Math.sqrt(0.5 * (1 + (c > 1 ? 1 : c)));
+    if (!(ch > 1e-6)) return;
+    t[4 * i] = 0;
+    t[4 * i + 1] = sn / (2 * ch);
+    t[4 * i + 2] = 0;
+    t[4 * i + 3] = ch;
+  }
+
   private footTilt(out: Float64Array, o: number, i: number): void {
     const s = this.settings;
     const v = scratch.vec;
@@ -1890,7 +2001,7 @@ export class FootPlacement {
         q[1] = 0;
         q[2] = 0;
         q[3] = 1;
-      } else this.footTilt(q, 0, i);
+      } else this.footTurn(q, 0, i);
       // Into model space: W⁻¹ · tilt · W (rotations only), then onto the animated foot rotation.
       multiply(q, 0, scratch.worldRotationInverse, 0, q, 0);
       multiply(q, 0, q, 0, scratch.worldRotation, 0);
