@@ -40,6 +40,9 @@ let insideGround = false;
  * their own state and nothing else in cache. A ground's `raycast` must not solve another placement
  * from inside the call (a solve refuses it).
  */
+/** sin 60°, √3 / 2: the largest held heading turn's sine (turnHeading). */
+const SIN_60 = Math.sqrt(0.75);
+
 const scratch = {
   world: new Float64Array(16),
   worldInverse: new Float64Array(16),
@@ -67,6 +70,8 @@ const scratch = {
   rise: new Float64Array(1),
   /** How flat a planted foot stands this frame, for turnHeading (0 off its heel or toe, 1 level). */
   flat: new Float64Array(1),
+  /** A heading turn weighted for footTurn. */
+  turn: new Float64Array(4),
 };
 
 /**
@@ -308,6 +313,11 @@ export class FootPlacement {
    * nose), to a 32nd of the foot (toeRiseAt); 1 where it does not, or changes smoothly.
    */
   private readonly noseAt: Float64Array;
+  /**
+   * Per leg, this frame's target (world x, y, z) blended with the animation's by the ground's weight
+   * alone (not the placement's), and that weight: what the pelvis is worked out for.
+   */
+  private readonly fullTargets: Float64Array;
   /** Per leg, last frame's target height before the weights blend it with the animation's. */
   private readonly placedY: Float64Array;
   /** Per leg, this frame's softening of the two-bone solve (fraction of the reach). */
@@ -325,6 +335,8 @@ export class FootPlacement {
   /** Per leg, how far this frame's body pitch moved its hip up (world units). */
   private readonly hipShift: Float64Array;
   private pitched = false;
+  /** Whether the pose before this solve was the animation's (the placement was off), not unknown. */
+  private fromAnimation = false;
   /** This frame's body pitch in model space (a quaternion): the feet's model rotations carry it. */
   private readonly pitchRotation = slab.f64(4);
   /** The front and hind ends' last drops (world units), for a frame where one end has no foot down. */
@@ -336,7 +348,8 @@ export class FootPlacement {
   /**
    * cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off),
    * how far (a fraction of the leg) the limit may move a foot on the ground, and cos and sin of
-   * the most a weighted knee may straighten per solve beyond the animation's own straightening.
+   * the most a planted knee may turn (straighten or bend) per solve beyond the animation's own
+   * turn (kneeRates).
    */
   private readonly stepLimit: Float64Array;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
@@ -542,6 +555,7 @@ export class FootPlacement {
     this.toeStep = slab.f64(n);
     this.noseAt = slab.f64(n).fill(1);
     this.placedY = slab.f64(n);
+    this.fullTargets = slab.f64(4 * n);
     this.toeHeights = slab.f64From(
       this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
     );
@@ -614,7 +628,9 @@ export class FootPlacement {
 
   /**
    * Eases the whole placement in (1) or out (0) over `easeTime` seconds: turning it off or on
-   * mid-clip never pops. At weight 0 a solve writes nothing.
+   * mid-clip never pops (the feet's targets and the pelvis are blended with the animation's by
+   * it). At weight 0, once the legs are back within a joint step of the animation's pose, a solve
+   * writes nothing.
    */
   setWeight(goal: number, easeTime = 0.25): void {
     if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
@@ -633,6 +649,7 @@ export class FootPlacement {
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
   reset(): void {
     this.forget();
+    this.fromAnimation = false;
   }
 
   /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
@@ -642,6 +659,8 @@ export class FootPlacement {
     this.toeStep.fill(0);
     this.pelvisOffset = 0;
     this.pitchEnds.fill(0);
+    // The knees' last reach (kneeRates) is of a pose that is gone.
+    this.reachKnown.fill(0);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
     this.lastContact.fill(0);
   }
@@ -726,9 +745,11 @@ export class FootPlacement {
     scratch.args[EASE.dt] = dt;
     easedWeightStep(this.weightState, 0, scratch.args);
     const globalWeight = this.weightState[3];
-    if (globalWeight === 0 && this.weightState[2] === 1) {
-      // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
+    if (globalWeight === 0 && this.weightState[2] === 1 && this.settled()) {
+      // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on,
+      // and the legs' turns from the animation's pose, which is the one they leave.
       this.forget();
+      this.fromAnimation = true;
       return;
     }
     const t = scratch.trs;
@@ -764,6 +785,24 @@ export class FootPlacement {
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
     this.initialized = true;
+  }
+
+  /**
+   * Whether the pose the last solve left is within one joint step of the animation's: every leg
+   * joint's added rotation within the joint-step limit of none (always, with the limit off). A
+   * placement easing out (weight 0) solves on, its targets the animation's, until it is; else the
+   * pass-through would undo in one frame what the limit held back (CMU 131_01 switched off at frame
+   * 430: a knee turned 28° in the frame the weight reached 0).
+   */
+  private settled(): boolean {
+    const limit = this.stepLimit[0];
+    if (limit < -1 || !this.initialized) return true;
+    const added = this.addedRotations;
+    for (let k = 3; k < added.length; k += 4) {
+      const w = added[k];
+      if ((w < 0 ? -w : w) < limit) return false;
+    }
+    return true;
   }
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */
@@ -852,7 +891,9 @@ export class FootPlacement {
           }
           if (this.flatToe[i] === 1 && this.toeLanded[i] === 0) {
             // Until the toe first bears the foot in this contact (the heel struck first), its
-            // lock goes where the foot's turn puts it, so that it holds where it comes down.
+            // lock goes with it (the animation's toe, carried by the heel's hold; not turned to
+            // the ground, which read on bumps moved it more than it helped), so that it holds
+            // where it comes down rather than where it was in the air at the heel's strike.
             if (k === 0) {
               this.locks[4 * i + 2] = toeX + driftX;
               this.locks[4 * i + 3] = toeZ + driftZ;
@@ -1384,6 +1425,13 @@ export class FootPlacement {
       this.placedY[i] = ty;
       report[r + LEG_REPORT.target + 2] = az + (tz - az) * w;
       report[r + LEG_REPORT.weight] = w;
+      // The same at the placement's full weight: the pelvis is worked out for it, then weighted.
+      const wf = this.groundWeights[gw + 3];
+      const ft = this.fullTargets;
+      ft[4 * i] = ax + (tx - ax) * wf;
+      ft[4 * i + 1] = ay + (ty - ay) * wf;
+      ft[4 * i + 2] = az + (tz - az) * wf;
+      ft[4 * i + 3] = wf;
       report[r + LEG_REPORT.locked] = this.locked[i];
     }
   }
@@ -1398,14 +1446,14 @@ export class FootPlacement {
    */
   private kneeRates(): void {
     const limit = this.stepLimit;
-    const report = this.report;
+    const ft = this.fullTargets;
     const scale = scratch.frameNumbers[1];
     const bounds = this.kneeBounds;
     for (let i = 0; i < this.legs.length; i++) {
       bounds[2 * i] = Number.POSITIVE_INFINITY;
       bounds[2 * i + 1] = Number.NEGATIVE_INFINITY;
       if (this.reachKnown[i] === 0 || limit[0] < -1 || this.planted[i] === 0) continue;
-      const r = LEG_REPORT.length * i;
+      const f4 = 4 * i;
       const full = this.lengths[i] * scale;
       const a = this.upperLengths[i] * scale;
       const b = full - a;
@@ -1431,9 +1479,9 @@ export class FootPlacement {
       const sd = sn * co - cn * so;
       const cf = cp * cd - sp * sd;
       const sf = sp * cd + cp * sd;
-      const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
-      const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
-      const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+      const dx = ft[f4] - this.hips[3 * i];
+      const dy = ft[f4 + 1] - this.hips[3 * i + 1];
+      const dz = ft[f4 + 2] - this.hips[3 * i + 2];
       const across = dx * dx + dz * dz;
       // Straighter than φ − Δ: the hip no higher than where the target is that far.
       if (sf * limit[3] - cf * limit[4] > 0) {
@@ -1455,25 +1503,23 @@ export class FootPlacement {
     const pelvis = this.pelvis;
     if (pelvis < 0) return;
     const s = this.settings;
-    const report = this.report;
+    const ft = this.fullTargets;
     let minLength = Number.POSITIVE_INFINITY;
     let goal = 0;
     let first = true;
     for (let i = 0; i < this.legs.length; i++) {
-      const r = LEG_REPORT.length * i;
+      const f4 = 4 * i;
       // A foot about to land pulls the hips down ahead of its contact, as it heads for the height
       // where it lands (a foot coming down a slope would otherwise straighten its leg, then drop
       // the hips at once by the reach).
       const c = this.contactWeights[i];
       const near = this.landingNear[i];
-      let drop =
-        (report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1] - this.hipShift[i]) *
-        (near > c ? near : c);
+      let drop = (ft[f4 + 1] - this.animated[3 * i + 1] - this.hipShift[i]) * (near > c ? near : c);
       // Heading for a landing lower than the ground it passes over (a crest before a dip), its
       // target keeps above that ground until it is over the dip: the hips go by the landing's,
       // weighted as the target is (by the foot's weight) and by how near the landing is.
       if (near > 0 && this.landingFound[i] === 1) {
-        const landing = (this.landingCorrection[i] * report[r + LEG_REPORT.weight] - this.hipShift[i]) * near;
+        const landing = (this.landingCorrection[i] * ft[f4 + 3] - this.hipShift[i]) * near;
         if (landing < drop) drop = landing;
       }
       goal = first || drop < goal ? drop : goal;
@@ -1524,8 +1570,8 @@ export class FootPlacement {
     // Reach: the highest the hip may sit for each weighted foot on the ground to stay within its
     // leg's reach.
     for (let i = 0; i < this.legs.length; i++) {
-      const r = LEG_REPORT.length * i;
-      if (report[r + LEG_REPORT.weight] === 0) continue;
+      const f4 = 4 * i;
+      if (ft[f4 + 3] === 0) continue;
       // The margin, or the animation's own extension of the leg where it is straighter: a stance
       // leg the clip straightens is not held bent (the hips would sink for the whole stance, and
       // the knee would stand still while the clip's knee unlocks at push-off). The leg's
@@ -1541,9 +1587,9 @@ export class FootPlacement {
       const reach = animatedReach > margin ? (animatedReach < full ? animatedReach : full) : margin;
       const gap = 1 - animatedReach / full;
       this.softness[i] = gap < s[13] ? (gap > 0 ? gap : 0) : s[13];
-      const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
-      const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
-      const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+      const dx = ft[f4] - this.hips[3 * i];
+      const dy = ft[f4 + 1] - this.hips[3 * i + 1];
+      const dz = ft[f4 + 2] - this.hips[3 * i + 2];
       const across = dx * dx + dz * dz;
       const highest = across < reach * reach ? dy + Math.sqrt(reach * reach - across) : dy;
       // Held to it as far as the foot stands or is about to land: a swinging foot that cannot
@@ -1553,7 +1599,12 @@ export class FootPlacement {
       const near = this.landingNear[i];
       if (highest < sprung) {
         let held = sprung + (highest - sprung) * (near > c ? near : c);
-        if (this.planted[i] === 0 && held < floor) held = floor + (held - floor) * near * near;
+        if (this.planted[i] === 0 && held < floor) {
+          // (As far as it is not already down: a foot whose contact weights are set by hand has no
+          // landing weight.)
+          const down = near * near > c ? near * near : c;
+          held = floor + (held - floor) * down;
+        }
         if (held < offset) offset = held;
       }
       const straight = this.kneeBounds[2 * i];
@@ -1563,15 +1614,21 @@ export class FootPlacement {
       }
     }
     if (offset < -s[2] * L) offset = -s[2] * L;
+    if (offset < this.pelvisSpring[0]) {
+      // Held down by a leg's reach: the spring goes on from where the pelvis is, so that it rises
+      // back smoothly once the leg lets go, rather than jump to where the spring had got to.
+      this.pelvisSpring[0] = offset;
+      if (this.pelvisSpring[1] > 0) this.pelvisSpring[1] = 0;
+    }
     for (let i = 0; i < this.legs.length; i++) {
-      const r = LEG_REPORT.length * i;
-      if (report[r + LEG_REPORT.weight] === 0) {
+      const f4 = 4 * i;
+      if (ft[f4 + 3] === 0) {
         this.reachKnown[i] = 0;
         continue;
       }
-      const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
-      const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1] - offset;
-      const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+      const dx = ft[f4] - this.hips[3 * i];
+      const dy = ft[f4 + 1] - this.hips[3 * i + 1] - offset;
+      const dz = ft[f4 + 2] - this.hips[3 * i + 2];
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       const full = this.lengths[i] * scale;
       this.lastReach[i] = d < full ? d : full;
@@ -1581,12 +1638,12 @@ export class FootPlacement {
       this.lastAnimatedReach[i] = Math.sqrt(ax * ax + ay * ay + az * az);
       this.reachKnown[i] = 1;
     }
-    if (offset < this.pelvisSpring[0]) {
-      // Held down by a leg's reach: the spring goes on from where the pelvis is, so that it rises
-      // back smoothly once the leg lets go, rather than jump to where the spring had got to.
-      this.pelvisSpring[0] = offset;
-      if (this.pelvisSpring[1] > 0) this.pelvisSpring[1] = 0;
-    }
+    // The pelvis is worked out for the placement at its full weight (the feet's targets at their
+    // ground weights alone), then weighted as the targets are: easing placement in or out blends
+    // the hips with the feet (weighted targets and a pelvis sprung toward their drop lagged 2.4 cm
+    // behind at weight 0 on CMU 131_01, its rise limited, and the pass-through then dropped that in
+    // a frame: a knee turned 28°).
+    offset *= scratch.frameNumbers[3];
     this.pelvisOffset = offset;
     const pitched = this.pitched;
     const Wi = scratch.worldInverse;
@@ -1762,7 +1819,17 @@ export class FootPlacement {
     const entry = this.entryRotations;
     const r = pose.rotations;
     const q = scratch.quat;
-    const fresh = !this.initialized;
+    // A first solve takes its legs unlimited, unless the pose it leaves is the animation's (the
+    // placement eased out and back in): then each added rotation starts from none.
+    if (!this.initialized && this.fromAnimation) {
+      for (let k = 0; k < added.length; k += 4) {
+        added[k] = 0;
+        added[k + 1] = 0;
+        added[k + 2] = 0;
+        added[k + 3] = 1;
+      }
+    }
+    const fresh = !this.initialized && !this.fromAnimation;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
       // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]).
@@ -1861,15 +1928,22 @@ export class FootPlacement {
   }
 
   /**
-   * Leg `i`'s foot tilt in world space into `out` at `o`: from up to the smoothed ground normal,
-   * within the tilt limit, blended with the identity by the contact weight times the leg's weight
-   * in the report (read here, not passed: a double passed to a call V8 does not inline is boxed).
-   * Uses `scratch.vec[3..8]`.
+   * The foot's tilt to the ground after its held heading's turn (world): tilt · turn, the turn
+   * blended with the identity by the leg's weight in the report (the placement's weight times the
+   * ground's), so that switching placement off or losing the ground turns the foot back smoothly.
    */
-  /** The foot's tilt to the ground after its held heading's turn (world): tilt · turn. */
   private footTurn(out: Float64Array, o: number, i: number): void {
     this.footTilt(out, o, i);
-    if (this.flatToe[i] === 1) multiply(out, o, out, o, this.headingTurns, 4 * i);
+    if (this.flatToe[i] === 0) return;
+    const t = scratch.turn;
+    const k = this.report[LEG_REPORT.length * i + LEG_REPORT.weight];
+    // nlerp(I, turn, k), written out (the turn's w is positive: it is under 60°).
+    t[0] = 0;
+    t[1] = this.headingTurns[4 * i + 1] * k;
+    t[2] = 0;
+    t[3] = 1 - k + this.headingTurns[4 * i + 3] * k;
+    normalizeQuat(t, 0, t, 0);
+    multiply(out, o, out, o, t, 0);
   }
 
   /**
@@ -1907,13 +1981,18 @@ export class FootPlacement {
       c = dc + (hc - dc) * f;
       sn = ds + (hs - ds) * f;
       const l = Math.sqrt(c * c + sn * sn);
-      // (A turn of more than 90° is no foot's: the animation's heading flipped; let it go.)
-      if (l > 1e-9 && c > 0) {
+      if (l > 1e-9) {
         c /= l;
         sn /= l;
       } else {
         c = 1;
         sn = 0;
+      }
+      // Held no further than 60° (cos 0.5): past it the foot turns with the animation (a pivot
+      // held longer would twist the ankle; dropped at once, the foot would spin in a frame).
+      if (c < 0.5) {
+        c = 0.5;
+        sn = sn < 0 ? -SIN_60 : SIN_60;
       }
     }
     // p = R(ψ) a: x' = x cos ψ + z sin ψ, z' = −x sin ψ + z cos ψ.
@@ -1931,6 +2010,12 @@ export class FootPlacement {
     t[4 * i + 3] = ch;
   }
 
+  /**
+   * Leg `i`'s foot tilt in world space into `out` at `o`: from up to the smoothed ground normal,
+   * within the tilt limit, blended with the identity by the contact weight times the leg's weight
+   * in the report (read here, not passed: a double passed to a call V8 does not inline is boxed).
+   * Uses `scratch.vec[3..8]`.
+   */
   private footTilt(out: Float64Array, o: number, i: number): void {
     const s = this.settings;
     const v = scratch.vec;
