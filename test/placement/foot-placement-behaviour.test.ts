@@ -385,15 +385,19 @@ describe('FootPlacement', () => {
   // pelvis once lagged behind the easing feet (its rise is limited) and the pass-through at weight
   // 0 dropped the rest in a frame: 28° on CMU 131_01 switched off at frame 430, 49° and 52° on CMU
   // 02_01's steps at 106 and slope at 75. The pelvis is now weighted as the targets are.
+  // And a foot whose heading is held (CMU 131_01 turning a flat foot, 25° by frame 207) turns back
+  // as the placement eases out, not at once: switched off there, no step beyond the walk's own
+  // 8.8° (with the turn unweighted, the joint-step limit held the pop to its 10°).
   it.each([
-    ['cmu_131_01_start_walk_stop.bvh', 'flat', 430],
-    ['cmu_02_01_walk.bvh', 'steps', 106],
-    ['cmu_02_01_walk.bvh', 'slope', 75],
+    ['cmu_131_01_start_walk_stop.bvh', 'flat', 430, 10],
+    ['cmu_02_01_walk.bvh', 'steps', 106, 10],
+    ['cmu_02_01_walk.bvh', 'slope', 75, 10],
+    ['cmu_131_01_start_walk_stop.bvh', 'flat', 200, 9],
   ] as const)(
-    'switched off and on over %s on %s from frame %i: no joint more than 10° in a frame',
-    (file, terrain, f0) => {
+    'switched off and on over %s on %s from frame %i: no joint more than %i° in a frame',
+    (file, terrain, f0, most) => {
       const m = cmuWalk(file).walkOver(terrain, { toggle: [f0, f0 + 50] });
-      expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(10);
+      expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(most);
     },
   );
 });
