@@ -934,12 +934,15 @@ export class FootPlacement {
           driftX *= keep;
           driftZ *= keep;
         }
-        if (k === 1 && this.flatToe[i] === 1) {
-          // Wholly on its toe, a flat foot's heel lock follows the heel: a foot that turns on the
-          // ball of its foot and rolls back onto its heel is planted where the heel comes down,
-          // not pulled back to where it first struck (CMU 131_01's turn: 5.9 → 2.3 cm).
-          this.locks[4 * i] = this.animated[3 * i] + driftX;
-          this.locks[4 * i + 1] = this.animated[3 * i + 2] + driftZ;
+        if (k > 0.5 && this.flatToe[i] === 1) {
+          // On its toe, a flat foot's heel lock follows the heel, as far as the heel is up (wholly
+          // at k = 1, not at all once level): a foot that turns on the ball of its foot and rolls
+          // back onto its heel is planted where the heel comes down, not pulled back to where it
+          // first struck (CMU 131_01's turn: 5.9 → 2.3 cm), nor to where it was when the foot
+          // stopped standing wholly on its toe (the toe, still down, slid 1 cm as its hold faded).
+          const f = 2 * k - 1;
+          this.locks[4 * i] += (this.animated[3 * i] + driftX - this.locks[4 * i]) * f;
+          this.locks[4 * i + 1] += (this.animated[3 * i + 2] + driftZ - this.locks[4 * i + 1]) * f;
         }
         if (hanging && hasToe) {
           // A hanging toe holds nothing: its lock goes with it, so its ray reads the ground

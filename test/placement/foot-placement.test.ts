@@ -40,11 +40,11 @@ const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, groundSlide: 0.01, flips: 
  */
 const OPEN: Record<string, Partial<typeof TARGET>> = {
   'CMU 02_01 walk/slope': { slide: 0.013 },
-  'CMU 02_01 walk/bumps': { slide: 0.013 },
-  'CMU 131_01 start-walk-stop/flat': { slide: 0.021, groundSlide: 0.011 },
-  'CMU 131_01 start-walk-stop/slope': { slide: 0.021, groundSlide: 0.011 },
-  'CMU 131_01 start-walk-stop/steps': { slide: 0.021, groundSlide: 0.011 },
-  'CMU 131_01 start-walk-stop/bumps': { slide: 0.021, groundSlide: 0.011 },
+  'CMU 02_01 walk/bumps': { slide: 0.012 },
+  'CMU 131_01 start-walk-stop/flat': { slide: 0.014 },
+  'CMU 131_01 start-walk-stop/slope': { slide: 0.014 },
+  'CMU 131_01 start-walk-stop/steps': { slide: 0.014 },
+  'CMU 131_01 start-walk-stop/bumps': { slide: 0.014 },
   'Fox Walk/slope': { step: 19 },
   'Fox Walk/steps': { step: 18 },
   'Fox Walk/bumps': { step: 22 },
@@ -56,11 +56,11 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running, no step limit/bumps': { step: 16 },
   'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 12 },
   'CMU 02_01 walk, no step limit/steps': { step: 14 },
-  'CMU 02_01 walk, no step limit/bumps': { slide: 0.013, step: 11 },
-  'CMU 131_01, no step limit/flat': { slide: 0.021, groundSlide: 0.011 },
-  'CMU 131_01, no step limit/slope': { slide: 0.021, groundSlide: 0.011 },
-  'CMU 131_01, no step limit/steps': { slide: 0.021, groundSlide: 0.011, step: 14 },
-  'CMU 131_01, no step limit/bumps': { slide: 0.021, groundSlide: 0.011, step: 11 },
+  'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 11 },
+  'CMU 131_01, no step limit/flat': { slide: 0.014 },
+  'CMU 131_01, no step limit/slope': { slide: 0.014 },
+  'CMU 131_01, no step limit/steps': { slide: 0.014, step: 14 },
+  'CMU 131_01, no step limit/bumps': { slide: 0.014, step: 11 },
 };
 
 /** The joint-step limit turned off (FootPlacementOptions.maxJointStep; just under 10° by default). */
