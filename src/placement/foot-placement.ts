@@ -34,15 +34,15 @@ import {
 /** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
 let insideGround = false;
 
+/** sin 60°, √3 / 2: the largest held heading turn's sine (turnHeading). */
+const SIN_60 = Math.sqrt(0.75);
+
 /**
  * Scratch of a solve, shared by every placement in this thread: written and read within one call,
  * never kept across calls. One copy, not one per character, so that a crowd's placements keep
  * their own state and nothing else in cache. A ground's `raycast` must not solve another placement
  * from inside the call (a solve refuses it).
  */
-/** sin 60°, √3 / 2: the largest held heading turn's sine (turnHeading). */
-const SIN_60 = Math.sqrt(0.75);
-
 const scratch = {
   world: new Float64Array(16),
   worldInverse: new Float64Array(16),
@@ -335,8 +335,6 @@ export class FootPlacement {
   /** Per leg, how far this frame's body pitch moved its hip up (world units). */
   private readonly hipShift: Float64Array;
   private pitched = false;
-  /** Whether the pose before this solve was the animation's (the placement was off), not unknown. */
-  private fromAnimation = false;
   /** This frame's body pitch in model space (a quaternion): the feet's model rotations carry it. */
   private readonly pitchRotation = slab.f64(4);
   /** The front and hind ends' last drops (world units), for a frame where one end has no foot down. */
@@ -628,9 +626,10 @@ export class FootPlacement {
 
   /**
    * Eases the whole placement in (1) or out (0) over `easeTime` seconds: turning it off or on
-   * mid-clip never pops (the feet's targets and the pelvis are blended with the animation's by
-   * it). At weight 0, once the legs are back within a joint step of the animation's pose, a solve
-   * writes nothing.
+   * mid-clip never pops: the feet's targets, the pelvis and a four-legged body's pitch are worked
+   * out at full weight and blended with the animation's by it (the pelvis then follows the ease,
+   * not `maxRiseSpeed`). At weight 0 a solve writes nothing. `easeTime` 0 switches at once: a jump,
+   * as asked.
    */
   setWeight(goal: number, easeTime = 0.25): void {
     if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
@@ -649,7 +648,6 @@ export class FootPlacement {
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
   reset(): void {
     this.forget();
-    this.fromAnimation = false;
   }
 
   /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
@@ -745,11 +743,9 @@ export class FootPlacement {
     scratch.args[EASE.dt] = dt;
     easedWeightStep(this.weightState, 0, scratch.args);
     const globalWeight = this.weightState[3];
-    if (globalWeight === 0 && this.weightState[2] === 1 && this.settled()) {
-      // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on,
-      // and the legs' turns from the animation's pose, which is the one they leave.
+    if (globalWeight === 0 && this.weightState[2] === 1) {
+      // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
       this.forget();
-      this.fromAnimation = true;
       return;
     }
     const t = scratch.trs;
@@ -785,24 +781,6 @@ export class FootPlacement {
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
     this.initialized = true;
-  }
-
-  /**
-   * Whether the pose the last solve left is within one joint step of the animation's: every leg
-   * joint's added rotation within the joint-step limit of none (always, with the limit off). A
-   * placement easing out (weight 0) solves on, its targets the animation's, until it is; else the
-   * pass-through would undo in one frame what the limit held back (CMU 131_01 switched off at frame
-   * 430: a knee turned 28° in the frame the weight reached 0).
-   */
-  private settled(): boolean {
-    const limit = this.stepLimit[0];
-    if (limit < -1 || !this.initialized) return true;
-    const added = this.addedRotations;
-    for (let k = 3; k < added.length; k += 4) {
-      const w = added[k];
-      if ((w < 0 ? -w : w) < limit) return false;
-    }
-    return true;
   }
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */
@@ -1707,7 +1685,6 @@ export class FootPlacement {
     const front = this.front;
     const pelvis = this.pelvis;
     if (front.length === 0 || pelvis < 0 || this.pitchTan === 0) return;
-    const report = this.report;
     const hips = this.hips;
     const t = scratch.pitchScratch;
     // t[0..2]: front hips' mean, t[3..5]: hind hips' mean; t[6], t[7]: front and hind drops.
@@ -1723,11 +1700,11 @@ export class FootPlacement {
       t[k] += hips[3 * i];
       t[k + 1] += hips[3 * i + 1];
       t[k + 2] += hips[3 * i + 2];
-      const r = LEG_REPORT.length * i;
       const c = this.contactWeights[i];
       const near = this.landingNear[i];
       const w = near > c ? near : c;
-      const drop = report[r + LEG_REPORT.target + 1] - this.animated[3 * i + 1];
+      // (At the placement's full weight, as the pelvis: the pitch is weighted after its spring.)
+      const drop = this.fullTargets[4 * i + 1] - this.animated[3 * i + 1];
       const g = 6 + k / 3;
       if (w >= 0.5 && drop < t[g]) t[g] = drop;
     }
@@ -1758,7 +1735,7 @@ export class FootPlacement {
       this.pitchSpring[0] = rise;
       this.pitchSpring[1] = 0;
     }
-    rise = this.pitchSpring[0];
+    rise = this.pitchSpring[0] * scratch.frameNumbers[3];
     if (rise === 0 || !(D > 0)) return;
     // The world rotation from a to a + (0, rise, 0): t[8..10] = a, t[11..13] = a raised, t[14..17] = q.
     // (Unit vectors: fromTo's half-vector formula takes them so.)
@@ -1822,17 +1799,7 @@ export class FootPlacement {
     const entry = this.entryRotations;
     const r = pose.rotations;
     const q = scratch.quat;
-    // A first solve takes its legs unlimited, unless the pose it leaves is the animation's (the
-    // placement eased out and back in): then each added rotation starts from none.
-    if (!this.initialized && this.fromAnimation) {
-      for (let k = 0; k < added.length; k += 4) {
-        added[k] = 0;
-        added[k + 1] = 0;
-        added[k + 2] = 0;
-        added[k + 3] = 1;
-      }
-    }
-    const fresh = !this.initialized && !this.fromAnimation;
+    const fresh = !this.initialized;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
       // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]).
@@ -1938,8 +1905,12 @@ export class FootPlacement {
   private footTurn(out: Float64Array, o: number, i: number): void {
     this.footTilt(out, o, i);
     if (this.flatToe[i] === 0) return;
-    const t = scratch.turn;
     const k = this.report[LEG_REPORT.length * i + LEG_REPORT.weight];
+    if (k === 1) {
+      multiply(out, o, out, o, this.headingTurns, 4 * i);
+      return;
+    }
+    const t = scratch.turn;
     // nlerp(I, turn, k), written out (the turn's w is positive: it is under 60°).
     t[0] = 0;
     t[1] = this.headingTurns[4 * i + 1] * k;

@@ -402,6 +402,30 @@ describe('FootPlacement', () => {
   );
 });
 
+/**
+ * The Fox's body pitch is blended with the animation's by the weight, as its pelvis and feet are:
+ * sprung toward the weighted targets, it lagged as placement eased out, a planted front paw stood
+ * up to 6.8 cm out of reach, and at weight 0 the elbow took it back in a frame (55° switched off at
+ * frame 80 on the slope, 55° at 190, where the walk's own worst step is 25°).
+ */
+describe('FootPlacement on four legs, switched off and on', () => {
+  it.each([80, 190])(
+    'over the slope from frame %i: no step beyond the walk’s own by more than 2°',
+    async (f0) => {
+      const character = await fox();
+      const clip = character.clips.get('Walk') as Clip;
+      const track = computeContacts(clip, character.rig.legs, { loop: true });
+      const [gx, , gz] = track.groundVelocity;
+      const l = Math.hypot(gx, gz);
+      const ground = terrains([-gx / l, -gz / l], 0.5).slope;
+      const run = (toggle?: [number, number]) =>
+        walk({ clip, rig: character.rig, track, ground, scale: character.scale, seconds: 6, toggle });
+      const own = run().maxAddedRotationStepDeg;
+      expect(run([f0, f0 + 40]).maxAddedRotationStepDeg).toBeLessThanOrEqual(own + 2);
+    },
+  );
+});
+
 /** CMU 02_01's walk along +Z over one of the test terrains, with more of the harness's options. */
 function cmuWalk(file = 'cmu_02_01_walk.bvh') {
   const character = cmu(file);
