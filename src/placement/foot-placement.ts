@@ -1136,8 +1136,38 @@ export class FootPlacement {
     ray[RAY.origin + 2] = tz;
     if (!this.castChecked(ray, hit, this.legs[i])) return;
     if (!standable(report, r + LEG_REPORT.groundNormal)) return;
-    // (The report holds the heel's hit as a hit does: point, then normal.)
-    riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
+    // The plane through the heel's hit that the foot is turned to: the smoothed normal (last
+    // frame's, as the foot's tilt reads it), within the tilt limit, not the normal at the heel's
+    // hit alone. Where the ground creases under the heel (the bumps' first slope rising from flat
+    // ground), that normal turned 12° in a frame while the foot's turn did not, and the toe's rise
+    // read off it dropped the foot 2 cm into the slope.
+    const plane = scratch.planeHit;
+    for (let k = 0; k < 3; k++) plane[k] = report[r + LEG_REPORT.groundPoint + k];
+    const ns = 6 * i;
+    let nx = this.normalSprings[ns];
+    let ny = this.normalSprings[ns + 1];
+    let nz = this.normalSprings[ns + 2];
+    if (!this.initialized || !standable(this.normalSprings, ns)) {
+      nx = report[r + LEG_REPORT.groundNormal];
+      ny = report[r + LEG_REPORT.groundNormal + 1];
+      nz = report[r + LEG_REPORT.groundNormal + 2];
+    }
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    nx /= nl;
+    ny /= nl;
+    nz /= nl;
+    const s = this.settings;
+    if (ny < s[0]) {
+      const hl = Math.sqrt(nx * nx + nz * nz);
+      const f = hl > 0 ? s[1] / hl : 0;
+      nx *= f;
+      nz *= f;
+      ny = s[0];
+    }
+    plane[3] = nx;
+    plane[4] = ny;
+    plane[5] = nz;
+    riseOverPlane(scratch.rise, hit, ray, plane, 0);
     const rise = scratch.rise[0];
     this.toeRise[i] = rise > 0 ? rise : 0;
     this.toeStep[i] = rise;
@@ -1161,7 +1191,7 @@ export class FootPlacement {
       ray[RAY.origin + 2] = hz + (tz - hz) * mid;
       let at = 0;
       if (this.castChecked(ray, hit, this.legs[i])) {
-        riseOverPlane(scratch.rise, hit, ray, report, r + LEG_REPORT.groundPoint);
+        riseOverPlane(scratch.rise, hit, ray, plane, 0);
         at = scratch.rise[0];
       }
       if (rise > 0 ? at > 0.5 * rise : at < 0.5 * rise) {

@@ -56,7 +56,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running, no step limit/bumps': { step: 16 },
   'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 12 },
   'CMU 02_01 walk, no step limit/steps': { step: 14 },
-  'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 11 },
+  'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 13 },
   'CMU 131_01, no step limit/flat': { slide: 0.014 },
   'CMU 131_01, no step limit/slope': { slide: 0.014 },
   'CMU 131_01, no step limit/steps': { slide: 0.014, step: 14 },
