@@ -626,10 +626,12 @@ export class FootPlacement {
 
   /**
    * Eases the whole placement in (1) or out (0) over `easeTime` seconds: turning it off or on
-   * mid-clip never pops: the feet's targets, the pelvis and a four-legged body's pitch are worked
-   * out at full weight and blended with the animation's by it (the pelvis then follows the ease,
-   * not `maxRiseSpeed`). At weight 0 a solve writes nothing. `easeTime` 0 switches at once: a jump,
-   * as asked.
+   * mid-clip does not pop, over an ease of about the default's length: the feet's targets, the
+   * pelvis and a four-legged body's pitch are worked out at full weight (on four legs, against the
+   * body as far as it is pitched) and blended with the animation's by it, so the pelvis's rise
+   * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
+   * a quick turn (at 0.05 s, steps of 26–38° on the CMU clips, 61° on the Fox); `easeTime` 0
+   * switches at once: a jump, as asked. At weight 0 a solve writes nothing.
    */
   setWeight(goal: number, easeTime = 0.25): void {
     if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
@@ -1137,10 +1139,11 @@ export class FootPlacement {
     if (!this.castChecked(ray, hit, this.legs[i])) return;
     if (!standable(report, r + LEG_REPORT.groundNormal)) return;
     // The plane through the heel's hit that the foot is turned to: the smoothed normal (last
-    // frame's, as the foot's tilt reads it), within the tilt limit, not the normal at the heel's
-    // hit alone. Where the ground creases under the heel (the bumps' first slope rising from flat
-    // ground), that normal turned 12° in a frame while the foot's turn did not, and the toe's rise
-    // read off it dropped the foot 2 cm into the slope.
+    // frame's: one spring step behind the turn applied this frame; unweighted by contact, where the
+    // turn is), within the tilt limit, not the normal at the heel's hit alone. Where the ground
+    // creases under the heel (the bumps' first slope rising from flat ground), that normal turned
+    // 12° in a frame while the foot's turn did not, and the toe's rise read off it put the sole
+    // 1.8 cm into the slope.
     const plane = scratch.planeHit;
     for (let k = 0; k < 3; k++) plane[k] = report[r + LEG_REPORT.groundPoint + k];
     const ns = 6 * i;
