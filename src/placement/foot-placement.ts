@@ -1147,29 +1147,10 @@ export class FootPlacement {
     const plane = scratch.planeHit;
     for (let k = 0; k < 3; k++) plane[k] = report[r + LEG_REPORT.groundPoint + k];
     const ns = 6 * i;
-    let nx = this.normalSprings[ns];
-    let ny = this.normalSprings[ns + 1];
-    let nz = this.normalSprings[ns + 2];
-    if (!this.initialized || !standable(this.normalSprings, ns)) {
-      nx = report[r + LEG_REPORT.groundNormal];
-      ny = report[r + LEG_REPORT.groundNormal + 1];
-      nz = report[r + LEG_REPORT.groundNormal + 2];
-    }
-    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    nx /= nl;
-    ny /= nl;
-    nz /= nl;
-    const s = this.settings;
-    if (ny < s[0]) {
-      const hl = Math.sqrt(nx * nx + nz * nz);
-      const f = hl > 0 ? s[1] / hl : 0;
-      nx *= f;
-      nz *= f;
-      ny = s[0];
-    }
-    plane[3] = nx;
-    plane[4] = ny;
-    plane[5] = nz;
+    const from = !this.initialized || !standable(this.normalSprings, ns) ? report : this.normalSprings;
+    const fo = from === report ? r + LEG_REPORT.groundNormal : ns;
+    for (let k = 0; k < 3; k++) plane[3 + k] = from[fo + k];
+    limitTilt(plane, 3, this.settings);
     riseOverPlane(scratch.rise, hit, ray, plane, 0);
     const rise = scratch.rise[0];
     this.toeRise[i] = rise > 0 ? rise : 0;
@@ -2024,34 +2005,15 @@ export class FootPlacement {
    * Uses `scratch.vec[3..8]`.
    */
   private footTilt(out: Float64Array, o: number, i: number): void {
-    const s = this.settings;
     const v = scratch.vec;
     const ns = 6 * i;
-    let nx = this.normalSprings[ns];
-    let ny = this.normalSprings[ns + 1];
-    let nz = this.normalSprings[ns + 2];
-    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (nl > 0) {
-      nx /= nl;
-      ny /= nl;
-      nz /= nl;
-    } else {
-      ny = 1;
-    }
-    if (ny < s[0]) {
-      // Past the tilt limit: the direction maxTilt from up toward the normal.
-      const hl = Math.sqrt(nx * nx + nz * nz);
-      const k = hl > 0 ? s[1] / hl : 0;
-      nx *= k;
-      nz *= k;
-      ny = s[0];
-    }
     v[3] = 0;
     v[4] = 1;
     v[5] = 0;
-    v[6] = nx;
-    v[7] = ny;
-    v[8] = nz;
+    v[6] = this.normalSprings[ns];
+    v[7] = this.normalSprings[ns + 1];
+    v[8] = this.normalSprings[ns + 2];
+    limitTilt(v, 6, this.settings);
     fromTo(out, o, v, 3, v, 6);
     // Weighted by contact: the tilt blended with the identity (nlerp, written out: the kernel's
     // takes its weight as an argument, which would be boxed here).
@@ -2359,6 +2321,35 @@ function riseOverPlane(
 ): void {
   planeHeightAt(out, ray, plane, o);
   out[0] = hit[1] - out[0];
+}
+
+/**
+ * Normalizes the direction `n[o..o+2]` (none: up) and, past the tilt limit (`s[0]`, `s[1]`: the
+ * limit's cosine and sine), turns it back to the direction the limit away from up toward it: the
+ * normal a foot is turned to.
+ */
+function limitTilt(n: Float64Array, o: number, s: Float64Array): void {
+  let nx = n[o];
+  let ny = n[o + 1];
+  let nz = n[o + 2];
+  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (nl > 0) {
+    nx /= nl;
+    ny /= nl;
+    nz /= nl;
+  } else {
+    ny = 1;
+  }
+  if (ny < s[0]) {
+    const hl = Math.sqrt(nx * nx + nz * nz);
+    const k = hl > 0 ? s[1] / hl : 0;
+    nx *= k;
+    nz *= k;
+    ny = s[0];
+  }
+  n[o] = nx;
+  n[o + 1] = ny;
+  n[o + 2] = nz;
 }
 
 /**
