@@ -829,6 +829,8 @@ export class FootPlacement {
       const holding = locked && this.planted[i] === 1 && this.wasPlanted[i] === 1;
       let toeHeld = 0;
       let flat = 0;
+      // Whether this frame's heading turn is done (standing, before the toe's hold reads it).
+      let turned = false;
       if (locked && !holding) {
         driftX = this.drift[2 * i];
         driftZ = this.drift[2 * i + 1];
@@ -849,6 +851,7 @@ export class FootPlacement {
           if (this.flatToe[i] === 1) {
             scratch.flat[0] = flat;
             this.turnHeading(i);
+            turned = true;
           }
           let toeX = this.animatedToe[3 * i];
           let toeZ = this.animatedToe[3 * i + 2];
@@ -858,13 +861,8 @@ export class FootPlacement {
             // moves the toe as the foot rolls onto it, which slid the foot (2.2 cm on CMU 02_01's
             // slope). The ground is then read under the joint's place, not the heel's lock, so the
             // sole stands on the slope where the foot now is.
-            const q = scratch.quat;
             const v = scratch.vec;
-            this.footTurn(q, 12, i);
-            v[9] = toeX - this.animated[3 * i];
-            v[10] = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
-            v[11] = toeZ - this.animated[3 * i + 2];
-            rotateVec3(v, 0, q, 12, v, 9);
+            this.turnedToe(i);
             toeX = this.animated[3 * i] + v[0];
             toeZ = this.animated[3 * i + 2] + v[2];
             toeHeld = k;
@@ -932,7 +930,7 @@ export class FootPlacement {
           this.locks[4 * i + 3] = this.animatedToe[3 * i + 2] + driftZ;
         }
       }
-      if (this.flatToe[i] === 1 && !(holding && hasToe && !hanging)) {
+      if (this.flatToe[i] === 1 && !turned) {
         scratch.flat[0] = 0;
         this.turnHeading(i);
       }
@@ -1385,15 +1383,10 @@ export class FootPlacement {
         this.locks[4 * i + 2] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i] : ax) + dx;
         this.locks[4 * i + 3] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i + 2] : az) + dz;
         if (this.flatToe[i] === 1) {
-          const q = scratch.quat;
-          const u = scratch.vec;
-          this.footTurn(q, 12, i);
-          u[9] = this.animatedToe[3 * i] - ax;
-          u[10] = this.animatedToe[3 * i + 1] - ay;
-          u[11] = this.animatedToe[3 * i + 2] - az;
-          rotateVec3(u, 0, q, 12, u, 9);
-          this.locks[4 * i + 2] = ax + u[0] + dx;
-          this.locks[4 * i + 3] = az + u[2] + dz;
+          // Where the foot's turn to the ground puts the toe, as the toe's hold reads it.
+          this.turnedToe(i);
+          this.locks[4 * i + 2] = ax + scratch.vec[0] + dx;
+          this.locks[4 * i + 3] = az + scratch.vec[2] + dz;
         }
         this.drift[2 * i] = dx;
         this.drift[2 * i + 1] = dz;
@@ -1575,6 +1568,8 @@ export class FootPlacement {
       const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
       const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
       const animatedReach = Math.sqrt(ax * ax + ay * ay + az * az);
+      // For the next solve's kneeRates (which has read this one's already).
+      this.lastAnimatedReach[i] = animatedReach;
       const full = this.lengths[i] * scale;
       const margin = s[11] * full;
       // (Never past the leg's length: hips the body's pitch moved may stand farther from the
@@ -1627,10 +1622,6 @@ export class FootPlacement {
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       const full = this.lengths[i] * scale;
       this.lastReach[i] = d < full ? d : full;
-      const ax = this.animated[3 * i] - this.hips[3 * i];
-      const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
-      const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
-      this.lastAnimatedReach[i] = Math.sqrt(ax * ax + ay * ay + az * az);
       this.reachKnown[i] = 1;
     }
     // The pelvis is worked out for the placement at its full weight (the feet's targets at their
@@ -1932,6 +1923,21 @@ export class FootPlacement {
     t[3] = 1 - k + this.headingTurns[4 * i + 3] * k;
     normalizeQuat(t, 0, t, 0);
     multiply(out, o, out, o, t, 0);
+  }
+
+  /**
+   * Into `scratch.vec[0..2]`: leg `i`'s animated toe relative to its foot joint, turned as the
+   * foot will be ({@link FootPlacement.footTurn}): where the toe stands once the foot is turned to
+   * the ground about its joint. Uses `scratch.quat[12..15]` and `scratch.vec[9..11]`.
+   */
+  private turnedToe(i: number): void {
+    const q = scratch.quat;
+    const v = scratch.vec;
+    this.footTurn(q, 12, i);
+    v[9] = this.animatedToe[3 * i] - this.animated[3 * i];
+    v[10] = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
+    v[11] = this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+    rotateVec3(v, 0, q, 12, v, 9);
   }
 
   /**

@@ -233,11 +233,7 @@ export function walk(c: WalkCase): WalkMetrics {
         // while the foot turns on its heel, is not sliding; a foot that moves along the ground is).
         // (A digitigrade foot's joint, standing above its toe, is not a point of the sole: it turns
         // over the toe as the paw pushes off.)
-        const fo = 16 * leg.foot + 12;
-        const to = 16 * toe + 12;
-        const upright =
-          toe !== leg.foot &&
-          model[fo + 1] - model[to + 1] > Math.hypot(model[fo] - model[to], model[fo + 2] - model[to + 2]);
+        const upright = uprightFoot(model, leg.foot, toe);
         if (upright) touches.lift(2 * i);
         for (let e = upright ? 1 : 0; e < 2; e++) {
           const joint = e === 0 ? leg.foot : toe;
@@ -422,6 +418,18 @@ export class GroundTouches {
  */
 const GROUND_TOUCH = 0.003;
 
+/**
+ * Whether a foot stands on its toe as a digitigrade paw does: its joint's span to the toe more
+ * upright than level (a paw's hock), so that the joint is no point of the sole. False for a foot
+ * without a toe (`toe` the foot joint itself).
+ */
+function uprightFoot(m: Float64Array, foot: number, toe: number): boolean {
+  if (toe === foot) return false;
+  const f = 16 * foot + 12;
+  const t = 16 * toe + 12;
+  return m[f + 1] - m[t + 1] > Math.hypot(m[f] - m[t], m[f + 2] - m[t + 2]);
+}
+
 /** The sole line's samples, less one. */
 const SOLE_STEPS = 12;
 
@@ -449,9 +457,9 @@ function sunkBelow(c: WalkCase, i: number, m: Float64Array, x: number, y: number
   const t = 16 * (hasToe ? leg.toe : leg.foot) + 12;
   const hf = c.track.footHeights[i];
   const ht = hasToe ? c.track.toeHeights[i] : hf;
-  // A digitigrade foot's joint (a paw's hock, its span to the toe more upright than level) is not
-  // a sole point: over a slope the ground under it is not the ground it stands above. Its toe is.
-  const upright = hasToe && m[f + 1] - m[t + 1] > Math.hypot(m[f] - m[t], m[f + 2] - m[t + 2]);
+  // A digitigrade foot's joint is not a sole point: over a slope the ground under it is not the
+  // ground it stands above. Its toe is.
+  const upright = uprightFoot(m, leg.foot, hasToe ? leg.toe : leg.foot);
   // The sole line from heel to toe at 13 points (a foot cutting through a step's nose is in it
   // between its ends), each at its planted height.
   for (let k = upright ? SOLE_STEPS : 0; k <= SOLE_STEPS; k++) {
