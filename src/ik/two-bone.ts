@@ -12,8 +12,6 @@ import {
   turnSense,
   twoBoneSolve,
 } from '../kernel/two-bone.js';
-import { hingeLegFits, twoBoneHingeLeg } from '../kernel/two-bone-hinge-leg.js';
-import { TWO_BONE_STATUS } from '../kernel/two-bone-status.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
@@ -111,8 +109,6 @@ export class TwoBoneIk {
   private readonly settings = slab.f64(TWO_BONE.length);
   private readonly memory = slab.f64(TWO_BONE_MEMORY_LENGTH);
   private readonly result = slab.f64(TWO_BONE_RESULT.length);
-  /** The status byte of the common case's solve (twoBoneHingeLeg). */
-  private readonly legStatus = slab.u8(1);
   private readonly twistRad = slab.f64(1);
   /** The joints whose local transforms a solve reads: root, middle, end. */
   private readonly locals: Int32Array;
@@ -387,34 +383,6 @@ export class TwoBoneIk {
   /** One pass of the kernel over this limb (the settings already written). */
   private runKernel(pose: Pose, model: Float64Array): void {
     const sk = this.skeleton;
-    const r = this.result;
-    if (
-      hingeLegFits(this.settings) &&
-      twoBoneHingeLeg(
-        model,
-        sk.parents,
-        pose.translations,
-        pose.rotations,
-        pose.scales,
-        this.root,
-        this.middle,
-        this.end,
-        sk.subtreeEnds[this.root],
-        this.settings,
-        r,
-        this.legStatus,
-        0,
-      )
-    ) {
-      // The common case, solved without the general kernel's scratch traffic: the same bits.
-      const bits = this.legStatus[0];
-      r[TWO_BONE_RESULT.reached] = (bits & TWO_BONE_STATUS.reached) > 0 ? 1 : 0;
-      r[TWO_BONE_RESULT.outOfReach] = (bits & TWO_BONE_STATUS.outOfReach) > 0 ? 1 : 0;
-      r[TWO_BONE_RESULT.clamped] = (bits & TWO_BONE_STATUS.clamped) > 0 ? 1 : 0;
-      r[TWO_BONE_RESULT.degenerate] = (bits & TWO_BONE_STATUS.degenerate) > 0 ? 1 : 0;
-      r[TWO_BONE_RESULT.invalid] = 0;
-      return;
-    }
     twoBoneSolve(
       model,
       sk.parents,

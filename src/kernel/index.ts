@@ -20,6 +20,5 @@ export * as trs from './trs.js';
 export * from './two-bone.js';
 export * from './two-bone-batch.js';
 export * from './two-bone-hinge-leg.js';
-export * from './two-bone-status.js';
 export type { NumericArray } from './types.js';
 export * as vec3 from './vec3.js';

@@ -2,8 +2,7 @@
  * Two-bone IK over many limbs in one call: the legs of a crowd, whose characters share one set of
  * typed arrays.
  *
- * Each leg is solved by the per-call solver's kernel on the shared buffers ({@link twoBoneHingeLeg}
- * for the common leg, {@link twoBoneSolve} for the rest, as `TwoBoneIk` does), so a leg's answer is
+ * Each leg is solved by {@link twoBoneSolve} itself, on the shared buffers, so a leg's answer is
  * the per-call solver's to the bit (the same arithmetic in the same order: nothing is re-derived).
  * What the batch pays once per call instead of once per leg is everything around the kernel: the
  * object, the argument checks, the status object. The per-leg numbers the per-call solver checks by
@@ -14,8 +13,6 @@
 
 import { localUsable, modelUsable } from './pose-numbers.js';
 import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from './two-bone.js';
-import { hingeLegFits, twoBoneHingeLeg } from './two-bone-hinge-leg.js';
-import { TWO_BONE_STATUS } from './two-bone-status.js';
 
 /** Layout of the `legs` array of {@link twoBoneSolveBatch}: four joint indices per leg. */
 export const TWO_BONE_LEG = {
@@ -31,7 +28,26 @@ export const TWO_BONE_LEG = {
   length: 4,
 } as const;
 
-export { TWO_BONE_STATUS } from './two-bone-status.js';
+/** Bits of the per-leg `status` bytes of {@link twoBoneSolveBatch}. */
+export const TWO_BONE_STATUS = {
+  /** The end is within the leg's tolerance of its target. */
+  reached: 1,
+  /** The target was out of reach (too far or too close). */
+  outOfReach: 2,
+  /** Softening, the bend range or the weight changed the answer. */
+  clamped: 4,
+  /** The bend side came from the hinge or memory (straight limb, pole on the line, target at the root). */
+  degenerate: 8,
+  /**
+   * A number of the leg was not finite (its target, pole, end rotation, weight or softness; the
+   * local transforms of its joints; the model matrices the solve reads), a rotation of its joints
+   * was zero, or its end rotation was not a rotation or had no end joint: nothing of the leg's pose
+   * was written, its error is NaN. Exactly where `TwoBoneIk.solve` would throw. (Geometry too large
+   * for doubles, every number finite, is reported `degenerate` with nothing written, as
+   * `TwoBoneIk` reports it.)
+   */
+  invalid: 16,
+} as const;
 
 // Scratch for one leg (kernels never call back out, so one set serves every call).
 const settingsLeg = new Float64Array(TWO_BONE.length);
@@ -133,43 +149,6 @@ export function twoBoneSolveLeg(
     status[i] = ST.invalid;
     return true;
   }
-  if (
-    hingeLegFits(s) &&
-    twoBoneHingeLeg(
-      model,
-      parents,
-      translations,
-      rotations,
-      scales,
-      root,
-      mid,
-      end,
-      subtreeEnd,
-      s,
-      errors,
-      status,
-      i,
-    )
-  ) {
-    // Solved (its memory untouched: the hinge path neither reads nor writes it), unless it missed a
-    // reachable target with nothing to say why: then TwoBoneIk.solve's second pass, below.
-    if (status[i] !== 0) return false;
-    twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
-    return finishLeg(
-      model,
-      parents,
-      translations,
-      rotations,
-      scales,
-      root,
-      mid,
-      end,
-      memory,
-      errors,
-      status,
-      i,
-    );
-  }
   twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
   if (
     res[R.reached] === 0 &&
@@ -182,43 +161,6 @@ export function twoBoneSolveLeg(
     // non-uniform scale, which the closed form does not model).
     twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
   }
-  return finishLeg(
-    model,
-    parents,
-    translations,
-    rotations,
-    scales,
-    root,
-    mid,
-    end,
-    memory,
-    errors,
-    status,
-    i,
-  );
-}
-
-/**
- * The end of {@link twoBoneSolveLeg} after the kernel: leg `i`'s memory, error and status from the
- * kernel's result. Returns whether the leg was flagged `invalid`.
- */
-function finishLeg(
-  model: Float64Array,
-  parents: Int32Array,
-  translations: Float64Array,
-  rotations: Float64Array,
-  scales: Float64Array,
-  root: number,
-  mid: number,
-  end: number,
-  memory: Float64Array,
-  errors: Float64Array,
-  status: Uint8Array,
-  i: number,
-): boolean {
-  const mem = memoryLeg;
-  const res = resultLeg;
-  const mo = i * TWO_BONE_MEMORY_LENGTH;
   // The memory as the solver object keeps it (the kernel may have set it before it found a zero
   // rotation).
   memory[mo] = mem[0];

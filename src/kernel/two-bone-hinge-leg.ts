@@ -1,33 +1,34 @@
 /**
- * The common leg of a crowd, solved in one function: {@link twoBoneSolve}'s hinge-true path for a
- * limb at full weight without bend range or end rotation, whose root has a parent.
+ * The common two-bone limb solved in one function: `twoBoneSolve`'s hinge-true path for a limb at
+ * full weight without bend range or end rotation (softness, twist, a pole and an `endLocal` point
+ * included), whose root has a parent.
  *
- * Every number is {@link twoBoneSolve}'s, computed by the same operations in the same order, so the
- * bits are the per-call solver's (test/kernel/two-bone-batch.test.ts compares them on every leg).
- * What it saves is the traffic around the arithmetic: the per-call kernel passes its vectors
- * through a scratch array between five functions and fills a result array; here they stay in
- * locals, and the root's parent inverse is kept in locals too. Any rare branch (a target at the
- * root, a root turn near a half turn, squares near overflow, a NaN met on the way) returns `false`
- * before anything is written, and the caller runs {@link twoBoneSolve}, which handles it.
+ * Every number is the general path's (`twoBoneSolveGeneral`), computed by the same operations in
+ * the same order, so the bits are the same (test/kernel/two-bone-hinge-leg.test.ts compares them).
+ * What it saves is the traffic around the arithmetic: the general path passes its vectors through
+ * a scratch array between five functions; here they stay in locals, the root's parent inverse
+ * too. Any rare branch (a target at the root, a root turn near a half turn, squares near overflow,
+ * a NaN met on the way) returns `false` before anything is written, and `twoBoneSolve` runs the
+ * general path, which handles it.
  *
  * @packageDocumentation
  */
 
 import { localToModel } from './local-to-model.js';
-import { TWO_BONE, turnSense } from './two-bone.js';
-import { TWO_BONE_STATUS } from './two-bone-status.js';
+import { turnSense } from './turn-sense.js';
+import { TWO_BONE, TWO_BONE_RESULT } from './two-bone-layout.js';
 import { distanceInto, FAR } from './vec3.js';
 
 const S = TWO_BONE;
+const R = TWO_BONE_RESULT;
 
-const REACHED = TWO_BONE_STATUS.reached;
-const OUT_OF_REACH = TWO_BONE_STATUS.outOfReach;
-const CLAMPED = TWO_BONE_STATUS.clamped;
-const DEGENERATE = TWO_BONE_STATUS.degenerate;
+// Bits of the solve's flags, kept in a local until the result is written.
+const OUT_OF_REACH = 1;
+const CLAMPED = 2;
+const DEGENERATE = 4;
 
-// For the rare distance (squares out of range): vec3.distanceInto reads arrays.
+// The limb's end, model space (endInto), and the distance vec3.distanceInto writes.
 const ends = new Float64Array(3);
-const distance = new Float64Array(1);
 
 /**
  * Whether the leg's settings let {@link twoBoneHingeLeg} solve it: hinge-true, weight exactly 1,
@@ -43,12 +44,11 @@ export function hingeLegFits(settings: Float64Array): boolean {
 }
 
 /**
- * Solves leg `i` (joints `root`, `mid`, `end` or the point `endLocal`, settings in the
- * {@link TWO_BONE} layout) as {@link twoBoneSolve} would, for a leg {@link hingeLegFits} accepts;
- * writes the rotations of root and middle, the model matrices of `root … subtreeEnd − 1`,
- * `errors[i]` and `status[i]` ({@link TWO_BONE_STATUS} bits: `reached`, `outOfReach`, `clamped`, `degenerate`), and returns `true`. Returns `false`, having
- * written nothing, where the solve takes a rare branch: the caller then runs {@link twoBoneSolve}.
- * The inputs must have passed the batch's finite-number check. Allocates nothing.
+ * Solves the limb (joints `root`, `mid`, `end` or the point `endLocal`, settings in the
+ * {@link TWO_BONE} layout) as `twoBoneSolve`'s general path would, for a limb {@link hingeLegFits}
+ * accepts: writes the rotations of root and middle, the model matrices of `root … subtreeEnd − 1`
+ * and `result` ({@link TWO_BONE_RESULT}), and returns `true`. Returns `false`, having written
+ * nothing, where the solve takes a rare branch (the general path then runs). Allocates nothing.
  */
 export function twoBoneHingeLeg(
   model: Float64Array,
@@ -61,14 +61,12 @@ export function twoBoneHingeLeg(
   end: number,
   subtreeEnd: number,
   settings: Float64Array,
-  errors: Float64Array,
-  status: Uint8Array,
-  i: number,
+  result: Float64Array,
 ): boolean {
   const parent = parents[root];
   if (parent < 0) return false;
   // The root's parent frame's inverse (mat4.invertAffine, in locals).
-  let o = parent * 16;
+  const o = parent * 16;
   const a00 = model[o];
   const a01 = model[o + 1];
   const a02 = model[o + 2];
@@ -115,26 +113,10 @@ export function twoBoneHingeLeg(
   const uy = p01 * x + p11 * y + p21 * z;
   const uz = p02 * x + p12 * y + p22 * z;
   const l1 = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  const hasEndLocal = settings[S.hasEndLocal] > 0;
-  let ex0: number;
-  let ey0: number;
-  let ez0: number;
-  if (hasEndLocal) {
-    const px = settings[S.endLocal];
-    const py = settings[S.endLocal + 1];
-    const pz = settings[S.endLocal + 2];
-    ex0 = model[mo] * px + model[mo + 4] * py + model[mo + 8] * pz + model[mo + 12];
-    ey0 = model[mo + 1] * px + model[mo + 5] * py + model[mo + 9] * pz + model[mo + 13];
-    ez0 = model[mo + 2] * px + model[mo + 6] * py + model[mo + 10] * pz + model[mo + 14];
-  } else {
-    o = end * 16 + 12;
-    ex0 = model[o];
-    ey0 = model[o + 1];
-    ez0 = model[o + 2];
-  }
-  x = ex0 - model[mo + 12];
-  y = ey0 - model[mo + 13];
-  z = ez0 - model[mo + 14];
+  endInto(model, mo, end, settings);
+  x = ends[0] - model[mo + 12];
+  y = ends[1] - model[mo + 13];
+  z = ends[2] - model[mo + 14];
   const wx = p00 * x + p10 * y + p20 * z;
   const wy = p01 * x + p11 * y + p21 * z;
   const wz = p02 * x + p12 * y + p22 * z;
@@ -400,36 +382,33 @@ export function twoBoneHingeLeg(
   rotations[rq + 2] = nrz * ri;
   rotations[rq + 3] = nrw * ri;
   localToModel(model, parents, translations, rotations, scales, root, subtreeEnd);
-  // The end's distance to the target (two-bone.ts, writeError; vec3.distanceInto).
-  if (hasEndLocal) {
-    const px2 = settings[S.endLocal];
-    const py2 = settings[S.endLocal + 1];
-    const pz2 = settings[S.endLocal + 2];
-    ex0 = model[mo] * px2 + model[mo + 4] * py2 + model[mo + 8] * pz2 + model[mo + 12];
-    ey0 = model[mo + 1] * px2 + model[mo + 5] * py2 + model[mo + 9] * pz2 + model[mo + 13];
-    ez0 = model[mo + 2] * px2 + model[mo + 6] * py2 + model[mo + 10] * pz2 + model[mo + 14];
-  } else {
-    o = end * 16 + 12;
-    ex0 = model[o];
-    ey0 = model[o + 1];
-    ez0 = model[o + 2];
-  }
-  x = ex0 - gx;
-  y = ey0 - gy;
-  z = ez0 - gz;
-  const sq = x * x + y * y + z * z;
-  let error: number;
-  if (sq < 1e300 && sq > 1e-300) {
-    error = Math.sqrt(sq);
-  } else {
-    ends[0] = ex0;
-    ends[1] = ey0;
-    ends[2] = ez0;
-    distanceInto(distance, 0, ends, 0, settings, S.target);
-    error = distance[0];
-  }
-  errors[i] = error;
-  if (error <= settings[S.tolerance]) flags |= REACHED;
-  status[i] = flags;
+  // The end's distance to the target (two-bone.ts, writeError).
+  endInto(model, mo, end, settings);
+  distanceInto(result, R.error, ends, 0, settings, S.target);
+  result[R.reached] = result[R.error] <= settings[S.tolerance] ? 1 : 0;
+  result[R.outOfReach] = (flags & OUT_OF_REACH) > 0 ? 1 : 0;
+  result[R.clamped] = (flags & CLAMPED) > 0 ? 1 : 0;
+  result[R.degenerate] = (flags & DEGENERATE) > 0 ? 1 : 0;
+  result[R.invalid] = 0;
   return true;
+}
+
+/**
+ * ends[0…2] = the limb's end in model space: the end joint's position, or the point `endLocal` of
+ * the middle joint's frame (model offset `mo`). two-bone.ts's endPosition, the same arithmetic.
+ */
+function endInto(model: Float64Array, mo: number, end: number, settings: Float64Array): void {
+  if (settings[S.hasEndLocal] > 0) {
+    const px = settings[S.endLocal];
+    const py = settings[S.endLocal + 1];
+    const pz = settings[S.endLocal + 2];
+    ends[0] = model[mo] * px + model[mo + 4] * py + model[mo + 8] * pz + model[mo + 12];
+    ends[1] = model[mo + 1] * px + model[mo + 5] * py + model[mo + 9] * pz + model[mo + 13];
+    ends[2] = model[mo + 2] * px + model[mo + 6] * py + model[mo + 10] * pz + model[mo + 14];
+  } else {
+    const e = end * 16 + 12;
+    ends[0] = model[e];
+    ends[1] = model[e + 1];
+    ends[2] = model[e + 2];
+  }
 }

@@ -12,80 +12,13 @@ import { AT_TWIST_MIN, halfAngleBound } from './joint-limits.js';
 import { localToModel } from './local-to-model.js';
 import { invertAffine, mirrored } from './mat4.js';
 import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
+import { turnSense } from './turn-sense.js';
+import { hingeLegFits, twoBoneHingeLeg } from './two-bone-hinge-leg.js';
+import { TWO_BONE, TWO_BONE_RESULT } from './two-bone-layout.js';
 import { distanceInto, FAR, pullIn } from './vec3.js';
 
-/** Layout of the `settings` array of {@link twoBoneSolve} (indices). */
-export const TWO_BONE = {
-  /** Target, model space (3). */
-  target: 0,
-  /** Pole point, model space (3). */
-  pole: 3,
-  /** 1 when the pole is used. */
-  hasPole: 6,
-  /** Blend weight in [0, 1]. */
-  weight: 7,
-  /** Softening: fraction of the full reach over which the reach eases out, in [0, 1). */
-  softness: 8,
-  /** Twist of the bend plane about the root–target axis: cos, sin (2). */
-  twist: 9,
-  /** Hinge axis of the middle joint in its own rotation frame (3), unit. */
-  hinge: 11,
-  /** 1 when the hinge axis is known (hinge-true mode), 0 for least-motion mode. */
-  hasHinge: 14,
-  /** Bend range about the hinge: the cosine and sine of the least bend (2). */
-  bendMin: 15,
-  /** The cosine and sine of the greatest bend (2). */
-  bendMax: 17,
-  /** 1 when the bend range applies. */
-  hasBendRange: 19,
-  /** Model-space rotation the end bone should keep (4). */
-  endRotation: 20,
-  /** 1 when the end rotation is matched. */
-  hasEndRotation: 24,
-  /** Reached when the end is within this distance of the target (model units). */
-  tolerance: 25,
-  /** The limb's end as a point in the middle joint's local frame (3), when it has no end joint. */
-  endLocal: 26,
-  /** 1 when the end is `endLocal` (the `end` joint index is then not read). */
-  hasEndLocal: 29,
-  /**
-   * The bend range's middle, `(min + max) / 2`: cosine and sine (2). The range is clamped as a
-   * half-angle measured from there ({@link halfAngleBound}).
-   */
-  bendMid: 30,
-  /** The cosine and sine of a quarter of the bend range's width, `(max − min) / 4` (2). */
-  bendQuarter: 32,
-  /** Length of the settings array. */
-  length: 34,
-} as const;
-
-/** Layout of the `result` array of {@link twoBoneSolve}. */
-export const TWO_BONE_RESULT = {
-  /** Distance from the end to the target after the solve, model space. */
-  error: 0,
-  /** 1 when reached. */
-  reached: 1,
-  /** 1 when the target was out of reach (too far or too close). */
-  outOfReach: 2,
-  /** 1 when softening, the bend range or the weight changed the answer. */
-  clamped: 3,
-  /** 1 when the bend side had to come from the hinge or memory (straight limb, pole on the line). */
-  degenerate: 4,
-  /**
-   * 1 when a number the solve read was not finite (a NaN or an infinity in the model matrices or
-   * the rotations of root and middle, or geometry too large for doubles), or a rotation was zero:
-   * nothing was written.
-   */
-  invalid: 5,
-  /** Length of the result array. */
-  length: 6,
-} as const;
-
-/**
- * Length of the `memory` array of {@link twoBoneSolve}: the last bend-plane normal, in the root's
- * parent frame, and a flag that it is set.
- */
-export const TWO_BONE_MEMORY_LENGTH = 4;
+export { turnSense } from './turn-sense.js';
+export { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT } from './two-bone-layout.js';
 
 const S = TWO_BONE;
 const R = TWO_BONE_RESULT;
@@ -136,9 +69,66 @@ const END = 107; // the limb's end, model space (endPosition)
  * produces NaN for finite inputs: out-of-reach targets straighten (or fold) the limb toward them; a target at the root,
  * a straight limb and a pole on the root–target line fall back to the hinge or to `memory` (the
  * bend-plane normal of the last solve, in the root's parent frame) so the bend side survives.
+ *
+ * The common limb (hinge-true, full weight, no bend range or end rotation) goes through
+ * {@link twoBoneHingeLeg}: the same arithmetic in the same order, fused into one function, so the
+ * same bits; every other case, and any rare branch it meets, through {@link twoBoneSolveGeneral}.
  * Allocates nothing.
  */
 export function twoBoneSolve(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+  subtreeEnd: number,
+  settings: Float64Array,
+  memory: Float64Array,
+  result: Float64Array,
+): void {
+  if (
+    hingeLegFits(settings) &&
+    twoBoneHingeLeg(
+      model,
+      parents,
+      translations,
+      rotations,
+      scales,
+      root,
+      mid,
+      end,
+      subtreeEnd,
+      settings,
+      result,
+    )
+  ) {
+    return;
+  }
+  twoBoneSolveGeneral(
+    model,
+    parents,
+    translations,
+    rotations,
+    scales,
+    root,
+    mid,
+    end,
+    subtreeEnd,
+    settings,
+    memory,
+    result,
+  );
+}
+
+/**
+ * {@link twoBoneSolve}, every case by the general code: the scratch-array path that the fused common
+ * case ({@link twoBoneHingeLeg}) is checked against, bit for bit (test/kernel/two-bone-hinge-leg.test.ts).
+ * The same arguments, the same results.
+ */
+export function twoBoneSolveGeneral(
   model: Float64Array,
   parents: Int32Array,
   translations: Float64Array,
@@ -873,23 +863,6 @@ function frameRotation(model: Float64Array, joint: number): void {
     v[FRAME + 4 * c + 1] = fy * inv;
     v[FRAME + 4 * c + 2] = fz * inv;
   }
-}
-
-/**
- * The sense in which the local turns of joint `mid` act in the frame of `root`'s parent: 1, or -1
- * when the bones from `root` down to `mid`'s parent are mirrored an odd number of times (their
- * scales' determinants multiply to a negative number). Conjugating a turn about `a` by a mirror
- * `G` gives the turn about `-G a` by the same angle, so the hinge and every local axis then flip.
- * `mid` must be below `root`.
- */
-export function turnSense(parents: Int32Array, scales: Float64Array, root: number, mid: number): number {
-  let sense = 1;
-  for (let j = parents[mid]; j >= root; j = parents[j]) {
-    const o = j * 3;
-    if (scales[o] * scales[o + 1] * scales[o + 2] < 0) sense = -sense;
-    if (j === root) break;
-  }
-  return sense;
 }
 
 /**
