@@ -1,16 +1,15 @@
 /**
  * The crowd: N RobotExpressive robots walking the terrain in lanes, each its own phase and speed.
- * One `Crowd` samples every robot's walk, runs forward kinematics over the whole crowd in one pass
- * and writes every skinning palette into one Float32Array. Each robot's own `FootPlacement` plants
- * its feet on the crowd's arrays themselves (`Crowd.poseOf`, `Crowd.modelOf`: views, nothing
- * copied) before the palettes. Drawing: one clone of the robot per character (geometry and materials shared),
- * tendon/three's Mode 2 (three neither updates the bones nor computes the palette). A slider sets
- * N; the panel shows tendon's milliseconds per frame (sample + forward kinematics + placement +
- * palettes) and the whole frame's; window.tendonDemo exposes the numbers the browser test reads.
+ * One `Crowd` samples every robot's walk and runs forward kinematics over the whole crowd in one
+ * pass. Each robot's own `FootPlacement` plants its feet on the crowd's arrays themselves
+ * (`Crowd.poseOf`, `Crowd.modelOf`: views, nothing copied). Drawing: tendon/three's
+ * `ThreeInstancedCrowd`, one draw call per mesh of the robot whatever N (the rigid parts placed from
+ * the crowd's model matrices, the skinned hands skinned on the GPU from the crowd's 3×4 palettes in
+ * a float texture). A slider sets N; the panel shows tendon's milliseconds per frame (sample +
+ * forward kinematics + placement + palettes) and the whole frame's; window.tendonDemo exposes the
+ * numbers the browser test reads.
  */
-import type { Object3D, Skeleton as ThreeSkeleton } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { clone as cloneSkinned } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import {
   type Clip,
   Crowd,
@@ -19,13 +18,11 @@ import {
   findRig,
   importGltf,
   type Pose,
-  type Skin,
   SPRING,
   springOmega,
   springStep,
 } from '../src/index.js';
-import { mat4 } from '../src/kernel/index.js';
-import { bindThreeSkeleton } from '../src/three/index.js';
+import { bindThreeSkeleton, ThreeInstancedCrowd } from '../src/three/index.js';
 import {
   createStage,
   describeError,
@@ -46,17 +43,12 @@ const LENGTH = terrainLength(STRETCHES);
 /** Frames over which the panel's milliseconds are averaged. */
 const WINDOW = 30;
 
-/** One robot: its three.js clone, its own pose and placement, where it walks. */
+/** One robot: its own placement, where it walks. */
 interface Robot {
-  readonly root: Object3D;
-  /** Its three.js skeletons' bones and inverse bind matrices, as a tendon Skin. */
-  readonly skin: Skin;
-  /** The clone's joint objects, by joint (bones get their world matrices from tendon). */
-  readonly objects: readonly Object3D[];
-  readonly skeletons: readonly ThreeSkeleton[];
   /** The animation's model matrices, before placement: the meter's "without IK" (not tendon's time). */
   readonly animated: Float64Array;
   readonly placement: FootPlacement;
+  /** Its model-to-world matrix: a view of the crowd's worlds, which the drawing reads. */
   readonly world: Float64Array;
   /** The origin's height spring (value, velocity) and its goal. */
   readonly controller: Float64Array;
@@ -71,11 +63,10 @@ interface Robot {
   started: boolean;
 }
 
-/** Views of one character's slice of the crowd's buffers and palettes (made once per N). */
+/** Views of one character's slice of the crowd's buffers (made once per N). */
 interface Slice {
   pose: Pose;
   m: Float64Array;
-  palette: Float32Array;
 }
 
 /** What the page's `window.tendonDemo.stats()` returns (test/browser/crowd-page.test.ts reads it). */
@@ -128,39 +119,21 @@ async function main(): Promise<void> {
   const g = Math.sqrt(gx * gx + gz * gz);
   const heading: [number, number] = g > 0 ? [gx / g, gz / g] : [0, 1];
 
+  // The robot loaded by three, bound to tendon's skeleton, drawn as instances: one draw per mesh.
+  const drawn = new ThreeInstancedCrowd(bindThreeSkeleton(gltf.scene, { skeleton }), { capacity: MAX });
+  scene.add(drawn.group);
+  const worlds = new Float64Array(16 * MAX);
+
   const robots: Robot[] = [];
-  /** A clone of the robot bound to tendon, at the pool's index `robots.length`. */
+  /** The robot at the pool's index `robots.length`: its placement, its world matrix's place. */
   const makeRobot = (): Robot => {
-    const root = cloneSkinned(gltf.scene);
-    const binding = bindThreeSkeleton(root, { skeleton }).useTendonPalette();
-    for (const s of binding.skins) {
-      if (!sameSkin(s, binding.skins[0]))
-        throw new Error('the robot’s skins differ: one palette cannot serve them');
-    }
-    // The skinned parts (the hands) hang directly from the root at identity, in detached bind
-    // mode with an identity bind matrix: the shader then draws `root · Σ wᵢ paletteᵢ · v`, so the
-    // crowd's model-space palette is used as it is, and the root carries the robot's world
-    // transform. (Attached mode would want world-space palettes.)
-    for (const m of binding.meshes) {
-      root.add(m);
-      m.position.set(0, 0, 0);
-      m.quaternion.set(0, 0, 0, 1);
-      m.scale.set(1, 1, 1);
-      m.bindMode = 'detached';
-      m.bindMatrix.identity();
-      m.bindMatrixInverse.identity();
-    }
-    root.matrixAutoUpdate = false;
+    const c = robots.length;
     const placement = new FootPlacement(skeleton, rig, { ground });
     placement.setContactTrack(track);
-    const robot: Robot = {
-      root,
-      skin: binding.skins[0],
-      objects: binding.objects,
-      skeletons: binding.threeSkeletons,
+    return {
       animated: new Float64Array(16 * J),
       placement,
-      world: new Float64Array(16),
+      world: worlds.subarray(16 * c, 16 * (c + 1)),
       controller: new Float64Array(2),
       goal: new Float64Array(1),
       weights: new Float64Array(rig.legs.length),
@@ -172,13 +145,7 @@ async function main(): Promise<void> {
       walked: 0,
       started: false,
     };
-    return robot;
   };
-
-  // The first robot's binding gives the crowd's skin (three's bones, their inverse bind matrices):
-  // every clone's is the same.
-  robots.push(makeRobot());
-  const skin = robots[0].skin;
 
   const spring = new Float64Array(SPRING.length);
   spring[SPRING.omega] = springOmega(0.15);
@@ -186,7 +153,6 @@ async function main(): Promise<void> {
   const meter = new FootMeter(ground, rig, track, SCALE);
 
   let crowd = new Crowd(skeleton, 0);
-  let palettes = new Float32Array(0);
   let slices: Slice[] = [];
   let count = 0;
   const withIk = tally();
@@ -210,24 +176,14 @@ async function main(): Promise<void> {
   /** N robots: a new crowd, each robot placed in its lane at its phase and speed. */
   const setCount = (n: number) => {
     n = Math.max(1, Math.min(MAX, Math.round(n)));
-    const B = skin.joints.length;
     while (robots.length < n) robots.push(makeRobot());
-    for (let c = 0; c < robots.length; c++) {
-      if (c < n && robots[c].root.parent === null) scene.add(robots[c].root);
-      if (c >= n && robots[c].root.parent !== null) scene.remove(robots[c].root);
-    }
     crowd = new Crowd(skeleton, n);
-    palettes = new Float32Array(16 * B * n);
     slices = [];
     const perLane = Math.ceil(n / LANES);
     const spacing = LENGTH / perLane;
     for (let c = 0; c < n; c++) {
       crowd.setClip(c, walk);
-      slices.push({
-        pose: crowd.poseOf(c),
-        m: crowd.modelOf(c),
-        palette: palettes.subarray(16 * B * c, 16 * B * (c + 1)),
-      });
+      slices.push({ pose: crowd.poseOf(c), m: crowd.modelOf(c) });
       const robot = robots[c];
       const lane = c % LANES;
       const slot = Math.floor(c / LANES);
@@ -322,27 +278,15 @@ async function main(): Promise<void> {
       meter.measure(robot.animated, robot.world, robot.planted, withoutIk);
     }
     const resumed = performance.now();
-    crowd.skinPalettes(skin, palettes, 'mat4');
+    drawn.writePalettes(crowd);
     const skinned = performance.now();
     const tendonMs = posed - start + (placed - copied) + (skinned - resumed);
     poseSum += posed - start;
     placementSum += placed - copied;
     paletteSum += skinned - resumed;
 
-    // three: the root carries the world transform, the bones get theirs, the hands their palette.
-    for (let c = 0; c < n; c++) {
-      const robot = robots[c];
-      robot.root.matrix.fromArray(robot.world);
-      robot.root.matrixWorldNeedsUpdate = true;
-      const objects = robot.objects;
-      for (let j = 0; j < J; j++) {
-        mat4.multiplyAffine(objects[j].matrixWorld.elements, 0, robot.world, 0, slices[c].m, 16 * j);
-      }
-      for (const s of robot.skeletons) {
-        (s.boneMatrices as Float32Array).set(slices[c].palette);
-        if (s.boneTexture !== null) s.boneTexture.needsUpdate = true;
-      }
-    }
+    // three: every instance placed (the rigid parts from the model matrices, the hands from the palettes).
+    drawn.update(crowd, worlds);
     renderer.render(scene, camera);
     const frameMs = performance.now() - start;
     recentTendon[frames % WINDOW] = tendonMs;
@@ -394,15 +338,6 @@ async function main(): Promise<void> {
     running = false;
   });
   requestAnimationFrame(frame);
-}
-
-function sameSkin(a: Skin, b: Skin): boolean {
-  if (a.joints.length !== b.joints.length) return false;
-  for (let i = 0; i < a.joints.length; i++) if (a.joints[i] !== b.joints[i]) return false;
-  for (let i = 0; i < a.inverseBindMatrices.length; i++) {
-    if (a.inverseBindMatrices[i] !== b.inverseBindMatrices[i]) return false;
-  }
-  return true;
 }
 
 main().catch((error: unknown) => {

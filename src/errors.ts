@@ -61,6 +61,7 @@ export type TendonErrorCode =
   | 'three/invalid-root'
   | 'three/invalid-skeleton'
   | 'three/invalid-ground'
+  | 'three/unsupported-mesh'
   | 'crowd/no-shared-memory'
   | 'crowd/worker-failed'
   | 'crowd/busy';

@@ -12,3 +12,4 @@ export { type Ground, HIT, RAY } from '../placement/ground.js';
 export { bindThreeSkeleton, type ThreeBindingOptions, ThreeSkeletonBinding } from './binding.js';
 export { type IkDebugFrame, IkDebugHelper, type IkDebugHelperOptions } from './debug-helper.js';
 export { ThreeRaycastGround, type ThreeRaycastGroundOptions } from './ground.js';
+export { ThreeInstancedCrowd, type ThreeInstancedCrowdOptions } from './instanced-crowd.js';

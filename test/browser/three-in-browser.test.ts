@@ -74,7 +74,7 @@ function drawn(a: number[]): number {
 }
 
 describe.skipIf(!hasChromium)('tendon/three in Chromium (WebGL)', () => {
-  it('Mode 2 draws the robot as three draws it at the same time; the debug helper draws', async () => {
+  it('Mode 2 and ThreeInstancedCrowd draw the robot as three draws it at the same time; the debug helper draws', async () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
@@ -106,6 +106,11 @@ describe.skipIf(!hasChromium)('tendon/three in Chromium (WebGL)', () => {
         `robot covers ${robot} of ${pixels} pixels; tendon vs three: ${same} differ; 0.3 s later: ${other} differ`,
       );
       expect(same).toBeLessThanOrEqual(0.002 * pixels);
+      // ThreeInstancedCrowd: one draw per mesh, the hands skinned by the patched shader from the
+      // 3×4 palette texture; the image three draws.
+      const instanced = differing(ok.three, ok.instanced, 8);
+      console.log(`ThreeInstancedCrowd vs three: ${instanced} differ; ${ok.instancedCalls} draw calls`);
+      expect(instanced).toBeLessThanOrEqual(0.002 * pixels);
       expect(other).toBeGreaterThan(0.05 * robot);
       // The debug helper's lines show (thin lines: a few hundred pixels, not a blank image).
       const lines = drawn(ok.helper);

@@ -6,16 +6,17 @@
  */
 import {
   AnimationMixer,
+  type Mesh,
   MeshNormalMaterial,
-  type Object3D,
+  Object3D,
   PerspectiveCamera,
   Scene,
   WebGLRenderer,
   WebGLRenderTarget,
 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { forwardKinematics, importGltf, SamplerContext, sampleClip } from '../../src/index.js';
-import { bindThreeSkeleton, IkDebugHelper } from '../../src/three/index.js';
+import { Crowd, forwardKinematics, importGltf, SamplerContext, sampleClip } from '../../src/index.js';
+import { bindThreeSkeleton, IkDebugHelper, ThreeInstancedCrowd } from '../../src/three/index.js';
 
 export interface ThreeBrowserResult {
   readonly size: number;
@@ -28,6 +29,10 @@ export interface ThreeBrowserResult {
   readonly boneTextures: boolean;
   /** RGBA pixels, an IkDebugHelper alone (skeleton, a chain, a target, a ground hit). */
   readonly helper: number[];
+  /** RGBA pixels, the robot as a ThreeInstancedCrowd of one, at the same time: GPU skinning from the 3×4 palette texture. */
+  readonly instanced: number[];
+  /** Draw calls of the instanced image. */
+  readonly instancedCalls: number;
 }
 
 const SIZE = 200;
@@ -98,7 +103,30 @@ async function run(): Promise<ThreeBrowserResult> {
     hits: [0.4, -1.2, 0, 0, 1, 0, 1],
   });
   const drawnHelper = read(sceneC);
-  return { size: SIZE, three, tendon, later, boneTextures, helper: drawnHelper };
+
+  // The same robot as an instanced crowd of one: its meshes' materials replaced (as the other
+  // scenes' overrideMaterial does) before the crowd clones and patches the skinned ones.
+  const c = await loader.parseAsync(bytes.slice().buffer, '');
+  const normals = new MeshNormalMaterial();
+  c.scene.traverse((o) => {
+    if ((o as Mesh).isMesh === true) (o as Mesh).material = normals;
+  });
+  const drawnCrowd = new ThreeInstancedCrowd(bindThreeSkeleton(c.scene, { skeleton }), { capacity: 2 });
+  const crowd = new Crowd(skeleton, 1);
+  crowd.setClip(0, walk);
+  crowd.times[0] = TIME;
+  crowd.sample('loop');
+  crowd.forwardKinematics();
+  const placed = new Object3D();
+  place(placed);
+  placed.updateMatrix();
+  drawnCrowd.writePalettes(crowd);
+  drawnCrowd.update(crowd, Float64Array.from(placed.matrix.elements));
+  const sceneD = new Scene();
+  sceneD.add(drawnCrowd.group);
+  const instanced = read(sceneD);
+  const instancedCalls = renderer.info.render.calls;
+  return { size: SIZE, three, tendon, later, boneTextures, helper: drawnHelper, instanced, instancedCalls };
 }
 
 const scope = window as unknown as { tendonThreeResult?: ThreeBrowserResult | { error: string } };

@@ -52,8 +52,8 @@ async function robotScene() {
 }
 
 describe('docs/three.md', () => {
-  it('has the four examples', () => {
-    expect(blocks.length).toBe(4);
+  it('has the five examples', () => {
+    expect(blocks.length).toBe(5);
   });
 
   it('the README shows the Mode 1 example as it is here (so this test runs the README’s too)', () => {
@@ -101,6 +101,44 @@ describe('docs/three.md', () => {
         expect(maxRelativeError(skeleton.boneMatrices!, theirs!.boneMatrices!)).toBeLessThanOrEqual(1e-5);
       }
     }
+  });
+
+  it('instanced crowd example: one draw per mesh for a hundred robots, each placed and skinned', async () => {
+    const bytes = readAsset('gltf', 'RobotExpressive.glb');
+    const gltf = (await loadWithThree(bytes)).gltf;
+    const scene = new THREE.Scene();
+    const env = { bytes, gltf, scene, renderer: { render() {} }, camera: null };
+    const { frame, drawn, crowd, worlds } = await run(block('new ThreeInstancedCrowd('), env, [
+      'frame',
+      'drawn',
+      'crowd',
+      'worlds',
+    ]);
+    const instanced = drawn as tendonThree.ThreeInstancedCrowd;
+    (frame as (t: number) => void)(0.3);
+    expect(scene.children).toEqual([instanced.group]);
+    const parts = instanced.group.children as THREE.InstancedMesh[];
+    let meshes = 0;
+    gltf.scene.traverse((o) => {
+      if ((o as THREE.Mesh).isMesh === true) meshes++;
+    });
+    expect(parts.length).toBe(meshes);
+    for (const part of parts) expect(part.count).toBe(100);
+    // Robot 37 stands where its world matrix puts it: its body's instance near (14, ·, −6).
+    const body = instanced.group.getObjectByName('Body') as THREE.InstancedMesh | undefined;
+    const matrix = new THREE.Matrix4();
+    (body ?? parts[0]).getMatrixAt(37, matrix);
+    const at = new THREE.Vector3().setFromMatrixPosition(matrix);
+    expect(Math.abs(at.x - 14)).toBeLessThan(1.5);
+    expect(Math.abs(at.z + 6)).toBeLessThan(1.5);
+    // The palettes written: robot 99's are not robot 0's (another time of the walk).
+    const joints = instanced.skins[0].joints.length;
+    const palette = instanced.palettes[0];
+    const first = palette.subarray(0, 12 * joints);
+    const last = palette.subarray(12 * joints * 99, 12 * joints * 100);
+    expect(first.some((x, i) => Math.abs(x - last[i]) > 1e-3)).toBe(true);
+    expect((crowd as tendon.Crowd).count).toBe(100);
+    expect((worlds as Float64Array).length).toBe(1600);
   });
 
   it('ground and debug-helper examples', async () => {

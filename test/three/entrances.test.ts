@@ -4,11 +4,13 @@
  */
 import { Mesh, MeshBasicMaterial, PlaneGeometry } from 'three';
 import { beforeAll } from 'vitest';
+import { Crowd } from '../../src/pose/crowd.js';
 import { forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import type { Skeleton } from '../../src/skeleton/skeleton.js';
 import {
   bindThreeSkeleton,
   IkDebugHelper,
+  ThreeInstancedCrowd,
   ThreeRaycastGround,
   type ThreeSkeletonBinding,
 } from '../../src/three/index.js';
@@ -59,6 +61,21 @@ const ENTRANCES: Entrance<Fixture>[] = [
     args: (f) => [f.binding.model, null, { targets: [0, 1, 0], hits: [0, 0, 0, 0, 1, 0] }],
     run: (f, [model, world, frame]) =>
       new IkDebugHelper(f.skeleton, { chains: [[0, 1, 2]] }).update(model, world, frame),
+  },
+  {
+    name: 'new ThreeInstancedCrowd',
+    args: (f) => [f.binding, { capacity: 2 }],
+    run: (_, [binding, options]) => new ThreeInstancedCrowd(binding, options),
+  },
+  {
+    name: 'instancedCrowd.writePalettes',
+    args: (f) => [new Crowd(f.skeleton, 2)],
+    run: (f, [crowd]) => new ThreeInstancedCrowd(f.binding, { capacity: 2 }).writePalettes(crowd),
+  },
+  {
+    name: 'instancedCrowd.update',
+    args: (f) => [new Crowd(f.skeleton, 2), new Float64Array(32)],
+    run: (f, [crowd, worlds]) => new ThreeInstancedCrowd(f.binding, { capacity: 2 }).update(crowd, worlds),
   },
 ];
 
