@@ -46,7 +46,7 @@ export function hingeLegFits(settings: Float64Array): boolean {
 /**
  * Solves the limb (joints `root`, `mid`, `end` or the point `endLocal`, settings in the
  * {@link TWO_BONE} layout) as `twoBoneSolve`'s general path would, for a limb {@link hingeLegFits}
- * accepts: writes the rotations of root and middle, the model matrices of `root … subtreeEnd − 1`
+ * accepts (any other it declines): writes the rotations of root and middle, the model matrices of `root … subtreeEnd − 1`
  * and `result` ({@link TWO_BONE_RESULT}), and returns `true`. Returns `false`, having written
  * nothing, where the solve takes a rare branch (the general path then runs). Allocates nothing.
  */
@@ -64,7 +64,7 @@ export function twoBoneHingeLeg(
   result: Float64Array,
 ): boolean {
   const parent = parents[root];
-  if (parent < 0) return false;
+  if (parent < 0 || !hingeLegFits(settings)) return false;
   // The root's parent frame's inverse (mat4.invertAffine, in locals).
   const o = parent * 16;
   const a00 = model[o];

@@ -13,7 +13,7 @@ import { localToModel } from './local-to-model.js';
 import { invertAffine, mirrored } from './mat4.js';
 import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
 import { turnSense } from './turn-sense.js';
-import { hingeLegFits, twoBoneHingeLeg } from './two-bone-hinge-leg.js';
+import { twoBoneHingeLeg } from './two-bone-hinge-leg.js';
 import { TWO_BONE, TWO_BONE_RESULT } from './two-bone-layout.js';
 import { distanceInto, FAR, pullIn } from './vec3.js';
 
@@ -90,7 +90,6 @@ export function twoBoneSolve(
   result: Float64Array,
 ): void {
   if (
-    hingeLegFits(settings) &&
     twoBoneHingeLeg(
       model,
       parents,

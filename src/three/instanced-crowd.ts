@@ -9,6 +9,7 @@
 import {
   type BufferGeometry,
   DataTexture,
+  DynamicDrawUsage,
   FloatType,
   Group,
   InstancedMesh,
@@ -20,6 +21,7 @@ import {
   RGBAFormat,
   type SkinnedMesh,
   type WebGLProgramParametersWithUniforms,
+  type WebGLRenderer,
 } from 'three';
 import { optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
@@ -48,6 +50,8 @@ const MAX_CAPACITY = 16384;
 /** A rigid mesh of the character: the joint it hangs from and its offset from that joint. */
 interface RigidPart {
   readonly mesh: InstancedMesh;
+  /** Whether its geometry is its own (a copy without morph targets) rather than the source's. */
+  readonly ownGeometry: boolean;
   /** The joint it hangs from, or −1 for a mesh hanging from the root itself. */
   readonly joint: number;
   /** Its model matrix at rest relative to its joint's (16, column-major). */
@@ -94,10 +98,15 @@ transformed = (tendonSkin() * vec4(transformed, 1.0)).xyz;
  * palette texture. Three's own bone work is not used; the bound objects are only read, at
  * construction.
  *
- * Skinned meshes must be in three's attached bind mode (GLTFLoader's); their materials are cloned
- * and their skinning chunks replaced (`onBeforeCompile`). A scene's `overrideMaterial` replaces
- * those clones and draws the skinned meshes unskinned; shadow casting is not set up (no depth
- * material reads the palettes). Morph targets are dropped. The per-frame methods allocate nothing.
+ * Skinned meshes must be in three's attached bind mode (GLTFLoader's) with three's built-in mesh
+ * materials; those are cloned and their skinning chunks replaced (`onBeforeCompile`, after the
+ * material's own). A scene's `overrideMaterial` replaces the clones and draws the skinned meshes
+ * unskinned; shadow casting is not set up (no depth material reads the palettes); morph targets
+ * are dropped; a skinned mesh's normals take the inverse transpose of its bind matrix where three
+ * takes the matrix itself (the same for bind matrices without non-uniform scale). A mesh with
+ * several materials draws once per material group. The palette textures upload whole, `capacity`
+ * rows, whenever {@link writePalettes} runs: keep `capacity` near the largest crowd drawn. The
+ * per-frame methods allocate nothing.
  */
 export class ThreeInstancedCrowd {
   /** Every instanced mesh: add it to the scene. */
@@ -121,6 +130,8 @@ export class ThreeInstancedCrowd {
   private views: Float32Array[] = [];
   private viewCount = -1;
   private readonly scratch = new Float64Array(32);
+  /** Each mesh's one update range of its instance matrices, reused every frame. */
+  private readonly ranges = new Map<InstancedMesh, { start: number; count: number }>();
 
   /**
    * @param binding - the character bound to tendon ({@link bindThreeSkeleton}); its root's
@@ -205,12 +216,13 @@ export class ThreeInstancedCrowd {
         // into the vertices, the world into the instance matrix.
         const geometry = withoutMorphs(mesh.geometry.clone());
         geometry.applyMatrix4(mesh.bindMatrix);
-        const instanced = new InstancedMesh(geometry, skinnedMaterials(mesh.material, textures[s]), capacity);
-        instanced.name = mesh.name;
+        const instanced = new InstancedMesh(geometry, skinnedMaterials(mesh, textures[s]), capacity);
+        copyLook(instanced, mesh);
         skinned.push({ mesh: instanced, skin: s });
       } else {
         let joint = -1;
-        for (let o: Object3D | null = source.parent; o !== null && o !== root; o = o.parent) {
+        // The mesh itself may be a joint (an ancestor of bones): then its offset is the identity.
+        for (let o: Object3D | null = source; o !== null && o !== root; o = o.parent) {
           const j = jointOf.get(o);
           if (j !== undefined) {
             joint = j;
@@ -219,14 +231,18 @@ export class ThreeInstancedCrowd {
         }
         const offset = modelOf(source);
         if (joint >= 0) offset.premultiply(modelOf(binding.objects[joint]).invert());
-        const geometry = withoutMorphs(source.geometry.clone());
+        // The source's geometry is shared unless it has morph targets, which the instances drop.
+        const ownGeometry = Object.keys(source.geometry.morphAttributes).length > 0;
+        const geometry = ownGeometry ? withoutMorphs(source.geometry.clone()) : source.geometry;
         const instanced = new InstancedMesh(geometry, source.material, capacity);
-        instanced.name = source.name;
-        rigid.push({ mesh: instanced, joint, offset: Float64Array.from(offset.elements) });
+        copyLook(instanced, source);
+        rigid.push({ mesh: instanced, ownGeometry, joint, offset: Float64Array.from(offset.elements) });
       }
     }
     for (const part of [...rigid.map((r) => r.mesh), ...skinned.map((s) => s.mesh)]) {
       part.count = 0;
+      part.instanceMatrix.setUsage(DynamicDrawUsage);
+      this.ranges.set(part, { start: 0, count: 0 });
       // Instances move every frame: a bounding sphere computed once would cull them wrongly.
       part.frustumCulled = false;
       this.group.add(part);
@@ -299,10 +315,13 @@ export class ThreeInstancedCrowd {
     }
   }
 
-  /** Frees the geometries, the cloned materials and the textures (the rigid parts' materials are the source's). */
+  /**
+   * Frees what the crowd made: the skinned parts' geometries and materials, the rigid parts' copies
+   * of geometries with morph targets, the textures (the rest is the source's, shared).
+   */
   dispose(): void {
     for (const part of this.rigid) {
-      part.mesh.geometry.dispose();
+      if (part.ownGeometry) part.mesh.geometry.dispose();
       part.mesh.dispose();
     }
     for (const part of this.skinned) {
@@ -315,8 +334,14 @@ export class ThreeInstancedCrowd {
 
   private drawn(mesh: InstancedMesh, n: number): void {
     mesh.count = n;
-    mesh.instanceMatrix.clearUpdateRanges();
-    mesh.instanceMatrix.addUpdateRange(0, 16 * n);
+    // One range object per mesh, set and pushed again (addUpdateRange would make one a frame):
+    // three merges ranges in place and clears the list after the upload.
+    const range = this.ranges.get(mesh) as { start: number; count: number };
+    range.start = 0;
+    range.count = 16 * n;
+    const ranges = mesh.instanceMatrix.updateRanges;
+    ranges.length = 0;
+    ranges.push(range);
     mesh.instanceMatrix.needsUpdate = true;
   }
 
@@ -357,19 +382,55 @@ function materialList(material: Material | Material[]): Material[] {
   return Array.isArray(material) ? material : [material];
 }
 
-/** Clones of the materials that skin each instance from `palette` (three's skinning chunks replaced). */
-function skinnedMaterials(material: Material | Material[], palette: DataTexture): Material | Material[] {
-  const patched = materialList(material).map((source) => {
+/** The built-in materials whose vertex shaders include three's skinning chunks, which the patch replaces. */
+const SKINNABLE = new Set([
+  'MeshBasicMaterial',
+  'MeshLambertMaterial',
+  'MeshPhongMaterial',
+  'MeshStandardMaterial',
+  'MeshPhysicalMaterial',
+  'MeshToonMaterial',
+  'MeshMatcapMaterial',
+  'MeshNormalMaterial',
+  'MeshDepthMaterial',
+  'MeshDistanceMaterial',
+]);
+
+/** The instance's name, visibility, shadows, render order and layers: the source's. */
+function copyLook(instanced: InstancedMesh, source: Mesh): void {
+  instanced.name = source.name;
+  instanced.visible = source.visible;
+  instanced.castShadow = source.castShadow;
+  instanced.receiveShadow = source.receiveShadow;
+  instanced.renderOrder = source.renderOrder;
+  instanced.layers.mask = source.layers.mask;
+}
+
+/**
+ * Clones of a skinned mesh's materials that skin each instance from `palette`: three's skinning
+ * chunks replaced, after the material's own `onBeforeCompile` (its cache key kept, extended).
+ */
+function skinnedMaterials(mesh: SkinnedMesh, palette: DataTexture): Material | Material[] {
+  const patched = materialList(mesh.material).map((source) => {
+    if (!SKINNABLE.has(source.type)) {
+      throw new TendonError(
+        'three/unsupported-mesh',
+        `ThreeInstancedCrowd: skinned mesh "${mesh.name}" has a ${source.type}; only three's built-in mesh materials (${[...SKINNABLE].join(', ')}) can be patched to skin instances`,
+      );
+    }
     const clone = source.clone();
-    clone.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms) => {
+    const own = source.onBeforeCompile;
+    const key = source.customProgramCacheKey();
+    clone.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer: WebGLRenderer) => {
+      own.call(source, shader, renderer);
       shader.uniforms.tendonPalette = { value: palette };
       shader.vertexShader = shader.vertexShader
         .replace('#include <skinning_pars_vertex>', PARS)
         .replace('#include <skinnormal_vertex>', NORMAL)
         .replace('#include <skinning_vertex>', POSITION);
     };
-    clone.customProgramCacheKey = () => 'tendon-instanced-skinning';
+    clone.customProgramCacheKey = () => `${key}|tendon-instanced-skinning`;
     return clone;
   });
-  return Array.isArray(material) ? patched : patched[0];
+  return Array.isArray(mesh.material) ? patched : patched[0];
 }

@@ -58,6 +58,8 @@ const legCase = fc.record({
   // Float32-like noise on the knee's scale (the robot's bones carry 1e-5): the general kernel's
   // second pass is the caller's business, but one pass must match.
   kneeScale: fc.oneof(fc.constant(1), fc.double({ min: 0.99998, max: 1.00002, noNaN: true })),
+  // A mirror on the hip itself: the knee's local turns act the other way (turnSense −1).
+  hipMirror: fc.boolean(),
   endLocal: fc.boolean(),
   softness: fc.oneof(fc.constant(0), fc.constant(0), fc.double({ min: 0, max: 0.5, noNaN: true })),
   twist: fc.oneof(fc.constant(0), fc.double({ min: -3, max: 3, noNaN: true })),
@@ -68,8 +70,25 @@ const legCase = fc.record({
 });
 type LegCase = typeof legCase extends fc.Arbitrary<infer T> ? T : never;
 
+/** A leg inside its reach, at rest under an unmoved parent. */
+const BASE: LegCase = {
+  parent: 0,
+  pelvis: [0, 0, 0, 1],
+  hip: [0, 0, 0, 1],
+  knee: [0, 0, 0, 1],
+  kneeScale: 1,
+  hipMirror: false,
+  endLocal: false,
+  softness: 0,
+  twist: 0,
+  kind: 'inside',
+  dir: [0, -0.8, 0.6],
+  radius: 0.6,
+  pole: null,
+};
+
 /** The pose and the settings of one case; `twoBoneSolve` and the fused leg each get a copy. */
-function setUp(c: LegCase) {
+function setUp(c: LegCase, hingeAxis: readonly [number, number, number] = [1, 0, 0]) {
   const pc = PARENT_CASES[c.parent];
   const translations = SKELETON.restTranslations.slice();
   const rotations = SKELETON.restRotations.slice();
@@ -81,6 +100,7 @@ function setUp(c: LegCase) {
   rotations.set(c.hip, 4 * HIP);
   rotations.set(c.knee, 4 * KNEE);
   scales[3 * KNEE + 1] = c.kneeScale;
+  if (c.hipMirror) scales[3 * HIP] = -1;
   const parents = Int32Array.from(SKELETON.parents);
   const model = new Float64Array(16 * J);
   localToModel(model, parents, translations, rotations, scales, 0, J);
@@ -88,7 +108,7 @@ function setUp(c: LegCase) {
     root: HIP,
     middle: KNEE,
     ...(c.endLocal ? { endLocal: [0, -L2, -0.03] } : { end: ANKLE }),
-    hingeAxis: [1, 0, 0],
+    hingeAxis,
     softness: c.softness,
     twist: c.twist,
   });
@@ -207,26 +227,52 @@ describe('twoBoneHingeLeg', () => {
   });
 
   it('declines a target at the root and a root turn near a half turn, and solves the case beside each', () => {
-    const base: LegCase = {
-      parent: 0,
-      pelvis: [0, 0, 0, 1],
-      hip: [0, 0, 0, 1],
-      knee: [0, 0, 0, 1],
-      kneeScale: 1,
-      endLocal: false,
-      softness: 0,
-      twist: 0,
-      kind: 'inside',
-      dir: [0, -0.8, 0.6],
-      radius: 0.6,
-      pole: null,
-    };
+    const base = BASE;
     expect(fused(setUp(base)).solved).toBe(true);
     expect(fused(setUp({ ...base, kind: 'root' })).solved).toBe(false);
     // The leg hangs down, nearly straight at this reach; a target straight up turns the root by
     // more than the ~154° of the half-vector formula's common branch.
     expect(fused(setUp({ ...base, radius: 0.86, dir: [0, 1, 0.05] })).solved).toBe(false);
     expect(fused(setUp({ ...base, radius: 0.86, dir: [0, 0.2, 1] })).solved).toBe(true);
+  });
+
+  it('flags a hinge that cannot act (along the shin) degenerate, as the general path does', () => {
+    const leg = setUp(BASE, [0, -L2, -0.03].map((x) => x / Math.hypot(L2, 0.03)) as [number, number, number]);
+    const a = solveCopy(leg, twoBoneSolveGeneral);
+    const b = fused(leg);
+    expect(b.solved).toBe(true);
+    expect(b.result[TWO_BONE_RESULT.degenerate]).toBe(1);
+    expectSame(b.rotations, a.rotations, 'rotations');
+    expectSame(b.model, a.model, 'model');
+    expectSame(b.result, a.result, 'result');
+  });
+
+  it('declines, writing nothing, a root joint, a NaN or zero rotation and a collapsed parent frame', () => {
+    const declines = (leg: Leg) => {
+      const b = fused(leg);
+      expect(b.solved).toBe(false);
+      expectSame(b.rotations, leg.rotations, 'rotations untouched');
+      expectSame(b.model, leg.model, 'model untouched');
+      expect(Array.from(b.result)).toEqual([-1, -1, -1, -1, -1, -1]);
+    };
+    const asRoot = setUp(BASE);
+    const parents = asRoot.parents.slice();
+    parents[HIP] = -1;
+    declines({ ...asRoot, parents });
+    for (const rotation of [
+      [Number.NaN, 0, 0, 1],
+      [0, 0, 0, 0],
+    ]) {
+      const leg = setUp(BASE);
+      leg.rotations.set(rotation, 4 * KNEE);
+      declines(leg);
+    }
+    const collapsed = setUp(BASE);
+    collapsed.model.fill(0, 16, 27); // the pelvis's (the hip's parent's) 3×3 part: no inverse
+    declines(collapsed);
+    const nan = setUp(BASE);
+    nan.model[16 * KNEE + 13] = Number.NaN;
+    declines(nan);
   });
 
   it('is taken only by legs it fits: hinge-true, full weight, no bend range or end rotation', () => {

@@ -5,12 +5,20 @@
  * palette texture's data). The shader itself runs in test/browser/three-in-browser.test.ts.
  */
 import {
+  Bone,
+  BoxGeometry,
   type BufferAttribute,
+  Float32BufferAttribute,
+  Group,
   type InstancedMesh,
   Matrix4,
-  type Mesh,
+  Mesh,
+  MeshBasicMaterial,
   type Object3D,
-  type SkinnedMesh,
+  ShaderMaterial,
+  SkinnedMesh,
+  Skeleton as ThreeSkeleton,
+  Uint16BufferAttribute,
   Vector3,
   Vector4,
 } from 'three';
@@ -206,5 +214,62 @@ describe('ThreeInstancedCrowd', () => {
     expect(codeOf(() => new ThreeInstancedCrowd(binding, { capacity: 2.5 }))).toBe('argument/invalid');
     binding.meshes[0].bindMode = 'detached';
     expect(codeOf(() => new ThreeInstancedCrowd(binding, { capacity: 2 }))).toBe('three/unsupported-mesh');
+  });
+
+  it('places a mesh that is itself a joint (an ancestor of the bones) by its own motion', () => {
+    // root → body (a Mesh, so a joint: it lies between the root and the bone) → bone; a skinned
+    // box on the bone beside it.
+    const root = new Group();
+    const body = new Mesh(new BoxGeometry(1, 1, 1), new MeshBasicMaterial());
+    body.position.set(0, 1, 0);
+    root.add(body);
+    const bone = new Bone();
+    bone.position.set(0, 0.5, 0);
+    body.add(bone);
+    const box = new BoxGeometry(0.2, 0.2, 0.2);
+    const n = box.getAttribute('position').count;
+    box.setAttribute('skinIndex', new Uint16BufferAttribute(new Uint16Array(4 * n), 4));
+    box.setAttribute('skinWeight', new Float32BufferAttribute(new Float32Array(4 * n).fill(0.25), 4));
+    const skinned = new SkinnedMesh(box, new MeshBasicMaterial());
+    root.add(skinned);
+    root.updateMatrixWorld(true);
+    skinned.bind(new ThreeSkeleton([bone]));
+    const binding = bindThreeSkeleton(root);
+    const drawn = new ThreeInstancedCrowd(binding, { capacity: 1 });
+    const bodyJoint = binding.objects.indexOf(body);
+    expect(bodyJoint).toBeGreaterThanOrEqual(0);
+    const crowd = new Crowd(binding.skeleton, 1);
+    crowd.translations.set([5, 1, 0], 3 * bodyJoint);
+    crowd.rotations.set([0, Math.sin(0.4), 0, Math.cos(0.4)], 4 * bodyJoint);
+    crowd.forwardKinematics();
+    const world = Float64Array.from(new Matrix4().makeTranslation(0, 0, 2).elements);
+    drawn.writePalettes(crowd);
+    drawn.update(crowd, world);
+    const part = (drawn.group.children as InstancedMesh[]).find((m) => m.geometry === body.geometry);
+    if (part === undefined) throw new Error('no instanced body');
+    const instance = new Matrix4();
+    part.getMatrixAt(0, instance);
+    // Three moves the body the same way: its instance is where three puts it.
+    body.position.set(5, 1, 0);
+    body.quaternion.set(0, Math.sin(0.4), 0, Math.cos(0.4));
+    root.matrix.fromArray(world);
+    root.matrixAutoUpdate = false;
+    root.updateMatrixWorld(true);
+    expect(relativeDifference(instance.elements, body.matrixWorld.elements)).toBeLessThan(1e-6);
+  });
+
+  it('refuses a skinned mesh whose material it cannot patch, by name', async () => {
+    const { skeleton } = (await importGltf(bytes)).skeletons[0];
+    const scene = (await loadWithThree(bytes)).gltf.scene;
+    const hand = meshesOf(scene).skinned[0];
+    hand.material = new ShaderMaterial();
+    try {
+      new ThreeInstancedCrowd(bindThreeSkeleton(scene, { skeleton }), { capacity: 2 });
+      expect.fail('no error');
+    } catch (error) {
+      expect(isTendonError(error) && error.code).toBe('three/unsupported-mesh');
+      expect(String(error)).toContain('ShaderMaterial');
+      expect(String(error)).toContain(hand.name);
+    }
   });
 });
