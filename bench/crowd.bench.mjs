@@ -25,6 +25,7 @@ import { AnimationClip, AnimationMixer, Matrix4 } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { nodeCrowdWorker } from '../dist/crowd/node.js';
 import * as tendon from '../dist/index.js';
+import { bindThreeSkeleton, ThreeInstancedCrowd } from '../dist/three/index.js';
 import { glbWithoutTextures } from './glb.mjs';
 import { placedCrowdStep, placedWorlds } from './placement-step.mjs';
 
@@ -700,6 +701,40 @@ async function threeCrowdFrame(glb, count) {
   };
 }
 
+/**
+ * The drawing side of an instanced crowd, without IK: Crowd.sample and forwardKinematics, then
+ * ThreeInstancedCrowd's writePalettes (3×4 palettes into its texture data) and update (every rigid
+ * part's instance matrix from the model matrices, the skinned parts' from the world matrices):
+ * what a page does on the CPU before three draws the crowd in one call per mesh.
+ */
+async function tendonInstancedFrame({ skeleton, clip }, glb, count) {
+  const gltf = await new GLTFLoader().parseAsync(glb.slice(0), '');
+  const drawn = new ThreeInstancedCrowd(bindThreeSkeleton(gltf.scene, { skeleton }), { capacity: count });
+  const crowd = new tendon.Crowd(skeleton, count);
+  const worlds = new Float64Array(16 * count);
+  for (let c = 0; c < count; c++) {
+    crowd.setClip(c, clip);
+    crowd.times[c] = (c * clip.duration) / count;
+    worlds.set(
+      [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 2 * (c % 32), 0, -2 * Math.floor(c / 32), 1],
+      16 * c,
+    );
+  }
+  return {
+    name: `Crowd (sample + FK), no IK, + ThreeInstancedCrowd (writePalettes + update, ${drawn.group.children.length} meshes), ${count} robots`,
+    count,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) crowd.times[c] += DT;
+        crowd.sample();
+        crowd.forwardKinematics();
+        drawn.writePalettes(crowd);
+        drawn.update(crowd, worlds);
+      }
+    },
+  };
+}
+
 /** The robot's legs (Blender IK rig: the foot a separate bone, so each leg ends at an endLocal point). */
 function robotLegs(skeleton) {
   const rest = tendon.createModelBuffer(skeleton);
@@ -753,6 +788,7 @@ async function frameMain() {
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS - 1, true),
     await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, true),
     await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, false, false),
+    await tendonInstancedFrame(robot, glb, CROWD_SIZES[1]),
     tendonObjectsFrame(robot, CROWD_SIZES[0]),
     await threeCrowdFrame(glb, CROWD_SIZES[0]),
     ...(await Promise.all(WORKER_SIZES.map((n) => tendonCrowdFrame(robot, n, WORKERS)))),

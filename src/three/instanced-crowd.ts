@@ -106,7 +106,9 @@ transformed = (tendonSkin() * vec4(transformed, 1.0)).xyz;
  * takes the matrix itself (the same for bind matrices without non-uniform scale). A mesh with
  * several materials draws once per material group. The palette textures upload whole, `capacity`
  * rows, whenever {@link writePalettes} runs: keep `capacity` near the largest crowd drawn. The
- * per-frame methods allocate nothing.
+ * per-frame methods allocate nothing while the crowd fills the capacity; with fewer characters,
+ * each mesh's upload range (three's `updateRanges`, which three empties after each upload) costs
+ * a small array a frame.
  */
 export class ThreeInstancedCrowd {
   /** Every instanced mesh: add it to the scene. */
@@ -263,12 +265,7 @@ export class ThreeInstancedCrowd {
    */
   writePalettes(crowd: Crowd): void {
     this.checkCrowd(crowd, 'writePalettes');
-    if (this.viewCount !== crowd.count) {
-      this.views = this.skins.map((skin, s) =>
-        this.palettes[s].subarray(0, PALETTE_3X4 * skin.joints.length * crowd.count),
-      );
-      this.viewCount = crowd.count;
-    }
+    if (this.viewCount !== crowd.count) this.makeViews(crowd.count);
     for (let s = 0; s < this.skins.length; s++) {
       crowd.skinPalettes(this.skins[s], this.views[s], '3x4');
       this.textures[s].needsUpdate = true;
@@ -295,7 +292,9 @@ export class ThreeInstancedCrowd {
     const J = this.binding.skeleton.jointCount;
     const model = crowd.model;
     const m = this.scratch;
-    for (const part of this.rigid) {
+    // Index loops: iterating the frozen arrays with for…of allocated its iterator's results.
+    for (let k = 0; k < this.rigid.length; k++) {
+      const part = this.rigid[k];
       const out = part.mesh.instanceMatrix.array as Float32Array;
       for (let c = 0; c < n; c++) {
         if (part.joint >= 0) {
@@ -308,7 +307,8 @@ export class ThreeInstancedCrowd {
       }
       this.drawn(part.mesh, n);
     }
-    for (const part of this.skinned) {
+    for (let k = 0; k < this.skinned.length; k++) {
+      const part = this.skinned[k];
       const out = part.mesh.instanceMatrix.array as Float32Array;
       for (let i = 0; i < 16 * n; i++) out[i] = worlds[i];
       this.drawn(part.mesh, n);
@@ -332,16 +332,32 @@ export class ThreeInstancedCrowd {
     for (const texture of this.textures) texture.dispose();
   }
 
+  /**
+   * Views of the palettes sized for `count` characters (a method of its own: a closure over
+   * `writePalettes`' argument would make V8 allocate its context on every call).
+   */
+  private makeViews(count: number): void {
+    this.views = this.skins.map((skin, s) =>
+      this.palettes[s].subarray(0, PALETTE_3X4 * skin.joints.length * count),
+    );
+    this.viewCount = count;
+  }
+
   private drawn(mesh: InstancedMesh, n: number): void {
     mesh.count = n;
-    // One range object per mesh, set and pushed again (addUpdateRange would make one a frame):
-    // three merges ranges in place and clears the list after the upload.
-    const range = this.ranges.get(mesh) as { start: number; count: number };
-    range.start = 0;
-    range.count = 16 * n;
     const ranges = mesh.instanceMatrix.updateRanges;
-    ranges.length = 0;
-    ranges.push(range);
+    if (n < this.capacity) {
+      // Only the drawn instances are uploaded. Three empties the list after each upload (which
+      // frees its backing store), so the push allocates a few hundred bytes: the price of not
+      // uploading `capacity` matrices. The range object itself is reused.
+      const range = this.ranges.get(mesh) as { start: number; count: number };
+      range.start = 0;
+      range.count = 16 * n;
+      if (ranges.length !== 0) ranges.length = 0;
+      ranges.push(range);
+    } else if (ranges.length !== 0) {
+      ranges.length = 0;
+    }
     mesh.instanceMatrix.needsUpdate = true;
   }
 
