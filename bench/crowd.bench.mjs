@@ -28,6 +28,7 @@ import * as tendon from '../dist/index.js';
 import { bindThreeSkeleton, ThreeInstancedCrowd } from '../dist/three/index.js';
 import { glbWithoutTextures } from './glb.mjs';
 import { placedCrowdStep, placedWorlds } from './placement-step.mjs';
+import { bumps, WALK_Z } from './terrain.mjs';
 
 const { CROWD_STEP, CrowdWorkers } = tendon;
 
@@ -626,6 +627,49 @@ async function tendonPlacedCrowdFrame(
   };
 }
 
+/**
+ * The placed frame of tendonPlacedCrowdFrame (one thread, `chunk` robots at a time through every
+ * step) with the library's CrowdPlacement instead of the bench's own step: the same robots, worlds,
+ * travel and ground; what a user of CrowdPlacement pays against a hand-written loop.
+ */
+function tendonCrowdPlacementFrame({ skeleton, clip, skins }, count, chunk) {
+  const crowd = new tendon.Crowd(skeleton, count);
+  for (let c = 0; c < count; c++) {
+    crowd.setClip(c, clip);
+    crowd.times[c] = (c * clip.duration * 0.6180339887498949) % clip.duration;
+  }
+  const rig = tendon.findRig(skeleton);
+  const placed = new tendon.CrowdPlacement(crowd, rig, { ground: bumps().heightfield });
+  placedWorlds(placed.worlds, count);
+  const track = tendon.computeContacts(clip, rig.legs);
+  const speed = -track.groundVelocity[2] * 0.5; // the robots' scale in placedWorlds
+  const worlds = placed.worlds;
+  const palettes = skins.map((skin) => new Float32Array(12 * skin.joints.length * count));
+  return {
+    name: `Crowd + CrowdPlacement (heightfield) + 3×4 palettes, ${count} robots, ${chunk} at a time`,
+    count,
+    run(frames) {
+      for (let f = 0; f < frames; f++) {
+        for (let c = 0; c < count; c++) {
+          crowd.times[c] += DT;
+          worlds[16 * c + 14] += speed * DT;
+          if (worlds[16 * c + 14] > WALK_Z) {
+            worlds[16 * c + 14] -= 2 * WALK_Z;
+            placed.placements[c].reset();
+          }
+        }
+        for (let first = 0; first < count; first += chunk) {
+          const n = Math.min(chunk, count - first);
+          crowd.sample('loop', first, n);
+          crowd.forwardKinematics(first, n);
+          placed.solve(DT, first, n);
+          for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4', first, n);
+        }
+      }
+    },
+  };
+}
+
 /** The same frame with an object per robot: Pose, sampleClip, forwardKinematics, a TwoBoneIk per leg, Skin.computePalette. */
 function tendonObjectsFrame({ skeleton, clip, skins }, count) {
   const legs = robotLegs(skeleton);
@@ -784,6 +828,7 @@ async function frameMain() {
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)))),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16),
+    tendonCrowdPlacementFrame(robot, CROWD_SIZES[1], 16),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS - 1, true),
     await tendonCrowdFrame(robot, CROWD_SIZES[1], 0, false, true),

@@ -1,8 +1,8 @@
 /**
  * The crowd: N RobotExpressive robots walking the terrain in lanes, each its own phase and speed.
  * One `Crowd` samples every robot's walk and runs forward kinematics over the whole crowd in one
- * pass. Each robot's own `FootPlacement` plants its feet on the crowd's arrays themselves
- * (`Crowd.poseOf`, `Crowd.modelOf`: views, nothing copied). Drawing: tendon/three's
+ * pass; one `CrowdPlacement` plants every robot's feet on the crowd's arrays themselves (a
+ * `FootPlacement` per robot inside, nothing copied). Drawing: tendon/three's
  * `ThreeInstancedCrowd`, one draw call per mesh of the robot whatever N (the rigid parts placed from
  * the crowd's model matrices, the skinned hands skinned on the GPU from the crowd's 3×4 palettes in
  * a float texture). A slider sets N; the panel shows tendon's milliseconds per frame (sample +
@@ -13,11 +13,10 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import {
   type Clip,
   Crowd,
+  CrowdPlacement,
   computeContacts,
-  FootPlacement,
   findRig,
   importGltf,
-  type Pose,
   SPRING,
   springOmega,
   springStep,
@@ -43,11 +42,10 @@ const LENGTH = terrainLength(STRETCHES);
 /** Frames over which the panel's milliseconds are averaged. */
 const WINDOW = 30;
 
-/** One robot: its own placement, where it walks. */
+/** One robot: where it walks. */
 interface Robot {
   /** The animation's model matrices, before placement: the meter's "without IK" (not tendon's time). */
   readonly animated: Float64Array;
-  readonly placement: FootPlacement;
   /** Its model-to-world matrix: a view of the crowd's worlds, which the drawing reads. */
   readonly world: Float64Array;
   /** The origin's height spring (value, velocity) and its goal. */
@@ -63,9 +61,8 @@ interface Robot {
   started: boolean;
 }
 
-/** Views of one character's slice of the crowd's buffers (made once per N). */
+/** A view of one character's model matrices in the crowd's (made once per N). */
 interface Slice {
-  pose: Pose;
   m: Float64Array;
 }
 
@@ -125,14 +122,11 @@ async function main(): Promise<void> {
   const worlds = new Float64Array(16 * MAX);
 
   const robots: Robot[] = [];
-  /** The robot at the pool's index `robots.length`: its placement, its world matrix's place. */
+  /** The robot at the pool's index `robots.length`: where it walks, its world matrix's place. */
   const makeRobot = (): Robot => {
     const c = robots.length;
-    const placement = new FootPlacement(skeleton, rig, { ground });
-    placement.setContactTrack(track);
     return {
       animated: new Float64Array(16 * J),
-      placement,
       world: worlds.subarray(16 * c, 16 * (c + 1)),
       controller: new Float64Array(2),
       goal: new Float64Array(1),
@@ -153,6 +147,7 @@ async function main(): Promise<void> {
   const meter = new FootMeter(ground, rig, track, SCALE);
 
   let crowd = new Crowd(skeleton, 0);
+  let placement = new CrowdPlacement(crowd, rig, { ground, worlds: worlds.subarray(0, 0) });
   let slices: Slice[] = [];
   let count = 0;
   const withIk = tally();
@@ -178,12 +173,18 @@ async function main(): Promise<void> {
     n = Math.max(1, Math.min(MAX, Math.round(n)));
     while (robots.length < n) robots.push(makeRobot());
     crowd = new Crowd(skeleton, n);
+    // Every robot walks: each placement gets the walk's contacts, computed once above.
+    placement = new CrowdPlacement(crowd, rig, {
+      ground,
+      worlds: worlds.subarray(0, 16 * n),
+      contacts: () => track,
+    });
     slices = [];
     const perLane = Math.ceil(n / LANES);
     const spacing = LENGTH / perLane;
     for (let c = 0; c < n; c++) {
       crowd.setClip(c, walk);
-      slices.push({ pose: crowd.poseOf(c), m: crowd.modelOf(c) });
+      slices.push({ m: crowd.modelOf(c) });
       const robot = robots[c];
       const lane = c % LANES;
       const slot = Math.floor(c / LANES);
@@ -195,7 +196,6 @@ async function main(): Promise<void> {
       robot.time = walk.duration * ((c * 0.6180339887498949) % 1);
       robot.walked = 0;
       robot.started = false;
-      robot.placement.reset();
     }
     count = n;
     slider.value = String(n);
@@ -240,8 +240,8 @@ async function main(): Promise<void> {
     const copied = performance.now();
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
-      const { world, placement } = robot;
-      const { pose, m: model } = slices[c];
+      const { world } = robot;
+      const model = slices[c].m;
       // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
       track.groundVelocityAt(robot.time, velocity, 0);
       const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * dt * robot.speed;
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
       if (robot.x >= LENGTH) {
         robot.x -= LENGTH;
         robot.started = false;
-        placement.reset();
+        placement.placements[c].reset();
       }
       // The origin follows the ground under the pelvis through a spring.
       headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
@@ -266,8 +266,8 @@ async function main(): Promise<void> {
       spring[SPRING.dt] = dt;
       springStep(robot.controller, 0, robot.goal, 0, spring);
       headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
-      placement.solve(pose, model, world, dt, robot.time);
     }
+    placement.solve(dt);
     const placed = performance.now();
     // Measured outside tendon's time.
     for (let c = 0; c < n; c++) {

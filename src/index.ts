@@ -63,6 +63,7 @@ export {
   computeContacts,
   legLength,
 } from './placement/contacts.js';
+export { CrowdPlacement, type CrowdPlacementOptions } from './placement/crowd-placement.js';
 export { FootPlacement, type FootPlacementOptions, LEG_REPORT } from './placement/foot-placement.js';
 export { type Ground, HIT, RAY } from './placement/ground.js';
 export { HeightfieldGround, type HeightfieldOptions } from './placement/heightfield-ground.js';

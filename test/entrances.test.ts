@@ -279,6 +279,24 @@ const ENTRANCES: Entrance<Fixture>[] = [
     },
   },
   {
+    name: 'new CrowdPlacement',
+    args: (f) => [new tendon.Crowd(f.skeleton, 2), f.rig, { ground: f.ground }],
+    run: (_, [c, r, o]) => new tendon.CrowdPlacement(c, r, o),
+  },
+  {
+    name: 'crowdPlacement.solve',
+    args: () => [1 / 60, 0, 2],
+    run: (f, [dt, first, count]) => {
+      const crowd = new tendon.Crowd(f.skeleton, 2);
+      crowd.setClip(0, f.clip);
+      crowd.setClip(1, f.clip);
+      crowd.sample();
+      crowd.forwardKinematics();
+      new tendon.CrowdPlacement(crowd, f.rig, { ground: f.ground }).solve(dt, first, count);
+      return crowd.model[20];
+    },
+  },
+  {
     name: 'new LookAt',
     args: (f) => [f.skeleton, f.rig, { coneAngle: 0.7 }],
     run: (_, [s, r, o]) => new tendon.LookAt(s, r, o),

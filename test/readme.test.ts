@@ -94,6 +94,11 @@ describe('README', () => {
       // docs/crowds.md: an AimIk per character on the crowd's own arrays.
       expect(logs[0]).toEqual(['reached', true, 'head turned', true]);
     }
+    if (block.includes('new CrowdPlacement(')) {
+      // docs/crowds.md: fifty robots placed on a slope, the pose changed from the animation's.
+      expect(logs[0]).toEqual(['placed', true, 'ground under its left foot', true]);
+      expect(Number(logs[1][1])).toBeGreaterThan(0.005);
+    }
     if (block.includes('CrowdWorkers.start(')) {
       // docs/crowds.md: shared memory in Node; two workers, the single-threaded bits.
       expect(logs[0].slice(0, 2)).toEqual(['shared memory', true]);
