@@ -10,15 +10,18 @@ import { TendonError } from '../errors.js';
 import { Crowd } from '../pose/crowd.js';
 import type { Pose } from '../pose/pose.js';
 import type { Rig } from '../rig/limbs.js';
-import { type ContactTrack, computeContacts } from './contacts.js';
+import { ContactTrack, computeContacts } from './contacts.js';
 import { FootPlacement, type FootPlacementOptions } from './foot-placement.js';
 
 /** Set-up of a {@link CrowdPlacement}: every character's {@link FootPlacement} options, and more. */
 export interface CrowdPlacementOptions extends FootPlacementOptions {
   /**
    * The contacts of a clip, asked once per clip a character is given (then kept). Default
-   * `computeContacts(clip, rig.legs)`; return `null` for a clip whose feet are not to be driven by
-   * contacts (they are then placed as {@link FootPlacement} places them without a track).
+   * `computeContacts(clip, rig.legs)` (a looping clip's contacts; give one-shot clips theirs with
+   * `{ loop: false }`), `null` for a clip of no duration. Return `null` for a clip whose feet are
+   * not to be driven by contacts: its characters are then placed with every foot's contact weight
+   * 1 and none planted (each foot follows the ground, none is locked), at the foot heights of the
+   * last track they had.
    */
   readonly contacts?: (clip: Clip) => ContactTrack | null;
   /**
@@ -39,9 +42,12 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
  * ones for the palettes. A character gets the bits its own `FootPlacement` would give it on a
  * `Pose` of its own.
  *
- * The per-character objects are made once, here; {@link solve} allocates nothing (the frame's
- * `dt` reaches each placement through its `clock`, not as an argument V8 might box). A character
- * with a second clip ({@link Crowd.setBlendClip}) is placed with its first clip's contacts.
+ * The per-character objects are made once, here; {@link solve} allocates nothing, except when a
+ * character has a clip whose contacts are not known yet (they are computed then, once per clip: a
+ * frame's hitch; give each clip to a character before the first frame to have them all at once).
+ * A character with a second clip ({@link Crowd.setBlendClip}) is placed with its first clip's
+ * contacts at {@link Crowd.times}. A character whose clip is set to `null` is left alone; when it
+ * gets one again its placement starts over ({@link FootPlacement.reset}).
  */
 export class CrowdPlacement {
   /** The crowd placed. */
@@ -60,6 +66,11 @@ export class CrowdPlacement {
   private readonly trackClips: (Clip | null | undefined)[];
   private readonly tracks = new Map<Clip, ContactTrack | null>();
   private readonly contacts: (clip: Clip) => ContactTrack | null;
+  /**
+   * The frame's `dt` as {@link CrowdPlacement.solveClock} reads it: {@link CrowdPlacement.solve}
+   * writes it there (a small entry V8 inlines, so that the number is not boxed on its way).
+   */
+  readonly clock = new Float64Array(1);
 
   /**
    * @param crowd - the crowd whose characters are placed.
@@ -75,16 +86,18 @@ export class CrowdPlacement {
     }
     checkObjectArg(options, 'CrowdPlacement', 'options');
     const n = crowd.count;
-    const worlds = options.worlds ?? new Float64Array(16 * n);
-    if (!(worlds instanceof Float64Array) || worlds.length !== 16 * n) {
+    const given = options.worlds;
+    if (given !== undefined && (!(given instanceof Float64Array) || given.length !== 16 * n)) {
       throw new TendonError(
         'pose/buffer-size',
         `CrowdPlacement: worlds must be a Float64Array of 16 × ${n} characters`,
       );
     }
-    if (options.worlds === undefined) {
-      for (let c = 0; c < n; c++)
+    const worlds = given ?? new Float64Array(16 * n);
+    if (given === undefined) {
+      for (let c = 0; c < n; c++) {
         worlds[16 * c] = worlds[16 * c + 5] = worlds[16 * c + 10] = worlds[16 * c + 15] = 1;
+      }
     }
     const contacts = options.contacts;
     if (contacts !== undefined && typeof contacts !== 'function') {
@@ -92,7 +105,7 @@ export class CrowdPlacement {
     }
     this.crowd = crowd;
     this.worlds = worlds;
-    this.contacts = contacts ?? ((clip) => computeContacts(clip, rig.legs));
+    this.contacts = contacts ?? ((clip) => (clip.duration > 0 ? computeContacts(clip, rig.legs) : null));
     const placements: FootPlacement[] = [];
     const poses: Pose[] = [];
     const models: Float64Array[] = [];
@@ -115,11 +128,22 @@ export class CrowdPlacement {
    * at its {@link Crowd.times} in its clip and its {@link worlds} matrix. A character without a
    * clip is left alone. Call after the crowd's `sample` and `forwardKinematics`.
    *
-   * @throws {@link TendonError} `argument/invalid` for a range outside the crowd, and what
-   *   {@link FootPlacement.solve} throws (a bad `dt` or world matrix, a ground that fails): the
-   *   characters before the one that threw are placed, it and those after are not.
+   * @throws {@link TendonError} `argument/invalid` for a range outside the crowd,
+   *   `placement/invalid-input` for a world matrix of a character of the range (with a clip) with
+   *   a number that is not finite,
+   *   what the `contacts` option throws or a track it returns that does not fit the rig
+   *   (`placement/invalid-option`): all before any character is placed; and what
+   *   {@link FootPlacement.solve} throws (a bad `dt`, a ground that fails, a world matrix that
+   *   cannot be inverted): the characters before the one that threw are placed, it and those after
+   *   are not.
    */
   solve(dt: number, first = 0, count: number = this.crowd.count - first): void {
+    this.clock[0] = dt;
+    this.solveClock(first, count);
+  }
+
+  /** {@link CrowdPlacement.solve}, with `dt` read from {@link CrowdPlacement.clock}. */
+  solveClock(first = 0, count: number = this.crowd.count - first): void {
     const n = this.crowd.count;
     if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || first + count > n) {
       throw new TendonError(
@@ -127,12 +151,29 @@ export class CrowdPlacement {
         `CrowdPlacement.solve: characters ${first} … ${first + count - 1} are not in 0 … ${n - 1}`,
       );
     }
-    const times = this.crowd.times;
+    const crowd = this.crowd;
+    const worlds = this.worlds;
+    // What can fail for a character of the range fails here, before any is placed: its world
+    // matrix, its clip's contacts.
     for (let c = first; c < first + count; c++) {
-      const clip = this.crowd.clipOf(c);
-      if (clip === null) continue;
-      const placement = this.placements[c];
+      const clip = crowd.clipOf(c);
       if (clip !== this.trackClips[c]) this.followClip(c, clip);
+      if (clip === null) continue;
+      for (let i = 16 * c; i < 16 * c + 16; i++) {
+        const v = worlds[i];
+        if (!(v - v === 0)) {
+          throw new TendonError(
+            'placement/invalid-input',
+            `CrowdPlacement.solve: world[${i - 16 * c}] of character ${c} is ${v}, not a finite number`,
+          );
+        }
+      }
+    }
+    const dt = this.clock[0];
+    const times = crowd.times;
+    for (let c = first; c < first + count; c++) {
+      if (this.trackClips[c] === null) continue;
+      const placement = this.placements[c];
       const clock = placement.clock;
       clock[0] = dt;
       clock[1] = times[c];
@@ -140,14 +181,38 @@ export class CrowdPlacement {
     }
   }
 
-  /** Gives character `c`'s placement the contacts of its (new) clip. */
-  private followClip(c: number, clip: Clip): void {
+  /**
+   * Gives character `c`'s placement the contacts of its new clip (`null`: none, the character is
+   * left alone). A character that comes back from no clip starts over: its locks and springs are
+   * of a pose long gone.
+   */
+  private followClip(c: number, clip: Clip | null): void {
+    const placement = this.placements[c];
+    if (clip === null) {
+      this.trackClips[c] = null;
+      return;
+    }
     let track = this.tracks.get(clip);
     if (track === undefined) {
       track = this.contacts(clip);
+      if (track !== null && !(track instanceof ContactTrack)) {
+        throw new TendonError(
+          'placement/invalid-option',
+          `CrowdPlacement: contacts gave ${String(track)} for clip "${clip.name}", not a ContactTrack or null`,
+        );
+      }
+      // Checked against the rig before it is kept (setContactTrack throws for a track of other legs).
+      placement.setContactTrack(track);
       this.tracks.set(clip, track);
+    } else {
+      placement.setContactTrack(track);
     }
-    this.placements[c].setContactTrack(track);
+    if (track === null) {
+      // No contacts: every foot follows the ground, none is locked.
+      placement.contactWeights.fill(1);
+      placement.planted.fill(0);
+    }
+    if (this.trackClips[c] === null) placement.reset();
     this.trackClips[c] = clip;
   }
 }

@@ -101,7 +101,7 @@ transformed = (tendonSkin() * vec4(transformed, 1.0)).xyz;
  * Skinned meshes must be in three's attached bind mode (GLTFLoader's) with three's built-in mesh
  * materials; those are cloned and their skinning chunks replaced (`onBeforeCompile`, after the
  * material's own). A scene's `overrideMaterial` replaces the clones and draws the skinned meshes
- * unskinned; shadow casting is not set up (no depth material reads the palettes); morph targets
+ * unskinned; the skinned parts cast no shadow (no depth material reads the palettes); morph targets
  * are dropped; a skinned mesh's normals take the inverse transpose of its bind matrix where three
  * takes the matrix itself (the same for bind matrices without non-uniform scale). A mesh with
  * several materials draws once per material group. The palette textures upload whole, `capacity`
@@ -142,7 +142,8 @@ export class ThreeInstancedCrowd {
    * @throws {@link index!TendonError} `argument/invalid` for a binding that is not one or a
    *   capacity that is not an integer from 1 to 16,384,
    *   `three/invalid-root` for a binding without a root object, `three/unsupported-mesh` for a
-   *   skinned mesh in detached bind mode or on a skeleton the binding does not hold.
+   *   skinned mesh in detached bind mode, on a skeleton the binding does not hold, or with a
+   *   material other than three's built-in mesh materials.
    */
   constructor(binding: ThreeSkeletonBinding, options: ThreeInstancedCrowdOptions) {
     if (!(binding instanceof ThreeSkeletonBinding)) {
@@ -220,6 +221,8 @@ export class ThreeInstancedCrowd {
         geometry.applyMatrix4(mesh.bindMatrix);
         const instanced = new InstancedMesh(geometry, skinnedMaterials(mesh, textures[s]), capacity);
         copyLook(instanced, mesh);
+        // No depth material reads the palettes: its shadow would be the bind pose's.
+        instanced.castShadow = false;
         skinned.push({ mesh: instanced, skin: s });
       } else {
         let joint = -1;
@@ -345,6 +348,8 @@ export class ThreeInstancedCrowd {
 
   private drawn(mesh: InstancedMesh, n: number): void {
     mesh.count = n;
+    // Nothing to upload (an empty range would upload the whole buffer).
+    if (n === 0) return;
     const ranges = mesh.instanceMatrix.updateRanges;
     if (n < this.capacity) {
       // Only the drawn instances are uploaded. Three empties the list after each upload (which
@@ -436,16 +441,15 @@ function skinnedMaterials(mesh: SkinnedMesh, palette: DataTexture): Material | M
     }
     const clone = source.clone();
     const own = source.onBeforeCompile;
-    const key = source.customProgramCacheKey();
     clone.onBeforeCompile = (shader: WebGLProgramParametersWithUniforms, renderer: WebGLRenderer) => {
-      own.call(source, shader, renderer);
+      own.call(clone, shader, renderer);
       shader.uniforms.tendonPalette = { value: palette };
       shader.vertexShader = shader.vertexShader
         .replace('#include <skinning_pars_vertex>', PARS)
         .replace('#include <skinnormal_vertex>', NORMAL)
         .replace('#include <skinning_vertex>', POSITION);
     };
-    clone.customProgramCacheKey = () => `${key}|tendon-instanced-skinning`;
+    clone.customProgramCacheKey = () => `${source.customProgramCacheKey()}|tendon-instanced-skinning`;
     return clone;
   });
   return Array.isArray(mesh.material) ? patched : patched[0];

@@ -291,5 +291,12 @@ describe('twoBoneHingeLeg', () => {
     new TwoBoneIk(SKELETON, limb).writeSettings(settings, 0);
     settings[TWO_BONE.hasEndRotation] = 1;
     expect(hingeLegFits(settings)).toBe(false);
+    // Called directly with settings it does not fit, it declines, writing nothing.
+    const leg = setUp(BASE);
+    leg.settings[TWO_BONE.weight] = 0.5;
+    const b = fused(leg);
+    expect(b.solved).toBe(false);
+    expectSame(b.rotations, leg.rotations, 'rotations untouched');
+    expectSame(b.model, leg.model, 'model untouched');
   });
 });

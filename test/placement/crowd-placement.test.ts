@@ -3,8 +3,9 @@
  * FootPlacement gives it on a Pose of its own (the contacts of its clip, followed when the clip
  * changes), a range places only its characters, and what it cannot place is refused by name.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
+import { Clip as ClipClass } from '../../src/animation/clip.js';
 import { isTendonError } from '../../src/errors.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { computeContacts } from '../../src/placement/contacts.js';
@@ -155,5 +156,74 @@ describe('CrowdPlacement', () => {
     placed.worlds[13] = Number.NaN;
     expect(codeOf(() => placed.solve(1 / 60))).toMatch(/^placement\/invalid-input.*world/);
     expectSame(crowd.model, before, 'model');
+  });
+
+  it('places a clip without contacts with every foot following the ground, and starts a character over when it comes back', () => {
+    const crowd = new Crowd(skeleton, 2);
+    // A clip of one key (no duration): no contacts by default.
+    const still = ClipClass.create(skeleton, {
+      name: 'still',
+      tracks: [{ joint: 0, path: 'rotation', times: [0], values: [0, 0, 0, 1] }],
+    });
+    const placed = new CrowdPlacement(crowd, rig, { ground });
+    for (let c = 0; c < 2; c++) {
+      crowd.setClip(c, walk);
+      placed.worlds.set(worldOf(c), 16 * c);
+    }
+    const frame = () => {
+      for (let c = 0; c < 2; c++) crowd.times[c] += 1 / 60;
+      crowd.sample();
+      crowd.forwardKinematics();
+      placed.solve(1 / 60);
+    };
+    for (let f = 0; f < 20; f++) frame();
+    const one = placed.placements[1];
+    expect(Array.from(one.planted)).not.toEqual([0, 0]);
+    crowd.setClip(1, still);
+    frame();
+    expect(Array.from(one.contactWeights)).toEqual([1, 1]);
+    expect(Array.from(one.planted)).toEqual([0, 0]);
+    // Switched off (no clip) and back: its placement starts over, once.
+    const reset = vi.spyOn(one, 'reset');
+    crowd.setClip(1, null);
+    frame();
+    frame();
+    expect(reset).not.toHaveBeenCalled();
+    crowd.setClip(1, walk);
+    frame();
+    expect(reset).toHaveBeenCalledTimes(1);
+    frame();
+    expect(reset).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails before placing anyone for a bad world or bad contacts in the range', () => {
+    const crowd = new Crowd(skeleton, 3);
+    for (let c = 0; c < 3; c++) crowd.setClip(c, walk);
+    crowd.sample();
+    crowd.forwardKinematics();
+    const before = crowd.model.slice();
+    const code = (f: () => unknown) => {
+      try {
+        f();
+      } catch (error) {
+        return isTendonError(error) ? error.code : String(error);
+      }
+      return 'no error';
+    };
+    const badWorld = new CrowdPlacement(crowd, rig, { ground });
+    badWorld.worlds[16 * 2 + 12] = Number.POSITIVE_INFINITY;
+    expect(code(() => badWorld.solve(1 / 60))).toBe('placement/invalid-input');
+    expectSame(crowd.model, before, 'model after a bad world');
+    // A contacts option that gives no track for the second character's clip.
+    crowd.setClip(1, run);
+    const badContacts = new CrowdPlacement(crowd, rig, {
+      ground,
+      contacts: (clip) => (clip === run ? (undefined as unknown as null) : computeContacts(clip, rig.legs)),
+    });
+    expect(code(() => badContacts.solve(1 / 60))).toBe('placement/invalid-option');
+    expectSame(crowd.model, before, 'model after bad contacts');
+    expect(
+      code(() => new CrowdPlacement(crowd, rig, { ground, worlds: null as unknown as Float64Array })),
+    ).toBe('pose/buffer-size');
   });
 });

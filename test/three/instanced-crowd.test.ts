@@ -194,7 +194,17 @@ describe('ThreeInstancedCrowd', () => {
 
   it('draws only the crowd’s characters, and refuses what it cannot draw, by name', async () => {
     const { skeleton, drawn, crowd, worlds } = await setUp(2, 3);
-    for (const part of drawn.group.children as InstancedMesh[]) expect(part.count).toBe(2);
+    for (const part of drawn.group.children as InstancedMesh[]) {
+      expect(part.count).toBe(2);
+      // Fewer than the capacity: only the drawn instances' matrices are uploaded.
+      expect(part.instanceMatrix.updateRanges).toEqual([{ start: 0, count: 32 }]);
+    }
+    // The skinned parts cast no shadow (nothing would skin it); the others keep their source's.
+    const skinnedParts = (drawn.group.children as InstancedMesh[]).filter(
+      (p) => p.geometry.getAttribute('skinIndex') !== undefined,
+    );
+    expect(skinnedParts.length).toBeGreaterThan(0);
+    for (const part of skinnedParts) expect(part.castShadow).toBe(false);
     const big = new Crowd(skeleton, 4);
     const codeOf = (f: () => unknown) => {
       try {

@@ -1,0 +1,60 @@
+/**
+ * Switches placement off and on at every `step`-th frame of a walk and reports the largest joint
+ * step IK adds in any of those walks: the sweeps behind docs/placement.md's "Weights and
+ * switching". Each walk is the walk table's (test/placement/walk-harness.ts) with
+ * `setWeight(0, 0.25)` at frame f and `setWeight(1, 0.25)` 50 frames later (40 on the Fox).
+ *
+ *   npx tsx scripts/switch-sweep.ts cmu_02_01_walk.bvh slope 2
+ *   npx tsx scripts/switch-sweep.ts cmu_131_01_start_walk_stop.bvh bumps 4
+ *   npx tsx scripts/switch-sweep.ts fox flat 6
+ *
+ * Terrains: flat, slope, steps, bumps. Deterministic: the same numbers on every run.
+ */
+import type { Clip } from '../src/animation/clip.js';
+import { computeContacts } from '../src/placement/contacts.js';
+import { cmu, fox } from '../test/placement/characters.js';
+import { terrains } from '../test/placement/terrains.js';
+import { walk } from '../test/placement/walk-harness.js';
+
+const [who = 'cmu_02_01_walk.bvh', terrain = 'flat', stepArg = '4'] = process.argv.slice(2);
+const step = Number(stepArg);
+if (!(Number.isInteger(step) && step >= 1)) throw new Error(`step ${stepArg}: an integer ≥ 1`);
+
+const isFox = who === 'fox';
+const character = isFox ? await fox() : cmu(who);
+const clip = isFox ? (character.clips.get('Walk') as Clip) : ([...character.clips.values()][0] as Clip);
+const track = computeContacts(clip, character.rig.legs, { loop: isFox });
+// The Fox walks along its clip's ground velocity over terrain laid from 0.5 ahead (as the
+// four-legged tests do); the captures along +Z from 1.3 back (as the walk table does).
+const [gx, , gz] = track.groundVelocity;
+const length = Math.hypot(gx, gz);
+const grounds = isFox ? terrains([-gx / length, -gz / length], 0.5) : terrains([0, 1], -1.3);
+const ground = grounds[terrain as keyof typeof grounds];
+if (ground === undefined) throw new Error(`terrain ${terrain}: flat, slope, steps or bumps`);
+const seconds = isFox ? 6 : clip.duration;
+const gap = isFox ? 40 : 50;
+const frames = Math.round(seconds * 60);
+const options = { clip, rig: character.rig, track, ground, scale: character.scale, seconds };
+const base = walk(options).maxAddedRotationStepDeg;
+let worst = 0;
+let worstAt = -1;
+let tried = 0;
+const over: string[] = [];
+for (let f0 = isFox ? 20 : 10; f0 < frames - 60; f0 += step) {
+  const m = walk({ ...options, toggle: [f0, f0 + gap] });
+  tried++;
+  if (m.maxAddedRotationStepDeg > worst) {
+    worst = m.maxAddedRotationStepDeg;
+    worstAt = f0;
+  }
+  if (m.maxAddedRotationStepDeg > 10.01) {
+    over.push(
+      `  off at ${f0}: ${m.maxAddedRotationStepDeg.toFixed(1)}° at frame ${m.maxStepAt[0]}, joint ${m.maxStepAt[1]}`,
+    );
+  }
+}
+console.log(
+  `${who} on ${terrain}: ${tried} switches every ${step} frames; the walk alone ${base.toFixed(1)}°, ` +
+    `the worst switch ${worst.toFixed(1)}° (off at frame ${worstAt})`,
+);
+console.log(over.length > 0 ? `over 10°:\n${over.join('\n')}` : 'none over 10°');
