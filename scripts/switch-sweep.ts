@@ -7,12 +7,13 @@
  *   npx tsx scripts/switch-sweep.ts cmu_02_01_walk.bvh slope 2
  *   npx tsx scripts/switch-sweep.ts cmu_131_01_start_walk_stop.bvh bumps 4
  *   npx tsx scripts/switch-sweep.ts fox flat 6
+ *   npx tsx scripts/switch-sweep.ts robot steps 6
  *
  * Terrains: flat, slope, steps, bumps. Deterministic: the same numbers on every run.
  */
 import type { Clip } from '../src/animation/clip.js';
 import { computeContacts } from '../src/placement/contacts.js';
-import { cmu, fox } from '../test/placement/characters.js';
+import { cmu, fox, robot } from '../test/placement/characters.js';
 import { terrains } from '../test/placement/terrains.js';
 import { walk } from '../test/placement/walk-harness.js';
 
@@ -20,12 +21,15 @@ const [who = 'cmu_02_01_walk.bvh', terrain = 'flat', stepArg = '4'] = process.ar
 const step = Number(stepArg);
 if (!(Number.isInteger(step) && step >= 1)) throw new Error(`step ${stepArg}: an integer ≥ 1`);
 
-const isFox = who === 'fox';
-const character = isFox ? await fox() : cmu(who);
-const clip = isFox ? (character.clips.get('Walk') as Clip) : ([...character.clips.values()][0] as Clip);
+// The Fox's Walk and the robot's Walking loop in place; the captures travel and end.
+const isFox = who === 'fox' || who === 'robot';
+const character = who === 'fox' ? await fox() : who === 'robot' ? await robot() : cmu(who);
+const clip = isFox
+  ? (character.clips.get(who === 'fox' ? 'Walk' : 'Walking') as Clip)
+  : ([...character.clips.values()][0] as Clip);
 const track = computeContacts(clip, character.rig.legs, { loop: isFox });
-// The Fox walks along its clip's ground velocity over terrain laid from 0.5 ahead (as the
-// four-legged tests do); the captures along +Z from 1.3 back (as the walk table does).
+// The looping clips walk along their ground velocity over terrain laid from 0.5 ahead (as the
+// four-legged tests do); the captures along +Z from 1.3 back.
 const [gx, , gz] = track.groundVelocity;
 const length = Math.hypot(gx, gz);
 const grounds = isFox ? terrains([-gx / length, -gz / length], 0.5) : terrains([0, 1], -1.3);

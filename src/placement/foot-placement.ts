@@ -238,6 +238,8 @@ export class FootPlacement {
   readonly report: Float64Array;
   /** The pelvis offset of the last solve, world units along +Y. */
   pelvisOffset = 0;
+  /** Whether the last solve held the weighted pelvis back from sinking (applyPelvis). */
+  private pelvisLag = false;
 
   private readonly ground: Ground;
   private readonly footHeights: Float64Array;
@@ -658,6 +660,7 @@ export class FootPlacement {
     this.locked.fill(0);
     this.toeStep.fill(0);
     this.pelvisOffset = 0;
+    this.pelvisLag = false;
     this.pitchEnds.fill(0);
     // The knees' last reach (kneeRates) is of a pose that is gone.
     this.reachKnown.fill(0);
@@ -1518,12 +1521,12 @@ export class FootPlacement {
     if (goal > s[3] * L) goal = s[3] * L;
     if (goal < -s[2] * L) goal = -s[2] * L;
     this.kneeRates();
+    const before = this.pelvisSpring[0];
     if (this.initialized) {
       const p = scratch.args;
       p[SPRING.omega] = s[6];
       p[SPRING.dt] = dt;
       p[2] = goal;
-      const before = this.pelvisSpring[0];
       springStep(this.pelvisSpring, 0, p, 2, p);
       const most = before + s[15] * L * dt;
       if (this.pelvisSpring[0] > most) {
@@ -1630,6 +1633,27 @@ export class FootPlacement {
     // behind at weight 0 on CMU 131_01, its rise limited, and the pass-through then dropped that in
     // a frame: a knee turned 28°).
     offset *= scratch.frameNumbers[3];
+    // Easing in, the weighted pelvis moves by the weight's rise times the full-weight drop on top of
+    // the full-weight pelvis's own move (3.1 cm in a frame on CMU 131_01's bumps, a knee turning
+    // 11.9°): it sinks no faster than a standing knee may bend, as the full-weight pelvis does
+    // (held back, it catches up at that rate once the ease is over). Not for a body that pitches:
+    // its hips move by the pitch too, which this does not bound, and holding the pelvis alone
+    // turned the Fox's front legs faster (28.3° against 23.7° in a frame on its slope).
+    const weighted = scratch.frameNumbers[3] < 1 || this.pelvisLag;
+    this.pelvisLag = false;
+    if (
+      weighted &&
+      this.front.length === 0 &&
+      this.initialized &&
+      floor > Number.NEGATIVE_INFINITY &&
+      floor < before
+    ) {
+      const lowest = this.pelvisOffset + (floor - before);
+      if (offset < lowest) {
+        offset = lowest;
+        this.pelvisLag = true;
+      }
+    }
     this.pelvisOffset = offset;
     const pitched = this.pitched;
     const Wi = scratch.worldInverse;
