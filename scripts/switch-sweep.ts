@@ -2,7 +2,8 @@
  * Switches placement off and on at every `step`-th frame of a walk and reports the largest joint
  * step IK adds in any of those walks: the sweeps behind docs/placement.md's "Weights and
  * switching". Each walk is the walk table's (test/placement/walk-harness.ts) with
- * `setWeight(0, 0.25)` at frame f and `setWeight(1, 0.25)` 50 frames later (40 on the Fox).
+ * `setWeight(0, 0.25)` at frame f and `setWeight(1, 0.25)` 50 frames later (40, over 6 s of
+ * walk, for the looping clips of the Fox and the robot).
  *
  *   npx tsx scripts/switch-sweep.ts cmu_02_01_walk.bvh slope 2
  *   npx tsx scripts/switch-sweep.ts cmu_131_01_start_walk_stop.bvh bumps 4
@@ -22,21 +23,21 @@ const step = Number(stepArg);
 if (!(Number.isInteger(step) && step >= 1)) throw new Error(`step ${stepArg}: an integer ≥ 1`);
 
 // The Fox's Walk and the robot's Walking loop in place; the captures travel and end.
-const isFox = who === 'fox' || who === 'robot';
+const loops = who === 'fox' || who === 'robot';
 const character = who === 'fox' ? await fox() : who === 'robot' ? await robot() : cmu(who);
-const clip = isFox
+const clip = loops
   ? (character.clips.get(who === 'fox' ? 'Walk' : 'Walking') as Clip)
   : ([...character.clips.values()][0] as Clip);
-const track = computeContacts(clip, character.rig.legs, { loop: isFox });
+const track = computeContacts(clip, character.rig.legs, { loop: loops });
 // The looping clips walk along their ground velocity over terrain laid from 0.5 ahead (as the
 // four-legged tests do); the captures along +Z from 1.3 back.
 const [gx, , gz] = track.groundVelocity;
 const length = Math.hypot(gx, gz);
-const grounds = isFox ? terrains([-gx / length, -gz / length], 0.5) : terrains([0, 1], -1.3);
+const grounds = loops ? terrains([-gx / length, -gz / length], 0.5) : terrains([0, 1], -1.3);
 const ground = grounds[terrain as keyof typeof grounds];
 if (ground === undefined) throw new Error(`terrain ${terrain}: flat, slope, steps or bumps`);
-const seconds = isFox ? 6 : clip.duration;
-const gap = isFox ? 40 : 50;
+const seconds = loops ? 6 : clip.duration;
+const gap = loops ? 40 : 50;
 const frames = Math.round(seconds * 60);
 const options = { clip, rig: character.rig, track, ground, scale: character.scale, seconds };
 const base = walk(options).maxAddedRotationStepDeg;
@@ -44,7 +45,7 @@ let worst = 0;
 let worstAt = -1;
 let tried = 0;
 const over: string[] = [];
-for (let f0 = isFox ? 20 : 10; f0 < frames - 60; f0 += step) {
+for (let f0 = loops ? 20 : 10; f0 < frames - 60; f0 += step) {
   const m = walk({ ...options, toggle: [f0, f0 + gap] });
   tried++;
   if (m.maxAddedRotationStepDeg > worst) {

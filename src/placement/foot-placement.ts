@@ -253,6 +253,8 @@ export class FootPlacement {
    */
   private readonly lastReach: Float64Array;
   private readonly lastAnimatedReach: Float64Array;
+  /** Per leg, the reach the pelvis was held to this solve (applyPelvis). */
+  private readonly reachNow: Float64Array;
   private readonly reachKnown: Uint8Array;
   /** Per leg, this solve's highest and lowest pelvis offsets for its knee's turn ({@link FootPlacement.kneeRates}). */
   private readonly kneeBounds: Float64Array;
@@ -425,6 +427,7 @@ export class FootPlacement {
     );
     this.lastReach = slab.f64(n);
     this.lastAnimatedReach = slab.f64(n);
+    this.reachNow = slab.f64(n);
     this.reachKnown = slab.u8(n);
     this.kneeBounds = slab.f64(2 * n);
     const heights = options.footHeights ?? this.legs.map((leg) => rest[16 * leg.foot + 13]);
@@ -1578,6 +1581,7 @@ export class FootPlacement {
       // (Never past the leg's length: hips the body's pitch moved may stand farther from the
       // animated foot than the leg reaches.)
       const reach = animatedReach > margin ? (animatedReach < full ? animatedReach : full) : margin;
+      this.reachNow[i] = reach;
       const gap = 1 - animatedReach / full;
       this.softness[i] = gap < s[13] ? (gap > 0 ? gap : 0) : s[13];
       const dx = ft[f4] - this.hips[3 * i];
@@ -1633,12 +1637,15 @@ export class FootPlacement {
     // behind at weight 0 on CMU 131_01, its rise limited, and the pass-through then dropped that in
     // a frame: a knee turned 28°).
     offset *= scratch.frameNumbers[3];
-    // Easing in, the weighted pelvis moves by the weight's rise times the full-weight drop on top of
-    // the full-weight pelvis's own move (3.1 cm in a frame on CMU 131_01's bumps, a knee turning
-    // 11.9°): it sinks no faster than a standing knee may bend, as the full-weight pelvis does
-    // (held back, it catches up at that rate once the ease is over). Not for a body that pitches:
-    // its hips move by the pitch too, which this does not bound, and holding the pelvis alone
-    // turned the Fox's front legs faster (28.3° against 23.7° in a frame on its slope).
+    // Below full weight (easing in, mostly), the weighted pelvis moves by the weight's change times
+    // the full-weight drop on top of the full-weight pelvis's own move (on CMU 131_01's bumps,
+    // switched on at frame 300, a knee turned 11.9° in a frame): it sinks no lower than the
+    // standing knees' bounds allow from where it was (kneeRates; each bound taken whole, not by
+    // the foot's contact weight), nor higher than a planted foot's weighted target lets its leg
+    // reach. Held, it follows at that rate until it reaches the weighted offset (or a foot's
+    // reach pulls it there). Not for a body that pitches: its hips move by the pitch too, which
+    // this does not bound, and holding the pelvis alone turned the Fox's front legs faster (28.3°
+    // against 23.7° in a frame on its slope).
     const weighted = scratch.frameNumbers[3] < 1 || this.pelvisLag;
     this.pelvisLag = false;
     if (
@@ -1648,10 +1655,26 @@ export class FootPlacement {
       floor > Number.NEGATIVE_INFINITY &&
       floor < before
     ) {
-      const lowest = this.pelvisOffset + (floor - before);
+      let lowest = this.pelvisOffset + (floor - before);
       if (offset < lowest) {
-        offset = lowest;
-        this.pelvisLag = true;
+        // But no higher than each planted foot's weighted target lets its leg reach: the feet's
+        // targets come down with the weight too (held above them, a sole stood up to 2 cm short).
+        const report = this.report;
+        for (let i = 0; i < this.legs.length; i++) {
+          const r = i * LEG_REPORT.length;
+          if (this.planted[i] === 0 || report[r + LEG_REPORT.weight] === 0) continue;
+          const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
+          const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
+          const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+          const across = dx * dx + dz * dz;
+          const reach = this.reachNow[i];
+          const highest = across < reach * reach ? dy + Math.sqrt(reach * reach - across) : dy;
+          if (highest < lowest) lowest = highest;
+        }
+        if (offset < lowest) {
+          offset = lowest;
+          this.pelvisLag = true;
+        }
       }
     }
     this.pelvisOffset = offset;
