@@ -9,6 +9,7 @@
  *   npx tsx scripts/switch-sweep.ts cmu_131_01_start_walk_stop.bvh bumps 4
  *   npx tsx scripts/switch-sweep.ts fox flat 6
  *   npx tsx scripts/switch-sweep.ts robot steps 6
+ *   npx tsx scripts/switch-sweep.ts robot slope 6 0.5   (each switch eased over 0.5 s, not 0.25)
  *
  * Terrains: flat, slope, steps, bumps. Deterministic: the same numbers on every run.
  */
@@ -18,9 +19,11 @@ import { cmu, fox, robot } from '../test/placement/characters.js';
 import { terrains } from '../test/placement/terrains.js';
 import { walk } from '../test/placement/walk-harness.js';
 
-const [who = 'cmu_02_01_walk.bvh', terrain = 'flat', stepArg = '4'] = process.argv.slice(2);
+const [who = 'cmu_02_01_walk.bvh', terrain = 'flat', stepArg = '4', easeArg = '0.25'] = process.argv.slice(2);
 const step = Number(stepArg);
 if (!(Number.isInteger(step) && step >= 1)) throw new Error(`step ${stepArg}: an integer ≥ 1`);
+const toggleEase = Number(easeArg);
+if (!(toggleEase >= 0 && Number.isFinite(toggleEase))) throw new Error(`ease ${easeArg}: seconds ≥ 0`);
 
 // The Fox's Walk and the robot's Walking loop in place; the captures travel and end.
 const loops = who === 'fox' || who === 'robot';
@@ -46,7 +49,7 @@ let worstAt = -1;
 let tried = 0;
 const over: string[] = [];
 for (let f0 = loops ? 20 : 10; f0 < frames - 60; f0 += step) {
-  const m = walk({ ...options, toggle: [f0, f0 + gap] });
+  const m = walk({ ...options, toggle: [f0, f0 + gap], toggleEase });
   tried++;
   if (m.maxAddedRotationStepDeg > worst) {
     worst = m.maxAddedRotationStepDeg;
@@ -59,7 +62,7 @@ for (let f0 = loops ? 20 : 10; f0 < frames - 60; f0 += step) {
   }
 }
 console.log(
-  `${who} on ${terrain}: ${tried} switches every ${step} frames; the walk alone ${base.toFixed(1)}°, ` +
+  `${who} on ${terrain}: ${tried} switches every ${step} frames, eased over ${toggleEase} s; the walk alone ${base.toFixed(1)}°, ` +
     `the worst switch ${worst.toFixed(1)}° (off at frame ${worstAt})`,
 );
 console.log(over.length > 0 ? `over 10°:\n${over.join('\n')}` : 'none over 10°');

@@ -42,6 +42,8 @@ export interface WalkCase {
   ) => void;
   /** Frames at which placement is switched off, and back on (eased). */
   readonly toggle?: readonly [number, number];
+  /** The ease of each switch, seconds. Default 0.25. */
+  readonly toggleEase?: number;
 }
 
 export interface WalkMetrics {
@@ -160,8 +162,8 @@ export function walk(c: WalkCase): WalkMetrics {
   const s = c.scale;
   for (let f = 0; f < frames; f++) {
     const time = f * dt;
-    if (c.toggle && f === c.toggle[0]) placement.setWeight(0, 0.25);
-    if (c.toggle && f === c.toggle[1]) placement.setWeight(1, 0.25);
+    if (c.toggle && f === c.toggle[0]) placement.setWeight(0, c.toggleEase ?? 0.25);
+    if (c.toggle && f === c.toggle[1]) placement.setWeight(1, c.toggleEase ?? 0.25);
     sampleClip(c.clip, context, time, animated);
     forwardKinematics(animated, animatedModel);
     pose.copyFrom(animated);
