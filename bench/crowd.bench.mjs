@@ -655,7 +655,7 @@ function tendonCrowdPlacementFrame({ skeleton, clip, skins }, count, chunk) {
           worlds[16 * c + 14] += speed * DT;
           if (worlds[16 * c + 14] > WALK_Z) {
             worlds[16 * c + 14] -= 2 * WALK_Z;
-            placed.placements[c].reset();
+            placed.placementOf(c).reset();
           }
         }
         for (let first = 0; first < count; first += chunk) {

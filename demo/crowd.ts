@@ -250,7 +250,7 @@ async function main(): Promise<void> {
       if (robot.x >= LENGTH) {
         robot.x -= LENGTH;
         robot.started = false;
-        placement.placements[c].reset();
+        placement.placementOf(c).reset();
       }
       // The origin follows the ground under the pelvis through a spring.
       headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);

@@ -13,6 +13,14 @@ import type { Rig } from '../rig/limbs.js';
 import { ContactTrack, computeContacts } from './contacts.js';
 import { FootPlacement, type FootPlacementOptions } from './foot-placement.js';
 
+/** One character's placement and the views it works on. */
+interface Robot {
+  readonly placement: FootPlacement;
+  readonly pose: Pose;
+  readonly model: Float64Array;
+  readonly world: Float64Array;
+}
+
 /** Set-up of a {@link CrowdPlacement}: every character's {@link FootPlacement} options, and more. */
 export interface CrowdPlacementOptions extends FootPlacementOptions {
   /**
@@ -42,9 +50,10 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
  * ones for the palettes. A character gets the bits its own `FootPlacement` would give it on a
  * `Pose` of its own.
  *
- * The per-character objects are made once, here; {@link solve} allocates nothing, except when a
- * character has a clip whose contacts are not known yet (they are computed then, once per clip: a
- * frame's hitch; give each clip to a character before the first frame to have them all at once).
+ * Each character's objects are made the first time it is placed (or asked for:
+ * {@link CrowdPlacement.placementOf}), so a worker placing a range makes only its range's; after
+ * that {@link solve} allocates nothing, except when a character has a clip whose contacts are not
+ * known yet (they are computed then, once per clip: a frame's hitch).
  * A character with a second clip ({@link Crowd.setBlendClip}) is placed with its first clip's
  * contacts at {@link Crowd.times}. A character whose clip is set to `null` is left alone; when it
  * gets one again its placement starts over ({@link FootPlacement.reset}).
@@ -54,14 +63,10 @@ export class CrowdPlacement {
   readonly crowd: Crowd;
   /** Each character's model-to-world matrix, 16 numbers (column-major), read by {@link solve}. */
   readonly worlds: Float64Array;
-  /**
-   * Each character's placement: for what is per character (`setWeight`, `reset` after a teleport,
-   * its `report`).
-   */
-  readonly placements: readonly FootPlacement[];
-  private readonly poses: readonly Pose[];
-  private readonly models: readonly Float64Array[];
-  private readonly worldViews: readonly Float64Array[];
+  /** Each character's placement and views, made when it is first needed (placementOf, solve). */
+  private readonly robots: (Robot | null)[];
+  private readonly rig: Rig;
+  private readonly options: CrowdPlacementOptions;
   /** The clip whose contacts each character's placement has (`undefined`: none set yet). */
   private readonly trackClips: (Clip | null | undefined)[];
   private readonly tracks = new Map<Clip, ContactTrack | null>();
@@ -106,20 +111,13 @@ export class CrowdPlacement {
     this.crowd = crowd;
     this.worlds = worlds;
     this.contacts = contacts ?? ((clip) => (clip.duration > 0 ? computeContacts(clip, rig.legs) : null));
-    const placements: FootPlacement[] = [];
-    const poses: Pose[] = [];
-    const models: Float64Array[] = [];
-    const views: Float64Array[] = [];
-    for (let c = 0; c < n; c++) {
-      placements.push(new FootPlacement(crowd.skeleton, rig, options));
-      poses.push(crowd.poseOf(c));
-      models.push(crowd.modelOf(c));
-      views.push(worlds.subarray(16 * c, 16 * (c + 1)));
-    }
-    this.placements = Object.freeze(placements);
-    this.poses = Object.freeze(poses);
-    this.models = Object.freeze(models);
-    this.worldViews = Object.freeze(views);
+    this.rig = rig;
+    this.options = options;
+    this.robots = new Array<Robot | null>(n).fill(null);
+    // The options checked now, as FootPlacement's constructor checks them (the first character's
+    // placement; the others are made when first placed, so a worker makes only its range's).
+    if (n > 0) this.robotOf(0);
+    else new FootPlacement(crowd.skeleton, rig, options);
     this.trackClips = new Array<Clip | null | undefined>(n).fill(undefined);
   }
 
@@ -173,12 +171,44 @@ export class CrowdPlacement {
     const times = crowd.times;
     for (let c = first; c < first + count; c++) {
       if (this.trackClips[c] === null) continue;
-      const placement = this.placements[c];
-      const clock = placement.clock;
+      const robot = this.robotOf(c);
+      const clock = robot.placement.clock;
       clock[0] = dt;
       clock[1] = times[c];
-      placement.solveClock(this.poses[c], this.models[c], this.worldViews[c]);
+      robot.placement.solveClock(robot.pose, robot.model, robot.world);
     }
+  }
+
+  /**
+   * Character `c`'s own placement, for what is per character: `setWeight`, `reset` after a
+   * teleport, its `report` and `pelvisOffset`. Made on first use (the first call or the first
+   * solve that reaches the character): a worker makes only its own range's.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a character out of range.
+   */
+  placementOf(c: number): FootPlacement {
+    if (!Number.isInteger(c) || c < 0 || c >= this.crowd.count) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdPlacement.placementOf: character ${c} is not in 0 … ${this.crowd.count - 1}`,
+      );
+    }
+    return this.robotOf(c).placement;
+  }
+
+  /** Character `c`'s placement and views, made the first time they are asked for. */
+  private robotOf(c: number): Robot {
+    let robot = this.robots[c];
+    if (robot === null) {
+      robot = {
+        placement: new FootPlacement(this.crowd.skeleton, this.rig, this.options),
+        pose: this.crowd.poseOf(c),
+        model: this.crowd.modelOf(c),
+        world: this.worlds.subarray(16 * c, 16 * (c + 1)),
+      };
+      this.robots[c] = robot;
+    }
+    return robot;
   }
 
   /**
@@ -187,7 +217,7 @@ export class CrowdPlacement {
    * of a pose long gone.
    */
   private followClip(c: number, clip: Clip | null): void {
-    const placement = this.placements[c];
+    const placement = this.robotOf(c).placement;
     if (clip === null) {
       this.trackClips[c] = null;
       return;

@@ -92,6 +92,24 @@ describe('CrowdPlacement', () => {
     expect(changed).toBeGreaterThan(1000);
   });
 
+  it('gives each character’s own placement: the one its solve uses (switched off, it writes nothing)', () => {
+    const crowd = new Crowd(skeleton, 3);
+    const placed = new CrowdPlacement(crowd, rig, { ground });
+    for (let c = 0; c < 3; c++) crowd.setClip(c, walk);
+    const one = placed.placementOf(1);
+    expect(placed.placementOf(1)).toBe(one);
+    one.setWeight(0, 0);
+    crowd.sample();
+    crowd.forwardKinematics();
+    const before = crowd.model.slice();
+    placed.solve(1 / 60);
+    const slice = (m: Float64Array, c: number) => m.subarray(16 * J * c, 16 * J * (c + 1));
+    expectSame(slice(crowd.model, 1), slice(before, 1), 'character 1, switched off');
+    expect(slice(crowd.model, 0).some((x, i) => x !== slice(before, 0)[i])).toBe(true);
+    expect(slice(crowd.model, 2).some((x, i) => x !== slice(before, 2)[i])).toBe(true);
+    expect(() => placed.placementOf(3)).toThrow(/not in 0 … 2/);
+  });
+
   it('places only the characters of a range, and leaves a character without a clip alone', () => {
     const crowd = new Crowd(skeleton, 4);
     const placed = new CrowdPlacement(crowd, rig, { ground });
@@ -177,7 +195,7 @@ describe('CrowdPlacement', () => {
       placed.solve(1 / 60);
     };
     for (let f = 0; f < 20; f++) frame();
-    const one = placed.placements[1];
+    const one = placed.placementOf(1);
     expect(Array.from(one.planted)).not.toEqual([0, 0]);
     crowd.setClip(1, still);
     frame();
