@@ -346,7 +346,12 @@ function writeJoint(o: Object3D, t: Float64Array, r: Float64Array, j: number): v
   o.quaternion.set(r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
 }
 
-function samePalette(a: Skin, b: Skin): boolean {
+/**
+ * Whether two skins give the same palette: the same joints and inverse bind matrices.
+ *
+ * @internal
+ */
+export function samePalette(a: Skin, b: Skin): boolean {
   if (a.joints.length !== b.joints.length) return false;
   for (let i = 0; i < a.joints.length; i++) if (a.joints[i] !== b.joints[i]) return false;
   for (let i = 0; i < a.inverseBindMatrices.length; i++) {

@@ -29,7 +29,7 @@ import { multiplyAffine } from '../kernel/mat4.js';
 import { PALETTE_3X4 } from '../kernel/skin-palette.js';
 import type { Crowd } from '../pose/crowd.js';
 import type { Skin } from '../skin/skin.js';
-import { ThreeSkeletonBinding } from './binding.js';
+import { samePalette, ThreeSkeletonBinding } from './binding.js';
 
 /** Options of {@link ThreeInstancedCrowd}. */
 export interface ThreeInstancedCrowdOptions {
@@ -380,17 +380,6 @@ export class ThreeInstancedCrowd {
       );
     }
   }
-}
-
-/** Whether two skins give the same palette: the same joints and inverse bind matrices. */
-function samePalette(a: Skin, b: Skin): boolean {
-  if (a === b) return true;
-  if (a.joints.length !== b.joints.length) return false;
-  for (let i = 0; i < a.joints.length; i++) if (a.joints[i] !== b.joints[i]) return false;
-  for (let i = 0; i < a.inverseBindMatrices.length; i++) {
-    if (a.inverseBindMatrices[i] !== b.inverseBindMatrices[i]) return false;
-  }
-  return true;
 }
 
 function withoutMorphs(geometry: BufferGeometry): BufferGeometry {

@@ -94,6 +94,18 @@ export const arbUnitVec3 = fc
   .filter(([x, y, z]) => x * x + y * y + z * z > 1e-6)
   .map((v) => normalize3(v));
 
+/** A number in `[-1, 1]`, spread evenly (no corner bias: the two-bone properties' own). */
+export const arbUnitNumber = fc.double({ min: -1, max: 1, noNaN: true });
+
+/** A unit 3-vector normalized from a point of `[-1, 1]³` at least 0.1 from the centre, no corner bias. */
+export const arbDirection = fc
+  .tuple(arbUnitNumber, arbUnitNumber, arbUnitNumber)
+  .filter(([x, y, z]) => x * x + y * y + z * z > 0.01)
+  .map(([x, y, z]) => {
+    const l = Math.sqrt(x * x + y * y + z * z);
+    return [x / l, y / l, z / l];
+  });
+
 /** Any 3-vector with components in `[-range, range]`. */
 export function arbVec3(range = 10) {
   const c = fc.double({ min: -range, max: range, noNaN: true });

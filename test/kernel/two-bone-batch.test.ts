@@ -18,6 +18,7 @@ import { Pose } from '../../src/pose/pose.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { PARENT_CASES } from '../ik/parents.js';
 import { PROPERTY_SEED } from '../ik/runs.js';
+import { arbDirection as direction, arbUnitNumber as unit } from './helpers.js';
 
 const L1 = 0.45;
 const L2 = 0.42;
@@ -71,7 +72,6 @@ interface CharacterCase {
   readonly legs: readonly LegCase[];
 }
 
-const unit = fc.double({ min: -1, max: 1, noNaN: true });
 const quat = fc
   .tuple(unit, unit, unit, unit)
   .filter(([x, y, z, w]) => x * x + y * y + z * z + w * w > 0.01)
@@ -102,13 +102,6 @@ const targetKind = fc.constantFrom(
   'inside',
   'inside',
 );
-const direction = fc
-  .tuple(unit, unit, unit)
-  .filter(([x, y, z]) => x * x + y * y + z * z > 0.01)
-  .map(([x, y, z]) => {
-    const l = Math.sqrt(x * x + y * y + z * z);
-    return [x / l, y / l, z / l];
-  });
 
 const legCase = fc.record({
   mode: fc.constantFrom<'hinge' | 'least-motion'>('hinge', 'hinge', 'least-motion'),

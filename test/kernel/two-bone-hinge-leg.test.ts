@@ -21,6 +21,7 @@ import { hingeLegFits, twoBoneHingeLeg } from '../../src/kernel/two-bone-hinge-l
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { PARENT_CASES } from '../ik/parents.js';
 import { PROPERTY_SEED } from '../ik/runs.js';
+import { arbDirection as direction, arbUnitNumber as unit } from './helpers.js';
 
 const L1 = 0.45;
 const L2 = 0.42;
@@ -36,18 +37,10 @@ const HIP = 2;
 const KNEE = 3;
 const ANKLE = 4;
 
-const unit = fc.double({ min: -1, max: 1, noNaN: true });
 const turn = (size: number) =>
   fc.tuple(unit, unit, unit).map(([x, y, z]) => {
     const h = [size * x, size * y, size * z];
     return [h[0], h[1], h[2], Math.sqrt(1 - h[0] * h[0] - h[1] * h[1] - h[2] * h[2])];
-  });
-const direction = fc
-  .tuple(unit, unit, unit)
-  .filter(([x, y, z]) => x * x + y * y + z * z > 0.01)
-  .map(([x, y, z]) => {
-    const l = Math.sqrt(x * x + y * y + z * z);
-    return [x / l, y / l, z / l];
   });
 
 const legCase = fc.record({
