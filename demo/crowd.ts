@@ -61,11 +61,6 @@ interface Robot {
   started: boolean;
 }
 
-/** A view of one character's model matrices in the crowd's (made once per N). */
-interface Slice {
-  m: Float64Array;
-}
-
 /** What the page's `window.tendonDemo.stats()` returns (test/browser/crowd-page.test.ts reads it). */
 export interface CrowdStats {
   ready: boolean;
@@ -148,7 +143,8 @@ async function main(): Promise<void> {
 
   let crowd = new Crowd(skeleton, 0);
   let placement = new CrowdPlacement(crowd, rig, { ground, worlds: worlds.subarray(0, 0) });
-  let slices: Slice[] = [];
+  /** Each robot's model matrices: views of the crowd's (made once per N). */
+  let models: Float64Array[] = [];
   let count = 0;
   const withIk = tally();
   const withoutIk = tally();
@@ -179,12 +175,12 @@ async function main(): Promise<void> {
       worlds: worlds.subarray(0, 16 * n),
       contacts: () => track,
     });
-    slices = [];
+    models = [];
     const perLane = Math.ceil(n / LANES);
     const spacing = LENGTH / perLane;
     for (let c = 0; c < n; c++) {
       crowd.setClip(c, walk);
-      slices.push({ m: crowd.modelOf(c) });
+      models.push(crowd.modelOf(c));
       const robot = robots[c];
       const lane = c % LANES;
       const slot = Math.floor(c / LANES);
@@ -236,12 +232,12 @@ async function main(): Promise<void> {
     crowd.forwardKinematics();
     const posed = performance.now();
     // For the meter (the animation's feet), not tendon's time.
-    for (let c = 0; c < n; c++) robots[c].animated.set(slices[c].m);
+    for (let c = 0; c < n; c++) robots[c].animated.set(models[c]);
     const copied = performance.now();
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
       const { world } = robot;
-      const model = slices[c].m;
+      const model = models[c];
       // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
       track.groundVelocityAt(robot.time, velocity, 0);
       const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * dt * robot.speed;
@@ -274,7 +270,7 @@ async function main(): Promise<void> {
       const robot = robots[c];
       track.sample(robot.time, 0.1, robot.weights, robot.planted);
       // As demo/walker.ts measures: with IK, and the animation alone.
-      meter.measure(slices[c].m, robot.world, robot.planted, withIk);
+      meter.measure(models[c], robot.world, robot.planted, withIk);
       meter.measure(robot.animated, robot.world, robot.planted, withoutIk);
     }
     const resumed = performance.now();
@@ -307,7 +303,7 @@ async function main(): Promise<void> {
   publish({
     stats: (): CrowdStats => {
       const r = robots[0];
-      const m = slices[0].m;
+      const m = models[0];
       const w = r.world;
       return {
         ready: frames > 3,

@@ -27,7 +27,7 @@ const OUT_OF_REACH = 1;
 const CLAMPED = 2;
 const DEGENERATE = 4;
 
-// The limb's end, model space (endInto), and the distance vec3.distanceInto writes.
+// The limb's end, model space (endInto), for vec3.distanceInto.
 const ends = new Float64Array(3);
 
 /**
@@ -395,7 +395,9 @@ export function twoBoneHingeLeg(
 
 /**
  * ends[0…2] = the limb's end in model space: the end joint's position, or the point `endLocal` of
- * the middle joint's frame (model offset `mo`). two-bone.ts's endPosition, the same arithmetic.
+ * the middle joint's frame (model offset `mo`). two-bone.ts's endPosition, the same arithmetic,
+ * written again: one helper for both, taking its output array, made the fused leg 3–6% slower
+ * (`node bench/ab.mjs <build> . leg`, four runs).
  */
 function endInto(model: Float64Array, mo: number, end: number, settings: Float64Array): void {
   if (settings[S.hasEndLocal] > 0) {

@@ -8,6 +8,7 @@ import type { Clip } from '../animation/clip.js';
 import { checkObjectArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { Crowd } from '../pose/crowd.js';
+import { checkCharacterRange } from '../pose/crowd-checks.js';
 import type { Pose } from '../pose/pose.js';
 import type { Rig } from '../rig/limbs.js';
 import { ContactTrack, computeContacts } from './contacts.js';
@@ -142,13 +143,7 @@ export class CrowdPlacement {
 
   /** {@link CrowdPlacement.solve}, with `dt` read from {@link CrowdPlacement.clock}. */
   solveClock(first = 0, count: number = this.crowd.count - first): void {
-    const n = this.crowd.count;
-    if (!Number.isInteger(first) || !Number.isInteger(count) || first < 0 || count < 0 || first + count > n) {
-      throw new TendonError(
-        'argument/invalid',
-        `CrowdPlacement.solve: characters ${first} … ${first + count - 1} are not in 0 … ${n - 1}`,
-      );
-    }
+    checkCharacterRange(first, count, this.crowd.count, 'CrowdPlacement.solve');
     const crowd = this.crowd;
     const worlds = this.worlds;
     // What can fail for a character of the range fails here, before any is placed: its world
@@ -187,12 +182,7 @@ export class CrowdPlacement {
    * @throws {@link TendonError} `argument/invalid` for a character out of range.
    */
   placementOf(c: number): FootPlacement {
-    if (!Number.isInteger(c) || c < 0 || c >= this.crowd.count) {
-      throw new TendonError(
-        'argument/invalid',
-        `CrowdPlacement.placementOf: character ${c} is not in 0 … ${this.crowd.count - 1}`,
-      );
-    }
+    checkCharacterRange(c, 1, this.crowd.count, 'CrowdPlacement.placementOf');
     return this.robotOf(c).placement;
   }
 
@@ -231,12 +221,10 @@ export class CrowdPlacement {
           `CrowdPlacement: contacts gave ${String(track)} for clip "${clip.name}", not a ContactTrack or null`,
         );
       }
-      // Checked against the rig before it is kept (setContactTrack throws for a track of other legs).
-      placement.setContactTrack(track);
-      this.tracks.set(clip, track);
-    } else {
-      placement.setContactTrack(track);
     }
+    // Kept once setContactTrack has checked it against the rig (it throws for a track of other legs).
+    placement.setContactTrack(track);
+    this.tracks.set(clip, track);
     if (track === null) {
       // No contacts: every foot follows the ground, none is locked.
       placement.contactWeights.fill(1);
