@@ -31,6 +31,12 @@ import {
   springStep3,
 } from './spring.js';
 
+/**
+ * Leg lengths by which a planted foot may stand off its solve, at weight 0, before the joint-step
+ * limit yields to it (limitSteps); none at full weight.
+ */
+const SWITCH_LAG = 0.75;
+
 /** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
 let insideGround = false;
 
@@ -72,6 +78,8 @@ const scratch = {
   flat: new Float64Array(1),
   /** A heading turn weighted for footTurn. */
   turn: new Float64Array(4),
+  /** A leg's three rotations as the step limit left them, before it yields (limitSteps). */
+  limitedRotations: new Float64Array(12),
 };
 
 /**
@@ -1906,34 +1914,81 @@ export class FootPlacement {
         subtreeToModel(pose, model, leg.root);
         this.footFollows(pose, model, leg);
         // A planted foot that the limit would move off its solved place by more than the
-        // tolerance takes its leg's solve unlimited this frame: the limit spreads a swinging
-        // leg's jump, it does not stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm,
-        // measured before the pelvis's rise was slowed).
-        // So does a leg the limit would bend the other way from the animation's: a knee the
-        // solve has straightened, held back while the clip's bends the other way, crossed over
-        // (the Fox landing on a bump).
+        // tolerance has the limit yield, this frame, as far as the foot needs to come within half
+        // the tolerance of it: the limit spreads a swinging leg's jump, it does not
+        // stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm, measured before the
+        // pelvis's rise was slowed). It took the solve whole until 26 November: yielding only so
+        // far takes less of the jump.
+        // While placement eases in or out, the tolerance grows by (1 − weight) · SWITCH_LAG leg
+        // lengths: the foot's weighted target is then no place to stand, and the limit spreads the
+        // switch. Robot Walking switched off and on (scripts/switch-sweep.ts, every sixth frame):
+        // 13.2° / 14.2° / 14.8° → 10.0° / 10.9° / 10.0° on bumps / steps / slope, at the left knee
+        // as the clip's snapped straight 14° a frame.
+        // A leg the limit would bend the other way from the animation's takes its solve whole: a
+        // knee the solve has straightened, held back while the clip's bends the other way,
+        // crossed over (the Fox landing on a bump).
         let restore = false;
         if (this.planted[i] === 1) {
           const dx = model[fo] - sv[0];
           const dy = model[fo + 1] - sv[1];
           const dz = model[fo + 2] - sv[2];
-          const Lm = this.lengths[i] * limit[2];
-          restore = dx * dx + dy * dy + dz * dz > Lm * Lm;
-        }
-        if (!restore) {
-          // The knee guard, written here rather than as a method of its own: it runs on few
-          // frames, so a method of its own stayed in V8's interpreter, which boxes every double
-          // (12 bytes a frame on CMU 02_01 over bumps). Only where the animation's knee is clearly
-          // bent (its sine over 0.1: a straight knee's side is rounding noise).
-          const eb = this.entryBends;
-          const ex = eb[4 * i];
-          const ey = eb[4 * i + 1];
-          const ez = eb[4 * i + 2];
-          if (ex * ex + ey * ey + ez * ez > 0.01 * eb[4 * i + 3]) {
-            const n = scratch.bend;
-            bendNormal(n, 0, model, leg);
-            restore = ex * n[0] + ey * n[1] + ez * n[2] < 0;
+          const L = this.lengths[i];
+          const Lm = L * (limit[2] + (1 - scratch.frameNumbers[3]) * SWITCH_LAG);
+          if (dx * dx + dy * dy + dz * dz > Lm * Lm) {
+            // The limit yields: the leg's three rotations go from where it left them toward the
+            // solve's (nlerp), by the smallest share (bisection, 8 halvings) that brings the foot
+            // within `reach` of its solved place; the share 1 is the solve itself. Written here,
+            // not as a method, for the knee guard's reason below.
+            const reach = Lm - 0.5 * L * limit[2];
+            const held = scratch.limitedRotations;
+            for (let k = 0; k < 3; k++) {
+              const o = 4 * limited[3 * i + k];
+              for (let c = 0; c < 4; c++) held[4 * k + c] = r[o + c];
+            }
+            let lo = 0;
+            let hi = 1;
+            for (let halving = 0; halving <= 8; halving++) {
+              const share = halving === 8 ? hi : 0.5 * (lo + hi);
+              for (let k = 0; k < 3; k++) {
+                const o = 4 * limited[3 * i + k];
+                const h = 4 * k;
+                const so = 4 + h;
+                const dot =
+                  held[h] * sv[so] +
+                  held[h + 1] * sv[so + 1] +
+                  held[h + 2] * sv[so + 2] +
+                  held[h + 3] * sv[so + 3];
+                const toward = dot < 0 ? -share : share;
+                for (let c = 0; c < 4; c++) r[o + c] = held[h + c] * (1 - share) + sv[so + c] * toward;
+                normalizeQuat(r, o, r, o);
+              }
+              subtreeToModel(pose, model, leg.root);
+              this.footFollows(pose, model, leg);
+              if (halving === 8) break;
+              const ex = model[fo] - sv[0];
+              const ey = model[fo + 1] - sv[1];
+              const ez = model[fo + 2] - sv[2];
+              if (ex * ex + ey * ey + ez * ez <= reach * reach) hi = share;
+              else lo = share;
+            }
+            for (let k = 3 * i; k < 3 * i + 3; k++) {
+              conjugate(q, 4, entry, 4 * k);
+              multiply(added, 4 * k, q, 4, r, 4 * limited[k]);
+            }
           }
+        }
+        // The knee guard, written here rather than as a method of its own: it runs on few
+        // frames, so a method of its own stayed in V8's interpreter, which boxes every double
+        // (12 bytes a frame on CMU 02_01 over bumps). Only where the animation's knee is clearly
+        // bent (its sine over 0.1: a straight knee's side is rounding noise).
+        const eb = this.entryBends;
+        const ex = eb[4 * i];
+        const ey = eb[4 * i + 1];
+        const ez = eb[4 * i + 2];
+        if (ex * ex + ey * ey + ez * ez > 0.01 * eb[4 * i + 3]) {
+          const n = scratch.bend;
+          bendNormal(n, 0, model, leg);
+          restore = ex * n[0] + ey * n[1] + ez * n[2] < 0;
         }
         if (restore) {
           for (let k = 3 * i; k < 3 * i + 3; k++) {
