@@ -389,6 +389,12 @@ export class FootPlacement {
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
   private initialized = false;
+  /**
+   * Whether the rotations placement added to the legs last frame were all (to rounding) none: at
+   * weight 0 the solve passes the animation through only then, until then the joint-step limit
+   * takes them back to the animation's.
+   */
+  private unwound = true;
   // Scratch, per frame.
   private readonly animated: Float64Array;
   private readonly hips: Float64Array;
@@ -643,8 +649,11 @@ export class FootPlacement {
    * pelvis and a four-legged body's pitch are worked out at full weight (on four legs, against the
    * body as far as it is pitched) and blended with the animation's by it, so the pelvis's rise
    * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
-   * a quick turn (at 0.05 s, steps of 26–38° on the CMU clips, 61° on the Fox); `easeTime` 0
-   * switches at once: a jump, as asked. At weight 0 a solve writes nothing.
+   * a quick turn (at 0.05 s, steps of 23–35° on the CMU clips, 58–63° on the Fox); `easeTime` 0
+   * switches at once: a jump, as asked. Switched off over an ease, the legs go back to the
+   * animation no faster than the joint-step limit lets them: at weight 0 a solve writes nothing
+   * once the rotations placement added to them are none (in the frames after the ease, if the
+   * limit still held them).
    */
   setWeight(goal: number, easeTime = 0.25): void {
     if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
@@ -668,6 +677,7 @@ export class FootPlacement {
   /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
   private forget(): void {
     this.initialized = false;
+    this.unwound = true;
     this.locked.fill(0);
     this.toeStep.fill(0);
     this.pelvisOffset = 0;
@@ -759,8 +769,9 @@ export class FootPlacement {
     scratch.args[EASE.dt] = dt;
     easedWeightStep(this.weightState, 0, scratch.args);
     const globalWeight = this.weightState[3];
-    if (globalWeight === 0 && this.weightState[2] === 1) {
-      // Fully off: an exact pass-through; smoothing restarts at its goals when turned back on.
+    if (globalWeight === 0 && this.weightState[2] === 1 && (this.unwound || this.weightEase === 0)) {
+      // Fully off, and the legs back on the animation (the joint-step limit takes them there after
+      // an ease): an exact pass-through; smoothing restarts at its goals when turned back on.
       this.forget();
       return;
     }
@@ -796,6 +807,7 @@ export class FootPlacement {
     }
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
+    this.unwound = !limiting || noTurns(this.addedRotations);
     this.initialized = true;
   }
 
@@ -2286,6 +2298,12 @@ export class FootPlacement {
       subtreeToModel(pose, model, leg.foot);
     } else if (!this.skeleton.isAncestor(leg.root, leg.foot)) subtreeToModel(pose, model, leg.foot);
   }
+}
+
+/** Whether every rotation in `q` (quaternions, 4 numbers each) is the identity, to 1e-12 in w². */
+function noTurns(q: Float64Array): boolean {
+  for (let o = 3; o < q.length; o += 4) if (q[o] * q[o] < 1 - 1e-12) return false;
+  return true;
 }
 
 /**

@@ -405,6 +405,31 @@ describe('FootPlacement', () => {
     },
   );
 
+  // Switched off over a short ease, the legs went back to the animation at the ease's end in one
+  // frame, however far the joint-step limit still held them from it (40.8° at CMU 02_01's knee on
+  // the slope, off at frame 70 over 0.1 s): at weight 0 the solve now goes on until the limit has
+  // taken them back, and only then passes the animation through.
+  it.each([
+    ['cmu_02_01_walk.bvh', 'slope', 70],
+    ['cmu_131_01_start_walk_stop.bvh', 'slope', 314],
+  ] as const)(
+    'switched off over 0.1 s over %s on %s from frame %i: no joint more than 10° in a frame, then the animation',
+    (file, terrain, f0) => {
+      let through = -1;
+      const m = cmuWalk(file).walkOver(terrain, {
+        toggle: [f0, 1e9],
+        toggleEase: 0.1,
+        trace: (f, _placement, model, animated) => {
+          if (through < 0 && f > f0 && model.every((x, k) => x === animated[k])) through = f;
+        },
+      });
+      expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(10 + 1e-9);
+      // The animation itself, bit for bit, within 0.25 s of the switch.
+      expect(through).toBeGreaterThan(f0);
+      expect(through).toBeLessThanOrEqual(f0 + 15);
+    },
+  );
+
   // The weighted pelvis held to the knees' rate may not stand above what a planted foot's weighted
   // target lets its leg reach: held without that, a sole stood 2.1 cm short for 15 frames after
   // CMU 131_01 was switched on again over the bumps at frame 450.
