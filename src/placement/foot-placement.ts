@@ -37,6 +37,12 @@ import {
  */
 const SWITCH_LAG = 0.75;
 
+/**
+ * How much longer than the placement's own ease (a factor) the planted feet's lag takes to close
+ * after switching on (limitSteps).
+ */
+const SWITCH_LAG_EASE = 1.5;
+
 /** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
 let insideGround = false;
 
@@ -78,6 +84,8 @@ const scratch = {
   flat: new Float64Array(1),
   /** A heading turn weighted for footTurn. */
   turn: new Float64Array(4),
+  /** This frame's lag of a planted foot allowed while placement switches, leg lengths (limitSteps). */
+  switchLag: new Float64Array(1),
   /** A leg's three rotations as the step limit left them, before it yields (limitSteps). */
   limitedRotations: new Float64Array(12),
 };
@@ -130,18 +138,20 @@ export interface FootPlacementOptions {
    * The most the rotation placement adds to a leg's joint (hip, knee, foot) may change from one
    * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a swinging
    * leg reaching full extension) the change is spread over frames rather than popping. A planted
-   * foot's joint is not moved by more than `jointStepTolerance` (its turn may still be held back),
-   * and no clearly bent knee is bent the other way from the animation's: past either, the leg
-   * takes its solve unlimited for that frame. So that a planted leg's knee need not be held back,
+   * foot's joint is not held off its solved place by more than `jointStepTolerance` (its turn may
+   * still be held back): past it, the limit yields as far as brings the foot within half that
+   * (more while placement switches on or off: see `setWeight`). No clearly bent knee is bent the
+   * other way from the animation's: there the leg takes its solve whole. So that a planted leg's knee need not be held back,
    * the pelvis rises and sinks no faster than turns a planted knee by 0.9 of this beyond the
    * animation's own turn. Default 0.1745 (just under 10°); 0 turns both off.
    * docs/placement.md measures it on the walk table.
    */
   readonly maxJointStep?: number;
   /**
-   * How far the joint-step limit may move a planted foot's joint from where its leg's solve put
-   * it, a fraction of the leg's length in [0, 1]; past it, the leg takes its solve unlimited for
-   * that frame. Default 0.01.
+   * How far the joint-step limit may hold a planted foot's joint from where its leg's solve put
+   * it, a fraction of the leg's length in [0, 1]; past it, the limit yields until the foot is
+   * within half of it. While placement switches on or off ({@link FootPlacement.setWeight}) it
+   * grows by up to 0.75 legs. Default 0.01.
    */
   readonly jointStepTolerance?: number;
   /**
@@ -387,6 +397,12 @@ export class FootPlacement {
   private readonly landingCorrection: Float64Array;
   private readonly animatedToe: Float64Array;
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
+  /**
+   * The placement's weight eased over half as long again as asked: while either is below 1, a
+   * planted foot may lag its solve (limitSteps), so the joint-step limit has a few frames after an
+   * ease in to catch up before it must yield.
+   */
+  private readonly lagWeightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
   private initialized = false;
   /**
@@ -593,6 +609,7 @@ export class FootPlacement {
       ),
     );
     easedWeightSet(this.weightState, 0, 1);
+    easedWeightSet(this.lagWeightState, 0, 1);
   }
 
   /** Sets each foot's planted height (model units), e.g. from a contact track's `footHeights`. */
@@ -649,11 +666,14 @@ export class FootPlacement {
    * pelvis and a four-legged body's pitch are worked out at full weight (on four legs, against the
    * body as far as it is pitched) and blended with the animation's by it, so the pelvis's rise
    * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
-   * a quick turn (at 0.05 s, steps of 23–35° on the CMU clips, 58–63° on the Fox); `easeTime` 0
+   * a quick turn (at 0.05 s, steps of 25–37° on the CMU clips, 28–36° on the robot, 58–63° on the Fox); `easeTime` 0
    * switches at once: a jump, as asked. Switched off over an ease, the legs go back to the
    * animation no faster than the joint-step limit lets them: at weight 0 a solve writes nothing
    * once the rotations placement added to them are none (in the frames after the ease, if the
-   * limit still held them).
+   * limit still held them). While the weight eases (and for half its ease again after an ease
+   * in), a planted foot may lag its solve by up to (1 − weight) · 0.75 legs beyond
+   * `jointStepTolerance`, so the limit spreads the switch rather than yielding to the foot; at a
+   * steady weight, below 1 or not, the tolerance is the option's.
    */
   setWeight(goal: number, easeTime = 0.25): void {
     if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
@@ -769,6 +789,14 @@ export class FootPlacement {
     scratch.args[EASE.dt] = dt;
     easedWeightStep(this.weightState, 0, scratch.args);
     const globalWeight = this.weightState[3];
+    scratch.args[EASE.easeTime] = SWITCH_LAG_EASE * this.weightEase;
+    const lag = this.lagWeightState;
+    easedWeightStep(lag, 0, scratch.args);
+    // How far (leg lengths) a planted foot may lag its solve beyond the joint-step tolerance while
+    // placement switches (limitSteps): (1 − w) · SWITCH_LAG, w the lesser of the weight and its
+    // slower twin, while the twin eases or the legs unwind at weight 0; none at a steady weight.
+    const w = lag[3] < globalWeight ? lag[3] : globalWeight;
+    scratch.switchLag[0] = lag[2] === 1 && globalWeight !== 0 ? 0 : (1 - w) * SWITCH_LAG;
     if (globalWeight === 0 && this.weightState[2] === 1 && (this.unwound || this.weightEase === 0)) {
       // Fully off, and the legs back on the animation (the joint-step limit takes them there after
       // an ease): an exact pass-through; smoothing restarts at its goals when turned back on.
@@ -1926,16 +1954,17 @@ export class FootPlacement {
         subtreeToModel(pose, model, leg.root);
         this.footFollows(pose, model, leg);
         // A planted foot that the limit would move off its solved place by more than the
-        // tolerance has the limit yield, this frame, as far as the foot needs to come within half
-        // the tolerance of it: the limit spreads a swinging leg's jump, it does not
-        // stand a planted foot in a step (CMU 02_01 on steps: 15.9 cm, measured before the
-        // pelvis's rise was slowed). It took the solve whole until 26 November: yielding only so
-        // far takes less of the jump.
-        // While placement eases in or out, the tolerance grows by (1 − weight) · SWITCH_LAG leg
-        // lengths: the foot's weighted target is then no place to stand, and the limit spreads the
-        // switch. Robot Walking switched off and on (scripts/switch-sweep.ts, every sixth frame):
-        // 13.2° / 14.2° / 14.8° → 10.0° / 10.9° / 10.0° on bumps / steps / slope, at the left knee
-        // as the clip's snapped straight 14° a frame.
+        // tolerance has the limit yield, this frame, as far as the foot needs to come within the
+        // tolerance less half the option's (half the option's at a steady weight): the limit
+        // spreads a swinging leg's jump, it does not stand a planted foot in a step (CMU 02_01 on
+        // steps: 15.9 cm, measured before the pelvis's rise was slowed). It took the solve whole
+        // until 26 November: the Fox's elbow then turned 47.7° in a frame, switched off over the
+        // steps at frame 68 (a test).
+        // While placement switches, the tolerance grows by scratch.switchLag (solveClock): the
+        // foot's weighted target is then no place to stand, and the limit spreads the switch.
+        // Robot Walking switched off and on (scripts/switch-sweep.ts, every second frame):
+        // 13.4° / 16.2° / 14.2° → 10.0° on bumps / slope / steps, at the left knee as the clip's
+        // snapped straight 14° a frame.
         // A leg the limit would bend the other way from the animation's takes its solve whole: a
         // knee the solve has straightened, held back while the clip's bends the other way,
         // crossed over (the Fox landing on a bump).
@@ -1945,7 +1974,7 @@ export class FootPlacement {
           const dy = model[fo + 1] - sv[1];
           const dz = model[fo + 2] - sv[2];
           const L = this.lengths[i];
-          const Lm = L * (limit[2] + (1 - scratch.frameNumbers[3]) * SWITCH_LAG);
+          const Lm = L * (limit[2] + scratch.switchLag[0]);
           if (dx * dx + dy * dy + dz * dz > Lm * Lm) {
             // The limit yields: the leg's three rotations go from where it left them toward the
             // solve's (nlerp), by the smallest share (bisection, 8 halvings) that brings the foot

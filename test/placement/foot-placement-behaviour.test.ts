@@ -476,13 +476,52 @@ describe('FootPlacement on four legs, switched off and on', () => {
       expect(run([f0, f0 + 40]).maxAddedRotationStepDeg).toBeLessThanOrEqual(own + 2);
     },
   );
+
+  // Where the joint-step limit holds a planted paw off its solve, the limit yields only as far as
+  // the paw needs (bisection): a leg that took its whole solve there turned an elbow 47.7° in a
+  // frame, switched off at frame 68 over the steps (its walk's own worst, 34.4°).
+  it('over the steps from frame 68: no step beyond the walk’s own by more than 2°', async () => {
+    const { run } = await foxWalk('steps');
+    const own = run().maxAddedRotationStepDeg;
+    expect(run({ toggle: [68, 108] }).maxAddedRotationStepDeg).toBeLessThanOrEqual(own + 2);
+  });
+
+  // A planted foot may lag its solve while placement switches, not at a steady weight below 1:
+  // allowed at any weight below 1 (for a day), the Fox's planted paws stood up to 6.6 cm off
+  // their targets at weight 0.8 on the slope, and slid 4.9 cm.
+  it('at a steady weight of 0.8 on the slope: every planted paw stands at its target', async () => {
+    const { character, run } = await foxWalk('slope');
+    let worst = 0;
+    let frames = 0;
+    run({
+      trace: (f, placement, model, _animated, world) => {
+        if (f === 0) placement.setWeight(0.8, 0);
+        if (f < 10) return;
+        character.rig.legs.forEach((leg, i) => {
+          if (placement.planted[i] === 0) return;
+          const r = LEG_REPORT.length * i + LEG_REPORT.target;
+          const o = 16 * leg.foot + 12;
+          let d2 = 0;
+          for (let k = 0; k < 3; k++) {
+            const at =
+              world[k] * model[o] + world[4 + k] * model[o + 1] + world[8 + k] * model[o + 2] + world[12 + k];
+            d2 += (at - placement.report[r + k]) ** 2;
+          }
+          worst = Math.max(worst, Math.sqrt(d2));
+          frames++;
+        });
+      },
+    });
+    expect(frames).toBeGreaterThan(500);
+    expect(worst).toBeLessThan(0.01);
+  });
 });
 
 /**
  * Robot Walking switched off at frame f0 and on 40 frames later: its left knee, which the clip
  * snaps straight 14° a frame, jumped 13.2° / 14.8° / 14.2° as placement eased out or in (a planted
  * foot's leg took its solve whole wherever the joint-step limit held the foot 1% of a leg off it).
- * While the weight is below 1 a planted foot may now lag its solve, and then the limit yields only
+ * While placement switches a planted foot may now lag its solve, and then the limit yields only
  * as far as the foot needs.
  */
 describe('FootPlacement on the robot, switched off and on', () => {
@@ -541,6 +580,19 @@ describe('FootPlacement where the ground creases', () => {
     expect(Math.max(...m.sunk)).toBeLessThanOrEqual(0.01);
   });
 });
+
+/** The Fox's Walk along its ground velocity over one of the test terrains, 6 s. */
+async function foxWalk(terrain: string) {
+  const character = await fox();
+  const clip = character.clips.get('Walk') as Clip;
+  const track = computeContacts(clip, character.rig.legs, { loop: true });
+  const [gx, , gz] = track.groundVelocity;
+  const l = Math.hypot(gx, gz);
+  const ground = terrains([-gx / l, -gz / l], 0.5)[terrain];
+  const run = (more: Partial<Parameters<typeof walk>[0]> = {}) =>
+    walk({ clip, rig: character.rig, track, ground, scale: character.scale, seconds: 6, ...more });
+  return { character, run };
+}
 
 /** CMU 02_01's walk along +Z over one of the test terrains, with more of the harness's options. */
 function cmuWalk(file = 'cmu_02_01_walk.bvh', start = -1.3) {
