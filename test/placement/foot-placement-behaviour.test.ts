@@ -17,6 +17,7 @@ import {
   restModelMatrices,
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import type { LegRig } from '../../src/rig/limbs.js';
 import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
 import { terrains } from './terrains.js';
@@ -491,29 +492,15 @@ describe('FootPlacement on four legs, switched off and on', () => {
   // their targets at weight 0.8 on the slope, and slid 4.9 cm.
   it('at a steady weight of 0.8 on the slope: every planted paw stands at its target', async () => {
     const { character, run } = await foxWalk('slope');
-    let worst = 0;
-    let frames = 0;
+    const off = plantedOffTarget(character.rig.legs);
     run({
       trace: (f, placement, model, _animated, world) => {
         if (f === 0) placement.setWeight(0.8, 0);
-        if (f < 10) return;
-        character.rig.legs.forEach((leg, i) => {
-          if (placement.planted[i] === 0) return;
-          const r = LEG_REPORT.length * i + LEG_REPORT.target;
-          const o = 16 * leg.foot + 12;
-          let d2 = 0;
-          for (let k = 0; k < 3; k++) {
-            const at =
-              world[k] * model[o] + world[4 + k] * model[o + 1] + world[8 + k] * model[o + 2] + world[12 + k];
-            d2 += (at - placement.report[r + k]) ** 2;
-          }
-          worst = Math.max(worst, Math.sqrt(d2));
-          frames++;
-        });
+        if (f >= 10) off.see(placement, model, world);
       },
     });
-    expect(frames).toBeGreaterThan(500);
-    expect(worst).toBeLessThan(0.01);
+    expect(off.frames()).toBeGreaterThan(500);
+    expect(off.worst()).toBeLessThan(0.01);
   });
 });
 
@@ -537,8 +524,7 @@ describe('FootPlacement on the robot, switched off and on', () => {
     const l = Math.hypot(gx, gz);
     const ground = terrains([-gx / l, -gz / l], 0.5)[terrain];
     // Once switched on again (the ease over), each planted foot stands at its target, in metres.
-    let worst = 0;
-    let frames = 0;
+    const off = plantedOffTarget(character.rig.legs);
     const m = walk({
       clip,
       rig: character.rig,
@@ -548,25 +534,12 @@ describe('FootPlacement on the robot, switched off and on', () => {
       seconds: 6,
       toggle: [f0, f0 + 40],
       trace: (f, placement, model, _animated, world) => {
-        if (f < f0 + 40 + 15) return;
-        character.rig.legs.forEach((leg, i) => {
-          if (placement.planted[i] === 0) return;
-          const r = LEG_REPORT.length * i + LEG_REPORT.target;
-          const o = 16 * leg.foot + 12;
-          let d2 = 0;
-          for (let k = 0; k < 3; k++) {
-            const at =
-              world[k] * model[o] + world[4 + k] * model[o + 1] + world[8 + k] * model[o + 2] + world[12 + k];
-            d2 += (at - placement.report[r + k]) ** 2;
-          }
-          worst = Math.max(worst, Math.sqrt(d2));
-          frames++;
-        });
+        if (f >= f0 + 40 + 15) off.see(placement, model, world);
       },
     });
     expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(10 + 1e-9);
-    expect(frames).toBeGreaterThan(20);
-    expect(worst).toBeLessThan(0.005);
+    expect(off.frames()).toBeGreaterThan(20);
+    expect(off.worst()).toBeLessThan(0.005);
   });
 });
 
@@ -580,6 +553,31 @@ describe('FootPlacement where the ground creases', () => {
     expect(Math.max(...m.sunk)).toBeLessThanOrEqual(0.01);
   });
 });
+
+/**
+ * The farthest a planted foot's joint stands from its target (world units) over the frames it is
+ * shown (`see`, after each solve), and how many planted feet it saw.
+ */
+function plantedOffTarget(legs: readonly LegRig[]) {
+  let worst = 0;
+  let frames = 0;
+  const see = (placement: FootPlacement, model: Float64Array, world: Float64Array) => {
+    legs.forEach((leg, i) => {
+      if (placement.planted[i] === 0) return;
+      const r = LEG_REPORT.length * i + LEG_REPORT.target;
+      const o = 16 * leg.foot + 12;
+      let d2 = 0;
+      for (let k = 0; k < 3; k++) {
+        const at =
+          world[k] * model[o] + world[4 + k] * model[o + 1] + world[8 + k] * model[o + 2] + world[12 + k];
+        d2 += (at - placement.report[r + k]) ** 2;
+      }
+      worst = Math.max(worst, Math.sqrt(d2));
+      frames++;
+    });
+  };
+  return { see, worst: () => worst, frames: () => frames };
+}
 
 /** The Fox's Walk along its ground velocity over one of the test terrains, 6 s. */
 async function foxWalk(terrain: string) {
