@@ -38,10 +38,10 @@ import {
 const SWITCH_LAG = 0.75;
 
 /**
- * How much longer than the placement's own ease (a factor) the planted feet's lag takes to close
- * after switching on (limitSteps).
+ * Seconds after the placement's own ease (unless that is 0) for which a planted foot's lag keeps
+ * closing after switching on (limitSteps): at 10° a frame, the joint-step limit catches up 120°.
  */
-const SWITCH_LAG_EASE = 1.5;
+const SWITCH_LAG_TAIL = 0.2;
 
 /** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
 let insideGround = false;
@@ -398,9 +398,9 @@ export class FootPlacement {
   private readonly animatedToe: Float64Array;
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   /**
-   * The placement's weight eased over half as long again as asked: while either is below 1, a
-   * planted foot may lag its solve (limitSteps), so the joint-step limit has a few frames after an
-   * ease in to catch up before it must yield.
+   * The placement's weight eased SWITCH_LAG_TAIL longer than asked: switching on, a planted foot
+   * may lag its solve (limitSteps) until it too reaches 1, so the joint-step limit has a few frames
+   * after the ease to catch up before it must yield.
    */
   private readonly lagWeightState = slab.f64(EASED_WEIGHT_LENGTH);
   private weightEase = 0.25;
@@ -411,6 +411,12 @@ export class FootPlacement {
    * takes them back to the animation's.
    */
   private unwound = true;
+  /**
+   * Whether `addedRotations` holds what placement added to the legs on the last frame it solved or
+   * passed through (none, then): the joint-step limit spreads the first frame after switching back
+   * on from there. Not known at first, nor after `reset()` (a teleport).
+   */
+  private addedKnown = false;
   // Scratch, per frame.
   private readonly animated: Float64Array;
   private readonly hips: Float64Array;
@@ -662,18 +668,19 @@ export class FootPlacement {
 
   /**
    * Eases the whole placement in (1) or out (0) over `easeTime` seconds: turning it off or on
-   * mid-clip does not pop, over an ease of about the default's length: the feet's targets, the
+   * mid-clip does not pop (on the robot's and the CMU walks over the test terrains, no joint turns
+   * more than 10° in a frame at eases from 0.05 s to 0.5 s; docs/placement.md): the feet's targets, the
    * pelvis and a four-legged body's pitch are worked out at full weight (on four legs, against the
    * body as far as it is pitched) and blended with the animation's by it, so the pelvis's rise
    * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
-   * a quick turn (at 0.05 s, steps of 25–37° on the CMU clips, 28–36° on the robot, 58–63° on the Fox); `easeTime` 0
-   * switches at once: a jump, as asked. Switched off over an ease, the legs go back to the
-   * animation no faster than the joint-step limit lets them: at weight 0 a solve writes nothing
-   * once the rotations placement added to them are none (in the frames after the ease, if the
-   * limit still held them). While the weight eases (and for half its ease again after an ease
-   * in), a planted foot may lag its solve by up to (1 − weight) · 0.75 legs beyond
-   * `jointStepTolerance`, so the limit spreads the switch rather than yielding to the foot; at a
-   * steady weight, below 1 or not, the tolerance is the option's.
+   * a quick turn, no quicker than the joint-step limit lets the legs turn (about 10° a frame):
+   * switched on, the first frame is limited from the animation; switched off, a solve at weight 0
+   * goes on until the rotations placement added to the legs are none, then writes nothing. While
+   * placement switches on (and for 0.2 s after the ease) or off, a planted foot may lag its solve
+   * by up to (1 − w) · 0.75 legs beyond `jointStepTolerance` (w the lesser of the weight and a twin
+   * eased 0.2 s longer), so the limit spreads the switch rather than yielding to the foot; at a
+   * steady weight, and easing to one between 0 and 1, the tolerance is the option's. `easeTime` 0
+   * switches at once, both ways: a jump, as asked.
    */
   setWeight(goal: number, easeTime = 0.25): void {
     if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
@@ -692,6 +699,7 @@ export class FootPlacement {
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
   reset(): void {
     this.forget();
+    this.addedKnown = false;
   }
 
   /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
@@ -789,18 +797,31 @@ export class FootPlacement {
     scratch.args[EASE.dt] = dt;
     easedWeightStep(this.weightState, 0, scratch.args);
     const globalWeight = this.weightState[3];
-    scratch.args[EASE.easeTime] = SWITCH_LAG_EASE * this.weightEase;
     const lag = this.lagWeightState;
+    const goal = this.weightState[1];
+    scratch.args[EASE.easeTime] = this.weightEase === 0 ? 0 : this.weightEase + SWITCH_LAG_TAIL;
     easedWeightStep(lag, 0, scratch.args);
     // How far (leg lengths) a planted foot may lag its solve beyond the joint-step tolerance while
-    // placement switches (limitSteps): (1 − w) · SWITCH_LAG, w the lesser of the weight and its
-    // slower twin, while the twin eases or the legs unwind at weight 0; none at a steady weight.
+    // placement switches on or off (limitSteps): (1 − w) · SWITCH_LAG, w the lesser of the weight
+    // and its slower twin. Switching on, while the twin eases; switching off, while the weight
+    // eases and the legs unwind at weight 0. Not at a steady weight, nor easing to one between 0
+    // and 1 (it would end in a jump where that ease ends).
     const w = lag[3] < globalWeight ? lag[3] : globalWeight;
-    scratch.switchLag[0] = lag[2] === 1 && globalWeight !== 0 ? 0 : (1 - w) * SWITCH_LAG;
+    const switching =
+      goal === 1 ? lag[2] < 1 : goal === 0 ? this.weightState[2] < 1 || globalWeight === 0 : false;
+    scratch.switchLag[0] = switching ? (1 - w) * SWITCH_LAG : 0;
     if (globalWeight === 0 && this.weightState[2] === 1 && (this.unwound || this.weightEase === 0)) {
       // Fully off, and the legs back on the animation (the joint-step limit takes them there after
       // an ease): an exact pass-through; smoothing restarts at its goals when turned back on.
       this.forget();
+      // The pose is the animation's: placement adds nothing to the legs now.
+      const added = this.addedRotations;
+      for (let o = 0; o < added.length; o += 4) {
+        added[o] = 0;
+        added[o + 1] = 0;
+        added[o + 2] = 0;
+        added[o + 3] = 1;
+      }
       return;
     }
     const t = scratch.trs;
@@ -835,7 +856,7 @@ export class FootPlacement {
     }
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
-    this.unwound = !limiting || noTurns(this.addedRotations);
+    this.unwound = !limiting || (noTurns(this.addedRotations) && this.pelvisOffset === 0);
     this.initialized = true;
   }
 
@@ -1899,7 +1920,9 @@ export class FootPlacement {
     const entry = this.entryRotations;
     const r = pose.rotations;
     const q = scratch.quat;
-    const fresh = !this.initialized;
+    // Switched on at once (an ease of 0), the first frame jumps, as asked.
+    const fresh = !this.addedKnown || (this.weightEase === 0 && !this.initialized);
+    this.addedKnown = true;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;
       // The solved foot and the leg's solved rotations, to go back to (sv[0..2], sv[4..15]).
@@ -2329,9 +2352,16 @@ export class FootPlacement {
   }
 }
 
-/** Whether every rotation in `q` (quaternions, 4 numbers each) is the identity, to 1e-12 in w². */
+/**
+ * Whether every rotation in `q` (quaternions, 4 numbers each) turns by less than about 2e-6 rad:
+ * |xyz|² ≤ 1e-12 w², whatever the quaternion's length (a pose read from float32 keys is unit to
+ * 1e-7 only, and conj(a)·a is then no unit quaternion).
+ */
 function noTurns(q: Float64Array): boolean {
-  for (let o = 3; o < q.length; o += 4) if (q[o] * q[o] < 1 - 1e-12) return false;
+  for (let o = 0; o < q.length; o += 4) {
+    const w = q[o + 3];
+    if (q[o] * q[o] + q[o + 1] * q[o + 1] + q[o + 2] * q[o + 2] > 1e-12 * w * w) return false;
+  }
   return true;
 }
 
