@@ -45,10 +45,18 @@ afterAll(async () => {
 const stats = (page: Page) =>
   page.evaluate(() => (window as unknown as { tendonDemo: { stats(): Stats } }).tendonDemo.stats());
 
-/** Waits until `test`, an expression over the demo's stats `s`, holds in the page. */
+/**
+ * Waits until `test`, an expression over the demo's stats `s`, holds in the page. The page sets
+ * `window.tendonDemo` once its assets are in, which may be after `goto` returns (a loaded CI
+ * machine): until then the test does not hold, rather than throwing.
+ */
 const until = async (page: Page, test: string): Promise<void> => {
   try {
-    await page.waitForFunction(`(s => ${test})(window.tendonDemo.stats())`, null, { timeout: 60_000 });
+    await page.waitForFunction(
+      `(d => d !== undefined && (s => ${test})(d.stats()))(window.tendonDemo)`,
+      null,
+      { timeout: 60_000 },
+    );
   } catch (error) {
     throw new Error(`waiting for ${test}; stats ${JSON.stringify(await stats(page))}`, { cause: error });
   }
