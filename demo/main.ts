@@ -47,6 +47,8 @@ import {
 import { bindThreeSkeleton } from '../src/three/index.js';
 
 const SCALE = 0.5; // the robot is 3 units tall: 1.5 m
+/** Offsets along x (metres) at which measureFeet samples the ground around a foot. */
+const NEAR = [0, 0.002, -0.002, 0.005, -0.005, 0.01, -0.01];
 const LADDER_X = 14; // the ladder's foot, against the cliff
 const RUNGS = 10;
 const SPACING = 0.3;
@@ -757,14 +759,21 @@ async function main(): Promise<void> {
     );
   }
 
-  /** Sole–ground distance of each planted foot: the foot joint above the ground by its planted height. */
+  /**
+   * Sole–ground distance of each planted foot: the foot joint above the ground by its planted
+   * height, the ground sampled within 1 cm along x as the placement tests measure (a foot on a
+   * step's nose, its joint just past the edge, read the lower step straight below it: 15 cm).
+   */
   function measureFeet(into: { sum: number; max: number; samples: number }): void {
     for (let i = 0; i < rig.legs.length; i++) {
       if (placement.planted[i] !== 1 || speed <= 0.05) continue;
       const p = worldPoint(rig.legs[i].foot);
-      const g = ground.heightAt(p[0]);
       const h = placementFootHeight(i);
-      const e = Math.abs(p[1] - g - h);
+      let e = Number.POSITIVE_INFINITY;
+      for (const dx of NEAR) {
+        const v = p[1] - ground.heightAt(p[0] + dx) - h;
+        e = Math.min(e, Math.sqrt(v * v + dx * dx));
+      }
       into.sum += e;
       into.max = Math.max(into.max, e);
       into.samples++;
