@@ -53,7 +53,14 @@ const TYPES = {
 /** Serves `dir` on 127.0.0.1 (port 0: any free one); resolves to the server and its URL. */
 export function serve(dir, port = 0) {
   const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    let url;
+    try {
+      url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    } catch {
+      // A path that is no URL ("//", say) is the client's error: it must not stop the server.
+      response.writeHead(400).end();
+      return;
+    }
     const file = path.join(
       dir,
       url.pathname === '/' ? 'index.html' : path.normalize(url.pathname).replace(/^([/\\])+/, ''),
