@@ -28,10 +28,14 @@ interface Case {
  * The issue's targets: soles within 1 cm of the ground at contact frames, a planted foot sliding at
  * most 1 cm, no knee flips, IK adding at most 10° to any joint between two frames.
  */
-const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, groundSlide: 0.01, flips: 0, step: 10 };
+const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, groundSlide: 0.01, flips: 0, step: 10, beyondClip: 10 };
 // slide: of heel and toe, the one that moved less from where it was when the contact began;
 // groundSlide: the most either moved while it stood on the ground, from where it touched down
 // (the walk harness' GroundTouches).
+// beyondClip: not the issue's measure but beside it: how much faster than the clip IK turns a
+// joint in a frame. Where a planted paw's clip snaps its elbow 16° a frame and IK holds the paw,
+// the rotation IK adds changes by the snap (step) though IK turned the joint less than the clip
+// did; a pop IK makes reads in both.
 
 /**
  * Where a case does not meet a target yet, the bound it is held to instead (what it measured when
@@ -46,20 +50,20 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'CMU 131_01 start-walk-stop/steps': { slide: 0.014 },
   'CMU 131_01 start-walk-stop/bumps': { slide: 0.014 },
   'Fox Walk/slope': { step: 19 },
-  'Fox Walk/steps': { step: 18 },
-  'Fox Walk/bumps': { step: 22 },
-  'robot Walking, no step limit/slope': { step: 17 },
-  'robot Walking, no step limit/steps': { step: 18 },
-  'robot Walking, no step limit/bumps': { step: 15 },
-  'robot Running, no step limit/slope': { step: 16 },
-  'robot Running, no step limit/steps': { step: 19 },
-  'robot Running, no step limit/bumps': { step: 16 },
-  'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 12 },
-  'CMU 02_01 walk, no step limit/steps': { step: 14 },
-  'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 13 },
+  'Fox Walk/steps': { step: 18, beyondClip: 16 },
+  'Fox Walk/bumps': { step: 22, beyondClip: 20 },
+  'robot Walking, no step limit/slope': { step: 17, beyondClip: 12 },
+  'robot Walking, no step limit/steps': { step: 18, beyondClip: 12 },
+  'robot Walking, no step limit/bumps': { step: 15, beyondClip: 15 },
+  'robot Running, no step limit/slope': { step: 16, beyondClip: 16 },
+  'robot Running, no step limit/steps': { step: 19, beyondClip: 19 },
+  'robot Running, no step limit/bumps': { step: 16, beyondClip: 16 },
+  'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 12, beyondClip: 12 },
+  'CMU 02_01 walk, no step limit/steps': { step: 14, beyondClip: 14 },
+  'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 13, beyondClip: 12 },
   'CMU 131_01, no step limit/flat': { slide: 0.014 },
   'CMU 131_01, no step limit/slope': { slide: 0.014 },
-  'CMU 131_01, no step limit/steps': { slide: 0.014, step: 14 },
+  'CMU 131_01, no step limit/steps': { slide: 0.014, step: 14, beyondClip: 14 },
   'CMU 131_01, no step limit/bumps': { slide: 0.014, step: 11 },
 };
 
@@ -151,7 +155,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       const groundSlide = summary(m.groundSlides);
       const sunk = summary(m.sunk);
       rows.push(
-        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm (on the ground ${(100 * groundSlide.max).toFixed(2)})  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}°`,
+        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm (on the ground ${(100 * groundSlide.max).toFixed(2)})  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}° (clip's own there ${m.clipStepAtMaxDeg.toFixed(1)}°; beyond the clip's ${m.maxStepBeyondClipDeg.toFixed(1)}°)`,
       );
       const bound = { ...TARGET, ...OPEN[`${c.name}/${terrain}`] };
       expect(m.contactFrames).toBeGreaterThan(25);
@@ -166,6 +170,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       expect(m.maxEffectorGap).toBeLessThan(1e-9);
       expect(m.kneeFlips).toBeLessThanOrEqual(bound.flips);
       expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(bound.step);
+      expect(m.maxStepBeyondClipDeg).toBeLessThanOrEqual(bound.beyondClip);
     },
   );
 });

@@ -70,6 +70,19 @@ export interface WalkMetrics {
   readonly maxAddedRotationStepDeg: number;
   /** Frame and joint of that largest change. */
   readonly maxStepAt: readonly [number, number];
+  /**
+   * How far the clip itself turned that joint in that frame, degrees: where IK holds a joint still
+   * while the clip snaps it (a planted paw's elbow), the rotation IK adds changes by the snap.
+   */
+  readonly clipStepAtMaxDeg: number;
+  /**
+   * The most IK made any joint turn in a frame beyond what the clip turned it, degrees: the placed
+   * local rotation's change less the animated one's. A pop IK adds reads here; a clip's snap IK
+   * smooths away does not.
+   */
+  readonly maxStepBeyondClipDeg: number;
+  /** Frame and joint of that largest turn beyond the clip's. */
+  readonly beyondClipAt: readonly [number, number];
   /** Frames where a knee bent the other way from the animation's knee. */
   readonly kneeFlips: number;
   /** Frame and leg of each knee flip. */
@@ -147,6 +160,11 @@ export function walk(c: WalkCase): WalkMetrics {
   const n = skeleton.jointCount;
   const added = new Float64Array(4 * n);
   const previousAdded = new Float64Array(4 * n);
+  const previousAnimated = new Float64Array(4 * n);
+  const previousPlaced = new Float64Array(4 * n);
+  let clipStepAtMax = 0;
+  let beyondClip = 0;
+  let beyondClipAt: [number, number] = [-1, -1];
   let maxStep = 0;
   let maxStepAt: [number, number] = [-1, -1];
   let kneeFlips = 0;
@@ -290,13 +308,22 @@ export function walk(c: WalkCase): WalkMetrics {
       added[o + 3] = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
       if (f > 0) {
         const step = angleDeg(added, o, previousAdded, o);
+        const clipStep = angleDeg(a, o, previousAnimated, o);
         if (step > maxStep) {
           maxStep = step;
           maxStepAt = [f, j];
+          clipStepAtMax = clipStep;
+        }
+        const beyond = angleDeg(p, o, previousPlaced, o) - clipStep;
+        if (beyond > beyondClip) {
+          beyondClip = beyond;
+          beyondClipAt = [f, j];
         }
       }
     }
     previousAdded.set(added);
+    previousAnimated.set(animated.rotations);
+    previousPlaced.set(pose.rotations);
   }
   return {
     contactErrors,
@@ -308,6 +335,9 @@ export function walk(c: WalkCase): WalkMetrics {
     worstGroundSlideAt,
     maxAddedRotationStepDeg: maxStep,
     maxStepAt,
+    clipStepAtMaxDeg: clipStepAtMax,
+    maxStepBeyondClipDeg: beyondClip,
+    beyondClipAt,
     kneeFlips,
     flipsAt,
     worstContactAt,
