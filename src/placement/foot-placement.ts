@@ -180,6 +180,15 @@ export interface FootPlacementOptions {
    */
   readonly footprint?: number;
   /**
+   * The least softness (see `softness`) a leg keeps where the animation holds it straight, as a
+   * fraction of its reach: the pelvis then lets a planted foot reach no farther than this short of
+   * the leg's length. A leg landing straight is at the knee's singular point, where a foot 1 cm
+   * nearer its hip turns the knee 25°; kept this little bent, the knee turns smoothly as the
+   * ground comes nearer. Default 0.01 for a four-legged rig (the Fox's front legs stand straight
+   * through their stance), 0 otherwise; at most `softness`.
+   */
+  readonly minSoftness?: number;
+  /**
    * How far the hips may sink below the animation's to keep a planted foot where it was planted,
    * when the body moves on past the leg's reach (the end of a stance on a straight leg). Past it,
    * the lock slides with the animation. Default 0.04.
@@ -372,6 +381,8 @@ export class FootPlacement {
   private readonly forwardModel: Float64Array;
   /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
   private readonly footprint: number;
+  /** The least softness of a leg the animation holds straight (`minSoftness`, at most `softness`). */
+  private readonly minSoftness: number;
   /**
    * cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off),
    * how far (a fraction of the leg) the limit may move a foot on the ground, and cos and sin of
@@ -551,6 +562,8 @@ export class FootPlacement {
     });
     this.front = slab.u8From(frontLegs(rest, this.legs, this.lengths, forward));
     this.footprint = option('footprint', this.front.length > 0 ? 0.05 : 0, 0.5);
+    const minSoftness = option('minSoftness', this.front.length > 0 ? 0.01 : 0, 0.5);
+    this.minSoftness = minSoftness < this.settings[13] ? minSoftness : this.settings[13];
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -1651,10 +1664,13 @@ export class FootPlacement {
       const margin = s[11] * full;
       // (Never past the leg's length: hips the body's pitch moved may stand farther from the
       // animated foot than the leg reaches.)
-      const reach = animatedReach > margin ? (animatedReach < full ? animatedReach : full) : margin;
+      // A leg is reached no farther than its least softness short of its length (minSoftness).
+      const soft = this.minSoftness;
+      const longest = full * (1 - soft);
+      const reach = animatedReach > margin ? (animatedReach < longest ? animatedReach : longest) : margin;
       this.reachNow[i] = reach;
       const gap = 1 - animatedReach / full;
-      this.softness[i] = gap < s[13] ? (gap > 0 ? gap : 0) : s[13];
+      this.softness[i] = gap < s[13] ? (gap > soft ? gap : soft) : s[13];
       const dx = ft[f4] - this.hips[3 * i];
       const dy = ft[f4 + 1] - this.hips[3 * i + 1];
       const dz = ft[f4 + 2] - this.hips[3 * i + 2];

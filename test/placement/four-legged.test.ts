@@ -13,6 +13,8 @@ import { PlaneGround } from '../../src/placement/plane-ground.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { type Character, fox } from './characters.js';
+import { terrains } from './terrains.js';
+import { path, walk } from './walk-harness.js';
 
 /** tan 20°: the test's data. */
 const TAN_20 = 0.36397023426620234;
@@ -217,5 +219,27 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
     };
     expect(await grounded(1.05)).toBe(1);
     expect(await grounded(1.15)).toBe(0);
+  });
+
+  it('keeps a leg the clip holds straight a little bent (minSoftness), so a front paw lands without a snap', async () => {
+    // The Fox's front legs stand straight through their stance. Landing on a bump lower than the
+    // clip's ground, a straight leg that had hung out of reach was reached, then 1 cm nearer, and
+    // its elbow turned 25° in a frame (frame 131): the knee's singular point.
+    const character = await fox();
+    const clip = character.clips.get('Walk') as Clip;
+    const track = computeContacts(clip, character.rig.legs, { loop: true });
+    const { along, start } = path(clip, character.rig.pelvis, character.scale, track.groundVelocity);
+    const beyond = (options: Partial<FootPlacementOptions>) =>
+      walk({
+        clip,
+        rig: character.rig,
+        track,
+        ground: terrains(along, start).bumps,
+        scale: character.scale,
+        seconds: 6,
+        options,
+      }).maxStepBeyondClipDeg;
+    expect(beyond({})).toBeLessThanOrEqual(10);
+    expect(beyond({ minSoftness: 0 })).toBeGreaterThan(15);
   });
 });

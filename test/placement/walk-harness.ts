@@ -530,3 +530,30 @@ export function summary(values: readonly number[]): { mean: number; max: number 
   }
   return { mean: values.length > 0 ? sum / values.length : 0, max };
 }
+
+/** Where the pelvis starts and which way the character travels (root motion, or the ground's speed). */
+export function path(
+  clip: Clip,
+  pelvis: number,
+  scale: number,
+  groundVelocity: Float64Array,
+): { along: [number, number]; start: number } {
+  const pose = new Pose(clip.skeleton);
+  const model = createModelBuffer(clip.skeleton);
+  const context = new SamplerContext(clip);
+  sampleClip(clip, context, 0, pose, 'clamp');
+  forwardKinematics(pose, model);
+  const x0 = model[16 * pelvis + 12];
+  const z0 = model[16 * pelvis + 14];
+  sampleClip(clip, context, clip.duration, pose, 'clamp');
+  forwardKinematics(pose, model);
+  let dx = model[16 * pelvis + 12] - x0;
+  let dz = model[16 * pelvis + 14] - z0;
+  if (Math.hypot(dx, dz) < 1e-9) {
+    dx = -groundVelocity[0];
+    dz = -groundVelocity[2];
+  }
+  const l = Math.hypot(dx, dz);
+  const along: [number, number] = [dx / l, dz / l];
+  return { along, start: scale * (x0 * along[0] + z0 * along[1]) + 0.5 };
+}
