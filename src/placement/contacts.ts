@@ -79,6 +79,11 @@ export class ContactTrack {
   /** Model-space velocity of the ground under the planted feet (zero for a clip with root motion). */
   readonly groundVelocity: Float64Array;
   private readonly scratch = new Float64Array(3);
+  /**
+   * The ground's travel `x, z` from time 0 to each sample of {@link ContactTrack.groundVelocities}
+   * (one more for a looping track: the whole cycle's), the trapezoids of the interpolated velocity.
+   */
+  private readonly travel: Float64Array;
   /** The ground's horizontal velocity per sample, `x, z` (see {@link ContactTrackDefinition.groundVelocities}). */
   readonly groundVelocities: Float64Array;
 
@@ -148,6 +153,7 @@ export class ContactTrack {
         `${name}: groundVelocities must be finite x, z pairs`,
       );
     }
+    this.travel = groundTravelTable(this.groundVelocities, this.duration, this.loop);
     const v = definition.groundVelocity ?? [0, 0, 0];
     this.groundVelocity = Float64Array.from(v);
     if (this.groundVelocity.length !== 3 || !this.groundVelocity.every(Number.isFinite)) {
@@ -247,6 +253,95 @@ export class ContactTrack {
     out[o] = g[2 * i] + (g[2 * j] - g[2 * i]) * f;
     out[o + 1] = 0;
     out[o + 2] = g[2 * i + 1] + (g[2 * j + 1] - g[2 * i + 1]) * f;
+  }
+
+  /**
+   * How far the ground travels (model space, y = 0) from clip time `time` over the next `seconds`,
+   * into `out[o…o+2]`: the integral of {@link ContactTrack.groundVelocityAt}, exact for its
+   * interpolation. For an in-place clip whose character travels at that velocity, where a foot
+   * planted then will be relative to the character now. Allocates nothing.
+   */
+  groundTravel(time: number, seconds: number, out: Float64Array, o: number): void {
+    this.scratch[0] = time;
+    this.scratch[1] = seconds;
+    this.groundTravelAt(this.scratch, 0, this.scratch, 1, out, o);
+  }
+
+  /**
+   * {@link ContactTrack.groundTravel} for the hot path: the clip time is read from `times[ti]` and
+   * the seconds from `seconds[si]` (no double crosses a call). Allocates nothing.
+   */
+  groundTravelAt(
+    times: Float64Array,
+    ti: number,
+    seconds: Float64Array,
+    si: number,
+    out: Float64Array,
+    o: number,
+  ): void {
+    const t0 = times[ti];
+    const t1 = t0 + seconds[si];
+    const g = this.groundVelocities;
+    const n = g.length >> 1;
+    out[o + 1] = 0;
+    if (n === 0) {
+      out[o] = this.groundVelocity[0] * (t1 - t0);
+      out[o + 2] = this.groundVelocity[2] * (t1 - t0);
+      return;
+    }
+    // Whole cycles apart, then each end within its cycle: the difference of two travels from 0
+    // would lose precision an hour into a loop. Both ends are written out here, not in a method:
+    // a double passed to or returned from a call V8 does not inline is boxed.
+    const d = this.duration;
+    const travel = this.travel;
+    const loop = this.loop;
+    const spans = loop ? n : n - 1;
+    let sx = 0;
+    let sz = 0;
+    let a = t0;
+    let b = t1;
+    if (loop) {
+      const c0 = Math.floor(t0 / d);
+      const c1 = Math.floor(t1 / d);
+      sx = (c1 - c0) * travel[2 * n];
+      sz = (c1 - c0) * travel[2 * n + 1];
+      a = t0 - c0 * d;
+      b = t1 - c1 * d;
+    }
+    for (let e = 0; e < 2; e++) {
+      const t = e === 0 ? b : a;
+      let px: number;
+      let pz: number;
+      if (spans === 0 || (!loop && t <= 0)) {
+        // Before a one-shot clip (or a single sample): its first velocity.
+        px = g[0] * t;
+        pz = g[1] * t;
+      } else if (!loop && t >= d) {
+        const last = 2 * (n - 1);
+        px = travel[last] + g[last] * (t - d);
+        pz = travel[last + 1] + g[last + 1] * (t - d);
+      } else {
+        const x = (t / d) * spans;
+        let i = Math.floor(x);
+        if (i >= spans) i = spans - 1;
+        if (i < 0) i = 0;
+        const f = x - i;
+        const j = i + 1 < n ? i + 1 : 0;
+        const h = d / spans;
+        const half = f * f * 0.5;
+        px = travel[2 * i] + h * (g[2 * i] * f + (g[2 * j] - g[2 * i]) * half);
+        pz = travel[2 * i + 1] + h * (g[2 * i + 1] * f + (g[2 * j + 1] - g[2 * i + 1]) * half);
+      }
+      if (e === 0) {
+        sx += px;
+        sz += pz;
+      } else {
+        sx -= px;
+        sz -= pz;
+      }
+    }
+    out[o] = sx;
+    out[o + 2] = sz;
   }
 
   /**
@@ -619,4 +714,22 @@ export function legLength(rest: Float64Array, leg: LegRig): number {
 
 function norm3(x: number, y: number, z: number): number {
   return Math.sqrt(x * x + y * y + z * z);
+}
+
+/**
+ * The travel table of a {@link ContactTrack}: `x, z` from time 0 to each velocity sample (and, for
+ * a loop, to the cycle's end), by trapezoids of the linearly interpolated velocity.
+ */
+function groundTravelTable(g: Float64Array, duration: number, loop: boolean): Float64Array {
+  const n = g.length >> 1;
+  if (n === 0) return new Float64Array(0);
+  const spans = loop ? n : n - 1;
+  const out = new Float64Array(2 * (spans + 1));
+  const h = spans > 0 ? duration / spans : 0;
+  for (let k = 0; k < spans; k++) {
+    const j = k + 1 < n ? k + 1 : 0;
+    out[2 * k + 2] = out[2 * k] + h * (g[2 * k] + g[2 * j]) * 0.5;
+    out[2 * k + 3] = out[2 * k + 1] + h * (g[2 * k + 1] + g[2 * j + 1]) * 0.5;
+  }
+  return out;
 }

@@ -93,6 +93,8 @@ const scratch = {
   turn: new Float64Array(4),
   /** This frame's lag of a planted foot allowed while placement switches, leg lengths (limitSteps). */
   switchLag: new Float64Array(1),
+  /** The ground's travel until a foot lands (model space). */
+  travel: new Float64Array(3),
   /** A leg's three rotations as the step limit left them, before it yields (limitSteps). */
   limitedRotations: new Float64Array(12),
 };
@@ -1112,11 +1114,14 @@ export class FootPlacement {
       // swing's target and the hips ease toward it over that time): earlier rays would be wasted.
       if (!(until > 0 && until < s[12])) continue;
       // Where the foot will land, in the world: its model position then, carried by the travel an
-      // in-place clip implies until then.
+      // in-place clip implies until then: its ground velocity moment by moment, integrated. The
+      // clip's mean velocity times the wait put the Fox's hind paw up to 9 cm short of where it
+      // landed, which crossed a step's edge 2 frames before touchdown.
       transformPointInto(ray, RAY.origin, W, this.landingModel, 3 * i);
-      const g = track.groundVelocity;
-      ray[RAY.origin] -= (W[0] * g[0] + W[4] * g[1] + W[8] * g[2]) * until;
-      ray[RAY.origin + 2] -= (W[2] * g[0] + W[6] * g[1] + W[10] * g[2]) * until;
+      const g = scratch.travel;
+      track.groundTravelAt(scratch.frameNumbers, 2, this.landingIn, i, g, 0);
+      ray[RAY.origin] -= W[0] * g[0] + W[8] * g[2];
+      ray[RAY.origin + 2] -= W[2] * g[0] + W[10] * g[2];
       ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
       if (steep) {
         // Under the toe where it lands (the joint-to-toe offset of now, carried there).

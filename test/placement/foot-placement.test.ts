@@ -51,7 +51,7 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'Fox Walk/bumps': { step: 22 },
   'robot Walking, no step limit/slope': { step: 17, beyondClip: 12 },
   'robot Walking, no step limit/steps': { step: 18, beyondClip: 12 },
-  'robot Walking, no step limit/bumps': { step: 15, beyondClip: 15 },
+  'robot Walking, no step limit/bumps': { step: 17, beyondClip: 15 },
   'robot Running, no step limit/slope': { step: 16, beyondClip: 16 },
   'robot Running, no step limit/steps': { step: 19, beyondClip: 19 },
   'robot Running, no step limit/bumps': { step: 16, beyondClip: 16 },
