@@ -383,8 +383,6 @@ export class FootPlacement {
   private readonly forwardModel: Float64Array;
   /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
   private readonly footprint: number;
-  /** The least softness of a leg the animation holds straight (`minSoftness`, at most `softness`). */
-  private readonly minSoftness: number;
   /**
    * cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off),
    * how far (a fraction of the leg) the limit may move a foot on the ground, and cos and sin of
@@ -524,6 +522,8 @@ export class FootPlacement {
       option('softness', 0.03, 0.5),
       option('lockDrop', 0.04, 1),
       option('maxRiseSpeed', 0.2),
+      // minSoftness, set below (its default depends on the rig's shape).
+      0,
     ]);
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
     const maxStep = option('maxJointStep', 0.1745, Math.PI);
@@ -564,8 +564,10 @@ export class FootPlacement {
     });
     this.front = slab.u8From(frontLegs(rest, this.legs, this.lengths, forward));
     this.footprint = option('footprint', this.front.length > 0 ? 0.05 : 0, 0.5);
+    // The least softness of a leg the animation holds straight, at most `softness`: in the
+    // settings, not a field (a double field read in the frame boxed: 54 B a frame on the Fox).
     const minSoftness = option('minSoftness', this.front.length > 0 ? 0.01 : 0, 0.5);
-    this.minSoftness = minSoftness < this.settings[13] ? minSoftness : this.settings[13];
+    this.settings[16] = minSoftness < this.settings[13] ? minSoftness : this.settings[13];
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -1670,7 +1672,7 @@ export class FootPlacement {
       // (Never past the leg's length: hips the body's pitch moved may stand farther from the
       // animated foot than the leg reaches.)
       // A leg is reached no farther than its least softness short of its length (minSoftness).
-      const soft = this.minSoftness;
+      const soft = s[16];
       const longest = full * (1 - soft);
       const reach = animatedReach > margin ? (animatedReach < longest ? animatedReach : longest) : margin;
       this.reachNow[i] = reach;
