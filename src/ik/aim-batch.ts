@@ -280,6 +280,38 @@ function aimOne(
   hasUp: boolean,
   i: number,
 ): number {
+  const bits = aimPose(w, numbers, pose, parents, j, j, subtreeEnd, configured, targets, ups, hasUp, i);
+  if (bits < 0) return -1;
+  return statusBits(w, numbers, pose, parents[j], j, (bits & AIM_APPLIED) !== 0, bits & ~AIM_APPLIED);
+}
+
+/** A bit of {@link aimPose}'s result beside the kernel's: the rotation was written. */
+export const AIM_APPLIED = 256;
+
+/**
+ * The pose part of an aim, as `AimIk.run` does it, without the status: the rotation of joint `j`
+ * turned toward target `i` of `targets` (and its up direction, when `hasUp`), then the model
+ * matrices of joints `fkFrom … fkEnd − 1` recomputed (`AimIk` recomputes the bone's subtree; a
+ * caller that turns several bones of one chain may recompute less between them, and the rest
+ * once after). Returns −1 where the solver object would throw (nothing written), else the
+ * kernel's bits, with {@link AIM_APPLIED} where the rotation was written. Allocates nothing.
+ *
+ * @internal
+ */
+export function aimPose(
+  w: Float64Array,
+  numbers: Float64Array,
+  pose: CrowdPoseBuffers,
+  parents: Int32Array,
+  j: number,
+  fkFrom: number,
+  fkEnd: number,
+  configured: number,
+  targets: Float64Array,
+  ups: Float64Array,
+  hasUp: boolean,
+  i: number,
+): number {
   const s = scratch;
   const to = 3 * i;
   s[T_TARGET] = targets[to];
@@ -324,7 +356,7 @@ function aimOne(
     }
     bits = aimLocal(w, flags);
     if (numbers[0] > 0 && !sameRotation(w)) {
-      apply(w, numbers, pose, parents, j, subtreeEnd);
+      apply(w, numbers, pose, parents, j, fkFrom, fkEnd);
       applied = true;
     }
   } else {
@@ -334,7 +366,7 @@ function aimOne(
     // Where AimIk looks for a NaN or an infinity in the parent's matrix or the joint's local.
     if (!localUsable(translations, rotations, scales, j) || !modelUsable(model, parent)) return -1;
   }
-  return statusBits(w, numbers, pose, parent, j, applied, bits);
+  return applied ? bits | AIM_APPLIED : bits;
 }
 
 /** The status as `AimIk.run` sets it, from the kernel's bits and the measured error. */
@@ -361,14 +393,15 @@ function statusBits(
   );
 }
 
-/** `AimIk.apply`: q · slerp(I, C, weight) (or the full result at weight 1), then the subtree's FK. */
+/** `AimIk.apply`: q · slerp(I, C, weight) (or the full result at weight 1), then FK of `fkFrom … fkEnd − 1`. */
 function apply(
   w: Float64Array,
   numbers: Float64Array,
   pose: CrowdPoseBuffers,
   parents: Int32Array,
   j: number,
-  subtreeEnd: number,
+  fkFrom: number,
+  fkEnd: number,
 ): void {
   const weight = numbers[0];
   const s = scratch;
@@ -380,5 +413,5 @@ function apply(
     quat.multiply(s, T_CORR, w, AIM_ROTATION, s, T_CORR);
     quat.normalize(pose.rotations, 4 * j, s, T_CORR);
   }
-  localToModel(pose.model, parents, pose.translations, pose.rotations, pose.scales, j, subtreeEnd);
+  localToModel(pose.model, parents, pose.translations, pose.rotations, pose.scales, fkFrom, fkEnd);
 }

@@ -6,6 +6,10 @@
 import { checkArrayArg, checkSkeletonArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { AimIk } from '../ik/aim.js';
+import { AIM_APPLIED, aimPose } from '../ik/aim-batch.js';
+import { checkPose } from '../ik/chain.js';
+import { AIM_CLAMPED, AIM_WORK_SIZE } from '../kernel/aim.js';
+import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
 import { decompose } from '../kernel/trs.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -57,14 +61,42 @@ export interface LookAtOptions {
 export class LookAt {
   /** The joints that turn, bottom first. */
   readonly joints: readonly number[];
-  /** Their aim solvers. */
+  /**
+   * Their aim solvers, as set up (forward, up, cone): the look solves each joint as its solver
+   * would, from a copy of its set-up, without its status or per-call checks; a solver's weight and
+   * status are not the look's.
+   */
   readonly solvers: readonly AimIk[];
+  /** After a solve, per joint: 1 where its cone held its turn back. */
+  readonly clamped: Uint8Array;
+  /** Per joint, its solver's kernel state (configuration, inputs, outputs) and its weight numbers. */
+  private readonly works: readonly Float64Array[];
+  private readonly numbers: readonly Float64Array[];
+  private readonly flags: Int32Array;
+  /**
+   * Per joint, the model matrices recomputed after its turn, `[from, end)`: as far as the next
+   * joint's parent where the joints are a chain (the rest once, after the last: `finalFrom`,
+   * `finalEnd`), else its whole subtree.
+   */
+  private readonly fkRanges: Int32Array;
+  private readonly finalFrom: number;
+  private readonly finalEnd: number;
+  /** The pose's buffers, as the aim reads them (set each solve; an object made once). */
+  private readonly buffers: {
+    translations: Float64Array;
+    rotations: Float64Array;
+    scales: Float64Array;
+    model: Float64Array;
+  } = {
+    translations: new Float64Array(0),
+    rotations: new Float64Array(0),
+    scales: new Float64Array(0),
+    model: new Float64Array(0),
+  };
   private readonly skeleton: Skeleton;
   private readonly shares: Float64Array;
   private readonly target = slab.f64(6);
   private readonly goal = slab.f64(3);
-  /** The weight last given to each aim solver. */
-  private readonly applied: Float64Array;
   private readonly args = slab.f64(3);
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
   private readonly omega: number;
@@ -102,7 +134,6 @@ export class LookAt {
     this.skeleton = skeleton;
     this.joints = joints.slice();
     this.shares = slab.f64From(shares);
-    this.applied = slab.f64(joints.length).fill(1);
     this.up.set(up);
     const rest = restModelMatrices(skeleton);
     const t = new Float64Array(3);
@@ -125,6 +156,26 @@ export class LookAt {
       };
       return new AimIk(skeleton, { joint, forward: local(forward), up: local(up), coneAngle: cone });
     });
+    const n = joints.length;
+    this.clamped = slab.u8(n);
+    this.works = joints.map(() => slab.f64(AIM_WORK_SIZE));
+    this.numbers = joints.map(() => slab.f64(5));
+    this.flags = new Int32Array(n);
+    this.solvers.forEach((solver, i) => {
+      this.flags[i] = solver.writeState(this.works[i], 0, this.numbers[i], 0);
+    });
+    // A chain (each joint below the one before): between turns, only the path to the next
+    // joint's parent, and the first joint's subtree once after the last turn.
+    const ends = skeleton.subtreeEnds;
+    const below = (a: number, b: number) => b > a && b < ends[a];
+    const chain = joints.every((j, i) => i === 0 || below(joints[i - 1], j));
+    this.fkRanges = new Int32Array(2 * n);
+    joints.forEach((j, i) => {
+      this.fkRanges[2 * i] = j;
+      this.fkRanges[2 * i + 1] = !chain ? ends[j] : i + 1 < n ? skeleton.parents[joints[i + 1]] + 1 : j;
+    });
+    this.finalFrom = chain ? joints[0] : 0;
+    this.finalEnd = chain ? ends[joints[0]] : 0;
     this.omega = springOmega(options.smoothTime ?? 0.15);
     easedWeightSet(this.weightState, 0, 1);
   }
@@ -211,6 +262,7 @@ export class LookAt {
     if (pose?.skeleton !== this.skeleton) {
       throw new TendonError('pose/skeleton-mismatch', `${name}: the pose is not of this look's skeleton`);
     }
+    checkPose(this.skeleton, pose, model, name);
     if (!invert(this.worldInverse, 0, this.world, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
@@ -245,15 +297,55 @@ export class LookAt {
     m[1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
     m[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
     this.modelUp.set(this.up);
-    for (let i = 0; i < this.solvers.length; i++) {
-      const solver = this.solvers[i];
-      // Set only when it changes: a setter given a double it cannot inline boxes it (allocates).
-      const share = this.shares[i] * weight;
-      if (share !== this.applied[i]) {
-        this.applied[i] = share;
-        solver.weight = share;
+    const b = this.buffers;
+    b.translations = pose.translations;
+    b.rotations = pose.rotations;
+    b.scales = pose.scales;
+    b.model = model;
+    const parents = this.skeleton.parents;
+    const ranges = this.fkRanges;
+    let turned = false;
+    for (let i = 0; i < this.joints.length; i++) {
+      const numbers = this.numbers[i];
+      numbers[0] = this.shares[i] * weight;
+      const bits = aimPose(
+        this.works[i],
+        numbers,
+        b,
+        parents,
+        this.joints[i],
+        ranges[2 * i],
+        ranges[2 * i + 1],
+        this.flags[i],
+        m,
+        this.modelUp,
+        true,
+        0,
+      );
+      if (bits < 0) {
+        // A number the aim cannot use: the model made whole for the turns so far, then the
+        // joint's solver throws the error it names.
+        this.finish(pose, model, turned);
+        this.solvers[i].solve(pose, model, m, this.modelUp);
+        continue;
       }
-      solver.solve(pose, model, m, this.modelUp);
+      this.clamped[i] = (bits & AIM_CLAMPED) !== 0 ? 1 : 0;
+      if ((bits & AIM_APPLIED) !== 0) turned = true;
     }
+    this.finish(pose, model, turned);
+  }
+
+  /** After the turns of a chain: the model matrices of the first joint's subtree, once. */
+  private finish(pose: Pose, model: Float64Array, turned: boolean): void {
+    if (!turned || this.finalEnd === 0) return;
+    localToModel(
+      model,
+      this.skeleton.parents,
+      pose.translations,
+      pose.rotations,
+      pose.scales,
+      this.finalFrom,
+      this.finalEnd,
+    );
   }
 }

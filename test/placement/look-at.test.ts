@@ -3,7 +3,10 @@
  * shares), stays upright, eases in and out, and keeps within its cone.
  */
 import { describe, expect, it } from 'vitest';
-import { LookAt } from '../../src/placement/look-at.js';
+import type { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { TendonError } from '../../src/errors.js';
+import { LookAt, type LookAtOptions } from '../../src/placement/look-at.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
@@ -59,8 +62,13 @@ describe('LookAt', () => {
     const model = createModelBuffer(skeleton);
     const look = new LookAt(skeleton, rig, { coneAngle: 0.5 });
     forwardKinematics(pose, model);
+    look.solve(pose, model, [0, 3, 5], IDENTITY, 1 / 60);
+    expect(Array.from(look.clamped)).toEqual([0, 0, 0]);
+    look.reset();
+    pose.resetToRest();
+    forwardKinematics(pose, model);
     look.solve(pose, model, [0, 3, -5], IDENTITY, 1 / 60);
-    for (const solver of look.solvers) expect(solver.status.clamped).toBe(true);
+    expect(Array.from(look.clamped)).toEqual([1, 1, 1]);
     look.setWeight(0, 0.2);
     for (let f = 0; f < 13; f++) {
       pose.resetToRest();
@@ -69,5 +77,84 @@ describe('LookAt', () => {
     }
     expect(look.weight).toBe(0);
     expect(pose.rotations).toEqual(skeleton.restRotations);
+  });
+
+  it('turns each joint as its AimIk would, to the bit, whether its joints are a chain or not', async () => {
+    const character = await robot();
+    const { skeleton } = character;
+    const clip = character.clips.get('Walking') as Clip;
+    const rig = findRig(skeleton);
+    const j = (name: string) => skeleton.jointIndex(name);
+    const cases: LookAtOptions[] = [
+      {},
+      // A chain with a joint between two of its joints (Torso), and one that is no chain.
+      { joints: [j('Abdomen'), j('Neck'), j('Head')], shares: [0.3, 0.5, 1] },
+      { joints: [j('Torso'), j('Head'), j('Neck')], shares: [0.3, 0.5, 1] },
+      { coneAngle: 0.3 },
+    ];
+    const world = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0.2, 0, -1, 1];
+    for (const options of cases) {
+      const look = new LookAt(skeleton, rig, { ...options, smoothTime: 0 });
+      const shares = options.shares ?? [0.25, 0.4, 1];
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const reference = new Pose(skeleton);
+      const referenceModel = createModelBuffer(skeleton);
+      const context = new SamplerContext(clip);
+      let differing = 0;
+      for (let f = 0; f < 90; f++) {
+        sampleClip(clip, context, f / 60, pose);
+        forwardKinematics(pose, model);
+        reference.copyFrom(pose);
+        referenceModel.set(model);
+        if (f === 30) look.setWeight(0, 0.2);
+        if (f === 50) look.setWeight(1, 0.3);
+        const target = [Math.cos(f / 9) * 2, 1 + Math.sin(f / 13), f % 2 === 0 ? 3 : -3 + f / 30];
+        look.solve(pose, model, target, world, 1 / 60);
+        // The look's own AimIk solvers, in turn, as LookAt solved with them until 26 November.
+        const modelTarget = new Float64Array([
+          (target[0] - 0.2) / 0.5,
+          target[1] / 0.5,
+          (target[2] + 1) / 0.5,
+        ]);
+        if (look.weight > 0) {
+          look.solvers.forEach((solver, i) => {
+            solver.weight = shares[i] * look.weight;
+            solver.solve(reference, referenceModel, modelTarget, new Float64Array([0, 1, 0]));
+          });
+        }
+        if (!pose.rotations.every((v, k) => Object.is(v, reference.rotations[k]))) differing++;
+        if (!model.every((v, k) => Object.is(v, referenceModel[k]))) differing++;
+      }
+      expect(differing).toBe(0);
+    }
+  });
+
+  it('leaves the model matching the pose when a joint it turns holds a NaN', async () => {
+    const { skeleton } = await robot();
+    const rig = findRig(skeleton);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const look = new LookAt(skeleton, rig, { smoothTime: 0 });
+    const neck = skeleton.jointIndex('Neck');
+    forwardKinematics(pose, model);
+    pose.translations[3 * neck] = Number.NaN;
+    let error: unknown;
+    try {
+      look.solve(pose, model, [1, 2, 3], IDENTITY, 1 / 60);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TendonError);
+    expect((error as TendonError).code).toBe('pose/not-finite');
+    // The torso was turned before the neck's turn failed: its subtree's matrices follow it.
+    const torso = skeleton.jointIndex('Torso');
+    expect(pose.rotations[4 * torso + 3]).not.toBe(skeleton.restRotations[4 * torso + 3]);
+    const fresh = createModelBuffer(skeleton);
+    forwardKinematics(pose, fresh);
+    const arm = skeleton.jointIndex('UpperArm.L');
+    expect(Array.from(model.subarray(16 * arm, 16 * arm + 16))).toEqual(
+      Array.from(fresh.subarray(16 * arm, 16 * arm + 16)),
+    );
   });
 });
