@@ -1,6 +1,6 @@
 /**
  * Switches placement off and on at every `step`-th frame of a walk and reports the largest joint
- * step IK adds in any of those walks: the sweeps behind docs/placement.md's "Weights and
+ * step IK adds in any of those walks (and the most IK turns a joint beyond the clip's own turn): the sweeps behind docs/placement.md's "Weights and
  * switching". Each walk is the walk table's (test/placement/walk-harness.ts) with
  * `setWeight(0, 0.25)` at frame f and `setWeight(1, 0.25)` 50 frames later (40, over 6 s of
  * walk, for the looping clips of the Fox and the robot).
@@ -43,14 +43,19 @@ const seconds = loops ? 6 : clip.duration;
 const gap = loops ? 40 : 50;
 const frames = Math.round(seconds * 60);
 const options = { clip, rig: character.rig, track, ground, scale: character.scale, seconds };
-const base = walk(options).maxAddedRotationStepDeg;
+const alone = walk(options);
+const base = alone.maxAddedRotationStepDeg;
 let worst = 0;
 let worstAt = -1;
+// Beside the rotation IK adds: how much faster than the clip IK turns a joint (the walk table's
+// "beyond the clip"), which a clip's own snap that IK holds back does not raise.
+let worstBeyond = 0;
 let tried = 0;
 const over: string[] = [];
 for (let f0 = loops ? 20 : 10; f0 < frames - 60; f0 += step) {
   const m = walk({ ...options, toggle: [f0, f0 + gap], toggleEase });
   tried++;
+  if (m.maxStepBeyondClipDeg > worstBeyond) worstBeyond = m.maxStepBeyondClipDeg;
   if (m.maxAddedRotationStepDeg > worst) {
     worst = m.maxAddedRotationStepDeg;
     worstAt = f0;
@@ -63,6 +68,7 @@ for (let f0 = loops ? 20 : 10; f0 < frames - 60; f0 += step) {
 }
 console.log(
   `${who} on ${terrain}: ${tried} switches every ${step} frames, eased over ${toggleEase} s; the walk alone ${base.toFixed(1)}°, ` +
-    `the worst switch ${worst.toFixed(1)}° (off at frame ${worstAt})`,
+    `the worst switch ${worst.toFixed(1)}° (off at frame ${worstAt}); beyond the clip's, ` +
+    `the walk alone ${alone.maxStepBeyondClipDeg.toFixed(1)}°, the worst switch ${worstBeyond.toFixed(1)}°`,
 );
 console.log(over.length > 0 ? `over 10°:\n${over.join('\n')}` : 'none over 10°');
