@@ -1120,6 +1120,7 @@ export class FootPlacement {
       // clip's mean velocity times the wait put the Fox's hind paw up to 9 cm short of where it
       // landed, which crossed a step's edge 2 frames before touchdown.
       transformPointInto(ray, RAY.origin, W, this.landingModel, 3 * i);
+      // (The ground's travel is horizontal in model space, g[1] = 0.)
       const g = scratch.travel;
       track.groundTravelAt(scratch.frameNumbers, 2, this.landingIn, i, g, 0);
       ray[RAY.origin] -= W[0] * g[0] + W[8] * g[2];
@@ -1674,7 +1675,10 @@ export class FootPlacement {
       // A leg is reached no farther than its least softness short of its length (minSoftness).
       const soft = s[16];
       const longest = full * (1 - soft);
-      const reach = animatedReach > margin ? (animatedReach < longest ? animatedReach : longest) : margin;
+      // (The margin no higher than that either: with reachMargin over 1 − minSoftness the reach
+      // would jump down to it as the animation's extension passed the margin.)
+      const least = margin < longest ? margin : longest;
+      const reach = animatedReach > least ? (animatedReach < longest ? animatedReach : longest) : least;
       this.reachNow[i] = reach;
       const gap = 1 - animatedReach / full;
       this.softness[i] = gap < s[13] ? (gap > soft ? gap : soft) : s[13];

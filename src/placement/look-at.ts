@@ -167,8 +167,9 @@ export class LookAt {
     // A chain (each joint below the one before): between turns, only the path to the next
     // joint's parent, and the first joint's subtree once after the last turn.
     const ends = skeleton.subtreeEnds;
-    const below = (a: number, b: number) => b > a && b < ends[a];
-    const chain = joints.every((j, i) => i === 0 || below(joints[i - 1], j));
+    // (By ancestry, not by index ranges: a skeleton not stored depth-first has other joints
+    // inside a joint's range.)
+    const chain = joints.every((j, i) => i === 0 || skeleton.isAncestor(joints[i - 1], j));
     this.fkRanges = new Int32Array(2 * n);
     joints.forEach((j, i) => {
       this.fkRanges[2 * i] = j;
@@ -206,8 +207,12 @@ export class LookAt {
    * Turns the joints toward `targetWorld` (3 numbers, world space) for one frame. `model` must be
    * current (after the legs); `world` is the character's model-to-world matrix; `dt` seconds.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite target, world or `dt`;
-   *   the aim solvers' errors for a pose with NaN in it.
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite target, world or `dt`
+   *   or a world that cannot be inverted; `pose/skeleton-mismatch` or `pose/buffer-size` for a pose
+   *   or model buffer not of this skeleton; `ik/invalid-target` for a target the inverse world
+   *   sends past doubles; `pose/not-finite` for a NaN, an infinity or a zero rotation where a
+   *   turned joint's aim reads the pose (the joints turned before it keep their turn, with their
+   *   subtrees' model matrices updated).
    */
   solve(
     pose: Pose,
@@ -287,7 +292,10 @@ export class LookAt {
       this.initialized = true;
     }
     const weight = this.weightState[3];
-    if (weight === 0) return;
+    if (weight === 0) {
+      this.clamped.fill(0);
+      return;
+    }
     const Wi = this.worldInverse;
     const x = this.target[0];
     const y = this.target[1];
@@ -327,10 +335,22 @@ export class LookAt {
         // joint's solver throws the error it names.
         this.finish(pose, model, turned);
         this.solvers[i].solve(pose, model, m, this.modelUp);
-        continue;
+        throw new TendonError('pose/not-finite', `${name}: joint ${this.joints[i]} cannot be turned`);
       }
       this.clamped[i] = (bits & AIM_CLAMPED) !== 0 ? 1 : 0;
       if ((bits & AIM_APPLIED) !== 0) turned = true;
+      else if (turned && this.finalEnd !== 0 && ranges[2 * i + 1] > ranges[2 * i]) {
+        // Not turned, but below one that was: the path to the next joint's parent still moved.
+        localToModel(
+          model,
+          parents,
+          pose.translations,
+          pose.rotations,
+          pose.scales,
+          ranges[2 * i],
+          ranges[2 * i + 1],
+        );
+      }
     }
     this.finish(pose, model, turned);
   }

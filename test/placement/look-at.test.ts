@@ -10,6 +10,8 @@ import { LookAt, type LookAtOptions } from '../../src/placement/look-at.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
+import type { Rig } from '../../src/rig/limbs.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { robot } from './characters.js';
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
@@ -156,5 +158,70 @@ describe('LookAt', () => {
     expect(Array.from(model.subarray(16 * arm, 16 * arm + 16))).toEqual(
       Array.from(fresh.subarray(16 * arm, 16 * arm + 16)),
     );
+  });
+
+  it('keeps the model whole on small skeletons: a chain whose middle joint does not turn, a skeleton not stored depth-first', () => {
+    const rigOf = (head: number): Rig => ({
+      legs: [],
+      arms: [],
+      pelvis: -1,
+      spine: [],
+      neck: [],
+      head,
+      convention: null,
+    });
+    // R → A → B → C → D: A turns half a turn, B's target is its own origin (nothing to turn), C
+    // reads B's matrix, which A's turn moved.
+    const chain = Skeleton.create({
+      names: ['R', 'A', 'B', 'C', 'D'],
+      parents: [-1, 0, 1, 2, 3],
+      restTranslations: [0, 0, 0, 0, 1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1],
+    });
+    const options = { joints: [1, 2, 3], shares: [1, 0.5, 1], coneAngle: Math.PI, smoothTime: 0 };
+    const look = new LookAt(chain, rigOf(3), options);
+    const pose = new Pose(chain);
+    const model = createModelBuffer(chain);
+    forwardKinematics(pose, model);
+    const target = [0, 1, -0.5];
+    look.solve(pose, model, target, IDENTITY, 1 / 60);
+    const reference = new Pose(chain);
+    const referenceModel = createModelBuffer(chain);
+    forwardKinematics(reference, referenceModel);
+    look.solvers.forEach((solver, i) => {
+      solver.weight = options.shares[i];
+      solver.solve(reference, referenceModel, new Float64Array(target), new Float64Array([0, 1, 0]));
+    });
+    expect(look.solvers[1].status.degenerate).toBe(true);
+    expect(Array.from(pose.rotations)).toEqual(Array.from(reference.rotations));
+    expect(Array.from(model)).toEqual(Array.from(referenceModel));
+    // R: A, X; A: B; X: Y, stored breadth-first: X lies inside A's index range, not below it.
+    const wide = Skeleton.create({
+      names: ['R', 'A', 'X', 'B', 'Y'],
+      parents: [-1, 0, 0, 1, 2],
+      restTranslations: [0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0],
+    });
+    const across = new LookAt(wide, rigOf(2), { joints: [1, 2], shares: [0.5, 1], smoothTime: 0 });
+    const widePose = new Pose(wide);
+    const wideModel = createModelBuffer(wide);
+    forwardKinematics(widePose, wideModel);
+    across.solve(widePose, wideModel, [3, 2, 4], IDENTITY, 1 / 60);
+    const fresh = createModelBuffer(wide);
+    forwardKinematics(widePose, fresh);
+    expect(Array.from(wideModel)).toEqual(Array.from(fresh));
+    expect(widePose.rotations[4 * 2 + 3]).not.toBe(1);
+  });
+
+  it('reports no clamp while its weight is 0', async () => {
+    const { skeleton } = await robot();
+    const rig = findRig(skeleton);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const look = new LookAt(skeleton, rig, { coneAngle: 0.3 });
+    look.solve(pose, model, [0, 3, -5], IDENTITY, 1 / 60);
+    expect(Array.from(look.clamped)).toEqual([1, 1, 1]);
+    look.setWeight(0, 0);
+    look.solve(pose, model, [0, 3, -5], IDENTITY, 1 / 60);
+    expect(Array.from(look.clamped)).toEqual([0, 0, 0]);
   });
 });

@@ -78,7 +78,8 @@ export interface WalkMetrics {
   /**
    * The most IK made any joint turn in a frame beyond what the clip turned it, degrees: the placed
    * local rotation's change less the animated one's. A pop IK adds reads here; a clip's snap IK
-   * smooths away does not.
+   * smooths away does not. It compares angles, not directions: a turn against the clip's reads less
+   * by the clip's own (a bound from below).
    */
   readonly maxStepBeyondClipDeg: number;
   /** Frame and joint of that largest turn beyond the clip's. */
