@@ -284,11 +284,17 @@ export class FootPlacement {
   /** Per leg: the rest length of its upper bone, root to middle (model units). */
   private readonly upperLengths: Float64Array;
   /**
-   * Per leg, at the last solve: the hip-to-target distance the pelvis left (world units), the
-   * animation's own hip-to-foot distance, and 1 where those are known (the leg was weighted).
+   * Per leg, at the last solve: the hip-to-target distance the pelvis left (world units), and 1
+   * where it is known (the leg was weighted).
    */
   private readonly lastReach: Float64Array;
-  private readonly lastAnimatedReach: Float64Array;
+  /**
+   * Per leg, the clip's own hip-to-foot distance, squared, this frame, and its distance at the last
+   * solve where the leg was weighted: from the hips as the clip has them, before a four-legged
+   * body's pitch moves them (kneeRates reads the clip's knee turn from these).
+   */
+  private readonly clipReach2: Float64Array;
+  private readonly lastClipReach: Float64Array;
   /** Per leg, the reach the pelvis was held to this solve (applyPelvis). */
   private readonly reachNow: Float64Array;
   private readonly reachKnown: Uint8Array;
@@ -480,7 +486,8 @@ export class FootPlacement {
       }),
     );
     this.lastReach = slab.f64(n);
-    this.lastAnimatedReach = slab.f64(n);
+    this.clipReach2 = slab.f64(n);
+    this.lastClipReach = slab.f64(n);
     this.reachNow = slab.f64(n);
     this.reachKnown = slab.u8(n);
     this.kneeBounds = slab.f64(2 * n);
@@ -892,6 +899,12 @@ export class FootPlacement {
       footPoint(scratch.vec, 0, model, leg);
       transformPointInto(this.animated, 3 * i, W, scratch.vec, 0);
       transformPointInto(this.hips, 3 * i, W, model, 16 * leg.root + 12);
+      {
+        const ax = this.animated[3 * i] - this.hips[3 * i];
+        const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
+        const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
+        this.clipReach2[i] = ax * ax + ay * ay + az * az;
+      }
       if (leg.toe >= 0) transformPointInto(this.animatedToe, 3 * i, W, model, 16 * leg.toe + 12);
       const L = this.lengths[i] * scale;
       const r = LEG_REPORT.length * i;
@@ -1545,12 +1558,12 @@ export class FootPlacement {
       const b = full - a;
       const ab2 = 2 * a * b;
       const sq = a * a + b * b;
-      const ax = this.animated[3 * i] - this.hips[3 * i];
-      const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
-      const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
-      const e1 = ax * ax + ay * ay + az * az;
+      // The clip's own knee turn, from its own hips: a body's pitch moves the hips, which the
+      // clip's knee did not do (the Fox's front knee read a 28° bend in a frame where its elbow
+      // turned 1.7°, switched back on over the bumps, and the pelvis was pushed down for it).
+      const e1 = this.clipReach2[i];
       const d0 = this.lastReach[i];
-      const e0 = this.lastAnimatedReach[i];
+      const e0 = this.lastClipReach[i];
       let cp = (d0 * d0 - sq) / ab2;
       cp = cp > 1 ? 1 : cp < -1 ? -1 : cp;
       const sp = Math.sqrt(1 - cp * cp);
@@ -1667,7 +1680,7 @@ export class FootPlacement {
       const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
       const animatedReach = Math.sqrt(ax * ax + ay * ay + az * az);
       // For the next solve's kneeRates (which has read this one's already).
-      this.lastAnimatedReach[i] = animatedReach;
+      this.lastClipReach[i] = Math.sqrt(this.clipReach2[i]);
       const full = this.lengths[i] * scale;
       const margin = s[11] * full;
       // (Never past the leg's length: hips the body's pitch moved may stand farther from the
