@@ -1419,9 +1419,14 @@ export class FootPlacement {
         // climb a long slope at once), and never drops below the ground it passes over.
         let land = base;
         this.landingNear[i] = 0;
-        if (!locked && this.landingFound[i] === 1) {
+        if (this.landingFound[i] === 1) {
           let k = 1 - this.landingIn[i] / s[12];
           k = k < 0 ? 0 : k * k * (3 - 2 * k);
+          // While the last contact's lock still eases out, by as much as it has: taken whole only
+          // once the lock let go, the landing's weight jumped from 0 to 0.7 in a frame on the
+          // Fox's front paw (switched back on over the steps: the hips dropped 3 cm a frame and
+          // the standing front knee turned 20.8°).
+          if (locked) k *= 1 - this.lockWeights[EASED_WEIGHT_LENGTH * i + 3];
           land = base + (this.landingBase[i] - base) * k;
           this.landingNear[i] = k;
         }
