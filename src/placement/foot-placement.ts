@@ -152,7 +152,8 @@ export interface FootPlacementOptions {
    * (more while placement switches on or off: see `setWeight`). No clearly bent knee is bent the
    * other way from the animation's: there the leg takes its solve whole. So that a planted leg's knee need not be held back,
    * the pelvis rises and sinks no faster than turns a planted knee by 0.9 of this beyond the
-   * animation's own turn. Default 0.1745 (just under 10°); 0 turns both off.
+   * animation's own turn, and a four-legged body's pitch turns no faster than this. Default
+   * 0.1745 (just under 10°); 0 turns all of them off.
    * docs/placement.md measures it on the walk table.
    */
   readonly maxJointStep?: number;
@@ -385,6 +386,11 @@ export class FootPlacement {
   private readonly pitchRotation = slab.f64(4);
   /** The front and hind ends' last drops (world units), for a frame where one end has no foot down. */
   private readonly pitchEnds = slab.f64(2);
+  /**
+   * The rise of the front hips the pitch applied at the last solve (world units), after the
+   * weight: its change per frame is held to the joint-step limit.
+   */
+  private readonly pitchApplied = slab.f64(1);
   /** The character's forward direction in model space (the footprint's axis). */
   private readonly forwardModel: Float64Array;
   /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
@@ -543,6 +549,8 @@ export class FootPlacement {
       option('jointStepTolerance', 0.01, 1),
       kneeCos,
       kneeSin,
+      // The body's pitch turns no faster either (pitchBody), radians.
+      maxStep,
     ]);
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
@@ -742,6 +750,7 @@ export class FootPlacement {
     this.pelvisOffset = 0;
     this.pelvisLag = false;
     this.pitchEnds.fill(0);
+    this.pitchApplied[0] = 0;
     // The knees' last reach (kneeRates) is of a pose that is gone.
     this.reachKnown.fill(0);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
@@ -882,7 +891,8 @@ export class FootPlacement {
     }
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
-    this.unwound = !limiting || (noTurns(this.addedRotations) && this.pelvisOffset === 0);
+    this.unwound =
+      !limiting || (noTurns(this.addedRotations) && this.pelvisOffset === 0 && this.pitchApplied[0] === 0);
     this.initialized = true;
   }
 
@@ -1904,6 +1914,17 @@ export class FootPlacement {
       this.pitchSpring[1] = 0;
     }
     rise = this.pitchSpring[0] * scratch.frameNumbers[3];
+    // No faster than the joint-step limit: the pitch's turn, atan((ay + rise) / D) less the
+    // clip's, changes by at most the rise's change over D. Switched on over 0.05 s on the slope,
+    // the weight brought the Fox's pitch in within three frames: its pelvis turned 13.8° in one.
+    const limit = this.stepLimit;
+    if (this.initialized && limit[0] >= -1 && D > 0) {
+      const most = D * limit[5];
+      const last = this.pitchApplied[0];
+      if (rise > last + most) rise = last + most;
+      else if (rise < last - most) rise = last - most;
+    }
+    this.pitchApplied[0] = rise;
     if (rise === 0 || !(D > 0)) return;
     // The world rotation from a to a + (0, rise, 0): t[8..10] = a, t[11..13] = a raised, t[14..17] = q.
     // (Unit vectors: fromTo's half-vector formula takes them so.)

@@ -542,6 +542,17 @@ describe('FootPlacement on four legs, switched off and on', () => {
     expect(run({ toggle: [68, 108] }).maxAddedRotationStepDeg).toBeLessThanOrEqual(own + 2);
   });
 
+  // The body's pitch is held to the joint-step limit too: switched back on over 0.05 s on the
+  // slope, the weight brought the pitch in within three frames and the pelvis turned 13.8° in one
+  // beyond the clip's own turn (frame 91).
+  it('switched on over 0.05 s on the slope: the pelvis turns within 10° a frame beyond the clip', async () => {
+    const { character, run } = await foxWalk('slope');
+    const pelvis = character.rig.pelvis;
+    const worst = run({ toggle: [50, 90], toggleEase: 0.05 });
+    expect(worst.maxStepBeyondClipDeg).toBeLessThanOrEqual(12);
+    expect(worst.beyondClipAt[1] === pelvis && worst.maxStepBeyondClipDeg > 10).toBe(false);
+  });
+
   // Nor while it eases to a weight between 0 and 1: the lag would have to close at once where
   // that ease ends.
   it('eased to a weight of 0.5 on the slope: every planted paw stands at its target', async () => {
