@@ -1723,10 +1723,12 @@ export class FootPlacement {
       if (highest < sprung) {
         let held = sprung + (highest - sprung) * (near > c ? near : c);
         if (this.planted[i] === 0 && held < floor) {
-          // (As far as it is not already down: a foot whose contact weights are set by hand has no
-          // landing weight.)
-          const down = near * near > c ? near * near : c;
-          held = floor + (held - floor) * down;
+          // Below what the standing knees' turn allows, only by the contact's own weight (it rises
+          // over the last tenth of a second): taken by the square of the landing weight too, a
+          // front paw landing lower pulled the Fox's shoulders down 3 cm a frame for four frames,
+          // its standing elbow turning 13.5° in one beyond the clip's (switched on over 0.1 s on
+          // the slope, frame 169).
+          held = floor + (held - floor) * c;
         }
         if (held < offset) offset = held;
       }
