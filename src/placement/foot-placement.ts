@@ -152,7 +152,8 @@ export interface FootPlacementOptions {
    * (more while placement switches on or off: see `setWeight`). No clearly bent knee is bent the
    * other way from the animation's: there the leg takes its solve whole. So that a planted leg's knee need not be held back,
    * the pelvis rises and sinks no faster than turns a planted knee by 0.9 of this beyond the
-   * animation's own turn, and a four-legged body's pitch turns no faster than this. Default
+   * animation's own turn, and the pitch placement adds to a four-legged body changes by at most
+   * this a frame. Default
    * 0.1745 (just under 10°); 0 turns all of them off.
    * docs/placement.md measures it on the walk table.
    */
@@ -714,7 +715,8 @@ export class FootPlacement {
    * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
    * a quick turn, no quicker than the joint-step limit lets the legs turn (about 10° a frame):
    * switched on, the first frame is limited from the animation; switched off, a solve at weight 0
-   * goes on until the rotations placement added to the legs are none, then writes nothing. While
+   * goes on until the rotations placement added to the legs, the pelvis offset and a four-legged
+   * body's pitch are none, then writes nothing. While
    * placement switches on (and for 0.2 s after the ease) or off, a planted foot may lag its solve
    * by up to (1 − w) · 0.75 legs beyond `jointStepTolerance` (w the lesser of the weight and a twin
    * eased 0.2 s longer), so the limit spreads the switch rather than yielding to the foot; at a
@@ -1724,7 +1726,8 @@ export class FootPlacement {
         let held = sprung + (highest - sprung) * (near > c ? near : c);
         if (this.planted[i] === 0 && held < floor) {
           // Below what the standing knees' turn allows, only by the contact's own weight (it rises
-          // over the last tenth of a second): taken by the square of the landing weight too, a
+          // over the contact track's ramp-in, 0.1 s by default): taken by the square of the
+          // landing weight too, a
           // front paw landing lower pulled the Fox's shoulders down 3 cm a frame for four frames,
           // its standing elbow turning 13.5° in one beyond the clip's (switched on over 0.1 s on
           // the slope, frame 169).
@@ -1920,7 +1923,11 @@ export class FootPlacement {
     // clip's, changes by at most the rise's change over D. Switched on over 0.05 s on the slope,
     // the weight brought the Fox's pitch in within three frames: its pelvis turned 13.8° in one.
     const limit = this.stepLimit;
-    if (this.initialized && limit[0] >= -1 && D > 0) {
+    // Limited from the first frame after switching back on too (as limitSteps limits the legs);
+    // a fresh start (reset, or an ease of 0) jumps. The rise's change, not the turn's, is kept:
+    // the hips' span D changes little from one frame to the next.
+    const fresh = !this.addedKnown || (this.weightEase === 0 && !this.initialized);
+    if (!fresh && limit[0] >= -1 && D > 0) {
       const most = D * limit[5];
       const last = this.pitchApplied[0];
       if (rise > last + most) rise = last + most;
