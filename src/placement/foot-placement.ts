@@ -1727,10 +1727,9 @@ export class FootPlacement {
         if (this.planted[i] === 0 && held < floor) {
           // Below what the standing knees' turn allows, only by the contact's own weight (it rises
           // over the contact track's ramp-in, 0.1 s by default): taken by the square of the
-          // landing weight too, a
-          // front paw landing lower pulled the Fox's shoulders down 3 cm a frame for four frames,
-          // its standing elbow turning 13.5° in one beyond the clip's (switched on over 0.1 s on
-          // the slope, frame 169).
+          // landing weight too, a front paw landing lower pulled the Fox's shoulders down 3 cm a
+          // frame for four frames, its standing elbow turning 13.5° in one beyond the clip's
+          // (switched on over 0.1 s on the slope, frame 169).
           held = floor + (held - floor) * c;
         }
         if (held < offset) offset = held;
@@ -1923,11 +1922,10 @@ export class FootPlacement {
     // clip's, changes by at most the rise's change over D. Switched on over 0.05 s on the slope,
     // the weight brought the Fox's pitch in within three frames: its pelvis turned 13.8° in one.
     const limit = this.stepLimit;
-    // Limited from the first frame after switching back on too (as limitSteps limits the legs);
-    // a fresh start (reset, or an ease of 0) jumps. The rise's change, not the turn's, is kept:
-    // the hips' span D changes little from one frame to the next.
-    const fresh = !this.addedKnown || (this.weightEase === 0 && !this.initialized);
-    if (!fresh && limit[0] >= -1 && D > 0) {
+    // Limited from the first frame after switching back on too, as the legs are; a fresh start
+    // jumps (limitStartsFresh). The rise's change, not the turn's, is kept: the hips' span D
+    // changes little from one frame to the next.
+    if (!this.limitStartsFresh() && limit[0] >= -1 && D > 0) {
       const most = D * limit[5];
       const last = this.pitchApplied[0];
       if (rise > last + most) rise = last + most;
@@ -1990,6 +1988,16 @@ export class FootPlacement {
    * by the limit toward it (the turn's axis kept, its half-angle's cosine and sine the limit's:
    * trig-free). Legs changed here get their model matrices again.
    */
+  /**
+   * Whether the joint-step limit (the legs' in limitSteps, the pitch's in pitchBody) starts afresh
+   * this frame, unlimited: the first solve, after `reset()`, or switched on at once (an ease of 0),
+   * as asked. Switched back on after an ease, the first frame is limited from the animation.
+   * (limitSteps, which runs after pitchBody, marks the added rotations known.)
+   */
+  private limitStartsFresh(): boolean {
+    return !this.addedKnown || (this.weightEase === 0 && !this.initialized);
+  }
+
   private limitSteps(pose: Pose, model: Float64Array): void {
     const limit = this.stepLimit;
     const limited = this.limited;
@@ -1997,8 +2005,7 @@ export class FootPlacement {
     const entry = this.entryRotations;
     const r = pose.rotations;
     const q = scratch.quat;
-    // Switched on at once (an ease of 0), the first frame jumps, as asked.
-    const fresh = !this.addedKnown || (this.weightEase === 0 && !this.initialized);
+    const fresh = this.limitStartsFresh();
     this.addedKnown = true;
     for (let i = 0; i < this.legs.length; i++) {
       let changed = false;

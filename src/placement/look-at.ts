@@ -75,12 +75,12 @@ export class LookAt {
   private readonly flags: Int32Array;
   /**
    * Per joint, the model matrices recomputed after its turn, `[from, end)`: as far as the next
-   * joint's parent where the joints are a chain (the rest once, after the last: `finalFrom`,
-   * `finalEnd`), else its whole subtree.
+   * joint's parent where the joints are a chain (the first joint's subtree once, after the last:
+   * `finish`), else its whole subtree.
    */
   private readonly fkRanges: Int32Array;
-  private readonly finalFrom: number;
-  private readonly finalEnd: number;
+  /** Whether the joints are a chain, each below the one before. */
+  private readonly chain: boolean;
   /** The pose's buffers, as the aim reads them (set each solve; an object made once). */
   private readonly buffers: {
     translations: Float64Array;
@@ -170,13 +170,12 @@ export class LookAt {
     // (By ancestry, not by index ranges: a skeleton not stored depth-first has other joints
     // inside a joint's range.)
     const chain = joints.every((j, i) => i === 0 || skeleton.isAncestor(joints[i - 1], j));
+    this.chain = chain;
     this.fkRanges = new Int32Array(2 * n);
     joints.forEach((j, i) => {
       this.fkRanges[2 * i] = j;
       this.fkRanges[2 * i + 1] = !chain ? ends[j] : i + 1 < n ? skeleton.parents[joints[i + 1]] + 1 : j;
     });
-    this.finalFrom = chain ? joints[0] : 0;
-    this.finalEnd = chain ? ends[joints[0]] : 0;
     this.omega = springOmega(options.smoothTime ?? 0.15);
     easedWeightSet(this.weightState, 0, 1);
   }
@@ -339,17 +338,9 @@ export class LookAt {
       }
       this.clamped[i] = (bits & AIM_CLAMPED) !== 0 ? 1 : 0;
       if ((bits & AIM_APPLIED) !== 0) turned = true;
-      else if (turned && this.finalEnd !== 0 && ranges[2 * i + 1] > ranges[2 * i]) {
+      else if (turned && this.chain) {
         // Not turned, but below one that was: the path to the next joint's parent still moved.
-        localToModel(
-          model,
-          parents,
-          pose.translations,
-          pose.rotations,
-          pose.scales,
-          ranges[2 * i],
-          ranges[2 * i + 1],
-        );
+        this.toModel(pose, model, ranges[2 * i], ranges[2 * i + 1]);
       }
     }
     this.finish(pose, model, turned);
@@ -357,15 +348,13 @@ export class LookAt {
 
   /** After the turns of a chain: the model matrices of the first joint's subtree, once. */
   private finish(pose: Pose, model: Float64Array, turned: boolean): void {
-    if (!turned || this.finalEnd === 0) return;
-    localToModel(
-      model,
-      this.skeleton.parents,
-      pose.translations,
-      pose.rotations,
-      pose.scales,
-      this.finalFrom,
-      this.finalEnd,
-    );
+    if (!turned || !this.chain) return;
+    const first = this.joints[0];
+    this.toModel(pose, model, first, this.skeleton.subtreeEnds[first]);
+  }
+
+  /** The model matrices of joints `from … end − 1` from the pose. */
+  private toModel(pose: Pose, model: Float64Array, from: number, end: number): void {
+    localToModel(model, this.skeleton.parents, pose.translations, pose.rotations, pose.scales, from, end);
   }
 }
