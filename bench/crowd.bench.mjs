@@ -567,6 +567,7 @@ async function tendonPlacedCrowdFrame(
   chunk = count,
   workers = 0,
   caller = false,
+  lod = null,
 ) {
   const shared = workers > 0;
   const crowd = new tendon.Crowd(skeleton, count, { shared });
@@ -594,13 +595,32 @@ async function tendonPlacedCrowdFrame(
       })
     : null;
   const ALL = CROWD_STEP.sample | CROWD_STEP.forwardKinematics | CROWD_STEP.custom | CROWD_STEP.palettes;
+  // Update rates (CrowdSchedule): the first `lod.near` robots every frame, the others every
+  // `lod.period`th, in blocks of `chunk` taking turns.
+  const schedule = lod === null ? null : new tendon.CrowdSchedule(count, { block: chunk });
+  if (schedule !== null) schedule.periods.fill(lod.period, lod.near);
+  const onSchedule = () => {
+    const runs = schedule.plan(DT);
+    for (let r = 0; r < runs; r++) {
+      data.clock[0] = schedule.runSeconds[r];
+      const end = schedule.runFirst[r] + schedule.runCount[r];
+      for (let first = schedule.runFirst[r]; first < end; first += chunk) {
+        const n = Math.min(chunk, end - first);
+        crowd.sample('loop', first, n);
+        crowd.forwardKinematics(first, n);
+        step(first, n);
+        for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4', first, n);
+      }
+    }
+  };
   return {
-    name: `Crowd + FootPlacement per robot (heightfield) + 3×4 palettes, ${count} robots${chunk < count ? `, ${chunk} at a time` : ''}${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}`,
+    name: `Crowd + FootPlacement per robot (heightfield) + 3×4 palettes, ${count} robots${chunk < count ? `, ${chunk} at a time` : ''}${shared ? `, ${workers} worker${workers > 1 ? 's' : ''}${caller ? ' + main thread' : ''}` : ''}${lod === null ? '' : `, CrowdSchedule: ${lod.near} every frame, ${count - lod.near} every ${lod.period}th`}`,
     count,
     chunk,
     workers,
     caller,
     placed: true,
+    lod,
     robots,
     run(frames) {
       for (let f = 0; f < frames; f++) {
@@ -608,6 +628,10 @@ async function tendonPlacedCrowdFrame(
         for (let c = 0; c < count; c++) crowd.times[c] += DT;
         if (pool !== null) {
           pool.runSync(ALL);
+          continue;
+        }
+        if (schedule !== null) {
+          onSchedule();
           continue;
         }
         // A chunk of robots at a time through every step, so a robot's arrays are still in the
@@ -828,6 +852,7 @@ async function frameMain() {
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonCrowdFrame(robot, n)))),
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)))),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, 0, false, { near: 100, period: 4 }),
     tendonCrowdPlacementFrame(robot, CROWD_SIZES[1], 16),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS - 1, true),
@@ -888,7 +913,8 @@ async function frameMain() {
   const batched = (n) => find((l) => l.batch !== undefined && !(l.workers > 0) && !l.blend && l.count === n);
   const blended = find((l) => l.blend);
   const placed = (n) => find((l) => l.placed && l.chunk === l.count && !(l.workers > 0) && l.count === n);
-  const chunked = find((l) => l.placed && l.chunk < l.count && !(l.workers > 0));
+  const chunked = find((l) => l.placed && l.chunk < l.count && !(l.workers > 0) && !l.lod);
+  const scheduled = find((l) => l.placed && l.lod);
   const placedOn = (caller) => find((l) => l.placed && l.workers > 0 && l.caller === caller);
   const three = find((l) => l.name.startsWith('three.js'));
   const [small, , huge] = CROWD_SIZES;
@@ -913,6 +939,15 @@ async function frameMain() {
     `${chunked.robots} robots with placement, ${chunked.line.match(/(\d+) at a time/)[1]} at a time through every step: ${chunked.msPerFrame.toFixed(3)} ms per frame, ` +
       `${(placed(chunked.robots).msPerFrame / chunked.msPerFrame).toFixed(2)}× faster than each step over the whole crowd`,
   );
+  {
+    const { near, period } = lines[results.indexOf(scheduled)].lod;
+    const far = scheduled.robots - near;
+    console.log(
+      `${scheduled.robots} robots with placement on a CrowdSchedule (${near} every frame, ${far} every ${period}th, ` +
+        `about ${near + far / period} placed a frame): ${scheduled.msPerFrame.toFixed(3)} ms per frame, ` +
+        `${(chunked.msPerFrame / scheduled.msPerFrame).toFixed(2)}× faster than all of them every frame (16 at a time)`,
+    );
+  }
   {
     // The workers run their ranges 16 at a time (CrowdWorkers' chunk), as the chunked line does.
     const single = chunked;

@@ -86,6 +86,7 @@ export {
   springStep3,
 } from './placement/spring.js';
 export { Crowd, type CrowdOptions, type PaletteLayout } from './pose/crowd.js';
+export { CrowdSchedule, type CrowdScheduleOptions } from './pose/crowd-schedule.js';
 export {
   createModelBuffer,
   forwardKinematics,

@@ -297,6 +297,26 @@ const ENTRANCES: Entrance<Fixture>[] = [
     },
   },
   {
+    name: 'new CrowdSchedule',
+    args: () => [10, { block: 4 }],
+    run: (_, [n, o]) => new tendon.CrowdSchedule(n, o),
+  },
+  {
+    name: 'crowdSchedule.plan',
+    args: () => [1 / 60],
+    run: (_, [dt]) => {
+      const schedule = new tendon.CrowdSchedule(10, { block: 4 });
+      schedule.periods.fill(3);
+      schedule.plan(dt);
+      return schedule.plan(dt) + schedule.runSeconds[0];
+    },
+  },
+  {
+    name: 'crowdSchedule.dueAt',
+    args: () => [3, 2],
+    run: (_, [c, frame]) => new tendon.CrowdSchedule(10).dueAt(c, frame),
+  },
+  {
     name: 'new LookAt',
     args: (f) => [f.skeleton, f.rig, { coneAngle: 0.7 }],
     run: (_, [s, r, o]) => new tendon.LookAt(s, r, o),

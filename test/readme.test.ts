@@ -94,10 +94,15 @@ describe('README', () => {
       // docs/crowds.md: an AimIk per character on the crowd's own arrays.
       expect(logs[0]).toEqual(['reached', true, 'head turned', true]);
     }
-    if (block.includes('new CrowdPlacement(')) {
+    if (block.includes('new CrowdPlacement(') && !block.includes('new CrowdSchedule(')) {
       // docs/crowds.md: fifty robots placed on a slope, the pose changed from the animation's.
       expect(logs[0]).toEqual(['placed', true, 'ground under its left foot', true]);
       expect(Number(logs[1][1])).toBeGreaterThan(0.005);
+    }
+    if (block.includes('new CrowdSchedule(')) {
+      // docs/crowds.md: every robot at the first plan, then the 16 near ones and one block of 16
+      // of the 64 far ones (four blocks taking turns) every frame.
+      expect(logs[0]).toEqual(['characters updated each frame', '80 32 32 32 32 32 32 32']);
     }
     if (block.includes('CrowdWorkers.start(')) {
       // docs/crowds.md: shared memory in Node; two workers, the single-threaded bits.

@@ -93,7 +93,7 @@ export class TwoBoneBatch {
   /** Joint indices per leg into the crowd's buffers, `TWO_BONE_LEG` layout (4 per leg). */
   readonly legs: Int32Array;
   /**
-   * Each leg's kernel settings, an array of 30 in the `TWO_BONE` layout (`tendon/kernel`): the
+   * Each leg's kernel settings, an array of 34 in the `TWO_BONE` layout (`tendon/kernel`): the
    * limb's options, and the target, pole and end rotation copied in by each solve. Per-leg options
    * (weight, softness) may be changed here, at the `TWO_BONE` offsets of `settings[leg]`. One array
    * per leg, so that a solve copies nothing but the targets.

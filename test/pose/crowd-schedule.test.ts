@@ -1,0 +1,214 @@
+/**
+ * CrowdSchedule: which characters are due each frame (every one at the first plan, then each by
+ * its period, in blocks that take turns so the count per frame stays flat), the seconds each has
+ * waited, refusals; and a placed crowd updated on a schedule, each character to the bits of its
+ * own FootPlacement solved at the same frames with the same waits.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
+import { isTendonError } from '../../src/errors.js';
+import { importGltf } from '../../src/io/gltf.js';
+import { computeContacts } from '../../src/placement/contacts.js';
+import { CrowdPlacement } from '../../src/placement/crowd-placement.js';
+import { FootPlacement } from '../../src/placement/foot-placement.js';
+import { PlaneGround } from '../../src/placement/plane-ground.js';
+import { Crowd } from '../../src/pose/crowd.js';
+import { CrowdSchedule } from '../../src/pose/crowd-schedule.js';
+import { createModelBuffer } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { findRig } from '../../src/rig/find-rig.js';
+import { readAsset } from '../helpers/assets.js';
+
+const DT = 1 / 60;
+
+/** The characters due in a plan, from its runs, and each one's seconds. */
+function dueOf(schedule: CrowdSchedule, runs: number): Map<number, number> {
+  const due = new Map<number, number>();
+  for (let r = 0; r < runs; r++) {
+    expect(schedule.runCount[r]).toBeGreaterThan(0);
+    for (let c = schedule.runFirst[r]; c < schedule.runFirst[r] + schedule.runCount[r]; c++) {
+      expect(due.has(c)).toBe(false);
+      due.set(c, schedule.runSeconds[r]);
+    }
+  }
+  return due;
+}
+
+describe('CrowdSchedule', () => {
+  it('updates every character every frame by default, in one run', () => {
+    const schedule = new CrowdSchedule(50);
+    for (let f = 0; f < 3; f++) {
+      expect(schedule.plan(DT)).toBe(1);
+      expect([schedule.runFirst[0], schedule.runCount[0], schedule.runSeconds[0]]).toEqual([0, 50, DT]);
+    }
+    expect(schedule.frame).toBe(3);
+  });
+
+  it('updates far characters every Nth frame, in blocks taking turns: a flat count per frame', () => {
+    const count = 1000;
+    const schedule = new CrowdSchedule(count);
+    for (let c = 100; c < count; c++) schedule.periods[c] = 4;
+    // The first plan: every character, none left in its rest pose.
+    expect(dueOf(schedule, schedule.plan(DT)).size).toBe(count);
+    const updates = new Uint16Array(count);
+    const perFrame: number[] = [];
+    const runCounts: number[] = [];
+    for (let f = 1; f <= 40; f++) {
+      const runs = schedule.plan(DT);
+      const due = dueOf(schedule, runs);
+      perFrame.push(due.size);
+      for (let r = 0; r < runs; r++) {
+        const first = schedule.runFirst[r];
+        const end = first + schedule.runCount[r];
+        // Whole blocks, but where the near ones end (block 6 holds 96 … 111) and the crowd ends.
+        if (first >= 100 && first !== 100 && end !== count) runCounts.push(schedule.runCount[r]);
+      }
+      for (const [c, seconds] of due) {
+        updates[c]++;
+        // Near ones waited a frame, far ones four (their first wait after the first plan: less).
+        if (c < 100) expect(seconds).toBe(DT);
+        else if (updates[c] > 1) expect(seconds).toBeCloseTo(4 * DT, 12);
+        expect(schedule.waited[c]).toBe(0);
+      }
+    }
+    // The far ones due in a frame come a block of 16 at a time (the near ones, one run of 100).
+    expect(new Set(runCounts)).toEqual(new Set([16]));
+    for (let c = 0; c < 100; c++) expect(updates[c]).toBe(40);
+    for (let c = 100; c < count; c++) expect(updates[c]).toBe(10);
+    // 100 near + 900 / 4 far, give or take a block of 16: never the whole far crowd at once.
+    for (const n of perFrame) {
+      expect(n).toBeGreaterThanOrEqual(100 + 225 - 16);
+      expect(n).toBeLessThanOrEqual(100 + 225 + 16);
+    }
+  });
+
+  it('sums the seconds a character waited, and follows a period changed on the way', () => {
+    const schedule = new CrowdSchedule(40, { block: 4 });
+    schedule.periods.fill(3);
+    schedule.periods[5] = 0; // out of sight: never updated after the first plan
+    const dts = [0.01, 0.02, 0.015, 0.03, 0.01, 0.025, 0.02, 0.01];
+    const waited = new Float64Array(40);
+    const seen = new Float64Array(40);
+    for (let f = 0; f < dts.length; f++) {
+      if (f === 4) schedule.periods[9] = 1; // comes near: due at once, then every frame
+      const due = dueOf(schedule, schedule.plan(dts[f]));
+      for (let c = 0; c < 40; c++) {
+        waited[c] += dts[f];
+        const p = schedule.periods[c];
+        const byPeriod = p > 0 && (f + Math.floor(c / 4)) % p === 0;
+        expect(due.has(c)).toBe(f === 0 || byPeriod);
+        expect(schedule.dueAt(c, f)).toBe(byPeriod);
+        if (due.has(c)) {
+          expect(due.get(c)).toBe(waited[c]);
+          seen[c] += waited[c];
+          waited[c] = 0;
+        }
+        expect(schedule.waited[c]).toBe(waited[c]);
+      }
+      if (f >= 4) expect(due.has(9)).toBe(true);
+    }
+    // Character 5 was due once (the first plan), and has waited every frame since.
+    const total = dts.reduce((a, b) => a + b, 0);
+    expect(seen[5]).toBe(dts[0]);
+    expect(schedule.waited[5]).toBeCloseTo(total - dts[0], 15);
+  });
+
+  it('refuses a dt, count or block that is not one, by name, changing nothing', () => {
+    const schedule = new CrowdSchedule(8);
+    schedule.plan(DT);
+    const waited = schedule.waited.slice();
+    for (const dt of [Number.NaN, -0.01, Number.POSITIVE_INFINITY]) {
+      let error: unknown;
+      try {
+        schedule.plan(dt);
+      } catch (e) {
+        error = e;
+      }
+      expect(isTendonError(error) && error.code === 'argument/invalid').toBe(true);
+      expect(String(error)).toMatch(/CrowdSchedule\.plan: dt/);
+    }
+    expect(schedule.frame).toBe(1);
+    expect(Array.from(schedule.waited)).toEqual(Array.from(waited));
+    expect(() => new CrowdSchedule(-1)).toThrow(/count -1/);
+    expect(() => new CrowdSchedule(1e9)).toThrow(/count 1000000000 is not an integer in 0 … 16777216/);
+    expect(() => new CrowdSchedule(2.5)).toThrow(/count 2.5/);
+    expect(() => new CrowdSchedule(4, { block: 0 })).toThrow(/block 0/);
+    expect(() => new CrowdSchedule(4, null as never)).toThrow(/options must be an object/);
+    expect(new CrowdSchedule(0).plan(DT)).toBe(0);
+  });
+});
+
+describe('a placed crowd on a CrowdSchedule', () => {
+  it('places each character as its own FootPlacement solved at its frames with its waits, to the bit', async () => {
+    const robot = (
+      await importGltf(readAsset('gltf', 'RobotExpressive.glb'), { source: 'RobotExpressive.glb' })
+    ).skeletons[0];
+    const { skeleton, clips } = robot;
+    const J = skeleton.jointCount;
+    const rig = findRig(skeleton);
+    const walk = clips.find((c) => c.name === 'Walking') as Clip;
+    const ground = new PlaneGround([0, 0, 0], [0, 0.9396926207859084, -0.3420201433256687]);
+    const count = 6;
+    const crowd = new Crowd(skeleton, count);
+    const placed = new CrowdPlacement(crowd, rig, { ground });
+    const schedule = new CrowdSchedule(count, { block: 2 });
+    schedule.periods.set([1, 1, 2, 2, 3, 0]);
+    const track = computeContacts(walk, rig.legs);
+    const worldOf = (c: number) => [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 1.2 * c, 0.03 * c, 0, 1];
+    const own = Array.from({ length: count }, () => ({
+      placement: new FootPlacement(skeleton, rig, { ground }),
+      pose: new Pose(skeleton),
+      model: createModelBuffer(skeleton),
+      waited: 0,
+      updates: 0,
+    }));
+    for (let c = 0; c < count; c++) {
+      crowd.setClip(c, walk);
+      placed.worlds.set(worldOf(c), 16 * c);
+      own[c].placement.setContactTrack(track);
+    }
+    for (let frame = 0; frame < 30; frame++) {
+      for (let c = 0; c < count; c++) crowd.times[c] = 0.29 * c + frame * DT;
+      const runs = schedule.plan(DT);
+      for (let r = 0; r < runs; r++) {
+        const first = schedule.runFirst[r];
+        const n = schedule.runCount[r];
+        crowd.sample('loop', first, n);
+        crowd.forwardKinematics(first, n);
+        placed.solve(schedule.runSeconds[r], first, n);
+      }
+      // Each character's own, solved in the frames the schedule made it due, with what it waited.
+      for (let c = 0; c < count; c++) {
+        const o = own[c];
+        o.waited += DT;
+        const due = frame === 0 || schedule.dueAt(c, frame);
+        if (!due) continue;
+        const alone = new Crowd(skeleton, 1);
+        alone.setClip(0, walk);
+        alone.times[0] = crowd.times[c];
+        alone.sample();
+        alone.forwardKinematics();
+        o.pose.translations.set(alone.translations);
+        o.pose.rotations.set(alone.rotations);
+        o.pose.scales.set(alone.scales);
+        o.model.set(alone.model);
+        o.placement.solve(o.pose, o.model, worldOf(c), o.waited, crowd.times[c]);
+        o.waited = 0;
+        o.updates++;
+      }
+      for (let c = 0; c < count; c++) {
+        const rotations = crowd.rotations.subarray(4 * J * c, 4 * J * (c + 1));
+        const model = crowd.model.subarray(16 * J * c, 16 * J * (c + 1));
+        for (let i = 0; i < rotations.length; i++) {
+          if (!Object.is(rotations[i], own[c].pose.rotations[i])) expect.fail(`character ${c} rotation ${i}`);
+        }
+        for (let i = 0; i < model.length; i++) {
+          if (!Object.is(model[i], own[c].model[i])) expect.fail(`character ${c} model ${i}`);
+        }
+      }
+    }
+    // The first frame, then every frame; every other (block 1: odd frames); every third (block 2:
+    // frames 1, 4, … 28); never again.
+    expect(own.map((o) => o.updates)).toEqual([30, 30, 16, 16, 11, 1]);
+  });
+});
