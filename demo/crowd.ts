@@ -7,13 +7,15 @@
  * the crowd's model matrices, the skinned hands skinned on the GPU from the crowd's 3×4 palettes in
  * a float texture). A slider sets N; the panel shows tendon's milliseconds per frame (sample +
  * forward kinematics + placement + palettes) and the whole frame's; window.tendonDemo exposes the
- * numbers the browser test reads.
+ * numbers the browser test reads. With "far ones every 4th frame" checked, a `CrowdSchedule`
+ * updates the robots far from the camera every 4th frame, in turns (each walks on in steps then).
  */
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import {
   type Clip,
   Crowd,
   CrowdPlacement,
+  CrowdSchedule,
   computeContacts,
   findRig,
   importGltf,
@@ -41,6 +43,9 @@ const STRETCHES = 2; // the terrain's length: 2 × 16 m; a robot leaving its end
 const LENGTH = terrainLength(STRETCHES);
 /** Frames over which the panel's milliseconds are averaged. */
 const WINDOW = 30;
+/** With the schedule on: robots farther than this from the camera (m) are updated every FAR_PERIOD frames. */
+const FAR = 22;
+const FAR_PERIOD = 4;
 
 /** One robot: where it walks. */
 interface Robot {
@@ -78,6 +83,9 @@ export interface CrowdStats {
   frameMs: number;
   /** Draw calls of the last frame. */
   drawCalls: number;
+  /** Whether the far robots are updated every 4th frame (a CrowdSchedule), and how many robots were updated a frame, mean, same frames. */
+  schedule: boolean;
+  updated: number;
   /** Robot 0's pelvis, world (m), and how far it has walked since the count was set (m). */
   probe: [number, number, number];
   walked: number;
@@ -96,6 +104,7 @@ async function main(): Promise<void> {
   const panel = document.getElementById('panel') as HTMLElement;
   const slider = document.getElementById('count') as HTMLInputElement;
   const output = document.getElementById('count-value') as HTMLOutputElement;
+  const farBox = document.getElementById('far') as HTMLInputElement;
 
   const bytes = new Uint8Array(await (await fetch('RobotExpressive.glb')).arrayBuffer());
   const gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(0) as ArrayBuffer, '');
@@ -143,6 +152,8 @@ async function main(): Promise<void> {
 
   let crowd = new Crowd(skeleton, 0);
   let placement = new CrowdPlacement(crowd, rig, { ground, worlds: worlds.subarray(0, 0) });
+  // Every robot every frame unless the box is checked; then the far ones every FAR_PERIOD frames.
+  let schedule = new CrowdSchedule(0, { block: 1 });
   /** Each robot's model matrices: views of the crowd's (made once per N). */
   let models: Float64Array[] = [];
   let count = 0;
@@ -155,13 +166,14 @@ async function main(): Promise<void> {
   let poseSum = 0;
   let placementSum = 0;
   let paletteSum = 0;
+  let updatedSum = 0;
   const recentTendon = new Float64Array(WINDOW);
   const recentFrame = new Float64Array(WINDOW);
 
   const resetStats = () => {
     for (const e of [withIk, withoutIk]) e.sum = e.max = e.samples = e.near = 0;
     measuredFrames = 0;
-    tendonSum = frameSum = poseSum = placementSum = paletteSum = 0;
+    tendonSum = frameSum = poseSum = placementSum = paletteSum = updatedSum = 0;
   };
 
   /** N robots: a new crowd, each robot placed in its lane at its phase and speed. */
@@ -175,6 +187,7 @@ async function main(): Promise<void> {
       worlds: worlds.subarray(0, 16 * n),
       contacts: () => track,
     });
+    schedule = new CrowdSchedule(n, { block: 1 });
     models = [];
     const perLane = Math.ceil(n / LANES);
     const spacing = LENGTH / perLane;
@@ -200,6 +213,7 @@ async function main(): Promise<void> {
   };
   slider.addEventListener('input', () => setCount(Number(slider.value)));
   setCount(Number(slider.value));
+  farBox.addEventListener('change', resetStats);
 
   const mean = (a: Float64Array, n: number) => {
     let s = 0;
@@ -228,45 +242,67 @@ async function main(): Promise<void> {
       if (robot.time >= walk.duration) robot.time -= walk.duration;
       crowd.times[c] = robot.time;
     }
-    crowd.sample();
-    crowd.forwardKinematics();
-    const posed = performance.now();
-    // For the meter (the animation's feet), not tendon's time.
-    for (let c = 0; c < n; c++) robots[c].animated.set(models[c]);
-    const copied = performance.now();
+    // Which robots to update: all, or (the box checked) the far ones every FAR_PERIOD frames.
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
-      const { world } = robot;
-      const model = models[c];
-      // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
-      track.groundVelocityAt(robot.time, velocity, 0);
-      const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * dt * robot.speed;
-      robot.x += step;
-      robot.walked += step;
-      if (robot.x >= LENGTH) {
-        robot.x -= LENGTH;
-        robot.started = false;
-        placement.placementOf(c).reset();
-      }
-      // The origin follows the ground under the pelvis through a spring.
-      headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
-      const px =
-        world[0] * model[pelvis] + world[4] * model[pelvis + 1] + world[8] * model[pelvis + 2] + world[12];
-      const under = meter.groundUnder(px, robot.z);
-      robot.goal[0] = Number.isNaN(under) ? robot.controller[0] : under;
-      if (!robot.started) {
-        robot.controller[0] = robot.goal[0];
-        robot.controller[1] = 0;
-        robot.started = true;
-      }
-      spring[SPRING.dt] = dt;
-      springStep(robot.controller, 0, robot.goal, 0, spring);
-      headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
+      const far = Math.hypot(robot.x - camera.position.x, robot.z - camera.position.z) > FAR;
+      schedule.periods[c] = farBox.checked && far ? FAR_PERIOD : 1;
     }
-    placement.solve(dt);
-    const placed = performance.now();
-    // Measured outside tendon's time.
+    const runs = schedule.plan(dt);
+    let poseMs = 0;
+    let placementMs = 0;
+    let updated = 0;
+    for (let r = 0; r < runs; r++) {
+      const first = schedule.runFirst[r];
+      const end = first + schedule.runCount[r];
+      // A robot walks on by the time since its last update: a far one in steps, its pose with it.
+      const seconds = schedule.runSeconds[r];
+      updated += end - first;
+      const t0 = performance.now();
+      crowd.sample('loop', first, end - first);
+      crowd.forwardKinematics(first, end - first);
+      const posed = performance.now();
+      // For the meter (the animation's feet), not tendon's time.
+      for (let c = first; c < end; c++) robots[c].animated.set(models[c]);
+      const copied = performance.now();
+      for (let c = first; c < end; c++) {
+        const robot = robots[c];
+        const { world } = robot;
+        const model = models[c];
+        // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
+        track.groundVelocityAt(robot.time, velocity, 0);
+        const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * seconds * robot.speed;
+        robot.x += step;
+        robot.walked += step;
+        if (robot.x >= LENGTH) {
+          robot.x -= LENGTH;
+          robot.started = false;
+          placement.placementOf(c).reset();
+        }
+        // The origin follows the ground under the pelvis through a spring.
+        headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
+        const px =
+          world[0] * model[pelvis] + world[4] * model[pelvis + 1] + world[8] * model[pelvis + 2] + world[12];
+        const under = meter.groundUnder(px, robot.z);
+        robot.goal[0] = Number.isNaN(under) ? robot.controller[0] : under;
+        if (!robot.started) {
+          robot.controller[0] = robot.goal[0];
+          robot.controller[1] = 0;
+          robot.started = true;
+        }
+        spring[SPRING.dt] = seconds;
+        springStep(robot.controller, 0, robot.goal, 0, spring);
+        headingMatrix(world, heading, SCALE, robot.x, robot.controller[0], robot.z);
+      }
+      placement.solve(seconds, first, end - first);
+      const placed = performance.now();
+      poseMs += posed - t0;
+      placementMs += placed - copied;
+    }
+    // Measured outside tendon's time: the robots updated this frame (the others show last update's
+    // pose, from before the contacts of now).
     for (let c = 0; c < n; c++) {
+      if (schedule.due[c] === 0) continue;
       const robot = robots[c];
       track.sample(robot.time, 0.1, robot.weights, robot.planted);
       // As demo/walker.ts measures: with IK, and the animation alone.
@@ -276,10 +312,11 @@ async function main(): Promise<void> {
     const resumed = performance.now();
     drawn.writePalettes(crowd);
     const skinned = performance.now();
-    const tendonMs = posed - start + (placed - copied) + (skinned - resumed);
-    poseSum += posed - start;
-    placementSum += placed - copied;
+    const tendonMs = poseMs + placementMs + (skinned - resumed);
+    poseSum += poseMs;
+    placementSum += placementMs;
     paletteSum += skinned - resumed;
+    updatedSum += updated;
 
     // three: every instance placed (the rigid parts from the model matrices, the hands from the palettes).
     drawn.update(crowd, worlds);
@@ -292,7 +329,7 @@ async function main(): Promise<void> {
     frameSum += frameMs;
     const calls = renderer.info.render.calls;
     panel.textContent =
-      `${n} robots, ${calls} draw calls\n` +
+      `${n} robots, ${calls} draw calls${farBox.checked ? `, ${(updatedSum / Math.max(1, measuredFrames + 1)).toFixed(0)} updated a frame` : ''}\n` +
       `tendon: ${mean(recentTendon, frames).toFixed(2)} ms/frame (${((1000 * mean(recentTendon, frames)) / n).toFixed(1)} µs a robot)\n` +
       `frame:  ${mean(recentFrame, frames).toFixed(2)} ms (tendon + three's uploads and draws)\n` +
       `feet–ground at contacts: ${cm(summary(withIk))}\n` +
@@ -317,6 +354,8 @@ async function main(): Promise<void> {
           palettes: measuredFrames > 0 ? paletteSum / measuredFrames : 0,
         },
         drawCalls: renderer.info.render.calls,
+        schedule: farBox.checked,
+        updated: measuredFrames > 0 ? updatedSum / measuredFrames : 0,
         probe: [
           w[0] * m[pelvis] + w[4] * m[pelvis + 1] + w[8] * m[pelvis + 2] + w[12],
           w[1] * m[pelvis] + w[5] * m[pelvis + 1] + w[9] * m[pelvis + 2] + w[13],

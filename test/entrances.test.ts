@@ -312,9 +312,14 @@ const ENTRANCES: Entrance<Fixture>[] = [
     },
   },
   {
-    name: 'crowdSchedule.dueAt',
-    args: () => [3, 2],
-    run: (_, [c, frame]) => new tendon.CrowdSchedule(10).dueAt(c, frame),
+    name: 'crowdSchedule.restart',
+    args: () => [3],
+    run: (_, [c]) => {
+      const schedule = new tendon.CrowdSchedule(10);
+      schedule.plan(1 / 60);
+      schedule.restart(c);
+      return schedule.plan(1 / 60);
+    },
   },
   {
     name: 'new LookAt',

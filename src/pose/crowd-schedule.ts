@@ -11,9 +11,10 @@ const MAX_CHARACTERS = 2 ** 24;
 /** Options of `new CrowdSchedule`. */
 export interface CrowdScheduleOptions {
   /**
-   * How many characters side by side share a phase (each of a character's `N` phases goes to
-   * every Nth block of this many), so that the characters due in a frame come in runs this long
-   * and each step of the frame takes a run in one call. Default 16.
+   * How many characters of one period take their turn together: the characters of period N, in
+   * crowd order, go in blocks of this many, block after block to the N turns. Neighbours of one
+   * period then come due together, in runs that each step of the frame takes in one call. A
+   * block larger than a period's characters puts them all in one turn (no longer flat). Default 16.
    */
   readonly block?: number;
 }
@@ -21,20 +22,26 @@ export interface CrowdScheduleOptions {
 /**
  * Update rates for the characters of a crowd, as engines throttle crowds far from the camera:
  * character `c` is updated every `periods[c]` frames (1, the default, every frame; 0 never), and
- * the characters of one period take turns in blocks ({@link CrowdScheduleOptions.block}), so that
- * a crowd whose far half is updated every 4th frame costs about the same every frame (the near
- * half and an eighth), not the whole crowd one frame in four.
+ * the characters of one period take turns in blocks ({@link CrowdScheduleOptions.block}): of the
+ * characters of period 4, in crowd order, the first block is due in one frame, the second in the
+ * next, and so on, so that a crowd whose far 900 of 1,000 are updated every 4th frame updates
+ * about 325 every frame (give or take a block), not all 1,000 one frame in four, wherever the far
+ * ones stand in the crowd.
  *
  * Each frame, {@link CrowdSchedule.plan} with the frame's `dt` says which characters are due, as
  * runs of neighbours ({@link CrowdSchedule.runFirst}, {@link CrowdSchedule.runCount}) and the
  * seconds each run's characters have waited since their last update
- * ({@link CrowdSchedule.runSeconds}: the `dt` of their placement's springs). Give each run to the
- * crowd's steps as their range of characters (`sample`, `forwardKinematics`, a placement's or a
- * batch's `solve`, `skinPalettes`); the characters not due keep last update's pose and palettes.
- * Keep advancing every character's clip time every frame (`crowd.times`): a due character is
- * sampled where its clip is now. A character is due at the first plan (so that none waits in its
- * rest pose) and then by its period, from the frame its period says, whatever it was before: a
- * character made near (period 1) is updated at once. Nothing allocates per frame.
+ * ({@link CrowdSchedule.runSeconds}: the `dt` of their placement's springs); {@link CrowdSchedule.due}
+ * marks them character by character. Give each run to the crowd's steps as their range of
+ * characters (`sample`, `forwardKinematics`, a placement's or a batch's `solve`, `skinPalettes`);
+ * the characters not due keep last update's pose and palettes. Keep advancing every character's
+ * clip time every frame (`crowd.times`): a due character is sampled where its clip is now.
+ *
+ * A character is due at the first plan (so that none waits in its rest pose), and after
+ * {@link CrowdSchedule.restart} (one given a clip, or back in sight after a long time at period 0,
+ * whose wait would otherwise be its placement's `dt`). A change of periods moves the turns of the
+ * characters of those periods after it by a block's place, so a character may wait a frame more
+ * or less once; its wait is counted whatever. Nothing allocates per frame.
  *
  * @example
  * ```ts
@@ -60,10 +67,13 @@ export class CrowdSchedule {
   /** Characters per block of a phase ({@link CrowdScheduleOptions.block}). */
   readonly block: number;
   /**
-   * Per character, its update period in frames: 1 every frame (the default), N every Nth, 0
-   * never. Change it any time (a character coming nearer, going out of sight).
+   * Per character, its update period in frames: 1 every frame (the default), N every Nth (up to
+   * 255: the array is bytes, and a larger number wraps), 0 never. Change it any time (a character
+   * coming nearer, going out of sight).
    */
   readonly periods: Uint8Array;
+  /** After {@link CrowdSchedule.plan}: 1 for each character due this frame, else 0. */
+  readonly due: Uint8Array;
   /** After {@link CrowdSchedule.plan}: the first character of each run due this frame. */
   readonly runFirst: Int32Array;
   /** After {@link CrowdSchedule.plan}: the number of characters of each run. */
@@ -76,10 +86,11 @@ export class CrowdSchedule {
   readonly runSeconds: Float64Array;
   /** Per character, the seconds since its last update (0 right after a plan that made it due). */
   readonly waited: Float64Array;
-  /** Frames planned so far. */
-  frame = 0;
-  /** 1 for a character updated at least once. */
+  /** 1 for a character updated at least once (since its restart). */
   private readonly updated: Uint8Array;
+  /** Per period, the characters of that period met so far in a plan (their ranks). */
+  private readonly ranks = new Int32Array(256);
+  private frames = 0;
 
   /**
    * @param count - the number of characters (a crowd's `count`).
@@ -98,12 +109,16 @@ export class CrowdSchedule {
       throw new TendonError('argument/invalid', `CrowdSchedule: options must be an object, not ${options}`);
     }
     const block = options.block ?? 16;
-    if (!Number.isInteger(block) || block < 1) {
-      throw new TendonError('argument/invalid', `CrowdSchedule: block ${block} is not an integer ≥ 1`);
+    if (typeof block !== 'number' || !Number.isInteger(block) || block < 1) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdSchedule: block ${typeof block === 'string' ? `'${block}'` : String(block)} is not an integer ≥ 1`,
+      );
     }
     this.count = count;
     this.block = block;
     this.periods = new Uint8Array(count).fill(1);
+    this.due = new Uint8Array(count);
     this.runFirst = new Int32Array(count);
     this.runCount = new Int32Array(count);
     this.runSeconds = new Float64Array(count);
@@ -111,14 +126,28 @@ export class CrowdSchedule {
     this.updated = new Uint8Array(count);
   }
 
+  /** Frames planned so far. */
+  get frame(): number {
+    return this.frames;
+  }
+
   /**
-   * Whether character `c` is due in frame `frame` by its period alone: with period N, the
-   * characters of block `b` (`⌊c / block⌋`) in the frames where `frame + b` is a multiple of N.
+   * Makes character `c` due at the next plan, with that frame's `dt` as its wait, as at the first
+   * plan: for a character given a clip (its rest pose is not to wait its turn), or back in sight
+   * after a long time never updated (its whole wait would be its placement's `dt`: reset its
+   * placement too, `CrowdPlacement.placementOf(c).reset()`).
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `c` that is not a character.
    */
-  dueAt(c: number, frame: number): boolean {
-    const period = this.periods[c];
-    if (period === 0) return false;
-    return (frame + Math.floor(c / this.block)) % period === 0;
+  restart(c: number): void {
+    if (!(Number.isInteger(c) && c >= 0 && c < this.count)) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdSchedule.restart: ${c} is not in 0 … ${this.count - 1}`,
+      );
+    }
+    this.updated[c] = 0;
+    this.waited[c] = 0;
   }
 
   /**
@@ -135,17 +164,28 @@ export class CrowdSchedule {
     if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY)) {
       throw new TendonError('argument/invalid', `CrowdSchedule.plan: dt ${dt} is not a finite number ≥ 0`);
     }
-    const frame = this.frame;
+    const frame = this.frames;
     const waited = this.waited;
+    const ranks = this.ranks;
+    ranks.fill(0);
     let runs = 0;
     let last = -2;
     for (let c = 0; c < this.count; c++) {
       const seconds = waited[c] + dt;
-      if (this.updated[c] === 1 && !this.dueAt(c, frame)) {
+      const period = this.periods[c];
+      // The character's turn: its block's place among the blocks of its period, in crowd order.
+      let turn = false;
+      if (period > 0) {
+        const rank = ranks[period]++;
+        turn = (frame + Math.floor(rank / this.block)) % period === 0;
+      }
+      if (this.updated[c] === 1 && !turn) {
         waited[c] = seconds;
+        this.due[c] = 0;
         continue;
       }
       this.updated[c] = 1;
+      this.due[c] = 1;
       waited[c] = 0;
       if (last === c - 1 && this.runSeconds[runs - 1] === seconds) {
         this.runCount[runs - 1]++;
@@ -157,7 +197,7 @@ export class CrowdSchedule {
       }
       last = c;
     }
-    this.frame = frame + 1;
+    this.frames = frame + 1;
     return runs;
   }
 }

@@ -94,6 +94,29 @@ describe.skipIf(!hasChromium)('the crowd page in Chromium', () => {
       );
       expect(most.count).toBe(200);
       expect(most.footError.mean).toBeLessThanOrEqual(0.01);
+      expect(most.schedule).toBe(false);
+      expect(most.updated).toBe(200);
+
+      // The far ones every 4th frame (a CrowdSchedule), as a user checks the box: fewer robots
+      // updated a frame, the feet still on the ground.
+      await page.check('#far');
+      await page.waitForFunction(() => {
+        const s = (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats();
+        return s.schedule && s.frames > 0;
+      });
+      const startFar = await stats(page);
+      await waitFrames(page, 40);
+      const far = await stats(page);
+      console.info(
+        `demo crowd, 200 robots, the far ones every 4th frame: ${far.updated.toFixed(0)} updated a frame, tendon ${far.tendonMs.toFixed(2)} ms/frame ` +
+          `(sample + FK ${far.steps.pose.toFixed(2)}, placement ${far.steps.placement.toFixed(2)}, palettes ${far.steps.palettes.toFixed(2)} ms) over ${far.frames - startFar.frames} frames; ` +
+          `feet at contacts ${cm(far.footError)}`,
+      );
+      expect(far.schedule).toBe(true);
+      expect(far.updated).toBeGreaterThan(20);
+      expect(far.updated).toBeLessThan(170);
+      expect(far.footError.samples).toBeGreaterThan(1000);
+      expect(far.footError.mean).toBeLessThanOrEqual(0.01);
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -51,7 +51,7 @@ function sweep(
     worst.step = Math.max(worst.step, m.maxAddedRotationStepDeg);
     if (e > 0.01) worst.off++;
     rows.push(
-      `${start.toFixed(2)} m: sole ${(100 * e).toFixed(3)} cm, sunk ${(100 * d).toFixed(3)} cm, step ${m.maxAddedRotationStepDeg.toFixed(1)}°`,
+      `${start.toFixed(2)} m: sole ${(100 * e).toFixed(3)} cm, sunk ${(100 * d).toFixed(3)} cm, step ${m.maxAddedRotationStepDeg.toFixed(1)}° at ${JSON.stringify(m.maxStepAt)} beyond ${m.maxStepBeyondClipDeg.toFixed(1)}°`,
     );
   }
   if (process.env.REPORT) console.log(`${name}\n${rows.join('\n')}`);

@@ -82,8 +82,26 @@ describe('CrowdSchedule', () => {
     }
   });
 
-  it('sums the seconds a character waited, and follows a period changed on the way', () => {
-    const schedule = new CrowdSchedule(40, { block: 4 });
+  it('takes turns among the characters of a period wherever they stand in the crowd', () => {
+    // Squads of 16, every other one far (every 2nd frame): half the far ones a frame, not all.
+    const schedule = new CrowdSchedule(1024);
+    for (let c = 0; c < 1024; c++) if (Math.floor(c / 16) % 2 === 1) schedule.periods[c] = 2;
+    schedule.plan(DT);
+    for (let f = 1; f <= 8; f++) {
+      const due = dueOf(schedule, schedule.plan(DT));
+      expect(due.size).toBe(512 + 256);
+      for (let c = 0; c < 1024; c++) expect(schedule.due[c]).toBe(due.has(c) ? 1 : 0);
+    }
+    // Squads every 2nd and every 4th frame, alternating: 128 + 64 a frame.
+    const mixed = new CrowdSchedule(512);
+    for (let c = 0; c < 512; c++) mixed.periods[c] = Math.floor(c / 16) % 2 === 0 ? 2 : 4;
+    mixed.plan(DT);
+    for (let f = 1; f <= 8; f++) expect(dueOf(mixed, mixed.plan(DT)).size).toBe(128 + 64);
+  });
+
+  it('sums the seconds a character waited, and follows periods changed on the way', () => {
+    const block = 4;
+    const schedule = new CrowdSchedule(40, { block });
     schedule.periods.fill(3);
     schedule.periods[5] = 0; // out of sight: never updated after the first plan
     const dts = [0.01, 0.02, 0.015, 0.03, 0.01, 0.025, 0.02, 0.01];
@@ -91,13 +109,20 @@ describe('CrowdSchedule', () => {
     const seen = new Float64Array(40);
     for (let f = 0; f < dts.length; f++) {
       if (f === 4) schedule.periods[9] = 1; // comes near: due at once, then every frame
+      // The turns as documented: each character's block among the characters of its period.
+      const ranks = new Map<number, number>();
+      const byTurn = (c: number) => {
+        const p = schedule.periods[c];
+        if (p === 0) return false;
+        const rank = ranks.get(p) ?? 0;
+        ranks.set(p, rank + 1);
+        return (f + Math.floor(rank / block)) % p === 0;
+      };
+      const wanted = Array.from({ length: 40 }, (_, c) => byTurn(c));
       const due = dueOf(schedule, schedule.plan(dts[f]));
       for (let c = 0; c < 40; c++) {
         waited[c] += dts[f];
-        const p = schedule.periods[c];
-        const byPeriod = p > 0 && (f + Math.floor(c / 4)) % p === 0;
-        expect(due.has(c)).toBe(f === 0 || byPeriod);
-        expect(schedule.dueAt(c, f)).toBe(byPeriod);
+        expect(due.has(c)).toBe(f === 0 || wanted[c]);
         if (due.has(c)) {
           expect(due.get(c)).toBe(waited[c]);
           seen[c] += waited[c];
@@ -111,6 +136,11 @@ describe('CrowdSchedule', () => {
     const total = dts.reduce((a, b) => a + b, 0);
     expect(seen[5]).toBe(dts[0]);
     expect(schedule.waited[5]).toBeCloseTo(total - dts[0], 15);
+    // Restarted, it is due at the next plan with that frame's dt alone, as at the first.
+    schedule.restart(5);
+    const due = dueOf(schedule, schedule.plan(0.04));
+    expect(due.get(5)).toBe(0.04);
+    expect(() => schedule.restart(40)).toThrow(/CrowdSchedule\.restart: 40 is not in 0 … 39/);
   });
 
   it('refuses a dt, count or block that is not one, by name, changing nothing', () => {
@@ -133,6 +163,7 @@ describe('CrowdSchedule', () => {
     expect(() => new CrowdSchedule(1e9)).toThrow(/count 1000000000 is not an integer in 0 … 16777216/);
     expect(() => new CrowdSchedule(2.5)).toThrow(/count 2.5/);
     expect(() => new CrowdSchedule(4, { block: 0 })).toThrow(/block 0/);
+    expect(() => new CrowdSchedule(4, { block: '16' as never })).toThrow(/block '16' is not an integer/);
     expect(() => new CrowdSchedule(4, null as never)).toThrow(/options must be an object/);
     expect(new CrowdSchedule(0).plan(DT)).toBe(0);
   });
@@ -181,8 +212,7 @@ describe('a placed crowd on a CrowdSchedule', () => {
       for (let c = 0; c < count; c++) {
         const o = own[c];
         o.waited += DT;
-        const due = frame === 0 || schedule.dueAt(c, frame);
-        if (!due) continue;
+        if (schedule.due[c] === 0) continue;
         const alone = new Crowd(skeleton, 1);
         alone.setClip(0, walk);
         alone.times[0] = crowd.times[c];
@@ -207,8 +237,8 @@ describe('a placed crowd on a CrowdSchedule', () => {
         }
       }
     }
-    // The first frame, then every frame; every other (block 1: odd frames); every third (block 2:
-    // frames 1, 4, … 28); never again.
-    expect(own.map((o) => o.updates)).toEqual([30, 30, 16, 16, 11, 1]);
+    // Every frame; every other (their period's first block: frames 0, 2, … 28); every third (frames
+    // 0, 3, … 27); the first frame only.
+    expect(own.map((o) => o.updates)).toEqual([30, 30, 15, 15, 10, 1]);
   });
 });
