@@ -40,8 +40,9 @@ export interface CrowdScheduleOptions {
  * A character is due at the first plan (so that none waits in its rest pose), and after
  * {@link CrowdSchedule.restart} (one given a clip, or back in sight after a long time at period 0,
  * whose wait would otherwise be its placement's `dt`). A change of periods moves the turns of the
- * characters of those periods after it by a block's place, so a character may wait a frame more
- * or less once; its wait is counted whatever. Nothing allocates per frame.
+ * characters of those periods after it by a block's place; none waits longer than its period (one
+ * whose turn moved on is due when it has waited that long), so one may come due a frame or two
+ * early once. Its wait is counted whatever. Nothing allocates per frame.
  *
  * @example
  * ```ts
@@ -60,7 +61,7 @@ export interface CrowdScheduleOptions {
  * ```
  */
 export class CrowdSchedule {
-  /** The most characters a schedule takes (2²⁴; 26 bytes a character). */
+  /** The most characters a schedule takes (2²⁴; 30 bytes a character). */
   static readonly maxCharacters = 2 ** 24;
   /** Number of characters. */
   readonly count: number;
@@ -88,6 +89,8 @@ export class CrowdSchedule {
   readonly waited: Float64Array;
   /** 1 for a character updated at least once (since its restart). */
   private readonly updated: Uint8Array;
+  /** Per character, the plans since its last update (none waits longer than its period). */
+  private readonly since: Int32Array;
   /** Per period, the characters of that period met so far in a plan (their ranks). */
   private readonly ranks = new Int32Array(256);
   private frames = 0;
@@ -124,6 +127,7 @@ export class CrowdSchedule {
     this.runSeconds = new Float64Array(count);
     this.waited = new Float64Array(count);
     this.updated = new Uint8Array(count);
+    this.since = new Int32Array(count);
   }
 
   /** Frames planned so far. */
@@ -148,6 +152,7 @@ export class CrowdSchedule {
     }
     this.updated[c] = 0;
     this.waited[c] = 0;
+    this.since[c] = 0;
   }
 
   /**
@@ -173,19 +178,23 @@ export class CrowdSchedule {
     for (let c = 0; c < this.count; c++) {
       const seconds = waited[c] + dt;
       const period = this.periods[c];
-      // The character's turn: its block's place among the blocks of its period, in crowd order.
+      const since = this.since[c] + 1;
+      // The character's turn: its block's place among the blocks of its period, in crowd order;
+      // or its whole period waited (where others' changes of period moved its turn on).
       let turn = false;
       if (period > 0) {
         const rank = ranks[period]++;
-        turn = (frame + Math.floor(rank / this.block)) % period === 0;
+        turn = (frame + Math.floor(rank / this.block)) % period === 0 || since >= period;
       }
       if (this.updated[c] === 1 && !turn) {
         waited[c] = seconds;
+        this.since[c] = since;
         this.due[c] = 0;
         continue;
       }
       this.updated[c] = 1;
       this.due[c] = 1;
+      this.since[c] = 0;
       waited[c] = 0;
       if (last === c - 1 && this.runSeconds[runs - 1] === seconds) {
         this.runCount[runs - 1]++;

@@ -99,6 +99,30 @@ describe('CrowdSchedule', () => {
     for (let f = 1; f <= 8; f++) expect(dueOf(mixed, mixed.plan(DT)).size).toBe(128 + 64);
   });
 
+  it('lets no character wait longer than its period while the periods ahead of it change', () => {
+    // Character 0 goes between every frame and every 4th each frame: the ranks of the others of
+    // period 4 move by one each frame, and their turns with them. None may starve.
+    const schedule = new CrowdSchedule(12, { block: 1 });
+    schedule.periods.fill(4);
+    const last = new Int32Array(12);
+    let updates = 0;
+    for (let f = 0; f < 200; f++) {
+      schedule.periods[0] = f % 2 === 0 ? 1 : 4;
+      const due = dueOf(schedule, schedule.plan(DT));
+      for (let c = 1; c < 12; c++) {
+        if (!due.has(c)) continue;
+        if (f > 0) expect(f - last[c]).toBeLessThanOrEqual(4);
+        updates++;
+        last[c] = f;
+      }
+      for (let c = 1; c < 12; c++) expect(f - last[c]).toBeLessThan(4);
+    }
+    // Some a frame or two early: 853 updates where a quarter of the 11 a frame is 550 (this is the
+    // worst of cases, a period changed every frame), far from every frame's 2,200.
+    expect(updates).toBeGreaterThanOrEqual(550);
+    expect(updates).toBeLessThanOrEqual(900);
+  });
+
   it('sums the seconds a character waited, and follows periods changed on the way', () => {
     const block = 4;
     const schedule = new CrowdSchedule(40, { block });
@@ -107,6 +131,7 @@ describe('CrowdSchedule', () => {
     const dts = [0.01, 0.02, 0.015, 0.03, 0.01, 0.025, 0.02, 0.01];
     const waited = new Float64Array(40);
     const seen = new Float64Array(40);
+    const since = new Int32Array(40);
     for (let f = 0; f < dts.length; f++) {
       if (f === 4) schedule.periods[9] = 1; // comes near: due at once, then every frame
       // The turns as documented: each character's block among the characters of its period.
@@ -116,13 +141,15 @@ describe('CrowdSchedule', () => {
         if (p === 0) return false;
         const rank = ranks.get(p) ?? 0;
         ranks.set(p, rank + 1);
-        return (f + Math.floor(rank / block)) % p === 0;
+        // Or its whole period waited, where a change of period ahead of it moved its turn on.
+        return (f + Math.floor(rank / block)) % p === 0 || since[c] + 1 >= p;
       };
       const wanted = Array.from({ length: 40 }, (_, c) => byTurn(c));
       const due = dueOf(schedule, schedule.plan(dts[f]));
       for (let c = 0; c < 40; c++) {
         waited[c] += dts[f];
         expect(due.has(c)).toBe(f === 0 || wanted[c]);
+        since[c] = due.has(c) ? 0 : since[c] + 1;
         if (due.has(c)) {
           expect(due.get(c)).toBe(waited[c]);
           seen[c] += waited[c];
