@@ -74,7 +74,7 @@ export interface CrowdStats {
   /** tendon's part of a frame (sample, forward kinematics, placement, palettes), ms, mean since the count was set. */
   tendonMs: number;
   /**
-   * tendon's milliseconds by step, same frames: `pose` sample + forward kinematics (the crowd),
+   * tendon's milliseconds by step, same frames: `pose` sample + forward kinematics (the crowd; with the schedule's plan),
    * `placement` each robot's travel and origin spring (one ground query) and its FootPlacement on
    * the crowd's arrays, `palettes` the crowd's skin palettes.
    */
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
 
   const spring = new Float64Array(SPRING.length);
   spring[SPRING.omega] = springOmega(0.15);
-  const velocity = new Float64Array(3);
+  const travel = new Float64Array(3);
   const meter = new FootMeter(ground, rig, track, SCALE);
 
   let crowd = new Crowd(skeleton, 0);
@@ -243,13 +243,15 @@ async function main(): Promise<void> {
       crowd.times[c] = robot.time;
     }
     // Which robots to update: all, or (the box checked) the far ones every FAR_PERIOD frames.
+    const scheduling = performance.now();
     for (let c = 0; c < n; c++) {
       const robot = robots[c];
       const far = Math.hypot(robot.x - camera.position.x, robot.z - camera.position.z) > FAR;
       schedule.periods[c] = farBox.checked && far ? FAR_PERIOD : 1;
     }
     const runs = schedule.plan(dt);
-    let poseMs = 0;
+    // The schedule's own time, with the poses'.
+    let poseMs = performance.now() - scheduling;
     let placementMs = 0;
     let updated = 0;
     for (let r = 0; r < runs; r++) {
@@ -269,9 +271,10 @@ async function main(): Promise<void> {
         const robot = robots[c];
         const { world } = robot;
         const model = models[c];
-        // Travel at the clip's ground speed, as the walker does; a robot past the end starts over.
-        track.groundVelocityAt(robot.time, velocity, 0);
-        const step = -(velocity[0] * heading[0] + velocity[2] * heading[1]) * SCALE * seconds * robot.speed;
+        // Travel as far as the clip's ground went over the clip time since its last update (a far
+        // robot's four frames, say); a robot past the end starts over.
+        track.groundTravel(robot.time - seconds * robot.speed, seconds * robot.speed, travel, 0);
+        const step = -(travel[0] * heading[0] + travel[2] * heading[1]) * SCALE;
         robot.x += step;
         robot.walked += step;
         if (robot.x >= LENGTH) {
@@ -329,7 +332,7 @@ async function main(): Promise<void> {
     frameSum += frameMs;
     const calls = renderer.info.render.calls;
     panel.textContent =
-      `${n} robots, ${calls} draw calls${farBox.checked ? `, ${(updatedSum / Math.max(1, measuredFrames + 1)).toFixed(0)} updated a frame` : ''}\n` +
+      `${n} robots, ${calls} draw calls${farBox.checked ? `, ${(updatedSum / Math.max(1, measuredFrames)).toFixed(0)} updated a frame` : ''}\n` +
       `tendon: ${mean(recentTendon, frames).toFixed(2)} ms/frame (${((1000 * mean(recentTendon, frames)) / n).toFixed(1)} µs a robot)\n` +
       `frame:  ${mean(recentFrame, frames).toFixed(2)} ms (tendon + three's uploads and draws)\n` +
       `feet–ground at contacts: ${cm(summary(withIk))}\n` +

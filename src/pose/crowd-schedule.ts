@@ -11,22 +11,23 @@ const MAX_CHARACTERS = 2 ** 24;
 /** Options of `new CrowdSchedule`. */
 export interface CrowdScheduleOptions {
   /**
-   * How many characters of one period take their turn together: the characters of period N, in
-   * crowd order, go in blocks of this many, block after block to the N turns. Neighbours of one
-   * period then come due together, in runs that each step of the frame takes in one call. A
-   * block larger than a period's characters puts them all in one turn (no longer flat). Default 16.
+   * How many characters of one period share a turn: the characters that take period N (in crowd
+   * order, when many take it in one plan) go in blocks of this many to the N turns, block after
+   * block, so that neighbours come due together, in runs that each step of the frame takes in one
+   * call. Default 16.
    */
   readonly block?: number;
 }
 
 /**
  * Update rates for the characters of a crowd, as engines throttle crowds far from the camera:
- * character `c` is updated every `periods[c]` frames (1, the default, every frame; 0 never), and
- * the characters of one period take turns in blocks ({@link CrowdScheduleOptions.block}): of the
- * characters of period 4, in crowd order, the first block is due in one frame, the second in the
- * next, and so on, so that a crowd whose far 900 of 1,000 are updated every 4th frame updates
- * about 325 every frame (give or take a block), not all 1,000 one frame in four, wherever the far
- * ones stand in the crowd.
+ * character `c` is updated every `periods[c]` frames (1, the default, every frame; 0 never). A
+ * character taking a period gets a turn among that period's N frames, the characters taking it
+ * dealt to the turns in blocks ({@link CrowdScheduleOptions.block}) one after another, and keeps
+ * that turn while its period stays: so a crowd whose far 900 of 1,000 are updated every 4th frame
+ * updates about 325 every frame (give or take a block), not all 1,000 one frame in four, wherever
+ * the far ones stand in the crowd and however many became far at once; and each character is
+ * updated exactly every N frames, whatever the others' periods do.
  *
  * Each frame, {@link CrowdSchedule.plan} with the frame's `dt` says which characters are due, as
  * runs of neighbours ({@link CrowdSchedule.runFirst}, {@link CrowdSchedule.runCount}) and the
@@ -39,10 +40,8 @@ export interface CrowdScheduleOptions {
  *
  * A character is due at the first plan (so that none waits in its rest pose), and after
  * {@link CrowdSchedule.restart} (one given a clip, or back in sight after a long time at period 0,
- * whose wait would otherwise be its placement's `dt`). A change of periods moves the turns of the
- * characters of those periods after it by a block's place; none waits longer than its period (one
- * whose turn moved on is due when it has waited that long), so one may come due a frame or two
- * early once. Its wait is counted whatever. Nothing allocates per frame.
+ * whose wait would otherwise be its placement's `dt`), then at its turns. One given a new period
+ * is due at its new turn, within that period (at once for period 1). Nothing allocates per frame.
  *
  * @example
  * ```ts
@@ -61,7 +60,7 @@ export interface CrowdScheduleOptions {
  * ```
  */
 export class CrowdSchedule {
-  /** The most characters a schedule takes (2²⁴; 30 bytes a character). */
+  /** The most characters a schedule takes (2²⁴; 37 bytes a character). */
   static readonly maxCharacters = 2 ** 24;
   /** Number of characters. */
   readonly count: number;
@@ -89,10 +88,12 @@ export class CrowdSchedule {
   readonly waited: Float64Array;
   /** 1 for a character updated at least once (since its restart). */
   private readonly updated: Uint8Array;
-  /** Per character, the plans since its last update (none waits longer than its period). */
-  private readonly since: Int32Array;
-  /** Per period, the characters of that period met so far in a plan (their ranks). */
-  private readonly ranks = new Int32Array(256);
+  /** Per character, the period its turn was dealt for (256 before the first plan). */
+  private readonly turnPeriods: Uint16Array;
+  /** Per character, the frame of its next turn. */
+  private readonly turns: Float64Array;
+  /** Per period, the characters dealt a turn so far (modulo the block times the period). */
+  private readonly dealt = new Int32Array(256);
   private frames = 0;
 
   /**
@@ -127,7 +128,8 @@ export class CrowdSchedule {
     this.runSeconds = new Float64Array(count);
     this.waited = new Float64Array(count);
     this.updated = new Uint8Array(count);
-    this.since = new Int32Array(count);
+    this.turnPeriods = new Uint16Array(count).fill(256);
+    this.turns = new Float64Array(count);
   }
 
   /** Frames planned so far. */
@@ -152,7 +154,6 @@ export class CrowdSchedule {
     }
     this.updated[c] = 0;
     this.waited[c] = 0;
-    this.since[c] = 0;
   }
 
   /**
@@ -171,30 +172,33 @@ export class CrowdSchedule {
     }
     const frame = this.frames;
     const waited = this.waited;
-    const ranks = this.ranks;
-    ranks.fill(0);
+    const turns = this.turns;
+    const block = this.block;
     let runs = 0;
     let last = -2;
     for (let c = 0; c < this.count; c++) {
       const seconds = waited[c] + dt;
       const period = this.periods[c];
-      const since = this.since[c] + 1;
-      // The character's turn: its block's place among the blocks of its period, in crowd order;
-      // or its whole period waited (where others' changes of period moved its turn on).
-      let turn = false;
-      if (period > 0) {
-        const rank = ranks[period]++;
-        turn = (frame + Math.floor(rank / this.block)) % period === 0 || since >= period;
+      if (period !== this.turnPeriods[c]) {
+        // A new period: the next turn of that period's N, dealt in blocks, one after another.
+        this.turnPeriods[c] = period;
+        if (period > 0) {
+          const k = this.dealt[period];
+          this.dealt[period] = (k + 1) % (block * period);
+          turns[c] = frame + Math.floor(k / block);
+        }
       }
+      const turn = period > 0 && frame >= turns[c];
       if (this.updated[c] === 1 && !turn) {
         waited[c] = seconds;
-        this.since[c] = since;
         this.due[c] = 0;
         continue;
       }
+      // Due at its turn (the next one a period on), or at once (the first plan, a restart: its
+      // turn kept).
+      if (turn) turns[c] = frame + period;
       this.updated[c] = 1;
       this.due[c] = 1;
-      this.since[c] = 0;
       waited[c] = 0;
       if (last === c - 1 && this.runSeconds[runs - 1] === seconds) {
         this.runCount[runs - 1]++;

@@ -236,9 +236,13 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(first.clip).toBe('Walk');
       expect(first.walking).toBe(true);
       expect(first.message).toBe('');
-      await page.waitForTimeout(1500);
+      // It walks: its foot moves on along the terrain (waited for: a loaded machine draws slowly).
+      await page.waitForFunction(
+        (x) => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().probe[0] - x > 0.3,
+        first.probe[0],
+        { timeout: 30_000 },
+      );
       const later = await stats(page);
-      // It walks: its foot has moved on along the terrain.
       expect(later.probe[0] - first.probe[0]).toBeGreaterThan(0.3);
       expect(later.footError?.samples).toBeGreaterThan(0);
       console.info(`demo character: Fox.glb, feet at contacts ${cm(later.footError as FootError)}`);
@@ -278,10 +282,13 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(text).toContain('cut.glb');
       expect(text).toContain('gltf/parse');
       expect(await page.isVisible('#message')).toBe(true);
-      // Not frozen: frames go on being drawn.
+      // Not frozen: frames go on being drawn (waited for, not timed: a loaded machine draws slowly).
       const framesBefore = (await stats(page)).frames;
-      await page.waitForTimeout(500);
-      expect((await stats(page)).frames).toBeGreaterThan(framesBefore + 5);
+      await page.waitForFunction(
+        (before) => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().frames > before + 5,
+        framesBefore,
+        { timeout: 30_000 },
+      );
       expect(await canvasVariance(page)).toBeGreaterThan(100);
       expect((await stats(page)).file).toBe(null);
       expect(problems).toEqual([]);

@@ -99,66 +99,62 @@ describe('CrowdSchedule', () => {
     for (let f = 1; f <= 8; f++) expect(dueOf(mixed, mixed.plan(DT)).size).toBe(128 + 64);
   });
 
-  it('lets no character wait longer than its period while the periods ahead of it change', () => {
-    // Character 0 goes between every frame and every 4th each frame: the ranks of the others of
-    // period 4 move by one each frame, and their turns with them. None may starve.
+  it('keeps each character’s turn while the periods of others change', () => {
+    // Character 0 goes between every frame and every 4th on every frame; the 11 behind it keep
+    // their period, so they keep their turns: each exactly every 4th frame, a quarter a frame.
     const schedule = new CrowdSchedule(12, { block: 1 });
     schedule.periods.fill(4);
-    const last = new Int32Array(12);
+    const last = new Int32Array(12).fill(-1);
     let updates = 0;
     for (let f = 0; f < 200; f++) {
       schedule.periods[0] = f % 2 === 0 ? 1 : 4;
       const due = dueOf(schedule, schedule.plan(DT));
       for (let c = 1; c < 12; c++) {
         if (!due.has(c)) continue;
-        if (f > 0) expect(f - last[c]).toBeLessThanOrEqual(4);
+        if (last[c] > 0) expect(f - last[c]).toBe(4);
         updates++;
         last[c] = f;
       }
-      for (let c = 1; c < 12; c++) expect(f - last[c]).toBeLessThan(4);
+      if (f >= 4) for (let c = 1; c < 12; c++) expect(f - last[c]).toBeLessThan(4);
     }
-    // Some a frame or two early: 853 updates where a quarter of the 11 a frame is 550 (this is the
-    // worst of cases, a period changed every frame), far from every frame's 2,200.
-    expect(updates).toBeGreaterThanOrEqual(550);
-    expect(updates).toBeLessThanOrEqual(900);
+    // Their turns dealt one after another at the first plan: 0, 1, 2, 3, 0, … (3, 3, 3 and 2 of
+    // them); each due at the first plan and then at every frame of its turn up to 199: 50 for turn
+    // 0 (the first plan is its turn), 51 for the others.
+    expect(updates).toBe(3 * 50 + 3 * 51 + 3 * 51 + 2 * 51);
   });
 
-  it('sums the seconds a character waited, and follows periods changed on the way', () => {
-    const block = 4;
-    const schedule = new CrowdSchedule(40, { block });
+  it('sums the seconds a character waited, and follows a period changed on the way', () => {
+    const schedule = new CrowdSchedule(40, { block: 4 });
     schedule.periods.fill(3);
     schedule.periods[5] = 0; // out of sight: never updated after the first plan
-    const dts = [0.01, 0.02, 0.015, 0.03, 0.01, 0.025, 0.02, 0.01];
+    const dts = [0.01, 0.02, 0.015, 0.03, 0.01, 0.025, 0.02, 0.01, 0.02, 0.01, 0.03];
     const waited = new Float64Array(40);
     const seen = new Float64Array(40);
-    const since = new Int32Array(40);
+    const last = new Int32Array(40).fill(-1);
+    const perFrame: number[] = [];
     for (let f = 0; f < dts.length; f++) {
       if (f === 4) schedule.periods[9] = 1; // comes near: due at once, then every frame
-      // The turns as documented: each character's block among the characters of its period.
-      const ranks = new Map<number, number>();
-      const byTurn = (c: number) => {
-        const p = schedule.periods[c];
-        if (p === 0) return false;
-        const rank = ranks.get(p) ?? 0;
-        ranks.set(p, rank + 1);
-        // Or its whole period waited, where a change of period ahead of it moved its turn on.
-        return (f + Math.floor(rank / block)) % p === 0 || since[c] + 1 >= p;
-      };
-      const wanted = Array.from({ length: 40 }, (_, c) => byTurn(c));
       const due = dueOf(schedule, schedule.plan(dts[f]));
+      perFrame.push(due.size);
       for (let c = 0; c < 40; c++) {
         waited[c] += dts[f];
-        expect(due.has(c)).toBe(f === 0 || wanted[c]);
-        since[c] = due.has(c) ? 0 : since[c] + 1;
+        if (f === 0) expect(due.has(c)).toBe(true);
+        if (c === 5 && f > 0) expect(due.has(c)).toBe(false);
+        if (c === 9 && f >= 4) expect(due.has(c)).toBe(true);
         if (due.has(c)) {
+          // Its period's turn: every 3rd frame once its first turn came (the first plan aside).
+          if (c !== 9 && c !== 5 && last[c] > 0) expect(f - last[c]).toBe(3);
           expect(due.get(c)).toBe(waited[c]);
           seen[c] += waited[c];
           waited[c] = 0;
+          if (f > 0) last[c] = f;
         }
         expect(schedule.waited[c]).toBe(waited[c]);
       }
-      if (f >= 4) expect(due.has(9)).toBe(true);
     }
+    // 39 of period 3 dealt in blocks of 4 to the 3 turns: 12 to 16 a frame after the first.
+    for (const n of perFrame.slice(1)) expect(n).toBeGreaterThanOrEqual(12);
+    for (const n of perFrame.slice(1)) expect(n).toBeLessThanOrEqual(17);
     // Character 5 was due once (the first plan), and has waited every frame since.
     const total = dts.reduce((a, b) => a + b, 0);
     expect(seen[5]).toBe(dts[0]);
