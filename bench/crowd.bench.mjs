@@ -577,7 +577,15 @@ async function tendonPlacedCrowdFrame(
   }
   const memory = (ctor, length) =>
     shared ? new ctor(new SharedArrayBuffer(ctor.BYTES_PER_ELEMENT * length)) : new ctor(length);
-  const data = { worlds: memory(Float64Array, 16 * count), clock: memory(Float64Array, 1) };
+  // Update rates (CrowdSchedule): the first `lod.near` robots every frame, the others every
+  // `lod.period`th, dealt turns in blocks of `chunk`; each robot placed with its own wait.
+  const schedule = lod === null ? null : new tendon.CrowdSchedule(count, { block: chunk, shared });
+  if (schedule !== null) schedule.periods.fill(lod.period, lod.near);
+  const data = {
+    worlds: memory(Float64Array, 16 * count),
+    clock: memory(Float64Array, 1),
+    seconds: schedule === null ? null : schedule.seconds,
+  };
   placedWorlds(data.worlds, count);
   const { step, robots } = placedCrowdStep(crowd, data);
   const palettes = skins.map((skin) => memory(Float32Array, 12 * skin.joints.length * count));
@@ -592,17 +600,13 @@ async function tendonPlacedCrowdFrame(
         }),
         custom: { step, data },
         palettes: skins.map((skin, s) => ({ skin, out: palettes[s], layout: '3x4' })),
+        schedule: schedule ?? undefined,
       })
     : null;
   const ALL = CROWD_STEP.sample | CROWD_STEP.forwardKinematics | CROWD_STEP.custom | CROWD_STEP.palettes;
-  // Update rates (CrowdSchedule): the first `lod.near` robots every frame, the others every
-  // `lod.period`th, in blocks of `chunk` taking turns.
-  const schedule = lod === null ? null : new tendon.CrowdSchedule(count, { block: chunk });
-  if (schedule !== null) schedule.periods.fill(lod.period, lod.near);
   const onSchedule = () => {
     const runs = schedule.plan(DT);
     for (let r = 0; r < runs; r++) {
-      data.clock[0] = schedule.runSeconds[r];
       const end = schedule.runFirst[r] + schedule.runCount[r];
       for (let first = schedule.runFirst[r]; first < end; first += chunk) {
         const n = Math.min(chunk, end - first);
@@ -627,6 +631,7 @@ async function tendonPlacedCrowdFrame(
         data.clock[0] = DT;
         for (let c = 0; c < count; c++) crowd.times[c] += DT;
         if (pool !== null) {
+          schedule?.plan(DT);
           pool.runSync(ALL);
           continue;
         }
@@ -853,6 +858,7 @@ async function frameMain() {
     ...(await Promise.all(CROWD_SIZES.map((n) => tendonPlacedCrowdFrame(robot, n)))),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, 0, false, { near: 100, period: 4 }),
+    await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS, false, { near: 100, period: 4 }),
     tendonCrowdPlacementFrame(robot, CROWD_SIZES[1], 16),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS),
     await tendonPlacedCrowdFrame(robot, CROWD_SIZES[1], 16, WORKERS - 1, true),
@@ -914,8 +920,9 @@ async function frameMain() {
   const blended = find((l) => l.blend);
   const placed = (n) => find((l) => l.placed && l.chunk === l.count && !(l.workers > 0) && l.count === n);
   const chunked = find((l) => l.placed && l.chunk < l.count && !(l.workers > 0) && !l.lod);
-  const scheduled = find((l) => l.placed && l.lod);
-  const placedOn = (caller) => find((l) => l.placed && l.workers > 0 && l.caller === caller);
+  const scheduled = find((l) => l.placed && l.lod && !(l.workers > 0));
+  const scheduledOnWorkers = find((l) => l.placed && l.lod && l.workers > 0);
+  const placedOn = (caller) => find((l) => l.placed && l.workers > 0 && l.caller === caller && !l.lod);
   const three = find((l) => l.name.startsWith('three.js'));
   const [small, , huge] = CROWD_SIZES;
   const linear = (at) => (at(huge).usPerRobot / at(small).usPerRobot).toFixed(2);
@@ -945,7 +952,8 @@ async function frameMain() {
     console.log(
       `${scheduled.robots} robots with placement on a CrowdSchedule (${near} every frame, ${far} every ${period}th, ` +
         `about ${near + far / period} placed a frame): ${scheduled.msPerFrame.toFixed(3)} ms per frame, ` +
-        `${(chunked.msPerFrame / scheduled.msPerFrame).toFixed(2)}× faster than all of them every frame (16 at a time)`,
+        `${(chunked.msPerFrame / scheduled.msPerFrame).toFixed(2)}× faster than all of them every frame (16 at a time); ` +
+        `on ${WORKERS} workers ${scheduledOnWorkers.msPerFrame.toFixed(3)} ms (${(scheduled.msPerFrame / scheduledOnWorkers.msPerFrame).toFixed(2)}× the one thread's, CPU/wall ${scheduledOnWorkers.cpuOverWall.toFixed(2)})`,
     );
   }
   {

@@ -23,7 +23,8 @@ export function placedWorlds(worlds, count) {
 
 /**
  * `{ step(first, count), robots }` for `crowd`, reading `data.worlds` (16 per robot, moved by the
- * step) and `data.clock[0]` (the frame's dt).
+ * step) and `data.clock[0]` (the frame's dt), or with `data.seconds` (a CrowdSchedule's) each
+ * robot's own wait.
  */
 export function placedCrowdStep(crowd, data) {
   const skeleton = crowd.skeleton;
@@ -31,8 +32,10 @@ export function placedCrowdStep(crowd, data) {
   const ground = bumps().heightfield;
   const tracks = new Map();
   const robots = new Array(crowd.count).fill(null);
+  const seconds = data.seconds ?? null;
   const step = (first, count) => {
-    const dt = data.clock[0];
+    // The frame's dt, or (on a schedule) the wait of the run: one for the run's robots.
+    const dt = seconds === null ? data.clock[0] : seconds[first];
     for (let c = first; c < first + count; c++) {
       let r = robots[c];
       if (r === null) {

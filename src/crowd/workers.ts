@@ -14,6 +14,7 @@ import type { AimIkOptions } from '../ik/aim.js';
 import { AimBatch } from '../ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../ik/two-bone-batch.js';
 import { Crowd, type PaletteLayout } from '../pose/crowd.js';
+import { CrowdSchedule } from '../pose/crowd-schedule.js';
 import { Skeleton } from '../skeleton/skeleton.js';
 import { Skin } from '../skin/skin.js';
 import { sharedMemoryStatus } from './shared-memory.js';
@@ -129,6 +130,13 @@ export interface CrowdWorkersOptions {
    */
   readonly callingThreadTakesPart?: boolean;
   /**
+   * Update rates: each frame runs only the characters {@link CrowdSchedule.plan} made due (plan
+   * before the frame), each range's due characters in runs of neighbours due with the same wait
+   * ({@link CrowdSchedule.seconds}: what a custom step reads as a character's `dt`), a chunk at a
+   * time within a run. Made with `shared: true` for workers; of the crowd's count.
+   */
+  readonly schedule?: CrowdSchedule;
+  /**
    * Characters at a time through every step of a frame, in each range (an integer ≥ 1; default: the
    * whole range, one step after another over all of it). A small chunk keeps a character's arrays
    * in the caches from its sampling to its palettes: 16 ran a thousand placed robots' frame 1.04–1.29×
@@ -182,6 +190,8 @@ interface InitMessage {
   readonly size: number;
   /** Characters at a time through the steps (0: the whole range). */
   readonly chunk: number;
+  /** A schedule's due characters and waits (shared), or null. */
+  readonly schedule: { due: Uint8Array; seconds: Float64Array } | null;
 }
 
 interface ClipMessage {
@@ -207,6 +217,9 @@ interface Slice {
   readonly palettes: readonly CrowdPalettes[];
   /** Characters at a time through the steps (0: the whole range at once). */
   readonly chunk: number;
+  /** A schedule's due characters and their waits: only those run (null: every character). */
+  readonly due: Uint8Array | null;
+  readonly seconds: Float64Array | null;
 }
 
 /**
@@ -214,6 +227,7 @@ interface Slice {
  * the invalid legs and aims plus the custom step's count.
  */
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
+  if (slice.due !== null && slice.seconds !== null) return runDue(slice, steps, mode, first, count);
   const chunk = slice.chunk > 0 ? slice.chunk : count;
   // An empty range runs its steps once, as a whole range does (a custom step is still called).
   if (chunk >= count) return runSteps(slice, steps, mode, first, count);
@@ -223,6 +237,31 @@ function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, co
   let invalid = 0;
   for (let c = first; c < first + count; c += chunk) {
     invalid += runSteps(slice, steps, mode, c, Math.min(chunk, first + count - c));
+  }
+  return invalid;
+}
+
+/**
+ * {@link runSlice} with a schedule: the due characters of `first … first + count − 1` only, in
+ * runs of neighbours due with the same wait, {@link Slice.chunk} at a time within a run.
+ */
+function runDue(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
+  const due = slice.due as Uint8Array;
+  const seconds = slice.seconds as Float64Array;
+  const chunk = slice.chunk > 0 ? slice.chunk : count;
+  // The whole range's times checked first, as a chunked range's are.
+  if ((steps & CROWD_STEP.sample) !== 0) slice.crowd.checkSample(mode, first, count);
+  const end = first + count;
+  let invalid = 0;
+  for (let c = first; c < end; ) {
+    if (due[c] === 0) {
+      c++;
+      continue;
+    }
+    let stop = c + 1;
+    while (stop < end && stop - c < chunk && due[stop] === 1 && seconds[stop] === seconds[c]) stop++;
+    invalid += runSteps(slice, steps, mode, c, stop - c);
+    c = stop;
   }
   return invalid;
 }
@@ -385,6 +424,13 @@ export class CrowdWorkers {
         `CrowdWorkers.start: chunk ${String(options.chunk)} is not an integer ≥ 1`,
       );
     }
+    const schedule = options.schedule ?? null;
+    if (schedule !== null && !(schedule instanceof CrowdSchedule && schedule.count === crowd.count)) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.start: the schedule is not a CrowdSchedule of the crowd's ${crowd.count} characters`,
+      );
+    }
     const slice: Slice = {
       crowd,
       batch,
@@ -392,6 +438,8 @@ export class CrowdWorkers {
       custom: custom === null ? null : custom.step,
       palettes,
       chunk,
+      due: schedule === null ? null : schedule.due,
+      seconds: schedule === null ? null : schedule.seconds,
     };
     const timeoutMs = options.timeoutMs ?? 10_000;
     const status = sharedMemoryStatus();
@@ -400,6 +448,7 @@ export class CrowdWorkers {
       batch === null || isShared(batch.buffer) ? '' : 'the batch',
       aims === null || isShared(aims.buffer) ? '' : 'the aims',
       palettes.every((p) => isShared(p.out.buffer)) ? '' : 'the palettes',
+      schedule === null || isShared(schedule.due.buffer) ? '' : 'the schedule',
     ].filter((s) => s !== '');
     const reason =
       workers === 0
@@ -530,6 +579,10 @@ export class CrowdWorkers {
           first: this.ranges[r],
           size: this.ranges[r + 1] - this.ranges[r],
           chunk: this.slice.chunk,
+          schedule:
+            this.slice.due === null || this.slice.seconds === null
+              ? null
+              : { due: this.slice.due, seconds: this.slice.seconds },
         };
         try {
           handle.postMessage(message);
@@ -744,7 +797,16 @@ export function serveCrowdWorker(
           throw new TendonError('argument/invalid', 'the worker hooks’ setup did not return a step function');
         }
       }
-      slice = { crowd, batch, aims, custom, palettes, chunk: m.chunk };
+      slice = {
+        crowd,
+        batch,
+        aims,
+        custom,
+        palettes,
+        chunk: m.chunk,
+        due: m.schedule === null ? null : m.schedule.due,
+        seconds: m.schedule === null ? null : m.schedule.seconds,
+      };
       control = new Int32Array(m.control, 0, SLOTS);
       text = new Uint8Array(m.control, 4 * SLOTS, TEXT_BYTES);
     } catch (error) {

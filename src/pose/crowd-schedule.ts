@@ -4,7 +4,9 @@
  *
  * @packageDocumentation
  */
+import { allocateBuffer } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
+import { BufferCarver } from '../slab.js';
 
 const MAX_CHARACTERS = 2 ** 24;
 
@@ -17,6 +19,12 @@ export interface CrowdScheduleOptions {
    * call. Default 16.
    */
   readonly block?: number;
+  /**
+   * Put {@link CrowdSchedule.due} and {@link CrowdSchedule.seconds} on a `SharedArrayBuffer`, so
+   * that `CrowdWorkers` (its `schedule` option) runs each worker's due characters only. Default
+   * `false`.
+   */
+  readonly shared?: boolean;
 }
 
 /**
@@ -60,7 +68,7 @@ export interface CrowdScheduleOptions {
  * ```
  */
 export class CrowdSchedule {
-  /** The most characters a schedule takes (2²⁴; 37 bytes a character). */
+  /** The most characters a schedule takes (2²⁴; 45 bytes a character). */
   static readonly maxCharacters = 2 ** 24;
   /** Number of characters. */
   readonly count: number;
@@ -74,6 +82,12 @@ export class CrowdSchedule {
   readonly periods: Uint8Array;
   /** After {@link CrowdSchedule.plan}: 1 for each character due this frame, else 0. */
   readonly due: Uint8Array;
+  /**
+   * Per character, the seconds it had waited when it was last due (its run's
+   * {@link CrowdSchedule.runSeconds}): the `dt` a step of one's own reads for a character
+   * (`CrowdWorkers` runs its custom step on runs of characters due with the same wait).
+   */
+  readonly seconds: Float64Array;
   /** After {@link CrowdSchedule.plan}: the first character of each run due this frame. */
   readonly runFirst: Int32Array;
   /** After {@link CrowdSchedule.plan}: the number of characters of each run. */
@@ -98,9 +112,10 @@ export class CrowdSchedule {
 
   /**
    * @param count - the number of characters (a crowd's `count`).
-   * @param options - the block size of a phase.
+   * @param options - the block size of a turn, and whether to share `due` and `seconds`.
    * @throws {@link TendonError} `argument/invalid` for a count that is not a whole number up to
-   *   {@link CrowdSchedule.maxCharacters}, or a block that is not one of at least 1.
+   *   {@link CrowdSchedule.maxCharacters}, or a block that is not one of at least 1;
+   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
   constructor(count: number, options: CrowdScheduleOptions = {}) {
     if (!Number.isInteger(count) || count < 0 || count > MAX_CHARACTERS) {
@@ -122,7 +137,15 @@ export class CrowdSchedule {
     this.count = count;
     this.block = block;
     this.periods = new Uint8Array(count).fill(1);
-    this.due = new Uint8Array(count);
+    // due and seconds: on a SharedArrayBuffer for workers (shared: true).
+    const carve = (buffer: ArrayBuffer | SharedArrayBuffer | null) => {
+      const carver = new BufferCarver(buffer);
+      return { seconds: carver.f64(count), due: carver.u8(count), bytes: carver.offset };
+    };
+    const shared = allocateBuffer(carve(null).bytes, options.shared === true, 'CrowdSchedule');
+    const arrays = carve(shared);
+    this.seconds = arrays.seconds;
+    this.due = arrays.due;
     this.runFirst = new Int32Array(count);
     this.runCount = new Int32Array(count);
     this.runSeconds = new Float64Array(count);
@@ -199,6 +222,7 @@ export class CrowdSchedule {
       if (turn) turns[c] = frame + period;
       this.updated[c] = 1;
       this.due[c] = 1;
+      this.seconds[c] = seconds;
       waited[c] = 0;
       if (last === c - 1 && this.runSeconds[runs - 1] === seconds) {
         this.runCount[runs - 1]++;

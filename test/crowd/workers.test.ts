@@ -20,6 +20,7 @@ import { AimBatch } from '../../src/ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
 import { importGltf } from '../../src/io/gltf.js';
 import { Crowd } from '../../src/pose/crowd.js';
+import { CrowdSchedule } from '../../src/pose/crowd-schedule.js';
 import { Skin } from '../../src/skin/skin.js';
 import { readAsset } from '../helpers/assets.js';
 import { robot } from '../placement/characters.js';
@@ -226,6 +227,90 @@ describe('CrowdWorkers', () => {
       else await pool.run(solve);
       expectSameScene(many, one, f);
     }
+  }, 60_000);
+
+  it('runs only the characters a CrowdSchedule has due, on 2 workers as on one thread, to the bit', async () => {
+    const one = scene(false);
+    const many = scene(true);
+    // Every 3rd robot every frame, the others every 2nd or 4th: runs of due neighbours cut by the
+    // others, blocks of 4 taking turns.
+    const periodOf = (c: number) => (c % 3 === 0 ? 1 : c % 3 === 1 ? 2 : 4);
+    const oneSchedule = new CrowdSchedule(N, { block: 4 });
+    const manySchedule = new CrowdSchedule(N, { block: 4, shared: true });
+    for (let c = 0; c < N; c++) oneSchedule.periods[c] = manySchedule.periods[c] = periodOf(c);
+    const pool = await CrowdWorkers.start(many.crowd, {
+      workers: 2,
+      createWorker,
+      chunk: 5,
+      schedule: manySchedule,
+      batch: many.batch,
+      aims: many.aims,
+      palettes: many.palettes.map((out, k) => ({ skin: skins[k], out, layout: '3x4' as const })),
+    });
+    pools.push(pool);
+    const runsOf = (schedule: CrowdSchedule, runs: number) =>
+      Array.from({ length: runs }, (_, r) => [schedule.runFirst[r], schedule.runCount[r]]);
+    for (let f = 0; f < 8; f++) {
+      // One thread: each run of due robots through the steps.
+      times(one.crowd, f);
+      const runs = runsOf(oneSchedule, oneSchedule.plan(1 / 30));
+      for (const [first, count] of runs) {
+        one.crowd.sample('loop', first, count);
+        one.crowd.forwardKinematics(first, count);
+      }
+      targets(one, f);
+      let invalidOne = 0;
+      for (const [first, count] of runs) {
+        invalidOne += one.batch.solve(one.crowd, first, count) + one.aims.solve(one.crowd, first, count);
+        one.palettes.forEach((out, k) => {
+          one.crowd.skinPalettes(skins[k], out, '3x4', first, count);
+        });
+      }
+      // Workers: the same plan, then the frame's two halves.
+      times(many.crowd, f);
+      manySchedule.plan(1 / 30);
+      pool.runSync(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
+      targets(many, f);
+      expect(pool.runSync(CROWD_STEP.legs | CROWD_STEP.aims | CROWD_STEP.palettes)).toBe(invalidOne);
+      expectSameScene(many, one, f);
+      if (f > 0) expect(runs.reduce((n, [, count]) => n + count, 0)).toBeLessThan(N);
+    }
+    // On the calling thread, a custom step sees runs of due robots with one wait each, a chunk at
+    // most, and reads that wait from the schedule.
+    const schedule = new CrowdSchedule(N, { block: 4 });
+    for (let c = 0; c < N; c++) schedule.periods[c] = periodOf(c);
+    const seen: number[][] = [];
+    const calling = await CrowdWorkers.start(one.crowd, {
+      workers: 0,
+      fallback: 'calling-thread',
+      chunk: 5,
+      schedule,
+      custom: { step: (first, count) => seen.push([first, count, schedule.seconds[first]]) && 1 },
+    });
+    for (let f = 0; f < 4; f++) {
+      seen.length = 0;
+      schedule.plan(0.01 * (f + 1));
+      calling.runSync(CROWD_STEP.custom);
+      const covered: number[] = [];
+      for (const [first, count, seconds] of seen) {
+        expect(count).toBeLessThanOrEqual(5);
+        for (let c = first; c < first + count; c++) {
+          covered.push(c);
+          expect(schedule.seconds[c]).toBe(seconds);
+        }
+      }
+      expect(covered).toEqual(Array.from({ length: N }, (_, c) => c).filter((c) => schedule.due[c] === 1));
+    }
+    await expect(
+      CrowdWorkers.start(one.crowd, {
+        workers: 0,
+        fallback: 'calling-thread',
+        schedule: new CrowdSchedule(3),
+      }),
+    ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('schedule') });
+    await expect(
+      CrowdWorkers.start(many.crowd, { workers: 2, createWorker, schedule: new CrowdSchedule(N) }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('the schedule not on a SharedArrayBuffer') });
   }, 60_000);
 
   it('reports a step that throws in a worker as crowd/worker-failed, and keeps serving', async () => {
