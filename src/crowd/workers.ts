@@ -131,9 +131,11 @@ export interface CrowdWorkersOptions {
   readonly callingThreadTakesPart?: boolean;
   /**
    * Update rates: each frame runs only the characters {@link CrowdSchedule.plan} made due (plan
-   * before the frame), each range's due characters in runs of neighbours due with the same wait
+   * before each frame, never while one runs: a frame without a new plan runs the last plan's
+   * characters again), each range's due characters in runs of neighbours due with the same wait
    * ({@link CrowdSchedule.seconds}: what a custom step reads as a character's `dt`), a chunk at a
-   * time within a run. Made with `shared: true` for workers; of the crowd's count.
+   * time within a run; a range with none due does not call the custom step. The whole range's
+   * times are checked first, due or not. Made with `shared: true` for workers; of the crowd's count.
    */
   readonly schedule?: CrowdSchedule;
   /**
@@ -229,7 +231,8 @@ interface Slice {
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
   if (slice.due !== null && slice.seconds !== null) return runDue(slice, steps, mode, first, count);
   const chunk = slice.chunk > 0 ? slice.chunk : count;
-  // An empty range runs its steps once, as a whole range does (a custom step is still called).
+  // An empty range runs its steps once, as a whole range does (a custom step is still called;
+  // with a schedule, runDue calls steps on due characters only).
   if (chunk >= count) return runSteps(slice, steps, mode, first, count);
   // The whole range's times checked first: a bad one in a later chunk must not leave the earlier
   // chunks run (their placements stepped) when the frame fails.

@@ -49,7 +49,9 @@ export interface CrowdScheduleOptions {
  * A character is due at the first plan (so that none waits in its rest pose), and after
  * {@link CrowdSchedule.restart} (one given a clip, or back in sight after a long time at period 0,
  * whose wait would otherwise be its placement's `dt`), then at its turns. One given a new period
- * is due at its new turn, within that period (at once for period 1). Nothing allocates per frame.
+ * is due at its new turn, no later than that period after its last update (at once for period 1,
+ * or after a long time at period 0), however often its period changes. Nothing allocates per
+ * frame.
  *
  * @example
  * ```ts
@@ -68,7 +70,7 @@ export interface CrowdScheduleOptions {
  * ```
  */
 export class CrowdSchedule {
-  /** The most characters a schedule takes (2²⁴; 45 bytes a character). */
+  /** The most characters a schedule takes (2²⁴; 53 bytes a character). */
   static readonly maxCharacters = 2 ** 24;
   /** Number of characters. */
   readonly count: number;
@@ -106,6 +108,8 @@ export class CrowdSchedule {
   private readonly turnPeriods: Uint16Array;
   /** Per character, the frame of its next turn. */
   private readonly turns: Float64Array;
+  /** Per character, the frame it was last updated. */
+  private readonly lastUpdates: Float64Array;
   /** Per period, the characters dealt a turn so far (modulo the block times the period). */
   private readonly dealt = new Int32Array(256);
   private frames = 0;
@@ -153,6 +157,7 @@ export class CrowdSchedule {
     this.updated = new Uint8Array(count);
     this.turnPeriods = new Uint16Array(count).fill(256);
     this.turns = new Float64Array(count);
+    this.lastUpdates = new Float64Array(count);
   }
 
   /** Frames planned so far. */
@@ -203,12 +208,19 @@ export class CrowdSchedule {
       const seconds = waited[c] + dt;
       const period = this.periods[c];
       if (period !== this.turnPeriods[c]) {
-        // A new period: the next turn of that period's N, dealt in blocks, one after another.
+        // A new period: a turn of that period's N (the frames ≡ its slot, modulo N: the slots
+        // dealt in blocks, one after another, whenever taken), and no later than a period after
+        // its last update, so that a character whose period keeps changing is not put off.
         this.turnPeriods[c] = period;
         if (period > 0) {
           const k = this.dealt[period];
           this.dealt[period] = (k + 1) % (block * period);
-          turns[c] = frame + Math.floor(k / block);
+          const slot = Math.floor(k / block);
+          const next = frame + ((((slot - frame) % period) + period) % period);
+          // (Before its first update it is due anyway, and keeps its slot.)
+          const latest = this.updated[c] === 1 ? this.lastUpdates[c] + period : Number.POSITIVE_INFINITY;
+          const turn = next < latest ? next : latest;
+          turns[c] = turn > frame ? turn : frame;
         }
       }
       const turn = period > 0 && frame >= turns[c];
@@ -220,6 +232,7 @@ export class CrowdSchedule {
       // Due at its turn (the next one a period on), or at once (the first plan, a restart: its
       // turn kept).
       if (turn) turns[c] = frame + period;
+      this.lastUpdates[c] = frame;
       this.updated[c] = 1;
       this.due[c] = 1;
       this.seconds[c] = seconds;

@@ -123,6 +123,35 @@ describe('CrowdSchedule', () => {
     expect(updates).toBe(3 * 50 + 3 * 51 + 3 * 51 + 2 * 51);
   });
 
+  it('puts no character off whose own period keeps changing, and deals turns evenly over frames', () => {
+    // Two characters going between every 2nd and every 4th frame, each frame: neither waits more
+    // than 4 frames (a fresh turn at each change put the second off for good).
+    const jitter = new CrowdSchedule(2, { block: 1 });
+    const last = [0, 0];
+    for (let f = 0; f < 120; f++) {
+      jitter.periods.fill(f % 2 === 0 ? 2 : 4);
+      jitter.plan(DT);
+      for (let c = 0; c < 2; c++) {
+        if (jitter.due[c] === 1) last[c] = f;
+        expect(f - last[c]).toBeLessThan(4);
+      }
+    }
+    // 16 robots going far (every 4th frame) each frame, 1,000 in all: their turns come by a fixed
+    // slot whatever frame they took the period, so the count per frame stays flat (552, 100, 548,
+    // 100 when a turn counted from the frame it was dealt).
+    const crowd = new CrowdSchedule(1000);
+    const counts: number[] = [];
+    for (let f = 0; f < 120; f++) {
+      if (16 * f < 1000) crowd.periods.fill(4, 16 * f, Math.min(1000, 16 * f + 16));
+      crowd.plan(DT);
+      if (f >= 100) counts.push(crowd.due.reduce((n, d) => n + d, 0));
+    }
+    for (const n of counts) {
+      expect(n).toBeGreaterThanOrEqual(250 - 16);
+      expect(n).toBeLessThanOrEqual(250 + 16);
+    }
+  });
+
   it('sums the seconds a character waited, and follows a period changed on the way', () => {
     const schedule = new CrowdSchedule(40, { block: 4 });
     schedule.periods.fill(3);
