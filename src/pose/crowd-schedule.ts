@@ -29,13 +29,14 @@ export interface CrowdScheduleOptions {
 
 /**
  * Update rates for the characters of a crowd, as engines throttle crowds far from the camera:
- * character `c` is updated every `periods[c]` frames (1, the default, every frame; 0 never). A
- * character taking a period gets a turn among that period's N frames, the characters taking it
- * dealt to the turns in blocks ({@link CrowdScheduleOptions.block}) one after another, and keeps
- * that turn while its period stays: so a crowd whose far 900 of 1,000 are updated every 4th frame
- * updates about 325 every frame (give or take a block), not all 1,000 one frame in four, wherever
- * the far ones stand in the crowd and however many became far at once; and each character is
- * updated exactly every N frames, whatever the others' periods do.
+ * character `c` is updated every `periods[c]` frames (1, the default, every frame; 0 never after
+ * its first update). A character taking a period gets a slot among that period's N frames, dealt
+ * in blocks ({@link CrowdScheduleOptions.block}) to the least held slot, and keeps it while its
+ * period stays, unless its slot holds more than a block beyond the least held one (characters
+ * left the period): it then moves over at its turn. So a crowd whose far 900 of 1,000 are updated
+ * every 4th frame updates about 325 every frame (give or take a block), not all 1,000 one frame in
+ * four, wherever the far ones stand in the crowd and whenever they became far; and each character
+ * is updated every N frames, once sooner where it moves over.
  *
  * Each frame, {@link CrowdSchedule.plan} with the frame's `dt` says which characters are due, as
  * runs of neighbours ({@link CrowdSchedule.runFirst}, {@link CrowdSchedule.runCount}) and the
@@ -70,7 +71,7 @@ export interface CrowdScheduleOptions {
  * ```
  */
 export class CrowdSchedule {
-  /** The most characters a schedule takes (2²⁴; 53 bytes a character). */
+  /** The most characters a schedule takes (2²⁴; 54 bytes a character). */
   static readonly maxCharacters = 2 ** 24;
   /** Number of characters. */
   readonly count: number;
@@ -110,8 +111,13 @@ export class CrowdSchedule {
   private readonly turns: Float64Array;
   /** Per character, the frame it was last updated. */
   private readonly lastUpdates: Float64Array;
-  /** Per period, the characters dealt a turn so far (modulo the block times the period). */
-  private readonly dealt = new Int32Array(256);
+  /** Per character, its slot in its period: its turns are the frames equal to it modulo the period. */
+  private readonly slots: Uint8Array;
+  /** Per period, how many characters hold each slot (made when the period is first taken). */
+  private readonly populations: (Int32Array | null)[] = new Array<Int32Array | null>(256).fill(null);
+  /** Per period, the slot being dealt to and how many it was dealt in the current block. */
+  private readonly dealing = new Int32Array(256).fill(-1);
+  private readonly dealtInBlock = new Int32Array(256);
   private frames = 0;
 
   /**
@@ -158,6 +164,7 @@ export class CrowdSchedule {
     this.turnPeriods = new Uint16Array(count).fill(256);
     this.turns = new Float64Array(count);
     this.lastUpdates = new Float64Array(count);
+    this.slots = new Uint8Array(count);
   }
 
   /** Frames planned so far. */
@@ -185,6 +192,52 @@ export class CrowdSchedule {
   }
 
   /**
+   * A slot of `period` for a character taking it: the slot being dealt to until it has had a
+   * block of characters, then the least held of the period's slots (the first after it, of
+   * equals), so that slots fill evenly, blocks of neighbours share one, and slots given back by
+   * characters that left the period are dealt again first.
+   */
+  private deal(period: number): number {
+    let held = this.populations[period];
+    if (held === null) {
+      held = new Int32Array(period);
+      this.populations[period] = held;
+    }
+    let slot = this.dealing[period];
+    if (slot < 0 || this.dealtInBlock[period] >= this.block) {
+      let best = -1;
+      for (let i = 1; i <= period; i++) {
+        const candidate = (slot + i + period) % period;
+        if (best < 0 || held[candidate] < held[best]) best = candidate;
+      }
+      slot = best;
+      this.dealing[period] = slot;
+      this.dealtInBlock[period] = 0;
+    }
+    this.dealtInBlock[period]++;
+    held[slot]++;
+    return slot;
+  }
+
+  /**
+   * Character `c`'s slot of `period` after its turn: its own, or the least held one where its own
+   * holds more than a block beyond that (characters that left the period gave back theirs: the
+   * others move over at their turns, so the slots even out within a period and the character's
+   * next turn comes sooner once).
+   */
+  private rebalance(c: number, period: number): number {
+    const held = this.populations[period] as Int32Array;
+    const slot = this.slots[c];
+    let least = slot;
+    for (let i = 0; i < period; i++) if (held[i] < held[least]) least = i;
+    if (held[slot] - held[least] <= this.block) return slot;
+    held[slot]--;
+    held[least]++;
+    this.slots[c] = least;
+    return least;
+  }
+
+  /**
    * Plans a frame of `dt` seconds: adds `dt` to every character's wait, writes the runs of
    * characters due ({@link CrowdSchedule.runFirst}, {@link CrowdSchedule.runCount},
    * {@link CrowdSchedule.runSeconds}: neighbours due with the same wait make one run), sets their
@@ -201,21 +254,21 @@ export class CrowdSchedule {
     const frame = this.frames;
     const waited = this.waited;
     const turns = this.turns;
-    const block = this.block;
     let runs = 0;
     let last = -2;
     for (let c = 0; c < this.count; c++) {
       const seconds = waited[c] + dt;
       const period = this.periods[c];
-      if (period !== this.turnPeriods[c]) {
-        // A new period: a turn of that period's N (the frames ≡ its slot, modulo N: the slots
-        // dealt in blocks, one after another, whenever taken), and no later than a period after
-        // its last update, so that a character whose period keeps changing is not put off.
+      const was = this.turnPeriods[c];
+      if (period !== was) {
+        // A new period: a slot of that period's N (its turns are the frames equal to the slot
+        // modulo N), and a turn no later than a period after its last update, so that a character
+        // whose period keeps changing is not put off.
         this.turnPeriods[c] = period;
+        if (was > 0 && was < 256) (this.populations[was] as Int32Array)[this.slots[c]]--;
         if (period > 0) {
-          const k = this.dealt[period];
-          this.dealt[period] = (k + 1) % (block * period);
-          const slot = Math.floor(k / block);
+          const slot = this.deal(period);
+          this.slots[c] = slot;
           const next = frame + ((((slot - frame) % period) + period) % period);
           // (Before its first update it is due anyway, and keeps its slot.)
           const latest = this.updated[c] === 1 ? this.lastUpdates[c] + period : Number.POSITIVE_INFINITY;
@@ -229,9 +282,12 @@ export class CrowdSchedule {
         this.due[c] = 0;
         continue;
       }
-      // Due at its turn (the next one a period on), or at once (the first plan, a restart: its
-      // turn kept).
-      if (turn) turns[c] = frame + period;
+      // Due at its turn (the next one at its slot: a period on, or sooner after a turn the cap
+      // brought forward), or at once (the first plan, a restart: its turn kept).
+      if (turn) {
+        const slot = this.rebalance(c, period);
+        turns[c] = frame + 1 + ((((slot - frame - 1) % period) + period) % period);
+      }
       this.lastUpdates[c] = frame;
       this.updated[c] = 1;
       this.due[c] = 1;

@@ -152,6 +152,33 @@ describe('CrowdSchedule', () => {
     }
   });
 
+  it('evens the slots out when characters leave a period or come back to it', () => {
+    const frameCounts = (schedule: CrowdSchedule, frames: number) => {
+      const counts: number[] = [];
+      for (let f = 0; f < frames; f++) {
+        schedule.plan(DT);
+        counts.push(schedule.due.reduce((n, d) => n + d, 0));
+      }
+      return counts.slice(-8);
+    };
+    // Every other squad leaves period 2 for every frame: the squads that stay held the same slot;
+    // at their turns they move over to the one given back (512 far every other frame before).
+    const leave = new CrowdSchedule(1024);
+    leave.periods.fill(2);
+    frameCounts(leave, 4);
+    for (let c = 0; c < 1024; c++) if (Math.floor(c / 16) % 2 === 0) leave.periods[c] = 1;
+    for (const n of frameCounts(leave, 12)) expect(Math.abs(n - (512 + 256))).toBeLessThanOrEqual(16);
+    // The far 900 out of sight for two frames, then back (no restart): their slots dealt again,
+    // not left where the frame they came back put them (772/328/100/100 before).
+    const back = new CrowdSchedule(1000);
+    back.periods.fill(4, 100);
+    frameCounts(back, 8);
+    back.periods.fill(0, 100);
+    frameCounts(back, 2);
+    back.periods.fill(4, 100);
+    for (const n of frameCounts(back, 16)) expect(Math.abs(n - 325)).toBeLessThanOrEqual(16);
+  });
+
   it('sums the seconds a character waited, and follows a period changed on the way', () => {
     const schedule = new CrowdSchedule(40, { block: 4 });
     schedule.periods.fill(3);
