@@ -181,7 +181,8 @@ export interface FootPlacementOptions {
    * and jumping back up as it settles. Two more rays per such foot and frame (four while it
    * swings and looks where it will land). A digitigrade foot (a paw standing on its toe) heads
    * for the highest ground its toe's pad will cover where it lands (two more rays while it looks),
-   * and stands on it on the first frame of a fresh start.
+   * and a planted one stands on it on the first frame of a fresh start (the first solve, switched
+   * back on, a reset).
    * Default 0.05 for a four-legged rig, 0 (one ray) otherwise.
    */
   readonly footprint?: number;
@@ -1179,17 +1180,19 @@ export class FootPlacement {
    * back up as the paw settles onto it). A digitigrade foot's toe does so where it will land
    * (`landing`): a hind paw whose toe crossed a step's nose walking down in the frame before it
    * landed dropped 14 cm in that frame (the Fox's knee turned 58.8° beyond the clip's), where
-   * heading for the nose it lands on the edge or comes down past it sooner. And on a fresh start
-   * (switched back on, or reset): a paw planted on a step's edge then has no lock to stand on, and
-   * its toe, a little past the nose, read the lower level: the hips sank 18 cm and a hind leg
-   * folded past its reach (27.3° beyond the clip's, switched on over 0.1 s on the steps).
+   * heading for the nose it lands on the edge or comes down past it sooner. And a planted one on
+   * the first frame of a fresh start (the first solve, switched back on, a reset): it then has no
+   * lock to stand on, and its toe, a little past a step's nose, read the lower level: the hips
+   * sank 18 cm and a hind leg folded past its reach (27.3° beyond the clip's, switched on over
+   * 0.1 s on the steps).
    */
   private castFootprint(ray: Float64Array, hit: Float64Array, i: number, landing = false): boolean {
     const leg = this.legs[i];
     const found = this.castChecked(ray, hit, leg);
     // (The leg's length is read here, not passed: a double passed to a call V8 does not inline is boxed.)
     const radius = this.footprint * this.lengths[i] * scratch.frameNumbers[1];
-    if (!found || radius === 0 || (leg.toe >= 0 && !((landing || !this.initialized) && this.steep[i] === 1)))
+    const fresh = !this.initialized && this.planted[i] === 1;
+    if (!found || radius === 0 || (leg.toe >= 0 && !((landing || fresh) && this.steep[i] === 1)))
       return found;
     const W = scratch.world;
     const f = this.forwardModel;

@@ -242,4 +242,38 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
     expect(beyond({})).toBeLessThanOrEqual(10);
     expect(beyond({ minSoftness: 0 })).toBeGreaterThan(15);
   });
+
+  it('stands a planted hind paw on a step’s nose when switched back on, and heads a landing one for it (footprint)', async () => {
+    // Over the steps laid 0.5 m on, switched off at frame 48 and back on over 0.1 s at 88: the
+    // left hind paw is planted with its toe a centimetre past a nose. Without a lock to stand on,
+    // its ray read the lower level, the hips sank 18 cm and a hind leg folded past its reach 20
+    // frames on (27.3° beyond the clip's). Over the steps laid 0.74 m on, a hind paw's toe crossed a
+    // nose walking down in the frame before it landed and dropped 14 cm (58.8°).
+    const character = await fox();
+    const clip = character.clips.get('Walk') as Clip;
+    const track = computeContacts(clip, character.rig.legs, { loop: true });
+    const [gx, , gz] = track.groundVelocity;
+    const l = Math.hypot(gx, gz);
+    const steps = (start: number) => terrains([-gx / l, -gz / l], start).steps;
+    const switched = walk({
+      clip,
+      rig: character.rig,
+      track,
+      ground: steps(0.5),
+      scale: character.scale,
+      seconds: 6,
+      toggle: [48, 88],
+      toggleEase: 0.1,
+    });
+    expect(switched.maxStepBeyondClipDeg).toBeLessThan(12);
+    const landing = walk({
+      clip,
+      rig: character.rig,
+      track,
+      ground: steps(0.74),
+      scale: character.scale,
+      seconds: 6,
+    });
+    expect(landing.maxStepBeyondClipDeg).toBeLessThan(30);
+  });
 });
