@@ -604,17 +604,15 @@ async function tendonPlacedCrowdFrame(
       })
     : null;
   const ALL = CROWD_STEP.sample | CROWD_STEP.forwardKinematics | CROWD_STEP.custom | CROWD_STEP.palettes;
-  const onSchedule = () => {
-    const runs = schedule.plan(DT);
-    for (let r = 0; r < runs; r++) {
-      const end = schedule.runFirst[r] + schedule.runCount[r];
-      for (let first = schedule.runFirst[r]; first < end; first += chunk) {
-        const n = Math.min(chunk, end - first);
-        crowd.sample('loop', first, n);
-        crowd.forwardKinematics(first, n);
-        step(first, n);
-        for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4', first, n);
-      }
+  // Robots `from … end − 1`, a chunk at a time through every step, so a robot's arrays are still
+  // in the caches from one step to the next (chunk = count: each step over the whole crowd).
+  const placeRange = (from, end) => {
+    for (let first = from; first < end; first += chunk) {
+      const n = Math.min(chunk, end - first);
+      crowd.sample('loop', first, n);
+      crowd.forwardKinematics(first, n);
+      step(first, n);
+      for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4', first, n);
     }
   };
   return {
@@ -635,18 +633,13 @@ async function tendonPlacedCrowdFrame(
           pool.runSync(ALL);
           continue;
         }
-        if (schedule !== null) {
-          onSchedule();
+        if (schedule === null) {
+          placeRange(0, count);
           continue;
         }
-        // A chunk of robots at a time through every step, so a robot's arrays are still in the
-        // caches from one step to the next (chunk = count: each step over the whole crowd).
-        for (let first = 0; first < count; first += chunk) {
-          const n = Math.min(chunk, count - first);
-          crowd.sample('loop', first, n);
-          crowd.forwardKinematics(first, n);
-          step(first, n);
-          for (let s = 0; s < skins.length; s++) crowd.skinPalettes(skins[s], palettes[s], '3x4', first, n);
+        const runs = schedule.plan(DT);
+        for (let r = 0; r < runs; r++) {
+          placeRange(schedule.runFirst[r], schedule.runFirst[r] + schedule.runCount[r]);
         }
       }
     },

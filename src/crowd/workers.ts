@@ -193,7 +193,7 @@ interface InitMessage {
   /** Characters at a time through the steps (0: the whole range). */
   readonly chunk: number;
   /** A schedule's due characters and waits (shared), or null. */
-  readonly schedule: { due: Uint8Array; seconds: Float64Array } | null;
+  readonly schedule: ScheduleView | null;
 }
 
 interface ClipMessage {
@@ -220,8 +220,13 @@ interface Slice {
   /** Characters at a time through the steps (0: the whole range at once). */
   readonly chunk: number;
   /** A schedule's due characters and their waits: only those run (null: every character). */
-  readonly due: Uint8Array | null;
-  readonly seconds: Float64Array | null;
+  readonly schedule: ScheduleView | null;
+}
+
+/** What runs read of a {@link CrowdSchedule}: which characters are due, and each one's wait. */
+interface ScheduleView {
+  readonly due: Uint8Array;
+  readonly seconds: Float64Array;
 }
 
 /**
@@ -229,7 +234,7 @@ interface Slice {
  * the invalid legs and aims plus the custom step's count.
  */
 function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
-  if (slice.due !== null && slice.seconds !== null) return runDue(slice, steps, mode, first, count);
+  if (slice.schedule !== null) return runDue(slice, slice.schedule, steps, mode, first, count);
   const chunk = slice.chunk > 0 ? slice.chunk : count;
   // An empty range runs its steps once, as a whole range does (a custom step is still called;
   // with a schedule, runDue calls steps on due characters only).
@@ -248,9 +253,14 @@ function runSlice(slice: Slice, steps: number, mode: WrapMode, first: number, co
  * {@link runSlice} with a schedule: the due characters of `first … first + count − 1` only, in
  * runs of neighbours due with the same wait, {@link Slice.chunk} at a time within a run.
  */
-function runDue(slice: Slice, steps: number, mode: WrapMode, first: number, count: number): number {
-  const due = slice.due as Uint8Array;
-  const seconds = slice.seconds as Float64Array;
+function runDue(
+  slice: Slice,
+  { due, seconds }: ScheduleView,
+  steps: number,
+  mode: WrapMode,
+  first: number,
+  count: number,
+): number {
   const chunk = slice.chunk > 0 ? slice.chunk : count;
   // The whole range's times checked first, as a chunked range's are.
   if ((steps & CROWD_STEP.sample) !== 0) slice.crowd.checkSample(mode, first, count);
@@ -441,8 +451,7 @@ export class CrowdWorkers {
       custom: custom === null ? null : custom.step,
       palettes,
       chunk,
-      due: schedule === null ? null : schedule.due,
-      seconds: schedule === null ? null : schedule.seconds,
+      schedule: schedule === null ? null : { due: schedule.due, seconds: schedule.seconds },
     };
     const timeoutMs = options.timeoutMs ?? 10_000;
     const status = sharedMemoryStatus();
@@ -582,10 +591,7 @@ export class CrowdWorkers {
           first: this.ranges[r],
           size: this.ranges[r + 1] - this.ranges[r],
           chunk: this.slice.chunk,
-          schedule:
-            this.slice.due === null || this.slice.seconds === null
-              ? null
-              : { due: this.slice.due, seconds: this.slice.seconds },
+          schedule: this.slice.schedule,
         };
         try {
           handle.postMessage(message);
@@ -807,8 +813,7 @@ export function serveCrowdWorker(
         custom,
         palettes,
         chunk: m.chunk,
-        due: m.schedule === null ? null : m.schedule.due,
-        seconds: m.schedule === null ? null : m.schedule.seconds,
+        schedule: m.schedule,
       };
       control = new Int32Array(m.control, 0, SLOTS);
       text = new Uint8Array(m.control, 4 * SLOTS, TEXT_BYTES);

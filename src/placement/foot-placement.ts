@@ -1012,7 +1012,8 @@ export class FootPlacement {
         const ey = this.animated[3 * i + 1] - this.hips[3 * i + 1];
         const ez = this.animated[3 * i + 2] - this.hips[3 * i + 2];
         const reach = s[11] * L;
-        const e0 = ex * ex + ey * ey + ez * ez;
+        // (|e|², the clip's own reach squared, computed above.)
+        const e0 = this.clipReach2[i];
         const r2 = e0 > reach * reach ? e0 : reach * reach;
         // The hips may sink by up to lockDrop to keep the foot where it was planted (the pelvis
         // step lowers them as far as the lock needs): measured from hips that much lower.

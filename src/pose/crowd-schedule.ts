@@ -27,6 +27,11 @@ export interface CrowdScheduleOptions {
   readonly shared?: boolean;
 }
 
+/** The first frame from `frame` on that is `slot` modulo `period`: a slot's next turn. */
+function turnFrom(frame: number, slot: number, period: number): number {
+  return frame + ((((slot - frame) % period) + period) % period);
+}
+
 /**
  * Update rates for the characters of a crowd, as engines throttle crowds far from the camera:
  * character `c` is updated every `periods[c]` frames (1, the default, every frame; 0 never after
@@ -269,7 +274,7 @@ export class CrowdSchedule {
         if (period > 0) {
           const slot = this.deal(period);
           this.slots[c] = slot;
-          const next = frame + ((((slot - frame) % period) + period) % period);
+          const next = turnFrom(frame, slot, period);
           // (Before its first update it is due anyway, and keeps its slot.)
           const latest = this.updated[c] === 1 ? this.lastUpdates[c] + period : Number.POSITIVE_INFINITY;
           const turn = next < latest ? next : latest;
@@ -286,7 +291,7 @@ export class CrowdSchedule {
       // brought forward), or at once (the first plan, a restart: its turn kept).
       if (turn) {
         const slot = this.rebalance(c, period);
-        turns[c] = frame + 1 + ((((slot - frame - 1) % period) + period) % period);
+        turns[c] = turnFrom(frame + 1, slot, period);
       }
       this.lastUpdates[c] = frame;
       this.updated[c] = 1;

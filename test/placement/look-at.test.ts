@@ -30,13 +30,19 @@ function headForward(model: Float64Array, rest: Float64Array, head: number): num
   return f.map((x) => x / l);
 }
 
+/** The robot at rest: its skeleton, rig, pose and model matrices (forward kinematics done). */
+async function robotAtRest() {
+  const { skeleton } = await robot();
+  const rig = findRig(skeleton);
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  forwardKinematics(pose, model);
+  return { skeleton, rig, pose, model };
+}
+
 describe('LookAt', () => {
   it("turns the robot's head to a point in front, sharing the turn with neck and torso", async () => {
-    const { skeleton } = await robot();
-    const rig = findRig(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
-    forwardKinematics(pose, model);
+    const { skeleton, rig, pose, model } = await robotAtRest();
     const rest = model.slice();
     const look = new LookAt(skeleton, rig, { smoothTime: 0 });
     expect(look.joints.map((j) => skeleton.names[j])).toEqual(['Torso', 'Neck', 'Head']);
@@ -58,12 +64,8 @@ describe('LookAt', () => {
   });
 
   it('holds within the cone for a point behind, and eases out to the animation', async () => {
-    const { skeleton } = await robot();
-    const rig = findRig(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
+    const { skeleton, rig, pose, model } = await robotAtRest();
     const look = new LookAt(skeleton, rig, { coneAngle: 0.5 });
-    forwardKinematics(pose, model);
     look.solve(pose, model, [0, 3, 5], IDENTITY, 1 / 60);
     expect(Array.from(look.clamped)).toEqual([0, 0, 0]);
     look.reset();
@@ -133,13 +135,9 @@ describe('LookAt', () => {
   });
 
   it('leaves the model matching the pose when a joint it turns holds a NaN', async () => {
-    const { skeleton } = await robot();
-    const rig = findRig(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
+    const { skeleton, rig, pose, model } = await robotAtRest();
     const look = new LookAt(skeleton, rig, { smoothTime: 0 });
     const neck = skeleton.jointIndex('Neck');
-    forwardKinematics(pose, model);
     pose.translations[3 * neck] = Number.NaN;
     let error: unknown;
     try {
@@ -212,11 +210,7 @@ describe('LookAt', () => {
   });
 
   it('reports no clamp while its weight is 0', async () => {
-    const { skeleton } = await robot();
-    const rig = findRig(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
-    forwardKinematics(pose, model);
+    const { skeleton, rig, pose, model } = await robotAtRest();
     const look = new LookAt(skeleton, rig, { coneAngle: 0.3 });
     look.solve(pose, model, [0, 3, -5], IDENTITY, 1 / 60);
     expect(Array.from(look.clamped)).toEqual([1, 1, 1]);
