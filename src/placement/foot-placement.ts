@@ -283,59 +283,65 @@ export class FootPlacement {
   private pelvisLag = false;
 
   private readonly ground: Ground;
-  private readonly footHeights: Float64Array;
+  /** The placement's numbers kept between solves (the `o…` offsets say where each part starts). */
+  private readonly f: Float64Array;
+  /** Its flags kept between solves (`o…` offsets too). */
+  private readonly b: Uint8Array;
+  /** Legs in the front / hind split of a four-legged rig ({@link frontLegs}): 0 when the body does not pitch. */
+  private readonly frontCount: number;
+  private readonly oFootHeights: number;
   /** Per leg: rest length (model units). */
-  private readonly lengths: Float64Array;
+  private readonly oLengths: number;
   /** Per leg: the rest length of its upper bone, root to middle (model units). */
-  private readonly upperLengths: Float64Array;
+  private readonly oUpperLengths: number;
   /**
    * Per leg, at the last solve: the hip-to-target distance the pelvis left (world units), and 1
    * where it is known (the leg was weighted).
    */
-  private readonly lastReach: Float64Array;
+  private readonly oLastReach: number;
   /**
    * Per leg, the clip's own hip-to-foot distance, squared, this frame, and its distance at the last
    * solve where the leg was weighted: from the hips as the clip has them, before a four-legged
    * body's pitch moves them (kneeRates reads the clip's knee turn from these).
    */
-  private readonly clipReach2: Float64Array;
-  private readonly lastClipReach: Float64Array;
+  private readonly oClipReach2: number;
+  private readonly oLastClipReach: number;
   /** Per leg, the reach the pelvis was held to this solve (applyPelvis). */
-  private readonly reachNow: Float64Array;
-  private readonly reachKnown: Uint8Array;
+  private readonly oReachNow: number;
+  private readonly oReachKnown: number;
   /** Per leg, this solve's highest and lowest pelvis offsets for its knee's turn ({@link FootPlacement.kneeRates}). */
-  private readonly kneeBounds: Float64Array;
-  private readonly settings: Float64Array;
-  private readonly offsetSprings: Float64Array;
-  private readonly normalSprings: Float64Array;
+  private readonly oKneeBounds: number;
+  private readonly oSettings: number;
+  private readonly oOffsetSprings: number;
+  private readonly oNormalSprings: number;
   /** Per leg, where the heel (foot joint) and the toe were planted: `heelX, heelZ, toeX, toeZ`, world. */
-  private readonly locks: Float64Array;
+  private readonly oLocks: number;
   /** Per leg, how far the locked foot must move (x, z) to stay where it was planted. */
-  private readonly drift: Float64Array;
+  private readonly oDrift: number;
   /** Per leg, the animation's lift of the foot joint and of the sole (the lower of heel and toe). */
-  private readonly lifts: Float64Array;
+  private readonly oLifts: number;
   /** Per leg, where (x, z) this frame's ray under the foot was cast. */
-  private readonly rayOrigins: Float64Array;
-  private readonly locked: Uint8Array;
-  private readonly wasPlanted: Uint8Array;
+  private readonly oRayOrigins: number;
+  private readonly oLocked: number;
+  private readonly oWasPlanted: number;
   /** Per leg, 1 once the toe has borne the foot in this contact (its lock then stays). */
-  private readonly toeLanded: Uint8Array;
+  private readonly oToeLanded: number;
   /**
    * Per flat-toed leg: the heading (world x, z, unit) its heel-to-toe line is placed at, held while
    * the foot stands flat, and the turn about +Y from the animation's heading to it (cos, sin),
    * eased toward none otherwise; then that turn as a quaternion (x, y, z, w).
    */
-  private readonly headings: Float64Array;
-  private readonly headingTurns: Float64Array;
+  private readonly oHeadings: number;
+  private readonly oHeadingTurns: number;
   /**
    * Per leg, 1 for a foot whose toe lies ahead of its joint more than below it at rest (a human
    * foot; not a digitigrade paw, whose joint-to-toe span stands nearly upright).
    */
-  private readonly flatToe: Uint8Array;
+  private readonly oFlatToe: number;
   /** Per leg, how much of the lock's drift is held (1 while planted, easing to 0 after). */
-  private readonly lockWeights: Float64Array;
-  private readonly groundWeights: Float64Array;
-  private readonly pelvisSpring = slab.f64(2);
+  private readonly oLockWeights: number;
+  private readonly oGroundWeights: number;
+  private readonly oPelvisSpring: number;
   /** Numbers passed to the smoothing steps (see spring.ts). */
   /**
    * This frame's numbers, for the steps of a solve: dt, the world scale, the clip time, the
@@ -344,59 +350,59 @@ export class FootPlacement {
    */
   private track: ContactTrack | null = null;
   /** Seconds the contact weight eases in before a contact and out after it. */
-  private readonly ramps = slab.f64From([0.1, 0.25]);
+  private readonly oRamps: number;
   /** Per leg: the next landing in model space, then the ground height under it (with the foot's height). */
-  private readonly landingModel: Float64Array;
-  private readonly landingBase: Float64Array;
-  private readonly landingFound: Uint8Array;
+  private readonly oLandingModel: number;
+  private readonly oLandingBase: number;
+  private readonly oLandingFound: number;
   /** Per leg, seconds until the next landing. */
-  private readonly landingIn: Float64Array;
+  private readonly oLandingIn: number;
   /** Per leg, how far the ground under the toe rises above the heel's ground plane (world units). */
-  private readonly toeRise: Float64Array;
+  private readonly oToeRise: number;
   /**
    * Per leg, how far the ground under the toe stood above the plane of the ground under the heel
    * at the last solve (negative: below it; 0 where not measured): a toe held out past a step's
    * edge, the heel on the upper level, hangs, and neither holds the foot nor counts as its sole.
    */
-  private readonly toeStep: Float64Array;
+  private readonly oToeStep: number;
   /**
    * Per leg, where between heel (0) and toe (1) the ground under the foot changes level (a step's
    * nose), to a 32nd of the foot (toeRiseAt); 1 where it does not, or changes smoothly.
    */
-  private readonly noseAt: Float64Array;
+  private readonly oNoseAt: number;
   /**
    * Per leg, this frame's target (world x, y, z) blended with the animation's by the ground's weight
    * alone (not the placement's), and that weight: what the pelvis is worked out for.
    */
-  private readonly fullTargets: Float64Array;
+  private readonly oFullTargets: number;
   /** Per leg, last frame's target height before the weights blend it with the animation's. */
-  private readonly placedY: Float64Array;
+  private readonly oPlacedY: number;
   /** Per leg, this frame's softening of the two-bone solve (fraction of the reach). */
-  private readonly softness: Float64Array;
+  private readonly oSoftness: number;
   /** Per leg, the sole's lift the contact corrects (held while the foot lifts off). */
-  private readonly floorLift: Float64Array;
+  private readonly oFloorLift: number;
   /** Per leg, how near its landing a swinging foot is (0 far or planted, rising to 1 at landing). */
-  private readonly landingNear: Float64Array;
+  private readonly oLandingNear: number;
   /** Per leg of a four-legged rig: 1 front, 0 hind; empty when the body does not pitch. */
-  private readonly front: Uint8Array;
+  private readonly oFront: number;
   /** tan of the largest body pitch. */
   private readonly pitchTan: number;
   /** The body's pitch rise (front over hind, world units) and its rate, smoothed. */
-  private readonly pitchSpring = slab.f64(2);
+  private readonly oPitchSpring: number;
   /** Per leg, how far this frame's body pitch moved its hip up (world units). */
-  private readonly hipShift: Float64Array;
+  private readonly oHipShift: number;
   private pitched = false;
   /** This frame's body pitch in model space (a quaternion): the feet's model rotations carry it. */
-  private readonly pitchRotation = slab.f64(4);
+  private readonly oPitchRotation: number;
   /** The front and hind ends' last drops (world units), for a frame where one end has no foot down. */
-  private readonly pitchEnds = slab.f64(2);
+  private readonly oPitchEnds: number;
   /**
    * The rise of the front hips the pitch applied at the last solve (world units), after the
    * weight: its change per frame is held to the joint-step limit.
    */
-  private readonly pitchApplied = slab.f64(1);
+  private readonly oPitchApplied: number;
   /** The character's forward direction in model space (the footprint's axis). */
-  private readonly forwardModel: Float64Array;
+  private readonly oForwardModel: number;
   /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
   private readonly footprint: number;
   /**
@@ -405,38 +411,38 @@ export class FootPlacement {
    * the most a planted knee may turn (straighten or bend) per solve beyond the animation's own
    * turn (kneeRates).
    */
-  private readonly stepLimit: Float64Array;
+  private readonly oStepLimit: number;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
   private readonly limited: Int32Array;
   /** Per leg, the bend-plane normal of the leg as the animation (and the pelvis) left it, and |u|²|w|². */
-  private readonly entryBends: Float64Array;
+  private readonly oEntryBends: number;
   /** Their local rotations as the solve found them (the animation's). */
-  private readonly entryRotations: Float64Array;
+  private readonly oEntryRotations: number;
   /** The rotation placement added to each of them at the last solve (local: entry⁻¹ · placed). */
-  private readonly addedRotations: Float64Array;
+  private readonly oAddedRotations: number;
   /** Per leg, the size of the sole's lift at the last planted frame (world units). */
-  private readonly heldLift: Float64Array;
+  private readonly oHeldLift: number;
   /** Per leg, the contact weight of the last solve. */
-  private readonly lastContact: Float64Array;
-  private readonly toeHeights: Float64Array;
+  private readonly oLastContact: number;
+  private readonly oToeHeights: number;
   /** Per leg, 1 for a digitigrade foot ({@link FootPlacement.updateStand}). */
-  private readonly steep: Uint8Array;
+  private readonly oSteep: number;
   /** Per leg, the foot joint's height over the ground along the normal and straight up. */
-  private readonly stand: Float64Array;
+  private readonly oStand: number;
   /** Per leg, the push of the slope under the foot (x, z) taken at touchdown, held while planted. */
-  private readonly heldPush: Float64Array;
+  private readonly oHeldPush: number;
   /** Per leg, 1 where the foot hangs from the pelvis (the body's pitch turns it). */
-  private readonly underPelvis: Uint8Array;
+  private readonly oUnderPelvis: number;
   /** Per leg, how far the ground where the foot will land stands above the clip's floor (world units). */
-  private readonly landingCorrection: Float64Array;
-  private readonly animatedToe: Float64Array;
-  private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
+  private readonly oLandingCorrection: number;
+  private readonly oAnimatedToe: number;
+  private readonly oWeightState: number;
   /**
    * The placement's weight eased SWITCH_LAG_TAIL longer than asked: switching on, a planted foot
    * may lag its solve (limitSteps) until it too reaches 1, so the joint-step limit has a few frames
    * after the ease to catch up before it must yield.
    */
-  private readonly lagWeightState = slab.f64(EASED_WEIGHT_LENGTH);
+  private readonly oLagWeightState: number;
   private weightEase = 0.25;
   private initialized = false;
   /**
@@ -452,12 +458,12 @@ export class FootPlacement {
    */
   private addedKnown = false;
   // Scratch, per frame.
-  private readonly animated: Float64Array;
-  private readonly hips: Float64Array;
+  private readonly oAnimated: number;
+  private readonly oHips: number;
   /** This frame's pelvis offset in model space (3). */
-  private readonly pelvisModelOffset = slab.f64(3);
+  private readonly oPelvisModelOffset: number;
   /** Per leg, 1 when its pole joint is outside the pelvis' subtree (the offset does not move it). */
-  private readonly poleLeftBehind: Uint8Array;
+  private readonly oPoleLeftBehind: number;
 
   /**
    * @param skeleton - the character's skeleton.
@@ -483,9 +489,93 @@ export class FootPlacement {
     this.pelvis = rig.pelvis;
     this.ground = options.ground;
     const n = this.legs.length;
+    // Every number the placement keeps between solves, in one array (and its flags in another):
+    // the offsets of its parts. A crowd of placements reads two arrays a character, not seventy
+    // (docs/crowds.md, Memory).
+    let f64s = 0;
+    let u8s = 0;
+    const f64 = (length: number): number => {
+      f64s += length;
+      return f64s - length;
+    };
+    const u8 = (length: number): number => {
+      u8s += length;
+      return u8s - length;
+    };
+    this.oLengths = f64(n);
+    this.oUpperLengths = f64(n);
+    this.oLastReach = f64(n);
+    this.oClipReach2 = f64(n);
+    this.oLastClipReach = f64(n);
+    this.oReachNow = f64(n);
+    this.oKneeBounds = f64(2 * n);
+    this.oFootHeights = f64(n);
+    this.oSettings = f64(17);
+    this.oStepLimit = f64(6);
+    this.oForwardModel = f64(3);
+    this.oEntryRotations = f64(12 * n);
+    this.oAddedRotations = f64(12 * n);
+    this.oOffsetSprings = f64(6 * n);
+    this.oNormalSprings = f64(6 * n);
+    this.oLocks = f64(4 * n);
+    this.oDrift = f64(2 * n);
+    this.oLifts = f64(2 * n);
+    this.oRayOrigins = f64(2 * n);
+    this.oHeadings = f64(4 * n);
+    this.oHeadingTurns = f64(4 * n);
+    this.oLockWeights = f64(EASED_WEIGHT_LENGTH * n);
+    this.oGroundWeights = f64(EASED_WEIGHT_LENGTH * n);
+    this.oAnimated = f64(3 * n);
+    this.oLandingModel = f64(3 * n);
+    this.oLandingBase = f64(n);
+    this.oLandingIn = f64(n);
+    this.oLastContact = f64(n);
+    this.oHeldLift = f64(n);
+    this.oHipShift = f64(n);
+    this.oLandingNear = f64(n);
+    this.oFloorLift = f64(n);
+    this.oSoftness = f64(n);
+    this.oToeRise = f64(n);
+    this.oToeStep = f64(n);
+    this.oNoseAt = f64(n);
+    this.oPlacedY = f64(n);
+    this.oFullTargets = f64(4 * n);
+    this.oToeHeights = f64(n);
+    this.oAnimatedToe = f64(3 * n);
+    this.oStand = f64(2 * n);
+    this.oHeldPush = f64(2 * n);
+    this.oEntryBends = f64(4 * n);
+    this.oLandingCorrection = f64(n);
+    this.oHips = f64(3 * n);
+    this.oPelvisSpring = f64(2);
+    this.oRamps = f64(2);
+    this.oPitchSpring = f64(2);
+    this.oPitchRotation = f64(4);
+    this.oPitchEnds = f64(2);
+    this.oPitchApplied = f64(1);
+    this.oWeightState = f64(EASED_WEIGHT_LENGTH);
+    this.oLagWeightState = f64(EASED_WEIGHT_LENGTH);
+    this.oPelvisModelOffset = f64(3);
+    this.oReachKnown = u8(n);
+    this.oFront = u8(n);
+    this.oLocked = u8(n);
+    this.oWasPlanted = u8(n);
+    this.oToeLanded = u8(n);
+    this.oFlatToe = u8(n);
+    this.oLandingFound = u8(n);
+    this.oSteep = u8(n);
+    this.oUnderPelvis = u8(n);
+    this.oPoleLeftBehind = u8(n);
+    this.f = slab.f64(f64s);
+    this.b = slab.u8(u8s);
+    this.f[this.oRamps] = 0.1;
+    this.f[this.oRamps + 1] = 0.25;
     const rest = restModelMatrices(skeleton);
-    this.lengths = slab.f64From(this.legs.map((leg) => legLength(rest, leg)));
-    this.upperLengths = slab.f64From(
+    this.f.set(
+      this.legs.map((leg) => legLength(rest, leg)),
+      this.oLengths,
+    );
+    this.f.set(
       this.legs.map((leg) => {
         const r = 16 * leg.root + 12;
         const m = 16 * leg.middle + 12;
@@ -494,18 +584,13 @@ export class FootPlacement {
         const z = rest[m + 2] - rest[r + 2];
         return Math.sqrt(x * x + y * y + z * z);
       }),
+      this.oUpperLengths,
     );
-    this.lastReach = slab.f64(n);
-    this.clipReach2 = slab.f64(n);
-    this.lastClipReach = slab.f64(n);
-    this.reachNow = slab.f64(n);
-    this.reachKnown = slab.u8(n);
-    this.kneeBounds = slab.f64(2 * n);
     const heights = options.footHeights ?? this.legs.map((leg) => rest[16 * leg.foot + 13]);
     if (heights.length !== n || !heights.every(Number.isFinite)) {
       throw new TendonError('placement/invalid-option', `${name}: footHeights must be ${n} finite numbers`);
     }
-    this.footHeights = slab.f64From(heights);
+    this.f.set(heights, this.oFootHeights);
     const option = (
       key: keyof FootPlacementOptions,
       fallback: number,
@@ -522,43 +607,49 @@ export class FootPlacement {
     };
     const maxTilt = option('maxTilt', 0.6, Math.PI / 2);
     const [tiltCos, tiltSin] = cosSinOfAngle(maxTilt);
-    this.settings = slab.f64From([
-      tiltCos,
-      tiltSin,
-      option('maxDrop', 0.5, 1),
-      option('maxRise', 0.1, 1),
-      option('rayAbove', 0.6),
-      option('rayBelow', 0.6),
-      springOmega(option('pelvisSmoothTime', 0.1)),
-      springOmega(option('footSmoothTime', 0.06)),
-      springOmega(option('normalSmoothTime', 0.08)),
-      option('groundEaseTime', 0.2),
-      option('lockRadius', 0.3),
-      option('reachMargin', 0.97, 1),
-      option('anticipation', 0.3),
-      option('softness', 0.03, 0.5),
-      option('lockDrop', 0.04, 1),
-      option('maxRiseSpeed', 0.2),
-      // minSoftness, set below (its default depends on the rig's shape).
-      0,
-    ]);
+    this.f.set(
+      [
+        tiltCos,
+        tiltSin,
+        option('maxDrop', 0.5, 1),
+        option('maxRise', 0.1, 1),
+        option('rayAbove', 0.6),
+        option('rayBelow', 0.6),
+        springOmega(option('pelvisSmoothTime', 0.1)),
+        springOmega(option('footSmoothTime', 0.06)),
+        springOmega(option('normalSmoothTime', 0.08)),
+        option('groundEaseTime', 0.2),
+        option('lockRadius', 0.3),
+        option('reachMargin', 0.97, 1),
+        option('anticipation', 0.3),
+        option('softness', 0.03, 0.5),
+        option('lockDrop', 0.04, 1),
+        option('maxRiseSpeed', 0.2),
+        // minSoftness, set below (its default depends on the rig's shape).
+        0,
+      ],
+      this.oSettings,
+    );
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
     const maxStep = option('maxJointStep', 0.1745, Math.PI);
     const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
     // The knee's own straightening limit, a little under the step limit: the hip's turn adds to it.
     const [kneeCos, kneeSin] = cosSinOfAngle(0.9 * maxStep);
-    this.stepLimit = slab.f64From([
-      maxStep > 0 ? stepCos : -2,
-      stepSin,
-      option('jointStepTolerance', 0.01, 1),
-      kneeCos,
-      kneeSin,
-      // The body's pitch turns no faster either (pitchBody), radians.
-      maxStep,
-    ]);
+    this.f.set(
+      [
+        maxStep > 0 ? stepCos : -2,
+        stepSin,
+        option('jointStepTolerance', 0.01, 1),
+        kneeCos,
+        kneeSin,
+        // The body's pitch turns no faster either (pitchBody), radians.
+        maxStep,
+      ],
+      this.oStepLimit,
+    );
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
-    this.forwardModel = slab.f64From(forward);
+    this.f.set(forward, this.oForwardModel);
     this.solvers = this.legs.map((leg, i) => {
       const end =
         leg.shape === 'effector'
@@ -573,20 +664,23 @@ export class FootPlacement {
         middle: leg.middle,
         ...end,
         hingeAxis,
-        softness: this.settings[13],
+        softness: this.f[this.oSettings + 13],
         // Reached within 1e-5 of the leg (10 µm on a 1 m leg), not the solver's default 1e-6: a
         // leg whose bones carry float32 scale noise (the robot's, 1e-5) misses a reachable
         // target by a few micrometres, and the solver would run a second pass for them (on 57%
         // of the robot's leg solves in the placement bench).
-        tolerance: 1e-5 * this.lengths[i],
+        tolerance: 1e-5 * this.f[this.oLengths + i],
       });
     });
-    this.front = slab.u8From(frontLegs(rest, this.legs, this.lengths, forward));
-    this.footprint = option('footprint', this.front.length > 0 ? 0.05 : 0, 0.5);
+    const front = frontLegs(rest, this.legs, this.f.subarray(this.oLengths, this.oLengths + n), forward);
+    this.b.set(front, this.oFront);
+    this.frontCount = front.length;
+    this.footprint = option('footprint', this.frontCount > 0 ? 0.05 : 0, 0.5);
     // The least softness of a leg the animation holds straight, at most `softness`: in the
     // settings, not a field (a double field read in the frame boxed: 54 B a frame on the Fox).
-    const minSoftness = option('minSoftness', this.front.length > 0 ? 0.01 : 0, 0.5);
-    this.settings[16] = minSoftness < this.settings[13] ? minSoftness : this.settings[13];
+    const minSoftness = option('minSoftness', this.frontCount > 0 ? 0.01 : 0, 0.5);
+    this.f[this.oSettings + 16] =
+      minSoftness < this.f[this.oSettings + 13] ? minSoftness : this.f[this.oSettings + 13];
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -594,24 +688,11 @@ export class FootPlacement {
         leg.shape === 'effector' || leg.end < 0 ? leg.foot : leg.end,
       ]),
     );
-    this.entryRotations = slab.f64(4 * this.limited.length);
-    this.addedRotations = slab.f64(4 * this.limited.length);
     this.contactWeights = slab.f64(n).fill(1);
     this.planted = slab.u8(n);
     this.report = slab.f64(LEG_REPORT.length * n);
-    this.offsetSprings = slab.f64(6 * n);
-    this.normalSprings = slab.f64(6 * n);
-    this.locks = slab.f64(4 * n);
-    this.drift = slab.f64(2 * n);
-    this.lifts = slab.f64(2 * n);
-    this.rayOrigins = slab.f64(2 * n);
-    this.locked = slab.u8(n);
-    this.wasPlanted = slab.u8(n);
-    this.toeLanded = slab.u8(n);
-    this.headings = slab.f64(4 * n);
-    this.headingTurns = slab.f64(4 * n);
-    for (let i = 0; i < n; i++) this.headingTurns[4 * i + 3] = 1;
-    this.flatToe = slab.u8From(
+    for (let i = 0; i < n; i++) this.f[this.oHeadingTurns + 4 * i + 3] = 1;
+    this.b.set(
       this.legs.map((leg) => {
         if (leg.toe < 0) return 0;
         const dx = rest[16 * leg.toe + 12] - rest[16 * leg.foot + 12];
@@ -619,46 +700,27 @@ export class FootPlacement {
         const dz = rest[16 * leg.toe + 14] - rest[16 * leg.foot + 14];
         return dy * dy < dx * dx + dz * dz ? 1 : 0;
       }),
+      this.oFlatToe,
     );
-    this.lockWeights = slab.f64(EASED_WEIGHT_LENGTH * n);
-    this.groundWeights = slab.f64(EASED_WEIGHT_LENGTH * n);
-    this.animated = slab.f64(3 * n);
-    this.landingModel = slab.f64(3 * n);
-    this.landingBase = slab.f64(n);
-    this.landingFound = slab.u8(n);
-    this.landingIn = slab.f64(n);
-    this.lastContact = slab.f64(n);
-    this.heldLift = slab.f64(n);
-    this.hipShift = slab.f64(n);
-    this.landingNear = slab.f64(n);
-    this.floorLift = slab.f64(n);
-    this.softness = slab.f64(n).fill(this.settings[13]);
-    this.toeRise = slab.f64(n);
-    this.toeStep = slab.f64(n);
-    this.noseAt = slab.f64(n).fill(1);
-    this.placedY = slab.f64(n);
-    this.fullTargets = slab.f64(4 * n);
-    this.toeHeights = slab.f64From(
+    this.f.fill(this.f[this.oSettings + 13], this.oSoftness, this.oSoftness + n);
+    this.f.fill(1, this.oNoseAt, this.oNoseAt + n);
+    this.f.set(
       this.legs.map((leg) => (leg.toe >= 0 ? rest[16 * leg.toe + 13] : Number.NaN)),
+      this.oToeHeights,
     );
-    this.animatedToe = slab.f64(3 * n);
-    this.steep = slab.u8(n);
-    this.stand = slab.f64(2 * n);
-    this.heldPush = slab.f64(2 * n);
-    this.entryBends = slab.f64(4 * n);
-    this.underPelvis = slab.u8From(
+    this.b.set(
       this.legs.map((leg) => (this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.foot) ? 1 : 0)),
+      this.oUnderPelvis,
     );
-    this.landingCorrection = slab.f64(n);
     this.updateStand();
-    this.hips = slab.f64(3 * n);
-    this.poleLeftBehind = slab.u8From(
+    this.b.set(
       this.legs.map((leg) =>
         leg.pole >= 0 && !(this.pelvis >= 0 && skeleton.isAncestor(this.pelvis, leg.pole)) ? 1 : 0,
       ),
+      this.oPoleLeftBehind,
     );
-    easedWeightSet(this.weightState, 0, 1);
-    easedWeightSet(this.lagWeightState, 0, 1);
+    easedWeightSet(this.f, this.oWeightState, 1);
+    easedWeightSet(this.f, this.oLagWeightState, 1);
   }
 
   /** Sets each foot's planted height (model units), e.g. from a contact track's `footHeights`. */
@@ -669,7 +731,7 @@ export class FootPlacement {
         `FootPlacement.setFootHeights: ${this.legs.length} finite numbers expected`,
       );
     }
-    this.footHeights.set(heights);
+    this.f.set(heights, this.oFootHeights);
     this.updateStand();
   }
 
@@ -695,18 +757,18 @@ export class FootPlacement {
       );
     }
     this.track = track;
-    this.ramps[0] = rampIn;
-    this.ramps[1] = rampOut;
+    this.f[this.oRamps] = rampIn;
+    this.f[this.oRamps + 1] = rampOut;
     if (track !== null) {
-      this.footHeights.set(track.footHeights);
-      this.toeHeights.set(track.toeHeights);
+      this.f.set(track.footHeights, this.oFootHeights);
+      this.f.set(track.toeHeights, this.oToeHeights);
       this.updateStand();
     }
   }
 
   /** The placement's weight now (eased), in [0, 1]. */
   get weight(): number {
-    return easedWeightValue(this.weightState, 0);
+    return easedWeightValue(this.f, this.oWeightState);
   }
 
   /**
@@ -737,7 +799,7 @@ export class FootPlacement {
     scratch.args[EASE.goal] = goal;
     scratch.args[EASE.easeTime] = easeTime;
     scratch.args[EASE.dt] = 0;
-    easedWeightStep(this.weightState, 0, scratch.args);
+    easedWeightStep(this.f, this.oWeightState, scratch.args);
   }
 
   /** Forgets the smoothing and the locks (after a teleport): the next solve starts at its goals. */
@@ -750,16 +812,17 @@ export class FootPlacement {
   private forget(): void {
     this.initialized = false;
     this.unwound = true;
-    this.locked.fill(0);
-    this.toeStep.fill(0);
+    const n = this.legs.length;
+    this.b.fill(0, this.oLocked, this.oLocked + n);
+    this.f.fill(0, this.oToeStep, this.oToeStep + n);
     this.pelvisOffset = 0;
     this.pelvisLag = false;
-    this.pitchEnds.fill(0);
-    this.pitchApplied[0] = 0;
+    this.f.fill(0, this.oPitchEnds, this.oPitchEnds + 2);
+    this.f[this.oPitchApplied] = 0;
     // The knees' last reach (kneeRates) is of a pose that is gone.
-    this.reachKnown.fill(0);
+    this.b.fill(0, this.oReachKnown, this.oReachKnown + n);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
-    this.lastContact.fill(0);
+    this.f.fill(0, this.oLastContact, this.oLastContact + n);
   }
 
   /**
@@ -837,31 +900,40 @@ export class FootPlacement {
     if (!invert(scratch.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
-    scratch.args[EASE.goal] = this.weightState[1];
+    scratch.args[EASE.goal] = this.f[this.oWeightState + 1];
     scratch.args[EASE.easeTime] = this.weightEase;
     scratch.args[EASE.dt] = dt;
-    easedWeightStep(this.weightState, 0, scratch.args);
-    const globalWeight = this.weightState[3];
-    const lag = this.lagWeightState;
-    const goal = this.weightState[1];
+    easedWeightStep(this.f, this.oWeightState, scratch.args);
+    const globalWeight = this.f[this.oWeightState + 3];
+    const lag = this.f;
+    const lo = this.oLagWeightState;
+    const goal = this.f[this.oWeightState + 1];
     scratch.args[EASE.easeTime] = this.weightEase === 0 ? 0 : this.weightEase + SWITCH_LAG_TAIL;
-    easedWeightStep(lag, 0, scratch.args);
+    easedWeightStep(lag, lo, scratch.args);
     // How far (leg lengths) a planted foot may lag its solve beyond the joint-step tolerance while
     // placement switches on or off (limitSteps): (1 − w) · SWITCH_LAG, w the lesser of the weight
     // and its slower twin. Switching on, while the twin eases; switching off, while the weight
     // eases and the legs unwind at weight 0. Not at a steady weight, nor easing to one between 0
     // and 1 (it would end in a jump where that ease ends).
-    const w = lag[3] < globalWeight ? lag[3] : globalWeight;
+    const w = lag[lo + 3] < globalWeight ? lag[lo + 3] : globalWeight;
     const switching =
-      goal === 1 ? lag[2] < 1 : goal === 0 ? this.weightState[2] < 1 || globalWeight === 0 : false;
+      goal === 1
+        ? lag[lo + 2] < 1
+        : goal === 0
+          ? this.f[this.oWeightState + 2] < 1 || globalWeight === 0
+          : false;
     scratch.switchLag[0] = switching ? (1 - w) * SWITCH_LAG : 0;
-    if (globalWeight === 0 && this.weightState[2] === 1 && (this.unwound || this.weightEase === 0)) {
+    if (
+      globalWeight === 0 &&
+      this.f[this.oWeightState + 2] === 1 &&
+      (this.unwound || this.weightEase === 0)
+    ) {
       // Fully off, and the legs back on the animation (the joint-step limit takes them there after
       // an ease): an exact pass-through; smoothing restarts at its goals when turned back on.
       this.forget();
       // The pose is the animation's: placement adds nothing to the legs now.
-      const added = this.addedRotations;
-      for (let o = 0; o < added.length; o += 4) identity(added, o);
+      const end = this.oAddedRotations + 4 * this.limited.length;
+      for (let o = this.oAddedRotations; o < end; o += 4) identity(this.f, o);
       return;
     }
     const t = scratch.trs;
@@ -871,8 +943,8 @@ export class FootPlacement {
     if (this.track !== null) {
       const a = scratch.args;
       a[0] = time;
-      a[1] = this.ramps[0];
-      a[2] = this.ramps[0];
+      a[1] = this.f[this.oRamps];
+      a[2] = this.f[this.oRamps];
       this.track.sampleAt(a, 0, this.contactWeights, this.planted);
     }
     const f = scratch.frameNumbers;
@@ -884,27 +956,32 @@ export class FootPlacement {
     this.computeTargets();
     this.pitchBody(pose, model);
     this.applyPelvis(pose, model);
-    const limiting = this.stepLimit[0] >= -1;
+    const limiting = this.f[this.oStepLimit] >= -1;
     if (limiting) {
       const r = pose.rotations;
       const limited = this.limited;
       for (let k = 0; k < limited.length; k++) {
         const o = 4 * limited[k];
-        for (let c = 0; c < 4; c++) this.entryRotations[4 * k + c] = r[o + c];
+        for (let c = 0; c < 4; c++) this.f[this.oEntryRotations + 4 * k + c] = r[o + c];
       }
-      for (let i = 0; i < this.legs.length; i++) bendNormal(this.entryBends, 4 * i, model, this.legs[i]);
+      for (let i = 0; i < this.legs.length; i++)
+        bendNormal(this.f, this.oEntryBends + 4 * i, model, this.legs[i]);
     }
     this.solveLegs(pose, model);
     if (limiting) this.limitSteps(pose, model);
     this.unwound =
-      !limiting || (noTurns(this.addedRotations) && this.pelvisOffset === 0 && this.pitchApplied[0] === 0);
+      !limiting ||
+      (noTurns(this.f, this.oAddedRotations, 4 * this.limited.length) &&
+        this.pelvisOffset === 0 &&
+        this.f[this.oPitchApplied] === 0);
     this.initialized = true;
   }
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */
   private queryGround(model: Float64Array): void {
     const scale = scratch.frameNumbers[1];
-    const s = this.settings;
+    const s = this.f;
+    const sO = this.oSettings;
     const W = scratch.world;
     const ray = scratch.ray;
     const hit = scratch.hit;
@@ -912,53 +989,53 @@ export class FootPlacement {
     for (let i = 0; i < this.legs.length; i++) {
       const leg = this.legs[i];
       footPoint(scratch.vec, 0, model, leg);
-      transformPointInto(this.animated, 3 * i, W, scratch.vec, 0);
-      transformPointInto(this.hips, 3 * i, W, model, 16 * leg.root + 12);
+      transformPointInto(this.f, this.oAnimated + 3 * i, W, scratch.vec, 0);
+      transformPointInto(this.f, this.oHips + 3 * i, W, model, 16 * leg.root + 12);
       {
-        const ax = this.animated[3 * i] - this.hips[3 * i];
-        const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
-        const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
-        this.clipReach2[i] = ax * ax + ay * ay + az * az;
+        const ax = this.f[this.oAnimated + 3 * i] - this.f[this.oHips + 3 * i];
+        const ay = this.f[this.oAnimated + 3 * i + 1] - this.f[this.oHips + 3 * i + 1];
+        const az = this.f[this.oAnimated + 3 * i + 2] - this.f[this.oHips + 3 * i + 2];
+        this.f[this.oClipReach2 + i] = ax * ax + ay * ay + az * az;
       }
-      if (leg.toe >= 0) transformPointInto(this.animatedToe, 3 * i, W, model, 16 * leg.toe + 12);
-      const L = this.lengths[i] * scale;
+      if (leg.toe >= 0) transformPointInto(this.f, this.oAnimatedToe + 3 * i, W, model, 16 * leg.toe + 12);
+      const L = this.f[this.oLengths + i] * scale;
       const r = LEG_REPORT.length * i;
       // The animation's lift of the foot above its planted height on the clip's flat ground, and
       // the sole's (the lower of heel and toe above its own planted height).
-      const lift = this.animated[3 * i + 1] - W[13] - this.footHeights[i] * scale;
+      const lift = this.f[this.oAnimated + 3 * i + 1] - W[13] - this.f[this.oFootHeights + i] * scale;
       let toeLift = lift;
-      const toeHeight = this.toeHeights[i];
+      const toeHeight = this.f[this.oToeHeights + i];
       const hasToe = leg.toe >= 0 && !Number.isNaN(toeHeight);
-      if (hasToe) toeLift = this.animatedToe[3 * i + 1] - W[13] - toeHeight * scale;
-      this.lifts[2 * i] = lift;
+      if (hasToe) toeLift = this.f[this.oAnimatedToe + 3 * i + 1] - W[13] - toeHeight * scale;
+      this.f[this.oLifts + 2 * i] = lift;
       // A toe hanging past a step's edge (below) is not a sole: the heel is, and the sole line
       // from it (the animation's, the toe lower as the heel rises) stays over the step's nose:
       // the foot is lifted to clear the nose rather than cut into it (CMU 02_01 down the slid steps).
-      const hanging = this.toeStep[i] < -0.05 * L;
+      const hanging = this.f[this.oToeStep + i] < -0.05 * L;
       if (hanging) {
-        const nose = lift + (toeLift - lift) * this.noseAt[i];
-        this.lifts[2 * i + 1] = nose < lift ? nose : lift;
-      } else this.lifts[2 * i + 1] = toeLift < lift ? toeLift : lift;
+        const nose = lift + (toeLift - lift) * this.f[this.oNoseAt + i];
+        this.f[this.oLifts + 2 * i + 1] = nose < lift ? nose : lift;
+      } else this.f[this.oLifts + 2 * i + 1] = toeLift < lift ? toeLift : lift;
       // A locked foot stays where it was planted: of heel and toe, the one nearer the ground
       // (blended across a band of 5% of the leg) holds still, so the animation's roll from heel to
       // toe plays out while the foot as a whole does not slide. Once the contact has ended, the
       // foot keeps the drift it had and eases back to the animation with the contact weight.
-      const locked = this.locked[i] === 1 && this.initialized;
+      const locked = this.b[this.oLocked + i] === 1 && this.initialized;
       let driftX = 0;
       let driftZ = 0;
       // Only a contact that goes on holds its lock here: one that starts this frame locks afresh
       // in computeTargets, where the foot is now, and until then keeps the drift it eases out.
-      const holding = locked && this.planted[i] === 1 && this.wasPlanted[i] === 1;
+      const holding = locked && this.planted[i] === 1 && this.b[this.oWasPlanted + i] === 1;
       let toeHeld = 0;
       let flat = 0;
       // Whether this frame's heading turn is done (standing, before the toe's hold reads it).
       let turned = false;
       if (locked && !holding) {
-        driftX = this.drift[2 * i];
-        driftZ = this.drift[2 * i + 1];
+        driftX = this.f[this.oDrift + 2 * i];
+        driftZ = this.f[this.oDrift + 2 * i + 1];
       } else if (holding) {
-        driftX = this.locks[4 * i] - this.animated[3 * i];
-        driftZ = this.locks[4 * i + 1] - this.animated[3 * i + 2];
+        driftX = this.f[this.oLocks + 4 * i] - this.f[this.oAnimated + 3 * i];
+        driftZ = this.f[this.oLocks + 4 * i + 1] - this.f[this.oAnimated + 3 * i + 2];
         let k = 0;
         // A toe over ground more than 5% of the leg below the heel's (held out past a step's
         // edge, the heel on the upper level) hangs: it holds nothing, and the heel holds the
@@ -970,14 +1047,14 @@ export class FootPlacement {
           k = k < 0 ? 0 : k > 1 ? 1 : k;
           flat = k < 0.5 ? 2 * k : 2 - 2 * k;
           flat = flat > 0.3 ? 1 : flat / 0.3;
-          if (this.flatToe[i] === 1) {
+          if (this.b[this.oFlatToe + i] === 1) {
             scratch.flat[0] = flat;
             this.turnHeading(i);
             turned = true;
           }
-          let toeX = this.animatedToe[3 * i];
-          let toeZ = this.animatedToe[3 * i + 2];
-          if (k > 0 && this.flatToe[i] === 1) {
+          let toeX = this.f[this.oAnimatedToe + 3 * i];
+          let toeZ = this.f[this.oAnimatedToe + 3 * i + 2];
+          if (k > 0 && this.b[this.oFlatToe + i] === 1) {
             // The toe holds: where it will be once the foot is turned to the ground about its
             // joint (by last frame's tilt), not where the animation has it. On a slope the turn
             // moves the toe as the foot rolls onto it, which slid the foot (2.2 cm on CMU 02_01's
@@ -985,39 +1062,39 @@ export class FootPlacement {
             // sole stands on the slope where the foot now is.
             const v = scratch.vec;
             this.turnedToe(i);
-            toeX = this.animated[3 * i] + v[0];
-            toeZ = this.animated[3 * i + 2] + v[2];
+            toeX = this.f[this.oAnimated + 3 * i] + v[0];
+            toeZ = this.f[this.oAnimated + 3 * i + 2] + v[2];
             toeHeld = k;
           }
-          if (this.flatToe[i] === 1 && this.toeLanded[i] === 0) {
+          if (this.b[this.oFlatToe + i] === 1 && this.b[this.oToeLanded + i] === 0) {
             // Until the toe first bears the foot in this contact (the heel struck first), its
             // lock goes with it (the animation's toe, carried by the heel's hold; not turned to
             // the ground, which read on bumps moved it more than it helped), so that it holds
             // where it comes down rather than where it was in the air at the heel's strike.
             if (k === 0) {
-              this.locks[4 * i + 2] = toeX + driftX;
-              this.locks[4 * i + 3] = toeZ + driftZ;
-            } else this.toeLanded[i] = 1;
+              this.f[this.oLocks + 4 * i + 2] = toeX + driftX;
+              this.f[this.oLocks + 4 * i + 3] = toeZ + driftZ;
+            } else this.b[this.oToeLanded + i] = 1;
           }
-          driftX += (this.locks[4 * i + 2] - toeX - driftX) * k;
-          driftZ += (this.locks[4 * i + 3] - toeZ - driftZ) * k;
+          driftX += (this.f[this.oLocks + 4 * i + 2] - toeX - driftX) * k;
+          driftZ += (this.f[this.oLocks + 4 * i + 3] - toeZ - driftZ) * k;
         }
         // The lock slides along with the animation rather than hold the foot past the lock radius,
         // or farther from the animated hip than the reach the pelvis keeps (or than the animation
         // itself has the foot): a planted foot the body has left behind lets go instead of
         // stretching the leg or pulling the pelvis down.
         const d = Math.sqrt(driftX * driftX + driftZ * driftZ);
-        let keep = d > s[10] * L ? (s[10] * L) / d : 1;
-        const ex = this.animated[3 * i] - this.hips[3 * i];
-        const ey = this.animated[3 * i + 1] - this.hips[3 * i + 1];
-        const ez = this.animated[3 * i + 2] - this.hips[3 * i + 2];
-        const reach = s[11] * L;
+        let keep = d > s[sO + 10] * L ? (s[sO + 10] * L) / d : 1;
+        const ex = this.f[this.oAnimated + 3 * i] - this.f[this.oHips + 3 * i];
+        const ey = this.f[this.oAnimated + 3 * i + 1] - this.f[this.oHips + 3 * i + 1];
+        const ez = this.f[this.oAnimated + 3 * i + 2] - this.f[this.oHips + 3 * i + 2];
+        const reach = s[sO + 11] * L;
         // (|e|², the clip's own reach squared, computed above.)
-        const e0 = this.clipReach2[i];
+        const e0 = this.f[this.oClipReach2 + i];
         const r2 = e0 > reach * reach ? e0 : reach * reach;
         // The hips may sink by up to lockDrop to keep the foot where it was planted (the pelvis
         // step lowers them as far as the lock needs): measured from hips that much lower.
-        const eyLow = ey + s[14] * L;
+        const eyLow = ey + s[sO + 14] * L;
         const e2 = ex * ex + eyLow * eyLow + ez * ez;
         const dd = d * d;
         if (dd > 0) {
@@ -1029,64 +1106,72 @@ export class FootPlacement {
         }
         if (keep < 1) {
           for (let k = 0; k < 4; k += 2) {
-            this.locks[4 * i + k] -= driftX * (1 - keep);
-            this.locks[4 * i + k + 1] -= driftZ * (1 - keep);
+            this.f[this.oLocks + 4 * i + k] -= driftX * (1 - keep);
+            this.f[this.oLocks + 4 * i + k + 1] -= driftZ * (1 - keep);
           }
           driftX *= keep;
           driftZ *= keep;
         }
-        if (k > 0.5 && this.flatToe[i] === 1) {
+        if (k > 0.5 && this.b[this.oFlatToe + i] === 1) {
           // On its toe, a flat foot's heel lock follows the heel, as far as the heel is up (wholly
           // at k = 1, not at all once level): a foot that turns on the ball of its foot and rolls
           // back onto its heel is planted where the heel comes down, not pulled back to where it
           // first struck (CMU 131_01's turn: 5.9 → 2.3 cm), nor to where it was when the foot
           // stopped standing wholly on its toe (the toe, still down, slid 1 cm as its hold faded).
           const f = 2 * k - 1;
-          this.locks[4 * i] += (this.animated[3 * i] + driftX - this.locks[4 * i]) * f;
-          this.locks[4 * i + 1] += (this.animated[3 * i + 2] + driftZ - this.locks[4 * i + 1]) * f;
+          this.f[this.oLocks + 4 * i] +=
+            (this.f[this.oAnimated + 3 * i] + driftX - this.f[this.oLocks + 4 * i]) * f;
+          this.f[this.oLocks + 4 * i + 1] +=
+            (this.f[this.oAnimated + 3 * i + 2] + driftZ - this.f[this.oLocks + 4 * i + 1]) * f;
         }
         if (hanging && hasToe) {
           // A hanging toe holds nothing: its lock goes with it, so its ray reads the ground
           // under the toe as it is (back over the upper level as the foot pushes off, the toe
           // becomes the sole again instead of turning into the step).
-          this.locks[4 * i + 2] = this.animatedToe[3 * i] + driftX;
-          this.locks[4 * i + 3] = this.animatedToe[3 * i + 2] + driftZ;
+          this.f[this.oLocks + 4 * i + 2] = this.f[this.oAnimatedToe + 3 * i] + driftX;
+          this.f[this.oLocks + 4 * i + 3] = this.f[this.oAnimatedToe + 3 * i + 2] + driftZ;
         }
       }
-      if (this.flatToe[i] === 1 && !turned) {
+      if (this.b[this.oFlatToe + i] === 1 && !turned) {
         scratch.flat[0] = 0;
         this.turnHeading(i);
       }
-      this.drift[2 * i] = driftX;
-      this.drift[2 * i + 1] = driftZ;
+      this.f[this.oDrift + 2 * i] = driftX;
+      this.f[this.oDrift + 2 * i + 1] = driftZ;
       // The ray: under the heel's lock while planted (a fixed point, so the ground under a planted
       // foot cannot jump as its heel and toe trade places near a step's edge), else under the foot;
       // a flat foot held on its toe, under where its joint will be (below).
       const plantedLock = holding;
-      const steep = this.steep[i] === 1;
+      const steep = this.b[this.oSteep + i] === 1;
       if (steep) {
         // A digitigrade foot (a paw whose joint stands high above its toe) stands on its toe: the
         // ground is read under the toe, its lock while planted.
-        ray[RAY.origin] = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + driftX;
-        ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 3] : this.animatedToe[3 * i + 2] + driftZ;
+        ray[RAY.origin] = plantedLock
+          ? this.f[this.oLocks + 4 * i + 2]
+          : this.f[this.oAnimatedToe + 3 * i] + driftX;
+        ray[RAY.origin + 2] = plantedLock
+          ? this.f[this.oLocks + 4 * i + 3]
+          : this.f[this.oAnimatedToe + 3 * i + 2] + driftZ;
       } else {
-        ray[RAY.origin] = plantedLock ? this.locks[4 * i] : this.animated[3 * i] + driftX;
-        ray[RAY.origin + 2] = plantedLock ? this.locks[4 * i + 1] : this.animated[3 * i + 2] + driftZ;
+        ray[RAY.origin] = plantedLock ? this.f[this.oLocks + 4 * i] : this.f[this.oAnimated + 3 * i] + driftX;
+        ray[RAY.origin + 2] = plantedLock
+          ? this.f[this.oLocks + 4 * i + 1]
+          : this.f[this.oAnimated + 3 * i + 2] + driftZ;
       }
-      ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
+      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + s[sO + 4] * L;
       if (toeHeld > 0) {
         // A flat foot held on its toe: under where its joint will be, as far as the toe holds.
-        ray[RAY.origin] += (this.animated[3 * i] + driftX - ray[RAY.origin]) * toeHeld;
-        ray[RAY.origin + 2] += (this.animated[3 * i + 2] + driftZ - ray[RAY.origin + 2]) * toeHeld;
+        ray[RAY.origin] += (this.f[this.oAnimated + 3 * i] + driftX - ray[RAY.origin]) * toeHeld;
+        ray[RAY.origin + 2] += (this.f[this.oAnimated + 3 * i + 2] + driftZ - ray[RAY.origin + 2]) * toeHeld;
       }
-      this.rayOrigins[2 * i] = ray[RAY.origin];
-      this.rayOrigins[2 * i + 1] = ray[RAY.origin + 2];
+      this.f[this.oRayOrigins + 2 * i] = ray[RAY.origin];
+      this.f[this.oRayOrigins + 2 * i + 1] = ray[RAY.origin + 2];
       ray[RAY.direction] = 0;
       ray[RAY.direction + 1] = -1;
       ray[RAY.direction + 2] = 0;
       // Measured from the foot's planted height, not from a swinging foot: a paw lifted high,
       // far ahead of the hips on a slope down, still finds the ground it will land on.
-      ray[RAY.maxDistance] = (s[4] + s[5] + s[2]) * L + (lift > 0 ? lift : 0);
+      ray[RAY.maxDistance] = (s[sO + 4] + s[sO + 5] + s[sO + 2]) * L + (lift > 0 ? lift : 0);
       const found = this.castFootprint(ray, hit, i);
       if (found && holding && report[r + LEG_REPORT.grounded] === 1) {
         // A planted foot stays on the ground it stood on: where the ground under it jumps by more
@@ -1120,54 +1205,64 @@ export class FootPlacement {
         }
       }
       report[r + LEG_REPORT.grounded] = found ? 1 : 0;
-      this.toeRise[i] = 0;
-      this.toeStep[i] = 0;
+      this.f[this.oToeRise + i] = 0;
+      this.f[this.oToeStep + i] = 0;
       if (found && hasToe && !steep) this.toeRiseAt(i, plantedLock);
-      if (this.toeRise[i] > 0) {
+      if (this.f[this.oToeRise + i] > 0) {
         // A foot across a rise (a step up: heel over the lower level, toe over the upper) is
         // raised by it (computeTargets); of that, it takes out no more of its sole's lift than
         // keeps its toe on the upper level, its heel off the lower one and its sole (the line
         // from heel to toe, the animation's) over the step's nose: a toe the animation still
         // holds up at heel strike comes down onto the step as far as the nose allows.
-        const f = this.noseAt[i];
-        const heel = lift + this.toeRise[i];
+        const f = this.f[this.oNoseAt + i];
+        const heel = lift + this.f[this.oToeRise + i];
         const nose = lift + (toeLift - lift) * f;
         const least = toeLift < heel ? toeLift : heel;
-        this.lifts[2 * i + 1] = nose < least ? nose : least;
+        this.f[this.oLifts + 2 * i + 1] = nose < least ? nose : least;
       }
-      this.landingFound[i] = 0;
+      this.b[this.oLandingFound + i] = 0;
       const track = this.track;
       // Where a lifted foot will land (also while its lock still eases out after the contact).
       if (track === null || this.planted[i] === 1 || track.landings[i].length === 0) continue;
-      track.nextContactAt(scratch.frameNumbers, 2, i, this.landingModel, 3 * i, this.landingIn, i);
-      const until = this.landingIn[i];
+      track.nextContactAt(
+        scratch.frameNumbers,
+        2,
+        i,
+        this.f,
+        this.oLandingModel + 3 * i,
+        this.f,
+        this.oLandingIn + i,
+      );
+      const until = this.f[this.oLandingIn + i];
       // Only within the last `anticipation` seconds before it lands is the landing read (the
       // swing's target and the hips ease toward it over that time): earlier rays would be wasted.
-      if (!(until > 0 && until < s[12])) continue;
+      if (!(until > 0 && until < s[sO + 12])) continue;
       // Where the foot will land, in the world: its model position then, carried by the travel an
       // in-place clip implies until then: its ground velocity moment by moment, integrated. The
       // clip's mean velocity times the wait put the Fox's hind paw up to 9 cm short of where it
       // landed, which crossed a step's edge 2 frames before touchdown.
-      transformPointInto(ray, RAY.origin, W, this.landingModel, 3 * i);
+      transformPointInto(ray, RAY.origin, W, this.f, this.oLandingModel + 3 * i);
       // (The ground's travel is horizontal in model space, g[1] = 0.)
       const g = scratch.travel;
-      track.groundTravelAt(scratch.frameNumbers, 2, this.landingIn, i, g, 0);
+      track.groundTravelAt(scratch.frameNumbers, 2, this.f, this.oLandingIn + i, g, 0);
       ray[RAY.origin] -= W[0] * g[0] + W[8] * g[2];
       ray[RAY.origin + 2] -= W[2] * g[0] + W[10] * g[2];
-      ray[RAY.origin + 1] = this.animated[3 * i + 1] + s[4] * L;
+      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + s[sO + 4] * L;
       if (steep) {
         // Under the toe where it lands (the joint-to-toe offset of now, carried there).
-        ray[RAY.origin] += this.animatedToe[3 * i] - this.animated[3 * i];
-        ray[RAY.origin + 2] += this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+        ray[RAY.origin] += this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
+        ray[RAY.origin + 2] += this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
       }
       if (this.castFootprint(ray, hit, i, true)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
-        this.landingBase[i] = hit[1] + ((hit[4] / nl) * this.stand[2 * i] + this.stand[2 * i + 1]) * scale;
-        this.landingFound[i] = 1;
+        this.f[this.oLandingBase + i] =
+          hit[1] + ((hit[4] / nl) * this.f[this.oStand + 2 * i] + this.f[this.oStand + 2 * i + 1]) * scale;
+        this.b[this.oLandingFound + i] = 1;
         // A foot that will land across a step's edge, its toe over the upper level, will stand on
         // its toe (toeRiseAt): it heads for that height too, instead of rising at touchdown.
         if (hasToe && !steep) this.landingToeRise(i, hit, ray);
-        this.landingCorrection[i] = this.landingBase[i] - W[13] - this.footHeights[i] * scale;
+        this.f[this.oLandingCorrection + i] =
+          this.f[this.oLandingBase + i] - W[13] - this.f[this.oFootHeights + i] * scale;
       }
     }
   }
@@ -1191,14 +1286,15 @@ export class FootPlacement {
     const leg = this.legs[i];
     const found = this.castChecked(ray, hit, leg);
     // (The leg's length is read here, not passed: a double passed to a call V8 does not inline is boxed.)
-    const radius = this.footprint * this.lengths[i] * scratch.frameNumbers[1];
+    const radius = this.footprint * this.f[this.oLengths + i] * scratch.frameNumbers[1];
     const fresh = !this.initialized && this.planted[i] === 1;
-    if (!found || radius === 0 || (leg.toe >= 0 && !((landing || fresh) && this.steep[i] === 1)))
+    if (!found || radius === 0 || (leg.toe >= 0 && !((landing || fresh) && this.b[this.oSteep + i] === 1)))
       return found;
     const W = scratch.world;
-    const f = this.forwardModel;
-    let fx = W[0] * f[0] + W[4] * f[1] + W[8] * f[2];
-    let fz = W[2] * f[0] + W[6] * f[1] + W[10] * f[2];
+    const f = this.f;
+    const fO = this.oForwardModel;
+    let fx = W[0] * f[fO] + W[4] * f[fO + 1] + W[8] * f[fO + 2];
+    let fz = W[2] * f[fO] + W[6] * f[fO + 1] + W[10] * f[fO + 2];
     const fl = Math.sqrt(fx * fx + fz * fz);
     if (!(fl > 0)) return true;
     fx *= radius / fl;
@@ -1226,8 +1322,9 @@ export class FootPlacement {
       // the edge, its target already at the lower level, does not jump back up onto the edge as
       // it lands (15 cm). Its pad's rear then overlaps the upper step's nose, by less than the
       // footprint (docs/placement.md).
-      const stand = (c[4] * this.stand[2 * i] + this.stand[2 * i + 1]) * scratch.frameNumbers[1];
-      const above = this.placedY[i] - stand - c[1];
+      const stand =
+        (c[4] * this.f[this.oStand + 2 * i] + this.f[this.oStand + 2 * i + 1]) * scratch.frameNumbers[1];
+      const above = this.f[this.oPlacedY + i] - stand - c[1];
       if (rise > above) rise = above > 0 ? above : 0;
     }
     hit[1] += rise;
@@ -1243,11 +1340,11 @@ export class FootPlacement {
    */
   private updateStand(): void {
     for (let i = 0; i < this.legs.length; i++) {
-      const toe = this.toeHeights[i];
-      const steep = this.flatToe[i] === 0 && this.legs[i].toe >= 0 && !Number.isNaN(toe);
-      this.steep[i] = steep ? 1 : 0;
-      this.stand[2 * i] = steep ? toe : this.footHeights[i];
-      this.stand[2 * i + 1] = steep ? this.footHeights[i] - toe : 0;
+      const toe = this.f[this.oToeHeights + i];
+      const steep = this.b[this.oFlatToe + i] === 0 && this.legs[i].toe >= 0 && !Number.isNaN(toe);
+      this.b[this.oSteep + i] = steep ? 1 : 0;
+      this.f[this.oStand + 2 * i] = steep ? toe : this.f[this.oFootHeights + i];
+      this.f[this.oStand + 2 * i + 1] = steep ? this.f[this.oFootHeights + i] - toe : 0;
     }
   }
 
@@ -1264,11 +1361,15 @@ export class FootPlacement {
     const r = LEG_REPORT.length * i;
     // (Drift and leg length are read here, not passed: doubles passed to a call V8 does not
     // inline are boxed, and so is a double returned from one; the rise is written to toeRise.)
-    const L = this.lengths[i] * scratch.frameNumbers[1];
-    const tx = plantedLock ? this.locks[4 * i + 2] : this.animatedToe[3 * i] + this.drift[2 * i];
-    const tz = plantedLock ? this.locks[4 * i + 3] : this.animatedToe[3 * i + 2] + this.drift[2 * i + 1];
+    const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
+    const tx = plantedLock
+      ? this.f[this.oLocks + 4 * i + 2]
+      : this.f[this.oAnimatedToe + 3 * i] + this.f[this.oDrift + 2 * i];
+    const tz = plantedLock
+      ? this.f[this.oLocks + 4 * i + 3]
+      : this.f[this.oAnimatedToe + 3 * i + 2] + this.f[this.oDrift + 2 * i + 1];
     ray[RAY.origin] = tx;
-    ray[RAY.origin + 1] = this.animated[3 * i + 1] + this.settings[4] * L;
+    ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + this.f[this.oSettings + 4] * L;
     ray[RAY.origin + 2] = tz;
     if (!this.castChecked(ray, hit, this.legs[i])) return;
     if (!standable(report, r + LEG_REPORT.groundNormal)) return;
@@ -1281,15 +1382,16 @@ export class FootPlacement {
     const plane = scratch.planeHit;
     for (let k = 0; k < 3; k++) plane[k] = report[r + LEG_REPORT.groundPoint + k];
     const ns = 6 * i;
-    const from = !this.initialized || !standable(this.normalSprings, ns) ? report : this.normalSprings;
-    const fo = from === report ? r + LEG_REPORT.groundNormal : ns;
+    const springs = this.oNormalSprings + ns;
+    const from = !this.initialized || !standable(this.f, springs) ? report : this.f;
+    const fo = from === report ? r + LEG_REPORT.groundNormal : springs;
     for (let k = 0; k < 3; k++) plane[3 + k] = from[fo + k];
-    limitTilt(plane, 3, this.settings);
+    limitTilt(plane, 3, this.f, this.oSettings);
     riseOverPlane(scratch.rise, hit, ray, plane, 0);
     const rise = scratch.rise[0];
-    this.toeRise[i] = rise > 0 ? rise : 0;
-    this.toeStep[i] = rise;
-    this.noseAt[i] = 1;
+    this.f[this.oToeRise + i] = rise > 0 ? rise : 0;
+    this.f[this.oToeStep + i] = rise;
+    this.f[this.oNoseAt + i] = 1;
     if (!(rise > 0 || rise < -0.05 * L)) return;
     // Where the ground changes level between heel and toe (a step's nose), to a 32nd of the foot:
     // halving the span five times, each time asking whether the ground there is past half the
@@ -1297,8 +1399,8 @@ export class FootPlacement {
     // heel for a rise (the toe on the step), nearer the toe for a drop (the heel on it). Ground
     // that changes smoothly (a bump, a valley: past a quarter of the change at the heel's end of
     // that 32nd, or short of three quarters at the toe's) is no step, and gets no nose.
-    const hx = this.rayOrigins[2 * i];
-    const hz = this.rayOrigins[2 * i + 1];
+    const hx = this.f[this.oRayOrigins + 2 * i];
+    const hz = this.f[this.oRayOrigins + 2 * i + 1];
     let lo = 0;
     let hi = 1;
     let atLo = 0;
@@ -1322,7 +1424,7 @@ export class FootPlacement {
     }
     const sharp =
       rise > 0 ? atLo < 0.25 * rise && atHi > 0.75 * rise : atLo > 0.25 * rise && atHi < 0.75 * rise;
-    if (sharp) this.noseAt[i] = rise > 0 ? lo : hi;
+    if (sharp) this.f[this.oNoseAt + i] = rise > 0 ? lo : hi;
   }
 
   /**
@@ -1336,12 +1438,13 @@ export class FootPlacement {
     heel.set(hit);
     // The heel-to-toe offset of the foot now, carried to the landing (the track knows where the
     // heel lands, not the toe): near touchdown, where it counts, the two agree.
-    ray[RAY.origin] = ray[RAY.origin] + this.animatedToe[3 * i] - this.animated[3 * i];
-    ray[RAY.origin + 2] = ray[RAY.origin + 2] + this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+    ray[RAY.origin] = ray[RAY.origin] + this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
+    ray[RAY.origin + 2] =
+      ray[RAY.origin + 2] + this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
     if (!this.castChecked(ray, hit, this.legs[i])) return;
     riseOverPlane(scratch.rise, hit, ray, heel, 0);
     const rise = scratch.rise[0];
-    if (rise > 0) this.landingBase[i] += rise;
+    if (rise > 0) this.f[this.oLandingBase + i] += rise;
   }
 
   /** One ray into the ground, its answer checked. */
@@ -1385,7 +1488,8 @@ export class FootPlacement {
     const scale = scratch.frameNumbers[1];
     const globalWeight = scratch.frameNumbers[3];
     const a = scratch.args;
-    const s = this.settings;
+    const s = this.f;
+    const sO = this.oSettings;
     const report = this.report;
     const v = scratch.vec;
     const fresh = !this.initialized;
@@ -1394,42 +1498,42 @@ export class FootPlacement {
       const grounded = report[r + LEG_REPORT.grounded] === 1;
       const gw = EASED_WEIGHT_LENGTH * i;
       const c = this.contactWeights[i];
-      if (fresh) easedWeightSet(this.groundWeights, gw, grounded ? 1 : 0);
+      if (fresh) easedWeightSet(this.f, this.oGroundWeights + gw, grounded ? 1 : 0);
       else {
         a[EASE.goal] = grounded ? 1 : 0;
-        a[EASE.easeTime] = s[9];
+        a[EASE.easeTime] = s[sO + 9];
         a[EASE.dt] = dt;
-        easedWeightStep(this.groundWeights, gw, a);
+        easedWeightStep(this.f, this.oGroundWeights + gw, a);
       }
-      const ax = this.animated[3 * i];
-      const ay = this.animated[3 * i + 1];
-      const az = this.animated[3 * i + 2];
+      const ax = this.f[this.oAnimated + 3 * i];
+      const ay = this.f[this.oAnimated + 3 * i + 1];
+      const az = this.f[this.oAnimated + 3 * i + 2];
       // The animation's lift of the foot above its planted height on the clip's flat ground. While
       // planted, the sole's own lift (the lower of heel and toe above its planted height: a clip
       // whose floor is not quite level, a foot that floats or sinks) is taken out, so the sole
       // lands on the ground while a heel raised on the toe stays raised.
       // That correction eases with the contact weight, so it is added after the smoothing.
-      const lift = this.lifts[2 * i];
-      const soleLift = this.lifts[2 * i + 1];
+      const lift = this.f[this.oLifts + 2 * i];
+      const soleLift = this.f[this.oLifts + 2 * i + 1];
       // As the foot lifts off (its contact weight easing out) the correction stays what it was
       // at the end of the contact, so that the foot's rising lift is not pulled back down.
       // Coming down (before the contact), the correction is the floor's error, not the swing's
       // height: bounded by 3% of the leg or by the error this foot's last contact ended with (a
       // capture's floor is off by about as much from one step to the next), so that a foot still
       // well above the ground is not pulled onto it early.
-      const liftingOff = c < this.lastContact[i] && this.planted[i] === 0;
+      const liftingOff = c < this.f[this.oLastContact + i] && this.planted[i] === 0;
       if (this.planted[i] === 1) {
-        this.floorLift[i] = soleLift;
-        this.heldLift[i] = soleLift < 0 ? -soleLift : soleLift;
+        this.f[this.oFloorLift + i] = soleLift;
+        this.f[this.oHeldLift + i] = soleLift < 0 ? -soleLift : soleLift;
       } else if (!liftingOff) {
-        const small = 0.03 * this.lengths[i] * scale;
-        const band = this.heldLift[i] > small ? this.heldLift[i] : small;
-        this.floorLift[i] = soleLift > band ? band : soleLift < -band ? -band : soleLift;
+        const small = 0.03 * this.f[this.oLengths + i] * scale;
+        const band = this.f[this.oHeldLift + i] > small ? this.f[this.oHeldLift + i] : small;
+        this.f[this.oFloorLift + i] = soleLift > band ? band : soleLift < -band ? -band : soleLift;
       }
 
-      const correction = grounded ? -c * this.floorLift[i] : 0;
+      const correction = grounded ? -c * this.f[this.oFloorLift + i] : 0;
       const os = 6 * i;
-      const locked = this.locked[i] === 1 && !fresh;
+      const locked = this.b[this.oLocked + i] === 1 && !fresh;
       if (grounded) {
         // Where the foot joint sits when planted here: the sole on the ground, whatever the slope.
         const nx = report[r + LEG_REPORT.groundNormal];
@@ -1437,38 +1541,38 @@ export class FootPlacement {
         const nz = report[r + LEG_REPORT.groundNormal + 2];
         const base =
           report[r + LEG_REPORT.groundPoint + 1] +
-          (ny * this.stand[2 * i] + this.stand[2 * i + 1]) * scale +
-          this.toeRise[i];
+          (ny * this.f[this.oStand + 2 * i] + this.f[this.oStand + 2 * i + 1]) * scale +
+          this.f[this.oToeRise + i];
         // A swinging foot heads for the height of the ground where it will land over the last
         // `anticipation` seconds before it lands (so it clears a step up in time, and does not
         // climb a long slope at once), and never drops below the ground it passes over.
         let land = base;
-        this.landingNear[i] = 0;
-        if (this.landingFound[i] === 1) {
-          let k = 1 - this.landingIn[i] / s[12];
+        this.f[this.oLandingNear + i] = 0;
+        if (this.b[this.oLandingFound + i] === 1) {
+          let k = 1 - this.f[this.oLandingIn + i] / s[sO + 12];
           k = k < 0 ? 0 : k * k * (3 - 2 * k);
           // While the last contact's lock still eases out, by as much as it has: taken whole only
           // once the lock let go, the landing's weight jumped from 0 to 0.7 in a frame on the
           // Fox's front paw (switched back on over the steps: the hips dropped 3 cm a frame and
           // the standing front knee turned 20.8°).
-          if (locked) k *= 1 - this.lockWeights[EASED_WEIGHT_LENGTH * i + 3];
-          land = base + (this.landingBase[i] - base) * k;
-          this.landingNear[i] = k;
+          if (locked) k *= 1 - this.f[this.oLockWeights + EASED_WEIGHT_LENGTH * i + 3];
+          land = base + (this.f[this.oLandingBase + i] - base) * k;
+          this.f[this.oLandingNear + i] = k;
         }
         const y = (land > base ? land : base) + lift;
         // Horizontal offsets from where the ray was cast (the slope's push of the sole, n·h).
         // (A digitigrade foot's toe is what stands on the ground: its push, not the joint's.)
-        const hp = this.stand[2 * i] * scale;
-        if (locked && this.planted[i] === 1 && this.wasPlanted[i] === 1) {
+        const hp = this.f[this.oStand + 2 * i] * scale;
+        if (locked && this.planted[i] === 1 && this.b[this.oWasPlanted + i] === 1) {
           // Held from touchdown: a foot rolling onto its toe moves its ray, and on bumps the normal
           // there would push the planted foot along (CMU 02_01 on the bumps: 1.9 → 1.2 cm slide).
-          v[0] = this.heldPush[2 * i];
-          v[2] = this.heldPush[2 * i + 1];
+          v[0] = this.f[this.oHeldPush + 2 * i];
+          v[2] = this.f[this.oHeldPush + 2 * i + 1];
         } else {
-          v[0] = report[r + LEG_REPORT.groundPoint] + nx * hp - this.rayOrigins[2 * i];
-          v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * hp - this.rayOrigins[2 * i + 1];
-          this.heldPush[2 * i] = v[0];
-          this.heldPush[2 * i + 1] = v[2];
+          v[0] = report[r + LEG_REPORT.groundPoint] + nx * hp - this.f[this.oRayOrigins + 2 * i];
+          v[2] = report[r + LEG_REPORT.groundPoint + 2] + nz * hp - this.f[this.oRayOrigins + 2 * i + 1];
+          this.f[this.oHeldPush + 2 * i] = v[0];
+          this.f[this.oHeldPush + 2 * i + 1] = v[2];
         }
         v[1] = y - ay;
         v[3] = nx;
@@ -1476,19 +1580,19 @@ export class FootPlacement {
         v[5] = nz;
       } else {
         // No ground: keep the last offset and turn the foot back upright while its weight eases out.
-        v[0] = this.offsetSprings[os];
-        v[1] = this.offsetSprings[os + 1];
-        v[2] = this.offsetSprings[os + 2];
+        v[0] = this.f[this.oOffsetSprings + os];
+        v[1] = this.f[this.oOffsetSprings + os + 1];
+        v[2] = this.f[this.oOffsetSprings + os + 2];
         v[3] = 0;
         v[4] = 1;
         v[5] = 0;
       }
       if (fresh) {
         for (let k = 0; k < 3; k++) {
-          this.offsetSprings[os + k] = v[k];
-          this.offsetSprings[os + 3 + k] = 0;
-          this.normalSprings[os + k] = v[3 + k];
-          this.normalSprings[os + 3 + k] = 0;
+          this.f[this.oOffsetSprings + os + k] = v[k];
+          this.f[this.oOffsetSprings + os + 3 + k] = 0;
+          this.f[this.oNormalSprings + os + k] = v[3 + k];
+          this.f[this.oNormalSprings + os + 3 + k] = 0;
         }
       } else {
         // A swinging foot's offset is smoothed; as the contact weight rises the spring stiffens
@@ -1497,71 +1601,74 @@ export class FootPlacement {
         // crossed to the lower level, comes down smoothly.
         const p = scratch.args;
         const stiff = liftingOff ? 0 : c;
-        p[SPRING.omega] = s[7] / (1 - 0.95 * stiff);
+        p[SPRING.omega] = s[sO + 7] / (1 - 0.95 * stiff);
         p[SPRING.dt] = dt;
-        springStep3(this.offsetSprings, os, v, 0, p);
-        p[SPRING.omega] = s[8];
-        springStep3(this.normalSprings, os, v, 3, p);
+        springStep3(this.f, this.oOffsetSprings + os, v, 0, p);
+        p[SPRING.omega] = s[sO + 8];
+        springStep3(this.f, this.oNormalSprings + os, v, 3, p);
       }
       // Lock at touchdown where the foot is now (locking moves nothing); release once the
       // contact has ended and its weight has eased out, or when the ground is lost.
-      let tx = ax + this.offsetSprings[os];
-      const ty = ay + this.offsetSprings[os + 1] + correction;
-      let tz = az + this.offsetSprings[os + 2];
+      let tx = ax + this.f[this.oOffsetSprings + os];
+      const ty = ay + this.f[this.oOffsetSprings + os + 1] + correction;
+      let tz = az + this.f[this.oOffsetSprings + os + 2];
       // A new contact (planted rising) locks afresh where the foot is now (the animated foot plus
       // what is left of an easing drift), so locking moves nothing. When the contact ends, the
       // drift eases out over the contact track's ramp-out (its own ease, not the contact weight,
       // which may already be rising for the next contact); then the lock is let go.
       const lw = EASED_WEIGHT_LENGTH * i;
-      const held = locked ? this.lockWeights[lw + 3] : 0;
-      if (this.planted[i] === 1 && (!locked || this.wasPlanted[i] === 0) && grounded) {
-        const dx = this.drift[2 * i] * held;
-        const dz = this.drift[2 * i + 1] * held;
-        this.locked[i] = 1;
-        this.locks[4 * i] = ax + dx;
-        this.locks[4 * i + 1] = az + dz;
-        this.toeLanded[i] = 0;
-        this.locks[4 * i + 2] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i] : ax) + dx;
-        this.locks[4 * i + 3] = (this.legs[i].toe >= 0 ? this.animatedToe[3 * i + 2] : az) + dz;
-        if (this.flatToe[i] === 1) {
+      const held = locked ? this.f[this.oLockWeights + lw + 3] : 0;
+      if (this.planted[i] === 1 && (!locked || this.b[this.oWasPlanted + i] === 0) && grounded) {
+        const dx = this.f[this.oDrift + 2 * i] * held;
+        const dz = this.f[this.oDrift + 2 * i + 1] * held;
+        this.b[this.oLocked + i] = 1;
+        this.f[this.oLocks + 4 * i] = ax + dx;
+        this.f[this.oLocks + 4 * i + 1] = az + dz;
+        this.b[this.oToeLanded + i] = 0;
+        this.f[this.oLocks + 4 * i + 2] =
+          (this.legs[i].toe >= 0 ? this.f[this.oAnimatedToe + 3 * i] : ax) + dx;
+        this.f[this.oLocks + 4 * i + 3] =
+          (this.legs[i].toe >= 0 ? this.f[this.oAnimatedToe + 3 * i + 2] : az) + dz;
+        if (this.b[this.oFlatToe + i] === 1) {
           // Where the foot's turn to the ground puts the toe, as the toe's hold reads it.
           this.turnedToe(i);
-          this.locks[4 * i + 2] = ax + scratch.vec[0] + dx;
-          this.locks[4 * i + 3] = az + scratch.vec[2] + dz;
+          this.f[this.oLocks + 4 * i + 2] = ax + scratch.vec[0] + dx;
+          this.f[this.oLocks + 4 * i + 3] = az + scratch.vec[2] + dz;
         }
-        this.drift[2 * i] = dx;
-        this.drift[2 * i + 1] = dz;
-        easedWeightSet(this.lockWeights, lw, 1);
+        this.f[this.oDrift + 2 * i] = dx;
+        this.f[this.oDrift + 2 * i + 1] = dz;
+        easedWeightSet(this.f, this.oLockWeights + lw, 1);
         tx += dx;
         tz += dz;
       } else if (locked && !grounded) {
-        this.locked[i] = 0;
+        this.b[this.oLocked + i] = 0;
       } else if (locked) {
         a[EASE.goal] = this.planted[i];
-        a[EASE.easeTime] = this.ramps[1];
+        a[EASE.easeTime] = this.f[this.oRamps + 1];
         a[EASE.dt] = dt;
-        easedWeightStep(this.lockWeights, lw, a);
-        const hold = this.lockWeights[lw + 3];
-        tx += this.drift[2 * i] * hold;
-        tz += this.drift[2 * i + 1] * hold;
-        if (hold === 0) this.locked[i] = 0;
+        easedWeightStep(this.f, this.oLockWeights + lw, a);
+        const hold = this.f[this.oLockWeights + lw + 3];
+        tx += this.f[this.oDrift + 2 * i] * hold;
+        tz += this.f[this.oDrift + 2 * i + 1] * hold;
+        if (hold === 0) this.b[this.oLocked + i] = 0;
       }
-      this.wasPlanted[i] = this.planted[i];
-      this.lastContact[i] = c;
-      const w = this.groundWeights[gw + 3] * globalWeight;
+      this.b[this.oWasPlanted + i] = this.planted[i];
+      this.f[this.oLastContact + i] = c;
+      const w = this.f[this.oGroundWeights + gw + 3] * globalWeight;
       report[r + LEG_REPORT.target] = ax + (tx - ax) * w;
       report[r + LEG_REPORT.target + 1] = ay + (ty - ay) * w;
-      this.placedY[i] = ty;
+      this.f[this.oPlacedY + i] = ty;
       report[r + LEG_REPORT.target + 2] = az + (tz - az) * w;
       report[r + LEG_REPORT.weight] = w;
       // The same at the placement's full weight: the pelvis is worked out for it, then weighted.
-      const wf = this.groundWeights[gw + 3];
-      const ft = this.fullTargets;
-      ft[4 * i] = ax + (tx - ax) * wf;
-      ft[4 * i + 1] = ay + (ty - ay) * wf;
-      ft[4 * i + 2] = az + (tz - az) * wf;
-      ft[4 * i + 3] = wf;
-      report[r + LEG_REPORT.locked] = this.locked[i];
+      const wf = this.f[this.oGroundWeights + gw + 3];
+      const ft = this.f;
+      const ftO = this.oFullTargets;
+      ft[ftO + 4 * i] = ax + (tx - ax) * wf;
+      ft[ftO + 4 * i + 1] = ay + (ty - ay) * wf;
+      ft[ftO + 4 * i + 2] = az + (tz - az) * wf;
+      ft[ftO + 4 * i + 3] = wf;
+      report[r + LEG_REPORT.locked] = this.b[this.oLocked + i];
     }
   }
 
@@ -1574,26 +1681,29 @@ export class FootPlacement {
    * bounds β_last + (β_anim − β_anim,last) ∓ Δ are found with square roots only (trig-free).
    */
   private kneeRates(): void {
-    const limit = this.stepLimit;
-    const ft = this.fullTargets;
+    const limit = this.f;
+    const limitO = this.oStepLimit;
+    const ft = this.f;
+    const ftO = this.oFullTargets;
     const scale = scratch.frameNumbers[1];
-    const bounds = this.kneeBounds;
+    const bounds = this.f;
+    const boundsO = this.oKneeBounds;
     for (let i = 0; i < this.legs.length; i++) {
-      bounds[2 * i] = Number.POSITIVE_INFINITY;
-      bounds[2 * i + 1] = Number.NEGATIVE_INFINITY;
-      if (this.reachKnown[i] === 0 || limit[0] < -1 || this.planted[i] === 0) continue;
+      bounds[boundsO + 2 * i] = Number.POSITIVE_INFINITY;
+      bounds[boundsO + 2 * i + 1] = Number.NEGATIVE_INFINITY;
+      if (this.b[this.oReachKnown + i] === 0 || limit[limitO] < -1 || this.planted[i] === 0) continue;
       const f4 = 4 * i;
-      const full = this.lengths[i] * scale;
-      const a = this.upperLengths[i] * scale;
+      const full = this.f[this.oLengths + i] * scale;
+      const a = this.f[this.oUpperLengths + i] * scale;
       const b = full - a;
       const ab2 = 2 * a * b;
       const sq = a * a + b * b;
       // The clip's own knee turn, from its own hips: a body's pitch moves the hips, which the
       // clip's knee did not do (the Fox's front knee read a 28° bend in a frame where its elbow
       // turned 1.7°, switched back on over the bumps, and the pelvis was pushed down for it).
-      const e1 = this.clipReach2[i];
-      const d0 = this.lastReach[i];
-      const e0 = this.lastClipReach[i];
+      const e1 = this.f[this.oClipReach2 + i];
+      const d0 = this.f[this.oLastReach + i];
+      const e0 = this.f[this.oLastClipReach + i];
       let cp = (d0 * d0 - sq) / ab2;
       cp = cp > 1 ? 1 : cp < -1 ? -1 : cp;
       const sp = Math.sqrt(1 - cp * cp);
@@ -1608,19 +1718,19 @@ export class FootPlacement {
       const sd = sn * co - cn * so;
       const cf = cp * cd - sp * sd;
       const sf = sp * cd + cp * sd;
-      const dx = ft[f4] - this.hips[3 * i];
-      const dy = ft[f4 + 1] - this.hips[3 * i + 1];
-      const dz = ft[f4 + 2] - this.hips[3 * i + 2];
+      const dx = ft[ftO + f4] - this.f[this.oHips + 3 * i];
+      const dy = ft[ftO + f4 + 1] - this.f[this.oHips + 3 * i + 1];
+      const dz = ft[ftO + f4 + 2] - this.f[this.oHips + 3 * i + 2];
       const across = dx * dx + dz * dz;
       // Straighter than φ − Δ: the hip no higher than where the target is that far.
-      if (sf * limit[3] - cf * limit[4] > 0) {
-        const d2 = sq + ab2 * (cf * limit[3] + sf * limit[4]);
-        if (across < d2) bounds[2 * i] = dy + Math.sqrt(d2 - across);
+      if (sf * limit[limitO + 3] - cf * limit[limitO + 4] > 0) {
+        const d2 = sq + ab2 * (cf * limit[limitO + 3] + sf * limit[limitO + 4]);
+        if (across < d2) bounds[boundsO + 2 * i] = dy + Math.sqrt(d2 - across);
       }
       // More bent than φ + Δ: the hip no lower.
-      if (sf * limit[3] + cf * limit[4] > 0) {
-        const d2 = sq + ab2 * (cf * limit[3] - sf * limit[4]);
-        if (across < d2) bounds[2 * i + 1] = dy + Math.sqrt(d2 - across);
+      if (sf * limit[limitO + 3] + cf * limit[limitO + 4] > 0) {
+        const d2 = sq + ab2 * (cf * limit[limitO + 3] - sf * limit[limitO + 4]);
+        if (across < d2) bounds[boundsO + 2 * i + 1] = dy + Math.sqrt(d2 - across);
       }
     }
   }
@@ -1631,8 +1741,10 @@ export class FootPlacement {
     const scale = scratch.frameNumbers[1];
     const pelvis = this.pelvis;
     if (pelvis < 0) return;
-    const s = this.settings;
-    const ft = this.fullTargets;
+    const s = this.f;
+    const sO = this.oSettings;
+    const ft = this.f;
+    const ftO = this.oFullTargets;
     let minLength = Number.POSITIVE_INFINITY;
     let goal = 0;
     let first = true;
@@ -1642,57 +1754,60 @@ export class FootPlacement {
       // where it lands (a foot coming down a slope would otherwise straighten its leg, then drop
       // the hips at once by the reach).
       const c = this.contactWeights[i];
-      const near = this.landingNear[i];
-      let drop = (ft[f4 + 1] - this.animated[3 * i + 1] - this.hipShift[i]) * (near > c ? near : c);
+      const near = this.f[this.oLandingNear + i];
+      let drop =
+        (ft[ftO + f4 + 1] - this.f[this.oAnimated + 3 * i + 1] - this.f[this.oHipShift + i]) *
+        (near > c ? near : c);
       // Heading for a landing lower than the ground it passes over (a crest before a dip), its
       // target keeps above that ground until it is over the dip: the hips go by the landing's,
       // weighted as the target is (by the foot's weight) and by how near the landing is.
-      if (near > 0 && this.landingFound[i] === 1) {
-        const landing = (this.landingCorrection[i] * ft[f4 + 3] - this.hipShift[i]) * near;
+      if (near > 0 && this.b[this.oLandingFound + i] === 1) {
+        const landing =
+          (this.f[this.oLandingCorrection + i] * ft[ftO + f4 + 3] - this.f[this.oHipShift + i]) * near;
         if (landing < drop) drop = landing;
       }
       goal = first || drop < goal ? drop : goal;
       first = false;
-      if (this.lengths[i] < minLength) minLength = this.lengths[i];
+      if (this.f[this.oLengths + i] < minLength) minLength = this.f[this.oLengths + i];
     }
     const L = minLength * scale;
-    if (goal > s[3] * L) goal = s[3] * L;
-    if (goal < -s[2] * L) goal = -s[2] * L;
+    if (goal > s[sO + 3] * L) goal = s[sO + 3] * L;
+    if (goal < -s[sO + 2] * L) goal = -s[sO + 2] * L;
     this.kneeRates();
-    const before = this.pelvisSpring[0];
+    const before = this.f[this.oPelvisSpring];
     if (this.initialized) {
       const p = scratch.args;
-      p[SPRING.omega] = s[6];
+      p[SPRING.omega] = s[sO + 6];
       p[SPRING.dt] = dt;
       p[2] = goal;
-      springStep(this.pelvisSpring, 0, p, 2, p);
-      const most = before + s[15] * L * dt;
-      if (this.pelvisSpring[0] > most) {
-        this.pelvisSpring[0] = most;
-        if (this.pelvisSpring[1] > s[15] * L) this.pelvisSpring[1] = s[15] * L;
+      springStep(this.f, this.oPelvisSpring, p, 2, p);
+      const most = before + s[sO + 15] * L * dt;
+      if (this.f[this.oPelvisSpring] > most) {
+        this.f[this.oPelvisSpring] = most;
+        if (this.f[this.oPelvisSpring + 1] > s[sO + 15] * L) this.f[this.oPelvisSpring + 1] = s[sO + 15] * L;
       }
       // Nor does it sink faster than a standing knee may bend (no lower than where it was).
       for (let i = 0; i < this.legs.length; i++) {
-        const now = this.pelvisSpring[0];
-        const low = this.kneeBounds[2 * i + 1];
+        const now = this.f[this.oPelvisSpring];
+        const low = this.f[this.oKneeBounds + 2 * i + 1];
         if (low > now) {
           let held = now + (low - now) * this.contactWeights[i];
           if (held > before) held = before > now ? before : now;
-          this.pelvisSpring[0] = held;
-          if (this.pelvisSpring[1] < 0) this.pelvisSpring[1] = 0;
+          this.f[this.oPelvisSpring] = held;
+          if (this.f[this.oPelvisSpring + 1] < 0) this.f[this.oPelvisSpring + 1] = 0;
         }
       }
     } else {
-      this.pelvisSpring[0] = goal;
-      this.pelvisSpring[1] = 0;
+      this.f[this.oPelvisSpring] = goal;
+      this.f[this.oPelvisSpring + 1] = 0;
     }
-    const sprung = this.pelvisSpring[0];
+    const sprung = this.f[this.oPelvisSpring];
     let offset = sprung;
     // The lowest a standing knee's turn lets the hips sink: a foot still in the air that cannot
     // reach does not pull them lower (it stops short until it lands).
     let floor = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < this.legs.length; i++) {
-      const low = this.kneeBounds[2 * i + 1];
+      const low = this.f[this.oKneeBounds + 2 * i + 1];
       if (low > floor) floor = low;
     }
     if (floor > sprung) floor = sprung;
@@ -1700,41 +1815,41 @@ export class FootPlacement {
     // leg's reach.
     for (let i = 0; i < this.legs.length; i++) {
       const f4 = 4 * i;
-      if (ft[f4 + 3] === 0) continue;
+      if (ft[ftO + f4 + 3] === 0) continue;
       // The margin, or the animation's own extension of the leg where it is straighter: a stance
       // leg the clip straightens is not held bent (the hips would sink for the whole stance, and
       // the knee would stand still while the clip's knee unlocks at push-off). The leg's
       // softening starts no nearer than that extension, so a planted foot is reached exactly.
-      const ax = this.animated[3 * i] - this.hips[3 * i];
-      const ay = this.animated[3 * i + 1] - this.hips[3 * i + 1];
-      const az = this.animated[3 * i + 2] - this.hips[3 * i + 2];
+      const ax = this.f[this.oAnimated + 3 * i] - this.f[this.oHips + 3 * i];
+      const ay = this.f[this.oAnimated + 3 * i + 1] - this.f[this.oHips + 3 * i + 1];
+      const az = this.f[this.oAnimated + 3 * i + 2] - this.f[this.oHips + 3 * i + 2];
       const animatedReach = Math.sqrt(ax * ax + ay * ay + az * az);
       // For the next solve's kneeRates (which has read this one's already).
-      this.lastClipReach[i] = Math.sqrt(this.clipReach2[i]);
-      const full = this.lengths[i] * scale;
-      const margin = s[11] * full;
+      this.f[this.oLastClipReach + i] = Math.sqrt(this.f[this.oClipReach2 + i]);
+      const full = this.f[this.oLengths + i] * scale;
+      const margin = s[sO + 11] * full;
       // (Never past the leg's length: hips the body's pitch moved may stand farther from the
       // animated foot than the leg reaches.)
       // A leg is reached no farther than its least softness short of its length (minSoftness).
-      const soft = s[16];
+      const soft = s[sO + 16];
       const longest = full * (1 - soft);
       // (The margin no higher than that either: with reachMargin over 1 − minSoftness the reach
       // would jump down to it as the animation's extension passed the margin.)
       const least = margin < longest ? margin : longest;
       const reach = animatedReach > least ? (animatedReach < longest ? animatedReach : longest) : least;
-      this.reachNow[i] = reach;
+      this.f[this.oReachNow + i] = reach;
       const gap = 1 - animatedReach / full;
-      this.softness[i] = gap < s[13] ? (gap > soft ? gap : soft) : s[13];
-      const dx = ft[f4] - this.hips[3 * i];
-      const dy = ft[f4 + 1] - this.hips[3 * i + 1];
-      const dz = ft[f4 + 2] - this.hips[3 * i + 2];
+      this.f[this.oSoftness + i] = gap < s[sO + 13] ? (gap > soft ? gap : soft) : s[sO + 13];
+      const dx = ft[ftO + f4] - this.f[this.oHips + 3 * i];
+      const dy = ft[ftO + f4 + 1] - this.f[this.oHips + 3 * i + 1];
+      const dz = ft[ftO + f4 + 2] - this.f[this.oHips + 3 * i + 2];
       const across = dx * dx + dz * dz;
       const highest = across < reach * reach ? dy + Math.sqrt(reach * reach - across) : dy;
       // Held to it as far as the foot stands or is about to land: a swinging foot that cannot
       // reach its target stops short of it in the air, where it pulled the hips down at once
       // (5.7 cm in a frame on CMU 131_01's bumps, the stance knee turning 19.6°).
       const c = this.contactWeights[i];
-      const near = this.landingNear[i];
+      const near = this.f[this.oLandingNear + i];
       if (highest < sprung) {
         let held = sprung + (highest - sprung) * (near > c ? near : c);
         if (this.planted[i] === 0 && held < floor) {
@@ -1747,32 +1862,32 @@ export class FootPlacement {
         }
         if (held < offset) offset = held;
       }
-      const straight = this.kneeBounds[2 * i];
+      const straight = this.f[this.oKneeBounds + 2 * i];
       if (straight < sprung) {
         const held = sprung + (straight - sprung) * c;
         if (held < offset) offset = held;
       }
     }
-    if (offset < -s[2] * L) offset = -s[2] * L;
-    if (offset < this.pelvisSpring[0]) {
+    if (offset < -s[sO + 2] * L) offset = -s[sO + 2] * L;
+    if (offset < this.f[this.oPelvisSpring]) {
       // Held down by a leg's reach: the spring goes on from where the pelvis is, so that it rises
       // back smoothly once the leg lets go, rather than jump to where the spring had got to.
-      this.pelvisSpring[0] = offset;
-      if (this.pelvisSpring[1] > 0) this.pelvisSpring[1] = 0;
+      this.f[this.oPelvisSpring] = offset;
+      if (this.f[this.oPelvisSpring + 1] > 0) this.f[this.oPelvisSpring + 1] = 0;
     }
     for (let i = 0; i < this.legs.length; i++) {
       const f4 = 4 * i;
-      if (ft[f4 + 3] === 0) {
-        this.reachKnown[i] = 0;
+      if (ft[ftO + f4 + 3] === 0) {
+        this.b[this.oReachKnown + i] = 0;
         continue;
       }
-      const dx = ft[f4] - this.hips[3 * i];
-      const dy = ft[f4 + 1] - this.hips[3 * i + 1] - offset;
-      const dz = ft[f4 + 2] - this.hips[3 * i + 2];
+      const dx = ft[ftO + f4] - this.f[this.oHips + 3 * i];
+      const dy = ft[ftO + f4 + 1] - this.f[this.oHips + 3 * i + 1] - offset;
+      const dz = ft[ftO + f4 + 2] - this.f[this.oHips + 3 * i + 2];
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      const full = this.lengths[i] * scale;
-      this.lastReach[i] = d < full ? d : full;
-      this.reachKnown[i] = 1;
+      const full = this.f[this.oLengths + i] * scale;
+      this.f[this.oLastReach + i] = d < full ? d : full;
+      this.b[this.oReachKnown + i] = 1;
     }
     // The pelvis is worked out for the placement at its full weight (the feet's targets at their
     // ground weights alone), then weighted as the targets are: easing placement in or out blends
@@ -1793,7 +1908,7 @@ export class FootPlacement {
     this.pelvisLag = false;
     if (
       weighted &&
-      this.front.length === 0 &&
+      this.frontCount === 0 &&
       this.initialized &&
       floor > Number.NEGATIVE_INFINITY &&
       floor < before
@@ -1806,11 +1921,11 @@ export class FootPlacement {
         for (let i = 0; i < this.legs.length; i++) {
           const r = i * LEG_REPORT.length;
           if (this.planted[i] === 0 || report[r + LEG_REPORT.weight] === 0) continue;
-          const dx = report[r + LEG_REPORT.target] - this.hips[3 * i];
-          const dy = report[r + LEG_REPORT.target + 1] - this.hips[3 * i + 1];
-          const dz = report[r + LEG_REPORT.target + 2] - this.hips[3 * i + 2];
+          const dx = report[r + LEG_REPORT.target] - this.f[this.oHips + 3 * i];
+          const dy = report[r + LEG_REPORT.target + 1] - this.f[this.oHips + 3 * i + 1];
+          const dz = report[r + LEG_REPORT.target + 2] - this.f[this.oHips + 3 * i + 2];
           const across = dx * dx + dz * dz;
-          const reach = this.reachNow[i];
+          const reach = this.f[this.oReachNow + i];
           const highest = across < reach * reach ? dy + Math.sqrt(reach * reach - across) : dy;
           if (highest < lowest) lowest = highest;
         }
@@ -1823,19 +1938,20 @@ export class FootPlacement {
     this.pelvisOffset = offset;
     const pitched = this.pitched;
     const Wi = scratch.worldInverse;
-    const mo = this.pelvisModelOffset;
-    mo[0] = Wi[4] * offset;
-    mo[1] = Wi[5] * offset;
-    mo[2] = Wi[6] * offset;
+    const mo = this.f;
+    const moO = this.oPelvisModelOffset;
+    mo[moO] = Wi[4] * offset;
+    mo[moO + 1] = Wi[5] * offset;
+    mo[moO + 2] = Wi[6] * offset;
     if (offset === 0) {
       if (pitched) subtreeToModel(pose, model, pelvis);
       return;
     }
     // The world offset (0, offset, 0) in model space, then in the pelvis' parent's frame.
     const v = scratch.vec;
-    v[0] = mo[0];
-    v[1] = mo[1];
-    v[2] = mo[2];
+    v[0] = mo[moO];
+    v[1] = mo[moO + 1];
+    v[2] = mo[moO + 2];
     const parent = this.skeleton.parents[pelvis];
     if (parent >= 0) {
       if (!invert(scratch.parentInverse, 0, model, 16 * parent)) return;
@@ -1857,9 +1973,9 @@ export class FootPlacement {
     // A translation of the pelvis moves its whole subtree by the same model-space offset: three
     // additions per joint, not a forward kinematics pass over most of the skeleton.
     const end = this.skeleton.subtreeEnds[pelvis];
-    const dx = mo[0];
-    const dy = mo[1];
-    const dz = mo[2];
+    const dx = mo[moO];
+    const dy = mo[moO + 1];
+    const dz = mo[moO + 2];
     for (let j = pelvis; j < end; j++) {
       const o = 16 * j + 12;
       model[o] += dx;
@@ -1876,11 +1992,13 @@ export class FootPlacement {
    */
   private pitchBody(pose: Pose, model: Float64Array): void {
     this.pitched = false;
-    this.hipShift.fill(0);
-    const front = this.front;
+    this.f.fill(0, this.oHipShift, this.oHipShift + this.legs.length);
+    const front = this.b;
+    const frontO = this.oFront;
     const pelvis = this.pelvis;
-    if (front.length === 0 || pelvis < 0 || this.pitchTan === 0) return;
-    const hips = this.hips;
+    if (this.frontCount === 0 || pelvis < 0 || this.pitchTan === 0) return;
+    const hips = this.f;
+    const hipsO = this.oHips;
     const t = scratch.pitchScratch;
     // t[0..2]: front hips' mean, t[3..5]: hind hips' mean; t[6], t[7]: front and hind drops.
     t.fill(0, 0, 6);
@@ -1889,17 +2007,17 @@ export class FootPlacement {
     let nf = 0;
     let nh = 0;
     for (let i = 0; i < this.legs.length; i++) {
-      const k = front[i] === 1 ? 0 : 3;
+      const k = front[frontO + i] === 1 ? 0 : 3;
       if (k === 0) nf++;
       else nh++;
-      t[k] += hips[3 * i];
-      t[k + 1] += hips[3 * i + 1];
-      t[k + 2] += hips[3 * i + 2];
+      t[k] += hips[hipsO + 3 * i];
+      t[k + 1] += hips[hipsO + 3 * i + 1];
+      t[k + 2] += hips[hipsO + 3 * i + 2];
       const c = this.contactWeights[i];
-      const near = this.landingNear[i];
+      const near = this.f[this.oLandingNear + i];
       const w = near > c ? near : c;
       // (At the placement's full weight, as the pelvis: the pitch is weighted after its spring.)
-      const drop = this.fullTargets[4 * i + 1] - this.animated[3 * i + 1];
+      const drop = this.f[this.oFullTargets + 4 * i + 1] - this.f[this.oAnimated + 3 * i + 1];
       const g = 6 + k / 3;
       if (w >= 0.5 && drop < t[g]) t[g] = drop;
     }
@@ -1914,37 +2032,38 @@ export class FootPlacement {
     const D = Math.sqrt(ax * ax + az * az);
     // A group with no foot on the ground keeps its last value.
     for (let g = 0; g < 2; g++) {
-      if (t[6 + g] === Number.POSITIVE_INFINITY) t[6 + g] = this.pitchEnds[g];
-      else this.pitchEnds[g] = t[6 + g];
+      if (t[6 + g] === Number.POSITIVE_INFINITY) t[6 + g] = this.f[this.oPitchEnds + g];
+      else this.f[this.oPitchEnds + g] = t[6 + g];
     }
     let rise = t[6] - t[7];
     const most = D * this.pitchTan;
     rise = rise > most ? most : rise < -most ? -most : rise;
     if (this.initialized) {
       const p = scratch.args;
-      p[SPRING.omega] = 0.5 * this.settings[6];
+      p[SPRING.omega] = 0.5 * this.f[this.oSettings + 6];
       p[SPRING.dt] = scratch.frameNumbers[0];
       p[2] = rise;
-      springStep(this.pitchSpring, 0, p, 2, p);
+      springStep(this.f, this.oPitchSpring, p, 2, p);
     } else {
-      this.pitchSpring[0] = rise;
-      this.pitchSpring[1] = 0;
+      this.f[this.oPitchSpring] = rise;
+      this.f[this.oPitchSpring + 1] = 0;
     }
-    rise = this.pitchSpring[0] * scratch.frameNumbers[3];
+    rise = this.f[this.oPitchSpring] * scratch.frameNumbers[3];
     // No faster than the joint-step limit: the pitch's turn, atan((ay + rise) / D) less the
     // clip's, changes by at most the rise's change over D. Switched on over 0.05 s on the slope,
     // the weight brought the Fox's pitch in within three frames: its pelvis turned 13.8° in one.
-    const limit = this.stepLimit;
+    const limit = this.f;
+    const limitO = this.oStepLimit;
     // Limited from the first frame after switching back on too, as the legs are; a fresh start
     // jumps (limitStartsFresh). The rise's change, not the turn's, is kept: the hips' span D
     // changes little from one frame to the next.
-    if (!this.limitStartsFresh() && limit[0] >= -1 && D > 0) {
-      const most = D * limit[5];
-      const last = this.pitchApplied[0];
+    if (!this.limitStartsFresh() && limit[limitO] >= -1 && D > 0) {
+      const most = D * limit[limitO + 5];
+      const last = this.f[this.oPitchApplied];
       if (rise > last + most) rise = last + most;
       else if (rise < last - most) rise = last - most;
     }
-    this.pitchApplied[0] = rise;
+    this.f[this.oPitchApplied] = rise;
     if (rise === 0 || !(D > 0)) return;
     // The world rotation from a to a + (0, rise, 0): t[8..10] = a, t[11..13] = a raised, t[14..17] = q.
     // (Unit vectors: fromTo's half-vector formula takes them so.)
@@ -1964,22 +2083,22 @@ export class FootPlacement {
     const py = W[1] * model[m + 12] + W[5] * model[m + 13] + W[9] * model[m + 14] + W[13];
     const pz = W[2] * model[m + 12] + W[6] * model[m + 13] + W[10] * model[m + 14] + W[14];
     for (let i = 0; i < this.legs.length; i++) {
-      t[18] = hips[3 * i] - px;
-      t[19] = hips[3 * i + 1] - py;
-      t[20] = hips[3 * i + 2] - pz;
+      t[18] = hips[hipsO + 3 * i] - px;
+      t[19] = hips[hipsO + 3 * i + 1] - py;
+      t[20] = hips[hipsO + 3 * i + 2] - pz;
       rotateVec3(t, 18, t, 14, t, 18);
       const y = py + t[19];
-      this.hipShift[i] = y - hips[3 * i + 1];
-      hips[3 * i] = px + t[18];
-      hips[3 * i + 1] = y;
-      hips[3 * i + 2] = pz + t[20];
+      this.f[this.oHipShift + i] = y - hips[hipsO + 3 * i + 1];
+      hips[hipsO + 3 * i] = px + t[18];
+      hips[hipsO + 3 * i + 1] = y;
+      hips[hipsO + 3 * i + 2] = pz + t[20];
     }
     // Into model space (W⁻¹ · q · W, rotations only), then into the pelvis' local rotation:
     // r' = Rp⁻¹ · q · Rp · r, Rp the parent's model rotation.
     const q = scratch.quat;
     multiply(q, 0, scratch.worldRotationInverse, 0, t, 14);
     multiply(q, 0, q, 0, scratch.worldRotation, 0);
-    for (let k = 0; k < 4; k++) this.pitchRotation[k] = q[k];
+    for (let k = 0; k < 4; k++) this.f[this.oPitchRotation + k] = q[k];
     const parent = this.skeleton.parents[pelvis];
     if (parent >= 0) {
       const tr = scratch.trs;
@@ -2012,10 +2131,13 @@ export class FootPlacement {
   }
 
   private limitSteps(pose: Pose, model: Float64Array): void {
-    const limit = this.stepLimit;
+    const limit = this.f;
+    const limitO = this.oStepLimit;
     const limited = this.limited;
-    const added = this.addedRotations;
-    const entry = this.entryRotations;
+    const added = this.f;
+    const addedO = this.oAddedRotations;
+    const entry = this.f;
+    const entryO = this.oEntryRotations;
     const r = pose.rotations;
     const q = scratch.quat;
     const fresh = this.limitStartsFresh();
@@ -2035,20 +2157,20 @@ export class FootPlacement {
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         const o = 4 * limited[k];
         // q[0..3] = entry⁻¹ · placed.
-        conjugate(q, 4, entry, 4 * k);
+        conjugate(q, 4, entry, entryO + 4 * k);
         multiply(q, 0, q, 4, r, o);
         if (fresh) {
-          for (let c = 0; c < 4; c++) added[4 * k + c] = q[c];
+          for (let c = 0; c < 4; c++) added[addedO + 4 * k + c] = q[c];
           continue;
         }
         // d = last⁻¹ · now, the change of the added rotation, with w ≥ 0 (the shorter way).
-        conjugate(q, 4, added, 4 * k);
+        conjugate(q, 4, added, addedO + 4 * k);
         multiply(q, 8, q, 4, q, 0);
         let sign = 1;
         if (q[11] < 0) sign = -1;
         const dw = q[11] * sign;
-        if (dw >= limit[0]) {
-          for (let c = 0; c < 4; c++) added[4 * k + c] = q[c];
+        if (dw >= limit[limitO]) {
+          for (let c = 0; c < 4; c++) added[addedO + 4 * k + c] = q[c];
           continue;
         }
         const ax = q[8] * sign;
@@ -2056,16 +2178,16 @@ export class FootPlacement {
         const az = q[10] * sign;
         const al = Math.sqrt(ax * ax + ay * ay + az * az);
         if (!(al > 0)) continue;
-        const f = limit[1] / al;
+        const f = limit[limitO + 1] / al;
         q[8] = ax * f;
         q[9] = ay * f;
         q[10] = az * f;
-        q[11] = limit[0];
+        q[11] = limit[limitO];
         // added ← last · d_limited; placed ← entry · added.
-        multiply(q, 12, added, 4 * k, q, 8);
+        multiply(q, 12, added, addedO + 4 * k, q, 8);
         normalizeQuat(q, 12, q, 12);
-        for (let c = 0; c < 4; c++) added[4 * k + c] = q[12 + c];
-        multiply(r, o, entry, 4 * k, q, 12);
+        for (let c = 0; c < 4; c++) added[addedO + 4 * k + c] = q[12 + c];
+        multiply(r, o, entry, entryO + 4 * k, q, 12);
         normalizeQuat(r, o, r, o);
         changed = true;
       }
@@ -2093,14 +2215,14 @@ export class FootPlacement {
           const dx = model[fo] - sv[0];
           const dy = model[fo + 1] - sv[1];
           const dz = model[fo + 2] - sv[2];
-          const L = this.lengths[i];
-          const Lm = L * (limit[2] + scratch.switchLag[0]);
+          const L = this.f[this.oLengths + i];
+          const Lm = L * (limit[limitO + 2] + scratch.switchLag[0]);
           if (dx * dx + dy * dy + dz * dz > Lm * Lm) {
             // The limit yields: the leg's three rotations go from where it left them toward the
             // solve's (nlerp), by the smallest share (bisection, 8 halvings) that brings the foot
             // within `reach` of its solved place; the share 1 is the solve itself. Written here,
             // not as a method, for the knee guard's reason below.
-            const reach = Lm - 0.5 * L * limit[2];
+            const reach = Lm - 0.5 * L * limit[limitO + 2];
             const held = scratch.limitedRotations;
             for (let k = 0; k < 3; k++) {
               const o = 4 * limited[3 * i + k];
@@ -2135,8 +2257,8 @@ export class FootPlacement {
               else lo = share;
             }
             for (let k = 3 * i; k < 3 * i + 3; k++) {
-              conjugate(q, 4, entry, 4 * k);
-              multiply(added, 4 * k, q, 4, r, 4 * limited[k]);
+              conjugate(q, 4, entry, entryO + 4 * k);
+              multiply(added, addedO + 4 * k, q, 4, r, 4 * limited[k]);
             }
           }
         }
@@ -2144,11 +2266,12 @@ export class FootPlacement {
         // frames, so a method of its own stayed in V8's interpreter, which boxes every double
         // (12 bytes a frame on CMU 02_01 over bumps). Only where the animation's knee is clearly
         // bent (its sine over 0.1: a straight knee's side is rounding noise).
-        const eb = this.entryBends;
-        const ex = eb[4 * i];
-        const ey = eb[4 * i + 1];
-        const ez = eb[4 * i + 2];
-        if (ex * ex + ey * ey + ez * ez > 0.01 * eb[4 * i + 3]) {
+        const eb = this.f;
+        const ebO = this.oEntryBends;
+        const ex = eb[ebO + 4 * i];
+        const ey = eb[ebO + 4 * i + 1];
+        const ez = eb[ebO + 4 * i + 2];
+        if (ex * ex + ey * ey + ez * ez > 0.01 * eb[ebO + 4 * i + 3]) {
           const n = scratch.bend;
           bendNormal(n, 0, model, leg);
           restore = ex * n[0] + ey * n[1] + ez * n[2] < 0;
@@ -2157,8 +2280,8 @@ export class FootPlacement {
           for (let k = 3 * i; k < 3 * i + 3; k++) {
             const o = 4 * limited[k];
             for (let c = 0; c < 4; c++) r[o + c] = sv[4 + 4 * (k - 3 * i) + c];
-            conjugate(q, 4, entry, 4 * k);
-            multiply(added, 4 * k, q, 4, r, o);
+            conjugate(q, 4, entry, entryO + 4 * k);
+            multiply(added, addedO + 4 * k, q, 4, r, o);
           }
           subtreeToModel(pose, model, leg.root);
           this.footFollows(pose, model, leg);
@@ -2174,18 +2297,18 @@ export class FootPlacement {
    */
   private footTurn(out: Float64Array, o: number, i: number): void {
     this.footTilt(out, o, i);
-    if (this.flatToe[i] === 0) return;
+    if (this.b[this.oFlatToe + i] === 0) return;
     const k = this.report[LEG_REPORT.length * i + LEG_REPORT.weight];
     if (k === 1) {
-      multiply(out, o, out, o, this.headingTurns, 4 * i);
+      multiply(out, o, out, o, this.f, this.oHeadingTurns + 4 * i);
       return;
     }
     const t = scratch.turn;
     // nlerp(I, turn, k), written out (the turn's w is positive: it is under 60°).
     t[0] = 0;
-    t[1] = this.headingTurns[4 * i + 1] * k;
+    t[1] = this.f[this.oHeadingTurns + 4 * i + 1] * k;
     t[2] = 0;
-    t[3] = 1 - k + this.headingTurns[4 * i + 3] * k;
+    t[3] = 1 - k + this.f[this.oHeadingTurns + 4 * i + 3] * k;
     normalizeQuat(t, 0, t, 0);
     multiply(out, o, out, o, t, 0);
   }
@@ -2199,9 +2322,9 @@ export class FootPlacement {
     const q = scratch.quat;
     const v = scratch.vec;
     this.footTurn(q, 12, i);
-    v[9] = this.animatedToe[3 * i] - this.animated[3 * i];
-    v[10] = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
-    v[11] = this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+    v[9] = this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
+    v[10] = this.f[this.oAnimatedToe + 3 * i + 1] - this.f[this.oAnimated + 3 * i + 1];
+    v[11] = this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
     rotateVec3(v, 0, q, 12, v, 9);
   }
 
@@ -2214,10 +2337,11 @@ export class FootPlacement {
    */
   private turnHeading(i: number): void {
     let f = scratch.flat[0];
-    const h = this.headings;
-    const ax0 = this.animatedToe[3 * i] - this.animated[3 * i];
-    const ay0 = this.animatedToe[3 * i + 1] - this.animated[3 * i + 1];
-    const az0 = this.animatedToe[3 * i + 2] - this.animated[3 * i + 2];
+    const h = this.f;
+    const hO = this.oHeadings;
+    const ax0 = this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
+    const ay0 = this.f[this.oAnimatedToe + 3 * i + 1] - this.f[this.oAnimated + 3 * i + 1];
+    const az0 = this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
     const al = Math.sqrt(ax0 * ax0 + az0 * az0);
     if (!(al > 1e-9)) return;
     // A foot pitched steeply has no heading to hold (its heel-to-toe line nearly upright).
@@ -2230,13 +2354,13 @@ export class FootPlacement {
     let c = 1;
     let sn = 0;
     const o = 4 * i;
-    if (this.initialized && !(h[o] === 0 && h[o + 1] === 0)) {
+    if (this.initialized && !(h[hO + o] === 0 && h[hO + o + 1] === 0)) {
       const dt = scratch.frameNumbers[0];
       const ease = dt / (dt + 0.05);
-      const hc = ax * h[o] + az * h[o + 1];
-      const hs = az * h[o] - ax * h[o + 1];
-      const dc = h[o + 2] + (1 - h[o + 2]) * ease;
-      const ds = h[o + 3] - h[o + 3] * ease;
+      const hc = ax * h[hO + o] + az * h[hO + o + 1];
+      const hs = az * h[hO + o] - ax * h[hO + o + 1];
+      const dc = h[hO + o + 2] + (1 - h[hO + o + 2]) * ease;
+      const ds = h[hO + o + 3] - h[hO + o + 3] * ease;
       c = dc + (hc - dc) * f;
       sn = ds + (hs - ds) * f;
       const l = Math.sqrt(c * c + sn * sn);
@@ -2255,18 +2379,19 @@ export class FootPlacement {
       }
     }
     // p = R(ψ) a: x' = x cos ψ + z sin ψ, z' = −x sin ψ + z cos ψ.
-    h[o] = ax * c + az * sn;
-    h[o + 1] = -ax * sn + az * c;
-    h[o + 2] = c;
-    h[o + 3] = sn;
+    h[hO + o] = ax * c + az * sn;
+    h[hO + o + 1] = -ax * sn + az * c;
+    h[hO + o + 2] = c;
+    h[hO + o + 3] = sn;
     // As a quaternion, by the half angle (cos ψ/2 = √((1 + cos ψ)/2)).
-    const t = this.headingTurns;
+    const t = this.f;
+    const tO = this.oHeadingTurns;
     const ch = Math.sqrt(0.5 * (1 + (c > 1 ? 1 : c)));
     if (!(ch > 1e-6)) return;
-    t[4 * i] = 0;
-    t[4 * i + 1] = sn / (2 * ch);
-    t[4 * i + 2] = 0;
-    t[4 * i + 3] = ch;
+    t[tO + 4 * i] = 0;
+    t[tO + 4 * i + 1] = sn / (2 * ch);
+    t[tO + 4 * i + 2] = 0;
+    t[tO + 4 * i + 3] = ch;
   }
 
   /**
@@ -2281,10 +2406,10 @@ export class FootPlacement {
     v[3] = 0;
     v[4] = 1;
     v[5] = 0;
-    v[6] = this.normalSprings[ns];
-    v[7] = this.normalSprings[ns + 1];
-    v[8] = this.normalSprings[ns + 2];
-    limitTilt(v, 6, this.settings);
+    v[6] = this.f[this.oNormalSprings + ns];
+    v[7] = this.f[this.oNormalSprings + ns + 1];
+    v[8] = this.f[this.oNormalSprings + ns + 2];
+    limitTilt(v, 6, this.f, this.oSettings);
     fromTo(out, o, v, 3, v, 6);
     // Weighted by contact: the tilt blended with the identity (nlerp, written out: the kernel's
     // takes its weight as an argument, which would be boxed here).
@@ -2321,7 +2446,7 @@ export class FootPlacement {
       // The foot's tilt: from up to the smoothed normal, within the limit, weighted by contact. A
       // digitigrade foot keeps the animation's: turning its upright joint-to-toe span to the
       // ground would swing the toe off it.
-      if (this.steep[i] === 1) {
+      if (this.b[this.oSteep + i] === 1) {
         q[0] = 0;
         q[1] = 0;
         q[2] = 0;
@@ -2332,10 +2457,10 @@ export class FootPlacement {
       multiply(q, 0, q, 0, scratch.worldRotation, 0);
       const t = scratch.trs;
       decompose(t, 0, q, 8, t, 3, model, 16 * leg.foot);
-      if (this.pitched && this.underPelvis[i] === 1) {
+      if (this.pitched && this.b[this.oUnderPelvis + i] === 1) {
         // The animated foot's rotation, not the pitched body's: the foot is turned to the ground
         // from the animation (a digitigrade foot keeps the animation's), not from the body's turn.
-        conjugate(q, 4, this.pitchRotation, 0);
+        conjugate(q, 4, this.f, this.oPitchRotation);
         multiply(q, 8, q, 4, q, 8);
       }
       multiply(q, 8, q, 0, q, 8);
@@ -2351,14 +2476,15 @@ export class FootPlacement {
         pole[0] = model[16 * leg.pole + 12];
         pole[1] = model[16 * leg.pole + 13];
         pole[2] = model[16 * leg.pole + 14];
-        if (this.poleLeftBehind[i] === 1) {
+        if (this.b[this.oPoleLeftBehind + i] === 1) {
           // A pole outside the pelvis' subtree (a Blender rig's pole bone hangs from the root)
           // stays where the animation has it while the hips drop: moved with them, it keeps its
           // place beside the knee, and the bend plane does not swing as the hip nears it.
-          const mo = this.pelvisModelOffset;
-          pole[0] += mo[0];
-          pole[1] += mo[1];
-          pole[2] += mo[2];
+          const mo = this.f;
+          const moO = this.oPelvisModelOffset;
+          pole[0] += mo[moO];
+          pole[1] += mo[moO + 1];
+          pole[2] += mo[moO + 2];
         }
       }
       const endRotation = scratch.footRotation;
@@ -2367,7 +2493,7 @@ export class FootPlacement {
       endRotation[2] = q[10];
       endRotation[3] = q[11];
       const solver = this.solvers[i];
-      solver.softnessFrom(this.softness, i);
+      solver.softnessFrom(this.f, this.oSoftness + i);
       if (leg.shape === 'effector') {
         const status = solver.solve(pose, model, target, pole);
         status.errorInto(report, r + LEG_REPORT.error);
@@ -2456,8 +2582,8 @@ export class FootPlacement {
  * |xyz|² ≤ 1e-12 w², whatever the quaternion's length (a pose read from float32 keys is unit to
  * 1e-7 only, and conj(a)·a is then no unit quaternion).
  */
-function noTurns(q: Float64Array): boolean {
-  for (let o = 0; o < q.length; o += 4) {
+function noTurns(q: Float64Array, from: number, length: number): boolean {
+  for (let o = from; o < from + length; o += 4) {
     const w = q[o + 3];
     if (q[o] * q[o] + q[o + 1] * q[o + 1] + q[o + 2] * q[o + 2] > 1e-12 * w * w) return false;
   }
@@ -2612,7 +2738,7 @@ function riseOverPlane(
  * limit's cosine and sine), turns it back to the direction the limit away from up toward it: the
  * normal a foot is turned to.
  */
-function limitTilt(n: Float64Array, o: number, s: Float64Array): void {
+function limitTilt(n: Float64Array, o: number, s: Float64Array, so: number): void {
   let nx = n[o];
   let ny = n[o + 1];
   let nz = n[o + 2];
@@ -2624,12 +2750,12 @@ function limitTilt(n: Float64Array, o: number, s: Float64Array): void {
   } else {
     ny = 1;
   }
-  if (ny < s[0]) {
+  if (ny < s[so]) {
     const hl = Math.sqrt(nx * nx + nz * nz);
-    const k = hl > 0 ? s[1] / hl : 0;
+    const k = hl > 0 ? s[so + 1] / hl : 0;
     nx *= k;
     nz *= k;
-    ny = s[0];
+    ny = s[so];
   }
   n[o] = nx;
   n[o + 1] = ny;
