@@ -215,7 +215,8 @@ export interface FootPlacementOptions {
   readonly anticipation?: number;
   /**
    * The character's forward direction in model space. Default +Z. Used for a leg whose rest pose is
-   * straight: its knee bends toward forward.
+   * straight: its knee bends toward forward. Three finite numbers, not all 0 (else the constructor
+   * throws `placement/invalid-option`).
    */
   readonly forward?: readonly [number, number, number];
 }
@@ -649,6 +650,17 @@ export class FootPlacement {
     );
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
+    if (
+      !Array.isArray(forward) ||
+      forward.length !== 3 ||
+      !forward.every(Number.isFinite) ||
+      forward.every((x) => x === 0)
+    ) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: forward must be 3 finite numbers, not all 0 (got ${String(forward)})`,
+      );
+    }
     this.f.set(forward, this.oForwardModel);
     this.solvers = this.legs.map((leg, i) => {
       const end =

@@ -254,6 +254,23 @@ describe('FootPlacement', () => {
     expect(
       () => new FootPlacement(syntheticWalker().skeleton, syntheticWalker().rig, { ground: {} as Ground }),
     ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
+    // A forward that is not 3 finite numbers, or is none at all (its state has room for 3).
+    const { skeleton, rig } = syntheticWalker();
+    const ground = new PlaneGround([0, 0, 0], [0, 1, 0]);
+    for (const forward of [
+      [0, 1],
+      [0, 0, 1, 0],
+      [0, Number.NaN, 1],
+      [0, 0, 0],
+    ]) {
+      expect(
+        () =>
+          new FootPlacement(skeleton, rig, {
+            ground,
+            forward: forward as unknown as [number, number, number],
+          }),
+      ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
+    }
   });
 
   it('eases a foot out over a hole (never switched), and back in past it', () => {
