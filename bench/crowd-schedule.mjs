@@ -6,7 +6,8 @@
  * with the schedule). The crowd bench has the same lines among its others, where its workers run
  * slower (docs/crowds.md, Workers); here nothing else shares the process.
  *
- * Run: `npm run build && node bench/crowd-schedule.mjs` (not part of `npm run bench`: about 35 s).
+ * Run: `npm run build && node bench/crowd-schedule.mjs` (about 30 s; the last part of `npm run bench`,
+ * in a process of its own: the crowd bench's workers, among its other lines, run slower).
  */
 import { readFileSync } from 'node:fs';
 import { nodeCrowdWorker } from '../dist/crowd/node.js';
