@@ -651,10 +651,11 @@ export class FootPlacement {
     this.pitchTan = pitchSin / pitchCos;
     const forward = options.forward ?? [0, 0, 1];
     if (
-      !Array.isArray(forward) ||
+      forward === null ||
+      typeof forward !== 'object' ||
       forward.length !== 3 ||
-      !forward.every(Number.isFinite) ||
-      forward.every((x) => x === 0)
+      !Array.prototype.every.call(forward, Number.isFinite) ||
+      (forward[0] === 0 && forward[1] === 0 && forward[2] === 0)
     ) {
       throw new TendonError(
         'placement/invalid-option',

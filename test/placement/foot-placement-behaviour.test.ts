@@ -271,6 +271,9 @@ describe('FootPlacement', () => {
           }),
       ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
     }
+    // Any array of 3 (a typed array too), as before the check.
+    const typed = new Float64Array([0, 0, 1]) as unknown as [number, number, number];
+    expect(() => new FootPlacement(skeleton, rig, { ground, forward: typed })).not.toThrow();
   });
 
   it('eases a foot out over a hole (never switched), and back in past it', () => {
