@@ -749,8 +749,7 @@ async function threeCrowdFrame(glb, count, cloned = false) {
   const scenes = cloned
     ? Array.from({ length: count }, () => cloneSkinned(gltfs[0].scene))
     : gltfs.map((gltf) => gltf.scene);
-  const robots = scenes.map((scene, c) => {
-    const root = scene;
+  const robots = scenes.map((root, c) => {
     const mixer = new AnimationMixer(root);
     mixer.clipAction(clip).play();
     mixer.update((c * clip.duration) / count);

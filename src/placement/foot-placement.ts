@@ -572,10 +572,8 @@ export class FootPlacement {
     this.f[this.oRamps] = 0.1;
     this.f[this.oRamps + 1] = 0.25;
     const rest = restModelMatrices(skeleton);
-    this.f.set(
-      this.legs.map((leg) => legLength(rest, leg)),
-      this.oLengths,
-    );
+    const lengths = this.legs.map((leg) => legLength(rest, leg));
+    this.f.set(lengths, this.oLengths);
     this.f.set(
       this.legs.map((leg) => {
         const r = 16 * leg.root + 12;
@@ -685,7 +683,7 @@ export class FootPlacement {
         tolerance: 1e-5 * this.f[this.oLengths + i],
       });
     });
-    const front = frontLegs(rest, this.legs, this.f.subarray(this.oLengths, this.oLengths + n), forward);
+    const front = frontLegs(rest, this.legs, lengths, forward);
     this.b.set(front, this.oFront);
     this.frontCount = front.length;
     this.footprint = option('footprint', this.frontCount > 0 ? 0.05 : 0, 0.5);
@@ -2611,7 +2609,7 @@ function noTurns(q: Float64Array, from: number, length: number): boolean {
 function frontLegs(
   rest: Float64Array,
   legs: readonly LegRig[],
-  lengths: Float64Array,
+  lengths: readonly number[],
   forward: readonly number[],
 ): Uint8Array {
   if (legs.length < 4) return new Uint8Array(0);

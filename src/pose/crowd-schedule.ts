@@ -8,8 +8,6 @@ import { allocateBuffer } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { BufferCarver } from '../slab.js';
 
-const MAX_CHARACTERS = 2 ** 24;
-
 /** Options of `new CrowdSchedule`. */
 export interface CrowdScheduleOptions {
   /**
@@ -133,10 +131,10 @@ export class CrowdSchedule {
    *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
   constructor(count: number, options: CrowdScheduleOptions = {}) {
-    if (!Number.isInteger(count) || count < 0 || count > MAX_CHARACTERS) {
+    if (!Number.isInteger(count) || count < 0 || count > CrowdSchedule.maxCharacters) {
       throw new TendonError(
         'argument/invalid',
-        `CrowdSchedule: count ${count} is not an integer in 0 … ${MAX_CHARACTERS}`,
+        `CrowdSchedule: count ${count} is not an integer in 0 … ${CrowdSchedule.maxCharacters}`,
       );
     }
     if (options === null || typeof options !== 'object') {
