@@ -1,7 +1,7 @@
 /**
  * Switches placement off and on at every `step`-th frame of a walk and reports the largest joint
  * step IK adds in any of those walks, and the most IK turns a joint beyond the clip's own turn:
- * the sweeps behind docs/placement.md's "Weights and switching". Each walk is the walk table's (test/placement/walk-harness.ts) with
+ * the sweeps behind docs/placement-details.md's "Weights". Each walk is the walk table's (test/placement/walk-harness.ts) with
  * `setWeight(0, 0.25)` at frame f and `setWeight(1, 0.25)` 50 frames later (40, over 6 s of
  * walk, for the looping clips of the Fox and the robot).
  *

@@ -126,9 +126,17 @@ describe('README', () => {
       expect(logs[0][0]).toBe(true);
       expect(logs[0][2] as number).toBeLessThanOrEqual(1e-4);
     }
-    if (block.includes('new FootPlacement(')) {
+    if (block.includes('new FootPlacement(') && block.includes('new ProfileGround(')) {
       expect(Number(logs[0][1])).toBeGreaterThan(2.5); // walked past the steps
       expect(logs[0][3]).toBe('0.30'); // and stands on the top one
+    }
+    if (block.includes('new FootPlacement(') && block.includes('new LookAt(')) {
+      // docs/placement.md: both feet found ground in every frame, the hips dropped for the
+      // ridges, and switched off the placement passes the animation through.
+      expect(logs[0][1]).toBe(180);
+      expect(Number(logs[0][3])).toBeLessThan(-0.05);
+      expect(logs[1][1]).toBe(0);
+      expect(logs[1][3]).toBe(0);
     }
     if (block.includes('skinVertices(skinned')) {
       expect([...(logs[0][0] as Float64Array)]).toEqual([1.5, 0, 0]);

@@ -155,7 +155,7 @@ export interface FootPlacementOptions {
    * animation's own turn, and the pitch placement adds to a four-legged body changes by at most
    * this a frame. Default
    * 0.1745 (just under 10°); 0 turns all of them off.
-   * docs/placement.md measures it on the walk table.
+   * docs/placement-details.md measures it on the walk table.
    */
   readonly maxJointStep?: number;
   /**
@@ -171,7 +171,7 @@ export interface FootPlacementOptions {
    * turns about its side axis so that the front legs rise or sink with the ground under them,
    * and the hind legs with theirs, following with twice the pelvis' smoothing time. Default 0.5
    * (about 29°); 0 keeps the body level (on the Fox's walk down a 20° slope its front legs then
-   * cannot reach: soles up to 7.9 cm off; see docs/placement.md). Ignored for other rigs.
+   * cannot reach: soles up to 7.9 cm off; see docs/placement-details.md). Ignored for other rigs.
    */
   readonly maxBodyPitch?: number;
   /**
@@ -207,7 +207,7 @@ export interface FootPlacementOptions {
    * four-legged body's pitch is not counted, and a fresh start (the first solve, or after the
    * placement was switched off) goes straight to its goal. Hips that jump up as the feet reach
    * higher ground straighten the stance legs in a frame or two; rising over a few frames spreads
-   * that (docs/placement.md). Default 0.2; `Infinity` lets the pelvis follow its spring alone, 0
+   * that (docs/placement-details.md). Default 0.2; `Infinity` lets the pelvis follow its spring alone, 0
    * never lets it rise.
    */
   readonly maxRiseSpeed?: number;
@@ -785,7 +785,7 @@ export class FootPlacement {
   /**
    * Eases the whole placement in (1) or out (0) over `easeTime` seconds: turning it off or on
    * mid-clip does not pop (on the robot's and the CMU walks over the test terrains, no joint turns
-   * more than 10° in a frame at eases from 0.05 s to 0.5 s; docs/placement.md): the feet's targets, the
+   * more than 10° in a frame at eases from 0.05 s to 0.5 s; docs/placement-details.md): the feet's targets, the
    * pelvis and a four-legged body's pitch are worked out at full weight (on four legs, against the
    * body as far as it is pitched) and blended with the animation's by it, so the pelvis's rise
    * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
@@ -1332,7 +1332,7 @@ export class FootPlacement {
       // the centre's ground: a paw leaving a step's edge stays on it, but one coming down past
       // the edge, its target already at the lower level, does not jump back up onto the edge as
       // it lands (15 cm). Its pad's rear then overlaps the upper step's nose, by less than the
-      // footprint (docs/placement.md).
+      // footprint (docs/placement-details.md).
       const stand =
         (c[4] * this.f[this.oStand + 2 * i] + this.f[this.oStand + 2 * i + 1]) * scratch.frameNumbers[1];
       const above = this.f[this.oPlacedY + i] - stand - c[1];

@@ -61,7 +61,7 @@ function sweep(
 /**
  * The bounds per clip where a target (soles within 1 cm and none in the ground, no flips, IK steps
  * within 10°) is not met yet: what was measured when they were set, rounded up;
- * docs/placement.md says why. `off`: how many walks may have a contact more than 1 cm off.
+ * docs/placement-details.md says why. `off`: how many walks may have a contact more than 1 cm off.
  */
 interface Bounds {
   sole: number;
