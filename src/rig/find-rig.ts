@@ -55,9 +55,10 @@ export interface ArmOverride {
 /** Options of {@link findRig}. */
 export interface FindRigOptions {
   /**
-   * A built-in map to use (`'robot'`, `'cmu'`, `'cmu-old'`, `'daz'`, `'vrm'`; Mixamo uses `'cmu'`),
-   * `'shape'` to skip the maps and read the skeleton's shape, or omit it to try the maps, then the
-   * shape.
+   * A built-in map to use (`'robot'`, `'cmu'`, `'cmu-old'`, `'daz'`, `'vrm'`; `'mixamo'`, which
+   * {@link Rig.convention} reports for a prefixed skeleton, is `'cmu'`'s names), `'shape'` to skip
+   * the maps and read the skeleton's shape, or omit it to try the maps, then the shape. A map whose
+   * names the skeleton does not follow throws `rig/unknown-joint`.
    */
   readonly convention?: string;
   /** Limbs given by hand: they replace what was found. */
@@ -97,11 +98,12 @@ export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
   if (options === null || typeof options !== 'object') {
     throw new TendonError('rig/unknown-convention', 'findRig: options must be an object');
   }
-  const convention = options.convention;
+  // Mixamo's names are CMU's behind a prefix: the map that reports 'mixamo' is 'cmu'.
+  const convention = options.convention === 'mixamo' ? 'cmu' : options.convention;
   if (convention !== undefined && convention !== 'shape' && !NAME_MAPS.some((m) => m.name === convention)) {
     throw new TendonError(
       'rig/unknown-convention',
-      `findRig: no built-in map "${String(convention)}" (known: ${NAME_MAPS.map((m) => m.name).join(', ')}, shape)`,
+      `findRig: no built-in map "${String(convention)}" (known: ${NAME_MAPS.map((m) => m.name).join(', ')}, mixamo, shape)`,
     );
   }
   const rest = restModelMatrices(skeleton);
@@ -504,11 +506,16 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   };
 }
 
-/** Left or right: from the joint's name, else from its rest position (+X is left). */
+/**
+ * Left or right: from the joint's name (`left`, `Left`, a lone `l` or `L` such as `thigh_l`,
+ * `UpperLeg.L`, `L_Thigh`, or an `l` before a capital such as `lThigh`), else from its rest position
+ * (+X is left).
+ */
 function sideOf(skeleton: Skeleton, rest: Float64Array, joint: number): LimbSide {
   const name = baseName(skeleton.names[joint]);
-  if (/(^|[^a-z])(left|l)([^a-z]|$)|^left|^l[A-Z]|Left/.test(name)) return 'left';
-  if (/(^|[^a-z])(right|r)([^a-z]|$)|^right|^r[A-Z]|Right/.test(name)) return 'right';
+  if (/(^|[^a-z])(left|l)([^a-z]|$)|^left|^l[A-Z]|Left|(^|[^A-Za-z])L([^A-Za-z]|$)/.test(name)) return 'left';
+  if (/(^|[^a-z])(right|r)([^a-z]|$)|^right|^r[A-Z]|Right|(^|[^A-Za-z])R([^A-Za-z]|$)/.test(name))
+    return 'right';
   const x = rest[16 * joint + 12];
   return x > 0 ? 'left' : x < 0 ? 'right' : 'center';
 }

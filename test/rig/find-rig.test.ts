@@ -188,8 +188,39 @@ describe('names of other conventions', () => {
     const skeleton = biped(names.map((n) => `mixamorig:${n}`));
     const rig = findRig(skeleton);
     expect(rig.convention).toBe('mixamo');
+    // The convention it reports is one it takes.
+    expect(findRig(skeleton, { convention: 'mixamo' }).legs).toEqual(rig.legs);
     expect(rig.legs.map((l) => skeleton.names[l.end])).toEqual(['mixamorig:LeftFoot', 'mixamorig:RightFoot']);
     expect(skeleton.names[rig.head]).toBe('mixamorig:Head');
+  });
+
+  it('left and right from a lone L or R in a name, over the rest pose (a character facing −Z)', () => {
+    // The first leg stands at +X (left for a character facing +Z) but its names say right.
+    for (const [r, l] of [
+      ['Thigh_R', 'Thigh_L'],
+      ['UpperLeg.R', 'UpperLeg.L'],
+      ['R_Thigh', 'L_Thigh'],
+      ['thigh_r', 'thigh_l'],
+    ]) {
+      const names = [
+        'root',
+        r,
+        `${r}1`,
+        `${r}2`,
+        `${r}3`,
+        l,
+        `${l}1`,
+        `${l}2`,
+        `${l}3`,
+        'Spine',
+        'Neck',
+        'Head',
+      ];
+      const skeleton = biped(names);
+      const rig = findRig(skeleton, { convention: 'shape' });
+      const sides = Object.fromEntries(rig.legs.map((leg) => [skeleton.names[leg.root], leg.side]));
+      expect(sides, r).toEqual({ [r]: 'right', [l]: 'left' });
+    }
   });
 
   it('VRM humanoid bone names', () => {
