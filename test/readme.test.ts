@@ -131,9 +131,11 @@ describe('README', () => {
       expect(logs[0][3]).toBe('0.30'); // and stands on the top one
     }
     if (block.includes('new FootPlacement(') && block.includes('new LookAt(')) {
-      // docs/placement.md: both feet found ground in every frame, the hips dropped for the
-      // ridges, and switched off the placement passes the animation through.
-      expect(logs[0][1]).toBe(180);
+      // docs/placement.md: both feet found ground in every frame placed (switched off over 0.25 s
+      // at frame 90, and the legs eased back, about 100), the hips lowered for the ridges, and
+      // switched off the placement passes the animation through.
+      expect(logs[0][1]).toBeGreaterThan(100);
+      expect(logs[0][1]).toBeLessThan(130);
       expect(Number(logs[0][3])).toBeLessThan(-0.05);
       expect(logs[1][1]).toBe(0);
       expect(logs[1][3]).toBe(0);
