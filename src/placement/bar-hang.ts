@@ -14,6 +14,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { legLength } from './contacts.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
 export interface BarHangOptions {
@@ -64,6 +65,8 @@ export class BarHang {
   /** The arms' solvers, left then right. */
   readonly arms: readonly TwoBoneIk[];
   private readonly skeleton: Skeleton;
+  /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
+  private readonly reads: PoseReads;
   /** `from` (3), unit bar direction (3), bar length, scale, hang length, shoulder height, grip width, step, gravity, damping, facing (3). */
   private readonly frame: Float64Array;
   /** The body's point (the shoulders' midpoint), now and one step before: `x, y, z, px, py, pz`. */
@@ -153,6 +156,7 @@ export class BarHang {
       new TwoBoneIk(skeleton, { root: left.root, middle: left.middle, end: left.end }),
       new TwoBoneIk(skeleton, { root: right.root, middle: right.middle, end: right.end }),
     ];
+    this.reads = poseReads(skeleton, [left.root, left.middle, left.end, right.root, right.middle, right.end]);
     this.position = 0.5 * length;
   }
 
@@ -171,13 +175,16 @@ export class BarHang {
    * clamped to the bar), then poses the arms: call after sampling the base pose and forward
    * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `dt` or `move`.
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `dt` or `move`;
+   *   `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero rotation in the arms'
+   *   joints or their parents, before anything is written (the swing too).
    */
   update(pose: Pose, model: Float64Array, dt: number, move = 0): void {
     if (!(dt >= 0 && Number.isFinite(dt)) || !Number.isFinite(move)) {
       throw new TendonError('placement/invalid-input', `BarHang.update: dt ${dt}, move ${move}`);
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'BarHang.update');
+    checkPoseReads(this.reads, pose, model, 'BarHang.update');
     const f = this.frame;
     const margin = 0.5 * f[10];
     this.position = Math.min(f[6] - margin, Math.max(margin, this.position + move));

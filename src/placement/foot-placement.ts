@@ -8,7 +8,6 @@ import { checkSkeletonArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
-import { localUsable, modelUsable } from '../kernel/pose-numbers.js';
 import {
   conjugate,
   fromTo,
@@ -27,6 +26,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
 import { type ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 import {
   EASE,
   EASED_WEIGHT_LENGTH,
@@ -417,13 +417,8 @@ export class FootPlacement {
   private readonly oStepLimit: number;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
   private readonly limited: Int32Array;
-  /**
-   * The joints whose model matrices a solve reads (each leg's joints, its root's parent, its toe and
-   * pole, the pelvis and its parent), checked before anything is written (checkPose).
-   */
-  private readonly read: Int32Array;
-  /** The joints whose local transforms a solve reads and writes (`limited`, and the pelvis). */
-  private readonly owned: Int32Array;
+  /** The joints a solve reads, checked before it writes anything (pose-reads.ts). */
+  private readonly reads: PoseReads;
   /** Per leg, the bend-plane normal of the leg as the animation (and the pelvis) left it, and |u|²|w|². */
   private readonly oEntryBends: number;
   /** Their local rotations as the solve found them (the animation's). */
@@ -708,25 +703,10 @@ export class FootPlacement {
         leg.shape === 'effector' || leg.end < 0 ? leg.foot : leg.end,
       ]),
     );
-    const read = new Set<number>();
-    for (const leg of this.legs) {
-      for (const j of [
-        leg.root,
-        skeleton.parents[leg.root],
-        leg.middle,
-        leg.end,
-        leg.foot,
-        leg.toe,
-        leg.pole,
-      ]) {
-        if (j >= 0) read.add(j);
-      }
-    }
-    if (this.pelvis >= 0) read.add(this.pelvis);
-    if (this.pelvis >= 0 && skeleton.parents[this.pelvis] >= 0) read.add(skeleton.parents[this.pelvis]);
-    this.read = Int32Array.from([...read].sort((a, b) => a - b));
-    this.owned = Int32Array.from(
-      [...new Set([...this.limited, ...(this.pelvis >= 0 ? [this.pelvis] : [])])].sort((a, b) => a - b),
+    this.reads = poseReads(
+      skeleton,
+      [...this.limited, this.pelvis],
+      this.legs.flatMap((leg) => [leg.toe, leg.pole]),
     );
     this.contactWeights = slab.f64(n).fill(1);
     this.planted = slab.u8(n);
@@ -875,7 +855,9 @@ export class FootPlacement {
    *
    * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world` or a bad `dt`,
    *   `placement/ground-failed` when the ground throws or answers non-finite numbers (nothing is
-   *   written then), and the solvers' `pose/…` errors for a pose with NaN in it.
+   *   written then), `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
+   *   rotation in a joint the solve reads (the legs' joints, their parents, toes and poles, the
+   *   pelvis and its parent), before anything is written, the placement's own state too.
    */
   solve(pose: Pose, model: Float64Array, world: ArrayLike<number>, dt: number, time = 0): void {
     // A small entry, so that it is inlined into the caller's frame loop: the two numbers then
@@ -940,7 +922,7 @@ export class FootPlacement {
     if (!invert(scratch.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
-    this.checkPose(pose, model, name);
+    checkPoseReads(this.reads, pose, model, name);
     scratch.args[EASE.goal] = this.f[this.oWeightState + 1];
     scratch.args[EASE.easeTime] = this.weightEase;
     scratch.args[EASE.dt] = dt;
@@ -1016,61 +998,6 @@ export class FootPlacement {
         this.pelvisOffset === 0 &&
         this.f[this.oPitchApplied] === 0);
     this.initialized = true;
-  }
-
-  /**
-   * Throws `pose/not-finite`, before anything is written (the pose or the placement's own state),
-   * where a joint the solve reads has a NaN or an infinity in its local transform or its model
-   * matrix's top three rows, or a rotation that does not normalize: such a number would reach the
-   * targets, the locks and the springs, and stay there after the pose is mended. A sum, not a test
-   * per number (a NaN or an infinity makes it NaN); the joint is named on the rare path.
-   */
-  private checkPose(pose: Pose, model: Float64Array, name: string): void {
-    const t = pose.translations;
-    const r = pose.rotations;
-    const sc = pose.scales;
-    const read = this.read;
-    const owned = this.owned;
-    let sum = 0;
-    for (let k = 0; k < read.length; k++) {
-      const m = 16 * read[k];
-      sum +=
-        model[m] +
-        model[m + 1] +
-        model[m + 2] +
-        (model[m + 4] + model[m + 5] + model[m + 6]) +
-        (model[m + 8] + model[m + 9] + model[m + 10]) +
-        (model[m + 12] + model[m + 13] + model[m + 14]);
-    }
-    // The product of the rotations' squared lengths: 0, infinite or NaN where one does not
-    // normalize (or, rarely, where finite ones underflow or overflow it: the exact path then passes).
-    let lengths = 1;
-    for (let k = 0; k < owned.length; k++) {
-      const j = owned[k];
-      const v = 3 * j;
-      const q = 4 * j;
-      sum += t[v] + t[v + 1] + t[v + 2] + (sc[v] + sc[v + 1] + sc[v + 2]);
-      lengths *= r[q] * r[q] + r[q + 1] * r[q + 1] + (r[q + 2] * r[q + 2] + r[q + 3] * r[q + 3]);
-    }
-    const rotationsUsable = lengths > 0 && lengths < Number.POSITIVE_INFINITY;
-    if (sum - sum === 0 && rotationsUsable) return;
-    for (let k = 0; k < read.length; k++) {
-      const j = read[k];
-      const joint = `joint "${this.skeleton.names[j]}"`;
-      if (owned.includes(j) && !localUsable(t, r, sc, j)) {
-        throw new TendonError(
-          'pose/not-finite',
-          `${name}: ${joint} has a NaN or an infinity in its local transform, or a rotation of length 0`,
-        );
-      }
-      if (!modelUsable(model, j)) {
-        throw new TendonError(
-          'pose/not-finite',
-          `${name}: ${joint} has a NaN or an infinity in its model matrix (forward kinematics of a bad pose?)`,
-        );
-      }
-    }
-    // Finite numbers whose sum overflowed: usable.
   }
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */

@@ -14,6 +14,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { legLength } from './contacts.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** A ladder in world space (+Y up): a vertical line of rungs. */
 export interface Ladder {
@@ -95,6 +96,8 @@ export class LadderClimb {
   /** The solvers: right arm, left leg, left arm, right leg. */
   readonly limbs: readonly TwoBoneIk[];
   private readonly skeleton: Skeleton;
+  /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
+  private readonly reads: PoseReads;
   /** Ladder and set-up numbers (see the constructor). */
   private readonly frame: Float64Array;
   private readonly feet: Int32Array;
@@ -235,6 +238,11 @@ export class LadderClimb {
       legLength(rest, legR),
     );
     this.legsBySide = [legL, legR];
+    this.reads = poseReads(
+      skeleton,
+      [armR, armL, legL, legR].flatMap((limb) => [limb.root, limb.middle, limb.end]),
+      [legL.foot, legR.foot],
+    );
     this.effectorFeet = Int32Array.of(
       -1,
       legL.shape === 'effector' ? 1 : 0,
@@ -295,8 +303,9 @@ export class LadderClimb {
    * running forward kinematics. Writes {@link LadderClimb.world} (use it to place the character),
    * the arms' and legs' rotations (and the effector feet) into `pose`, and updates `model`.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta; the solvers'
-   *   errors for a pose with NaN in it.
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta; `pose/not-finite`,
+   *   naming the joint, for a NaN, an infinity or a zero rotation in a limb's joints or their
+   *   parents, before anything is written (the climb's progress too).
    */
   update(pose: Pose, model: Float64Array, deltaRungs: number): void {
     if (!Number.isFinite(deltaRungs)) {
@@ -306,6 +315,7 @@ export class LadderClimb {
       );
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'LadderClimb.update');
+    checkPoseReads(this.reads, pose, model, 'LadderClimb.update');
     const p = Math.min(this.end, Math.max(this.start, this.progress + deltaRungs));
     this.progress = p;
     this.placeBody(p);

@@ -18,6 +18,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 import {
   EASE,
   EASED_WEIGHT_LENGTH,
@@ -94,6 +95,8 @@ export class LookAt {
     model: new Float64Array(0),
   };
   private readonly skeleton: Skeleton;
+  /** The joints a solve reads, checked before it writes anything (pose-reads.ts). */
+  private readonly reads: PoseReads;
   private readonly shares: Float64Array;
   private readonly target = slab.f64(6);
   private readonly goal = slab.f64(3);
@@ -133,6 +136,7 @@ export class LookAt {
     const cone = options.coneAngle ?? 0.8;
     this.skeleton = skeleton;
     this.joints = joints.slice();
+    this.reads = poseReads(skeleton, joints);
     this.shares = slab.f64From(shares);
     this.up.set(up);
     const rest = restModelMatrices(skeleton);
@@ -209,9 +213,8 @@ export class LookAt {
    * @throws {@link TendonError} `placement/invalid-input` for a non-finite target, world or `dt`
    *   or a world that cannot be inverted; `pose/skeleton-mismatch` or `pose/buffer-size` for a pose
    *   or model buffer not of this skeleton; `ik/invalid-target` for a target the inverse world
-   *   sends past doubles; `pose/not-finite` for a NaN, an infinity or a zero rotation where a
-   *   turned joint's aim reads the pose (the joints turned before it keep their turn, with their
-   *   subtrees' model matrices updated).
+   *   sends past doubles; `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
+   *   rotation in a turned joint or its parent, before anything is written.
    */
   solve(
     pose: Pose,
@@ -267,6 +270,7 @@ export class LookAt {
       throw new TendonError('pose/skeleton-mismatch', `${name}: the pose is not of this look's skeleton`);
     }
     checkPose(this.skeleton, pose, model, name);
+    checkPoseReads(this.reads, pose, model, name);
     if (!invert(this.worldInverse, 0, this.world, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }

@@ -16,6 +16,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { legLength } from './contacts.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** How {@link RungRetarget} reads a clip's grips; distances are fractions of the leg's length. */
 export interface RungRetargetOptions {
@@ -61,6 +62,8 @@ export class RungRetarget {
   readonly holding = new Uint8Array(4);
   private readonly duration: number;
   private readonly skeleton: Skeleton;
+  /** The joints a frame reads, checked before it writes anything (pose-reads.ts). */
+  private readonly reads: PoseReads;
   private readonly hips: number;
   private readonly target = new Float64Array(3);
   private readonly inverse = new Float64Array(16);
@@ -134,6 +137,10 @@ export class RungRetarget {
     // capture has them: a retarget moves a limb by a few centimetres).
     const solver = (root: number, middle: number, end: number) =>
       new TwoBoneIk(skeleton, { root, middle, end });
+    this.reads = poseReads(skeleton, [
+      this.hips,
+      ...[armL, armR, legL, legR].flatMap((limb) => [limb.root, limb.middle, limb.end]),
+    ]);
     this.solvers = [
       solver(armL.root, armL.middle, armL.end),
       solver(armR.root, armR.middle, armR.end),
@@ -209,12 +216,17 @@ export class RungRetarget {
    * Retargets the frame at clip time `time`: call after sampling the clip into `pose` and forward
    * kinematics. Moves the hips by the limbs' mean shift and each hand and foot by its own (keeping
    * their animated rotations), and updates `model`.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite time; `pose/not-finite`,
+   *   naming the joint, for a NaN, an infinity or a zero rotation in a limb's joints or their
+   *   parents, before anything is written.
    */
   apply(pose: Pose, model: Float64Array, time: number): void {
     if (!Number.isFinite(time)) {
       throw new TendonError('placement/invalid-input', `RungRetarget.apply: time ${time} is not finite`);
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'RungRetarget.apply');
+    checkPoseReads(this.reads, pose, model, 'RungRetarget.apply');
     const t = time < 0 ? 0 : time > this.duration ? this.duration : time;
     for (let i = 0; i < 4; i++) this.shifts[i] = this.shiftAt(i, t);
     // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,

@@ -83,4 +83,37 @@ describe('RungRetarget', () => {
     expect(maxError).toBeLessThanOrEqual(0.01);
     expect(maxStep).toBeLessThanOrEqual(10);
   });
+
+  it('refuses a pose with a NaN in a limb before it moves anything (pose/not-finite, the joint named)', () => {
+    const { skeleton, clip } = importBvh(
+      readFileSync(`${assetsDir}bvh/cmu_01_03_climb_ladder_hang.bvh`, 'utf8'),
+    );
+    const rig = findRig(skeleton);
+    const retarget = new RungRetarget(clip, rig, {
+      capturedFirstRung: 4.4,
+      capturedSpacing: 4.4,
+      firstRung: 4,
+      spacing: 4,
+    });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    sampleClip(clip, new SamplerContext(clip), 3, pose, 'clamp');
+    forwardKinematics(pose, model);
+    const elbow = rig.arms[0].middle;
+    pose.rotations[4 * elbow + 2] = Number.NaN;
+    const [translations, rotations, before] = [
+      pose.translations.slice(),
+      pose.rotations.slice(),
+      model.slice(),
+    ];
+    expect(() => retarget.apply(pose, model, 3)).toThrow(
+      expect.objectContaining({
+        code: 'pose/not-finite',
+        message: expect.stringContaining(`"${skeleton.names[elbow]}"`),
+      }),
+    );
+    expect([...pose.translations]).toEqual([...translations]);
+    expect([...pose.rotations]).toEqual([...rotations]);
+    expect([...model]).toEqual([...before]);
+  });
 });

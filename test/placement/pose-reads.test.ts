@@ -1,0 +1,136 @@
+/**
+ * A placement step given a pose it cannot use (a NaN, an infinity, a rotation of length 0 where it
+ * reads) refuses it before writing anything, and its next good frame is what it would have been.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
+import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
+import { isTendonError } from '../../src/errors.js';
+import { BarHang } from '../../src/placement/bar-hang.js';
+import { LadderClimb } from '../../src/placement/ladder-climb.js';
+import { LookAt } from '../../src/placement/look-at.js';
+import { poseReads } from '../../src/placement/pose-reads.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import type { Skeleton } from '../../src/skeleton/skeleton.js';
+import { robot } from './characters.js';
+
+const WORLD = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1];
+
+/** One step of a placement on `pose`/`model` for frame `f` (each step its own kind). */
+type Step = (pose: Pose, model: Float64Array, f: number) => void;
+
+interface Case {
+  readonly name: string;
+  /** Two steps alike, and the joint to spoil (one each step reads). */
+  make(
+    skeleton: Skeleton,
+    rig: Awaited<ReturnType<typeof robot>>['rig'],
+  ): { a: Step; b: Step; joint: number };
+}
+
+const target = new Float64Array([1, 1.6, 2]);
+const CASES: Case[] = [
+  {
+    name: 'LookAt',
+    make(skeleton, rig) {
+      const look = () => {
+        const l = new LookAt(skeleton, rig);
+        return (pose: Pose, model: Float64Array) => l.solve(pose, model, target, WORLD, 1 / 60);
+      };
+      return { a: look(), b: look(), joint: rig.neck[0] };
+    },
+  },
+  {
+    name: 'LadderClimb',
+    make(skeleton, rig) {
+      const climb = () => {
+        const c = new LadderClimb(skeleton, rig, {
+          ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 6, spacing: 0.3 },
+          scale: 0.5,
+        });
+        return (pose: Pose, model: Float64Array) => c.update(pose, model, 0.05);
+      };
+      return { a: climb(), b: climb(), joint: rig.arms[0].middle };
+    },
+  },
+  {
+    name: 'BarHang',
+    make(skeleton, rig) {
+      const hang = () => {
+        const h = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale: 0.5 });
+        h.pushBody(0, 0, 30);
+        return (pose: Pose, model: Float64Array) => h.update(pose, model, 1 / 60, 0.004);
+      };
+      return { a: hang(), b: hang(), joint: rig.arms[1].end };
+    },
+  },
+];
+
+describe.each(CASES)('$name given a pose it cannot use', (c) => {
+  it('throws pose/not-finite naming the joint, writes nothing, and goes on as if it had not come', async () => {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const idle = character.clips.get('Idle') as Clip;
+    const context = new SamplerContext(idle);
+    const { a, b, joint } = c.make(skeleton, rig);
+    const poses = [new Pose(skeleton), new Pose(skeleton)];
+    const models = [createModelBuffer(skeleton), createModelBuffer(skeleton)];
+    const spoil: ((pose: Pose, model: Float64Array) => void)[] = [
+      (pose) => {
+        pose.rotations[4 * joint + 1] = Number.NaN;
+      },
+      (pose) => {
+        pose.rotations.fill(0, 4 * joint, 4 * joint + 4);
+      },
+      (_pose, model) => {
+        model[16 * joint + 12] = Number.POSITIVE_INFINITY;
+      },
+    ];
+    let refused = 0;
+    for (let f = 0; f < 60; f++) {
+      for (let k = 0; k < 2; k++) {
+        sampleClip(idle, context, f / 60, poses[k]);
+        forwardKinematics(poses[k], models[k]);
+      }
+      if (f % 15 === 7) {
+        const [pose, model] = [poses[1], models[1]];
+        const good = [pose.translations.slice(), pose.rotations.slice(), model.slice()];
+        spoil[refused % spoil.length](pose, model);
+        const spoiled = [pose.translations.slice(), pose.rotations.slice(), model.slice()];
+        let error: unknown = null;
+        try {
+          b(pose, model, f);
+        } catch (e) {
+          error = e;
+        }
+        expect(isTendonError(error, 'pose/not-finite')).toBe(true);
+        expect((error as Error).message).toContain(`"${skeleton.names[joint]}"`);
+        expect([...pose.translations]).toEqual([...spoiled[0]]);
+        expect([...pose.rotations]).toEqual([...spoiled[1]]);
+        expect([...model]).toEqual([...spoiled[2]]);
+        pose.translations.set(good[0]);
+        pose.rotations.set(good[1]);
+        model.set(good[2]);
+        refused++;
+      }
+      a(poses[0], models[0], f);
+      b(poses[1], models[1], f);
+      expect([...models[1]]).toEqual([...models[0]]);
+      expect([...poses[1].rotations]).toEqual([...poses[0].rotations]);
+    }
+    expect(refused).toBe(4);
+  });
+});
+
+describe('poseReads', () => {
+  it('reads the owned joints, their parents and the others, once each, none below 0', async () => {
+    const { skeleton, rig } = await robot();
+    const leg = rig.legs[0];
+    const reads = poseReads(skeleton, [leg.root, leg.middle, -1], [leg.pole, -1, leg.root]);
+    expect([...reads.owned]).toEqual([leg.root, leg.middle].sort((x, y) => x - y));
+    expect([...reads.read]).toEqual(
+      [...new Set([leg.root, leg.middle, skeleton.parents[leg.root], leg.pole])].sort((x, y) => x - y),
+    );
+  });
+});
