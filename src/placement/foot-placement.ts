@@ -26,7 +26,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
 import { type ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
-import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import {
   EASE,
   EASED_WEIGHT_LENGTH,
@@ -98,6 +98,8 @@ const scratch = {
   travel: new Float64Array(3),
   /** A leg's three rotations as the step limit left them, before it yields (limitSteps). */
   limitedRotations: new Float64Array(12),
+  /** The placement's two eased weights before this solve eased them (put back if it refuses). */
+  heldWeights: new Float64Array(2 * EASED_WEIGHT_LENGTH),
 };
 
 /**
@@ -703,10 +705,19 @@ export class FootPlacement {
         leg.shape === 'effector' || leg.end < 0 ? leg.foot : leg.end,
       ]),
     );
+    // The toes' model matrices are rebuilt from their locals with their legs'. A body that
+    // pitches rebuilds the pelvis's subtree: the path from it to each leg and pole is read too.
+    const pitchPaths =
+      this.frontCount > 0 && this.pelvis >= 0
+        ? this.legs.flatMap((leg) => [
+            ...pathUp(skeleton, this.pelvis, skeleton.parents[leg.root]),
+            ...(leg.pole >= 0 ? pathUp(skeleton, this.pelvis, leg.pole) : []),
+          ])
+        : [];
     this.reads = poseReads(
       skeleton,
-      [...this.limited, this.pelvis],
-      this.legs.flatMap((leg) => [leg.toe, leg.pole]),
+      [...this.limited, this.pelvis, ...this.legs.map((leg) => leg.toe), ...pitchPaths],
+      this.legs.map((leg) => leg.pole),
     );
     this.contactWeights = slab.f64(n).fill(1);
     this.planted = slab.u8(n);
@@ -922,7 +933,13 @@ export class FootPlacement {
     if (!invert(scratch.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
-    checkPoseReads(this.reads, pose, model, name);
+    // The weights are eased first: fully off, the solve reads no pose (a bad one passes through, as
+    // the animation's). Otherwise a pose it cannot use is refused with the ease put back.
+    const held = scratch.heldWeights;
+    for (let k = 0; k < EASED_WEIGHT_LENGTH; k++) {
+      held[k] = this.f[this.oWeightState + k];
+      held[EASED_WEIGHT_LENGTH + k] = this.f[this.oLagWeightState + k];
+    }
     scratch.args[EASE.goal] = this.f[this.oWeightState + 1];
     scratch.args[EASE.easeTime] = this.weightEase;
     scratch.args[EASE.dt] = dt;
@@ -958,6 +975,23 @@ export class FootPlacement {
       const end = this.oAddedRotations + 4 * this.limited.length;
       for (let o = this.oAddedRotations; o < end; o += 4) identity(this.f, o);
       return;
+    }
+    if (!poseReadsUsable(this.reads, pose, model)) {
+      // Swapped back before the refusal, and again if it finds every number finite (a sum of
+      // finite ones that overflowed): then the frame goes on, eased.
+      const swap = () => {
+        for (let k = 0; k < EASED_WEIGHT_LENGTH; k++) {
+          const w = this.f[this.oWeightState + k];
+          const l = this.f[this.oLagWeightState + k];
+          this.f[this.oWeightState + k] = held[k];
+          this.f[this.oLagWeightState + k] = held[EASED_WEIGHT_LENGTH + k];
+          held[k] = w;
+          held[EASED_WEIGHT_LENGTH + k] = l;
+        }
+      };
+      swap();
+      refusePose(this.reads, pose, model, name);
+      swap();
     }
     const t = scratch.trs;
     decompose(t, 0, scratch.worldRotation, 0, t, 3, W, 0);

@@ -241,7 +241,8 @@ export class LadderClimb {
     this.reads = poseReads(
       skeleton,
       [armR, armL, legL, legR].flatMap((limb) => [limb.root, limb.middle, limb.end]),
-      [legL.foot, legR.foot],
+      // A separate foot bone is moved in its parent's frame: its model and its parent's are read.
+      [legL.foot, legR.foot, skeleton.parents[legL.foot], skeleton.parents[legR.foot]],
     );
     this.effectorFeet = Int32Array.of(
       -1,
@@ -449,8 +450,9 @@ export class LadderClimb {
     let lx = x;
     let ly = y;
     let lz = z;
+    // (An affine parent frame that does not invert, a scale of 0, keeps the foot where it is.)
     if (parent >= 0) {
-      invert(P, 0, model, 16 * parent);
+      if (!invert(P, 0, model, 16 * parent)) return;
       lx = P[0] * x + P[4] * y + P[8] * z + P[12];
       ly = P[1] * x + P[5] * y + P[9] * z + P[13];
       lz = P[2] * x + P[6] * y + P[10] * z + P[14];

@@ -18,7 +18,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import {
   EASE,
   EASED_WEIGHT_LENGTH,
@@ -102,6 +102,8 @@ export class LookAt {
   private readonly goal = slab.f64(3);
   private readonly args = slab.f64(3);
   private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
+  /** The weight and the target before this solve stepped them (put back if it refuses the pose). */
+  private readonly held = slab.f64(EASED_WEIGHT_LENGTH + 6);
   private readonly omega: number;
   private readonly modelTarget = slab.f64(3);
   private readonly modelUp = slab.f64(3);
@@ -136,7 +138,15 @@ export class LookAt {
     const cone = options.coneAngle ?? 0.8;
     this.skeleton = skeleton;
     this.joints = joints.slice();
-    this.reads = poseReads(skeleton, joints);
+    // In a chain, the joints between two turned ones are rebuilt from their locals: read too.
+    this.reads = poseReads(skeleton, [
+      ...joints,
+      ...joints.flatMap((j, i) =>
+        i > 0 && skeleton.isAncestor(joints[i - 1], j)
+          ? pathUp(skeleton, joints[i - 1], skeleton.parents[j])
+          : [],
+      ),
+    ]);
     this.shares = slab.f64From(shares);
     this.up.set(up);
     const rest = restModelMatrices(skeleton);
@@ -270,10 +280,15 @@ export class LookAt {
       throw new TendonError('pose/skeleton-mismatch', `${name}: the pose is not of this look's skeleton`);
     }
     checkPose(this.skeleton, pose, model, name);
-    checkPoseReads(this.reads, pose, model, name);
     if (!invert(this.worldInverse, 0, this.world, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
     }
+    // The weight and the target are stepped first (at weight 0 the look reads no pose); a pose it
+    // cannot use is then refused with them put back.
+    const held = this.held;
+    held.set(this.weightState, 0);
+    held.set(this.target, EASED_WEIGHT_LENGTH);
+    const wasInitialized = this.initialized;
     const a = this.args;
     a[EASE.goal] = this.weightState[1];
     a[EASE.easeTime] = this.weightEase;
@@ -298,6 +313,18 @@ export class LookAt {
     if (weight === 0) {
       this.clamped.fill(0);
       return;
+    }
+    if (!poseReadsUsable(this.reads, pose, model)) {
+      const stepped = [this.weightState.slice(), this.target.slice()];
+      this.weightState.set(held.subarray(0, EASED_WEIGHT_LENGTH));
+      this.target.set(held.subarray(EASED_WEIGHT_LENGTH));
+      const initialized = this.initialized;
+      this.initialized = wasInitialized;
+      refusePose(this.reads, pose, model, name);
+      // Every number finite after all (a sum that overflowed): the frame goes on, stepped.
+      this.weightState.set(stepped[0]);
+      this.target.set(stepped[1]);
+      this.initialized = initialized;
     }
     const Wi = this.worldInverse;
     const x = this.target[0];

@@ -43,11 +43,20 @@ export function poseReads(
 /**
  * Throws `pose/not-finite`, naming the joint, where a joint of `reads` has a NaN or an infinity in
  * its model matrix's top three rows, or an owned one in its local transform or a rotation that does
- * not normalize. A sum and a product, not a test per number (a NaN or an infinity makes the sum
- * NaN, a rotation of length 0 or ∞ the product 0, ∞ or NaN); the joint is looked for only then.
- * Allocates nothing unless it throws.
+ * not normalize ({@link poseReadsUsable}, then {@link refusePose}). Allocates nothing unless it
+ * throws.
  */
 export function checkPoseReads(reads: PoseReads, pose: Pose, model: Float64Array, who: string): void {
+  if (!poseReadsUsable(reads, pose, model)) refusePose(reads, pose, model, who);
+}
+
+/**
+ * Whether {@link checkPoseReads} would pass: for a step that must put its own state back before
+ * it throws (it eased a weight to learn whether it reads the pose at all this frame).
+ */
+export function poseReadsUsable(reads: PoseReads, pose: Pose, model: Float64Array): boolean {
+  // A sum and a product, not a test per number: a NaN or an infinity makes the sum NaN, a rotation
+  // of length 0 or ∞ the product 0, ∞ or NaN; the joint is looked for only then (refusePose).
   const t = pose.translations;
   const r = pose.rotations;
   const sc = pose.scales;
@@ -74,12 +83,14 @@ export function checkPoseReads(reads: PoseReads, pose: Pose, model: Float64Array
     sum += t[v] + t[v + 1] + t[v + 2] + (sc[v] + sc[v + 1] + sc[v + 2]);
     lengths *= r[q] * r[q] + r[q + 1] * r[q + 1] + (r[q + 2] * r[q + 2] + r[q + 3] * r[q + 3]);
   }
-  if (sum - sum === 0 && lengths > 0 && lengths < Number.POSITIVE_INFINITY) return;
-  refuse(reads, pose, model, who);
+  return sum - sum === 0 && lengths > 0 && lengths < Number.POSITIVE_INFINITY;
 }
 
-/** The rare path: the first joint that is not usable, named. */
-function refuse(reads: PoseReads, pose: Pose, model: Float64Array, who: string): void {
+/**
+ * Throws `pose/not-finite` for the first joint of `reads` that is not usable (returns where every
+ * one is: finite numbers whose sum overflowed).
+ */
+export function refusePose(reads: PoseReads, pose: Pose, model: Float64Array, who: string): void {
   const names = pose.skeleton.names;
   for (let k = 0; k < reads.read.length; k++) {
     const j = reads.read[k];
@@ -96,4 +107,17 @@ function refuse(reads: PoseReads, pose: Pose, model: Float64Array, who: string):
       );
     }
   }
+}
+
+/**
+ * The joints from `joint` up to `ancestor`, both included, when `ancestor` is `joint` or above
+ * it; none otherwise: a path a step rebuilds from local transforms.
+ */
+export function pathUp(skeleton: Skeleton, ancestor: number, joint: number): number[] {
+  const path: number[] = [];
+  for (let j = joint; j >= 0; j = skeleton.parents[j]) {
+    path.push(j);
+    if (j === ancestor) return path;
+  }
+  return [];
 }

@@ -137,10 +137,11 @@ export class RungRetarget {
     // capture has them: a retarget moves a limb by a few centimetres).
     const solver = (root: number, middle: number, end: number) =>
       new TwoBoneIk(skeleton, { root, middle, end });
-    this.reads = poseReads(skeleton, [
-      this.hips,
-      ...[armL, armR, legL, legR].flatMap((limb) => [limb.root, limb.middle, limb.end]),
-    ]);
+    // A frame runs forward kinematics over the whole skeleton: every joint is read.
+    this.reads = poseReads(
+      skeleton,
+      skeleton.names.map((_, j) => j),
+    );
     this.solvers = [
       solver(armL.root, armL.middle, armL.end),
       solver(armR.root, armR.middle, armR.end),
