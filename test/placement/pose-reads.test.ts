@@ -50,6 +50,17 @@ function looking(skeleton: Skeleton, options: ConstructorParameters<typeof LookA
 }
 const lookRig: { rig?: Rig } = {};
 
+/** A climb of 6 rungs, 0.05 rungs a frame. */
+function climbing(skeleton: Skeleton, rig: Rig) {
+  return () => {
+    const climb = new LadderClimb(skeleton, rig, {
+      ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 6, spacing: 0.3 },
+      scale: 0.5,
+    });
+    return (pose: Pose, model: Float64Array) => climb.update(pose, model, 0.05);
+  };
+}
+
 const CASES: Case[] = [
   {
     name: 'LookAt',
@@ -71,26 +82,14 @@ const CASES: Case[] = [
   {
     name: 'LadderClimb',
     make(skeleton, rig) {
-      const climb = () => {
-        const c = new LadderClimb(skeleton, rig, {
-          ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 6, spacing: 0.3 },
-          scale: 0.5,
-        });
-        return (pose: Pose, model: Float64Array) => c.update(pose, model, 0.05);
-      };
+      const climb = climbing(skeleton, rig);
       return { a: climb(), b: climb(), joint: rig.arms[0].middle };
     },
   },
   {
     name: 'LadderClimb, the parent of the separate foot bones',
     make(skeleton, rig) {
-      const climb = () => {
-        const c = new LadderClimb(skeleton, rig, {
-          ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 6, spacing: 0.3 },
-          scale: 0.5,
-        });
-        return (pose: Pose, model: Float64Array) => c.update(pose, model, 0.05);
-      };
+      const climb = climbing(skeleton, rig);
       // Read in model space only (the foot is moved in its frame): its model matrix is spoiled.
       return { a: climb(), b: climb(), joint: skeleton.parents[rig.legs[0].foot], modelOnly: true };
     },

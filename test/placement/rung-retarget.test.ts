@@ -13,19 +13,21 @@ import { findRig } from '../../src/rig/find-rig.js';
 import { assetsDir } from '../helpers/assets.js';
 import { CMU_SCALE } from './characters.js';
 
+/** CMU 01_03 and its rig. */
+function ladderClip() {
+  const { skeleton, clip } = importBvh(
+    readFileSync(`${assetsDir}bvh/cmu_01_03_climb_ladder_hang.bvh`, 'utf8'),
+  );
+  return { skeleton, clip, rig: findRig(skeleton) };
+}
+
+/** The captured rungs: about 25 cm apart from 25 cm up (4.4 units); the new: 22.6 cm from 22.6 cm. */
+const RUNGS = { capturedFirstRung: 4.4, capturedSpacing: 4.4, firstRung: 4, spacing: 4 };
+
 describe('RungRetarget', () => {
   it('puts the CMU ladder clip on a ladder of other rungs: holds within 1 cm of their new rungs', () => {
-    const { skeleton, clip } = importBvh(
-      readFileSync(`${assetsDir}bvh/cmu_01_03_climb_ladder_hang.bvh`, 'utf8'),
-    );
-    const rig = findRig(skeleton);
-    // The captured rungs: about 25 cm apart from 25 cm up (4.4 units); the new: 22.6 cm from 22.6 cm.
-    const retarget = new RungRetarget(clip, rig, {
-      capturedFirstRung: 4.4,
-      capturedSpacing: 4.4,
-      firstRung: 4,
-      spacing: 4,
-    });
+    const { skeleton, clip, rig } = ladderClip();
+    const retarget = new RungRetarget(clip, rig, RUNGS);
     const animated = new Pose(skeleton);
     const pose = new Pose(skeleton);
     const model = createModelBuffer(skeleton);
@@ -85,16 +87,8 @@ describe('RungRetarget', () => {
   });
 
   it('refuses a pose with a NaN in a limb before it moves anything (pose/not-finite, the joint named)', () => {
-    const { skeleton, clip } = importBvh(
-      readFileSync(`${assetsDir}bvh/cmu_01_03_climb_ladder_hang.bvh`, 'utf8'),
-    );
-    const rig = findRig(skeleton);
-    const retarget = new RungRetarget(clip, rig, {
-      capturedFirstRung: 4.4,
-      capturedSpacing: 4.4,
-      firstRung: 4,
-      spacing: 4,
-    });
+    const { skeleton, clip, rig } = ladderClip();
+    const retarget = new RungRetarget(clip, rig, RUNGS);
     const pose = new Pose(skeleton);
     const model = createModelBuffer(skeleton);
     sampleClip(clip, new SamplerContext(clip), 3, pose, 'clamp');
