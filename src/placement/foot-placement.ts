@@ -977,21 +977,11 @@ export class FootPlacement {
       return;
     }
     if (!poseReadsUsable(this.reads, pose, model)) {
-      // Swapped back before the refusal, and again if it finds every number finite (a sum of
-      // finite ones that overflowed): then the frame goes on, eased.
-      const swap = () => {
-        for (let k = 0; k < EASED_WEIGHT_LENGTH; k++) {
-          const w = this.f[this.oWeightState + k];
-          const l = this.f[this.oLagWeightState + k];
-          this.f[this.oWeightState + k] = held[k];
-          this.f[this.oLagWeightState + k] = held[EASED_WEIGHT_LENGTH + k];
-          held[k] = w;
-          held[EASED_WEIGHT_LENGTH + k] = l;
-        }
-      };
-      swap();
+      for (let k = 0; k < EASED_WEIGHT_LENGTH; k++) {
+        this.f[this.oWeightState + k] = held[k];
+        this.f[this.oLagWeightState + k] = held[EASED_WEIGHT_LENGTH + k];
+      }
       refusePose(this.reads, pose, model, name);
-      swap();
     }
     const t = scratch.trs;
     decompose(t, 0, scratch.worldRotation, 0, t, 3, W, 0);

@@ -315,16 +315,10 @@ export class LookAt {
       return;
     }
     if (!poseReadsUsable(this.reads, pose, model)) {
-      const stepped = [this.weightState.slice(), this.target.slice()];
       this.weightState.set(held.subarray(0, EASED_WEIGHT_LENGTH));
       this.target.set(held.subarray(EASED_WEIGHT_LENGTH));
-      const initialized = this.initialized;
       this.initialized = wasInitialized;
       refusePose(this.reads, pose, model, name);
-      // Every number finite after all (a sum that overflowed): the frame goes on, stepped.
-      this.weightState.set(stepped[0]);
-      this.target.set(stepped[1]);
-      this.initialized = initialized;
     }
     const Wi = this.worldInverse;
     const x = this.target[0];

@@ -56,7 +56,8 @@ export function checkPoseReads(reads: PoseReads, pose: Pose, model: Float64Array
  */
 export function poseReadsUsable(reads: PoseReads, pose: Pose, model: Float64Array): boolean {
   // A sum and a product, not a test per number: a NaN or an infinity makes the sum NaN, a rotation
-  // of length 0 or ∞ the product 0, ∞ or NaN; the joint is looked for only then (refusePose).
+  // of length 0 or ∞ the product 0, ∞ or NaN. Only then is each joint looked at (finite numbers
+  // whose sum or product overflowed pass there).
   const t = pose.translations;
   const r = pose.rotations;
   const sc = pose.scales;
@@ -73,8 +74,6 @@ export function poseReadsUsable(reads: PoseReads, pose: Pose, model: Float64Arra
       (model[m + 8] + model[m + 9] + model[m + 10]) +
       (model[m + 12] + model[m + 13] + model[m + 14]);
   }
-  // The product of the rotations' squared lengths (rarely, finite ones underflow or overflow it:
-  // the search below then finds nothing wrong and returns).
   let lengths = 1;
   for (let k = 0; k < owned.length; k++) {
     const j = owned[k];
@@ -83,30 +82,39 @@ export function poseReadsUsable(reads: PoseReads, pose: Pose, model: Float64Arra
     sum += t[v] + t[v + 1] + t[v + 2] + (sc[v] + sc[v + 1] + sc[v + 2]);
     lengths *= r[q] * r[q] + r[q + 1] * r[q + 1] + (r[q + 2] * r[q + 2] + r[q + 3] * r[q + 3]);
   }
-  return sum - sum === 0 && lengths > 0 && lengths < Number.POSITIVE_INFINITY;
+  if (sum - sum === 0 && lengths > 0 && lengths < Number.POSITIVE_INFINITY) return true;
+  return firstUnusable(reads, pose, model) === null;
 }
 
 /**
- * Throws `pose/not-finite` for the first joint of `reads` that is not usable (returns where every
- * one is: finite numbers whose sum overflowed).
+ * Throws `pose/not-finite` for the first joint of `reads` that is not usable. Call it where
+ * {@link poseReadsUsable} is false: there is one.
  */
-export function refusePose(reads: PoseReads, pose: Pose, model: Float64Array, who: string): void {
-  const names = pose.skeleton.names;
+export function refusePose(reads: PoseReads, pose: Pose, model: Float64Array, who: string): never {
+  const found = firstUnusable(reads, pose, model);
+  const joint = found === null ? 'a joint' : `joint "${pose.skeleton.names[found.joint]}"`;
+  throw new TendonError(
+    'pose/not-finite',
+    found?.local === true
+      ? `${who}: ${joint} has a NaN or an infinity in its local transform, or a rotation of length 0`
+      : `${who}: ${joint} has a NaN or an infinity in its model matrix (forward kinematics of a bad pose?)`,
+  );
+}
+
+/** The rare path: the first joint of `reads` that is not usable, and where, or null for none. */
+function firstUnusable(
+  reads: PoseReads,
+  pose: Pose,
+  model: Float64Array,
+): { joint: number; local: boolean } | null {
   for (let k = 0; k < reads.read.length; k++) {
     const j = reads.read[k];
     if (reads.owned.includes(j) && !localUsable(pose.translations, pose.rotations, pose.scales, j)) {
-      throw new TendonError(
-        'pose/not-finite',
-        `${who}: joint "${names[j]}" has a NaN or an infinity in its local transform, or a rotation of length 0`,
-      );
+      return { joint: j, local: true };
     }
-    if (!modelUsable(model, j)) {
-      throw new TendonError(
-        'pose/not-finite',
-        `${who}: joint "${names[j]}" has a NaN or an infinity in its model matrix (forward kinematics of a bad pose?)`,
-      );
-    }
+    if (!modelUsable(model, j)) return { joint: j, local: false };
   }
+  return null;
 }
 
 /**

@@ -219,8 +219,8 @@ export class RungRetarget {
    * their animated rotations), and updates `model`.
    *
    * @throws {@link TendonError} `placement/invalid-input` for a non-finite time; `pose/not-finite`,
-   *   naming the joint, for a NaN, an infinity or a zero rotation in a limb's joints or their
-   *   parents, before anything is written.
+   *   naming the joint, for a NaN, an infinity or a zero rotation in any joint (a frame runs
+   *   forward kinematics over the whole skeleton), before anything is written.
    */
   apply(pose: Pose, model: Float64Array, time: number): void {
     if (!Number.isFinite(time)) {
