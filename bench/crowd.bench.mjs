@@ -49,7 +49,6 @@ import {
   HEAD,
   HINGE_TOLERANCE_RAD,
   headTargets,
-  identityRestLocals,
   kneeOnHinge,
   kneeRest,
   LEG,
@@ -57,7 +56,7 @@ import {
   REACH_TOLERANCE,
   TARGET_COUNT,
 } from './ik-setup.mjs';
-import { tendonAim, tendonLeg } from './ik-tendon.mjs';
+import { identitySkeleton, tendonAim, tendonLeg } from './ik-tendon.mjs';
 
 const ROUNDS = 9;
 const ROUND_TARGET_NS = Number(process.env.ROUND_MS ?? 60) * 1e6;
@@ -119,17 +118,6 @@ function tendonBatch(targets, batch) {
       shin: new Matrix4().fromArray(pose.model, 16 * knee),
     },
   };
-}
-
-/** A skeleton of an ik-setup.mjs rig with identity rest rotations. */
-function identitySkeleton(rig) {
-  const locals = identityRestLocals(rig);
-  return tendon.Skeleton.create({
-    names: rig.names,
-    parents: rig.parents,
-    restTranslations: locals.flatMap((l) => l.position),
-    restRotations: locals.flatMap((l) => l.quaternion),
-  });
 }
 
 /**

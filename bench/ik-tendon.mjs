@@ -11,14 +11,19 @@ import * as tendon from '../dist/index.js';
 import { timedLoop } from './harness.mjs';
 import { ARM, CHAIN, HEAD, identityRestLocals, LEG, TARGET_COUNT } from './ik-setup.mjs';
 
-function build(rig) {
+/** A skeleton of an ik-setup.mjs rig with identity rest rotations. */
+export function identitySkeleton(rig) {
   const locals = identityRestLocals(rig);
-  const skeleton = tendon.Skeleton.create({
+  return tendon.Skeleton.create({
     names: rig.names,
     parents: rig.parents,
     restTranslations: locals.flatMap((l) => l.position),
     restRotations: locals.flatMap((l) => l.quaternion),
   });
+}
+
+function build(rig) {
+  const skeleton = identitySkeleton(rig);
   const pose = new tendon.Pose(skeleton);
   const model = tendon.createModelBuffer(skeleton);
   tendon.forwardKinematics(pose, model);

@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import * as tendon from '../dist/index.js';
 import { median } from './harness.mjs';
+import { wasmCarver } from './wasm-memory.mjs';
 
 const COUNT = 1000;
 const ROUNDS = 7;
@@ -53,14 +54,7 @@ const need =
   8 * (walk.times.length + walk.values.length + 64) +
   COUNT * (8 + 4 * walk.trackCount) +
   1024;
-memory.grow(Math.ceil(Math.max(0, need - memory.buffer.byteLength) / 65536));
-let offset = 1024;
-/** A view of `length` elements in WebAssembly's memory, 16-byte aligned (the SIMD loads'). */
-const carve = (Type, length) => {
-  const view = new Type(memory.buffer, offset, length);
-  offset = (offset + length * Type.BYTES_PER_ELEMENT + 15) & ~15;
-  return view;
-};
+const carve = wasmCarver(memory, need);
 const parents = carve(Int32Array, J);
 parents.set(skeleton.parents);
 const translations = carve(Float64Array, crowd.translations.length);

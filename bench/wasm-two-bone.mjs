@@ -17,20 +17,16 @@ import * as tendon from '../dist/index.js';
 import { twoBoneSolveLeg } from '../dist/kernel/two-bone-batch.js';
 import { median, printTable, timeRounds, warmUp } from './harness.mjs';
 import { babylonLeg, textbookLeg } from './ik-peers.mjs';
-import { identityRestLocals, LEG, legTargets, TARGET_COUNT } from './ik-setup.mjs';
+import { LEG, legTargets, TARGET_COUNT } from './ik-setup.mjs';
+import { identitySkeleton } from './ik-tendon.mjs';
+import { wasmCarver } from './wasm-memory.mjs';
 
 const BATCH = 100;
 const ROUNDS = Number(process.env.ROUNDS ?? 9);
 const targets = legTargets();
 const P = targets.positions;
 
-const locals = identityRestLocals(LEG);
-const skeleton = tendon.Skeleton.create({
-  names: LEG.names,
-  parents: LEG.parents,
-  restTranslations: locals.flatMap((l) => l.position),
-  restRotations: locals.flatMap((l) => l.quaternion),
-});
+const skeleton = identitySkeleton(LEG);
 const [hip, knee, foot] = LEG.chain;
 const J = skeleton.jointCount;
 
@@ -60,13 +56,7 @@ const { memory, legs: wasmLegs } = instance.exports;
 function wasmSide() {
   const t = tendonSide();
   const need = 1024 + 8 * BATCH * (J * 58 + 34 + 3 + 1) + 4 * BATCH * (J + 4) + BATCH + 4096;
-  memory.grow(Math.ceil(Math.max(0, need - memory.buffer.byteLength) / 65536));
-  let offset = 1024;
-  const carve = (Type, length) => {
-    const view = new Type(memory.buffer, offset, length);
-    offset = (offset + length * Type.BYTES_PER_ELEMENT + 15) & ~15;
-    return view;
-  };
+  const carve = wasmCarver(memory, need);
   const v = {
     parents: carve(Int32Array, BATCH * J),
     translations: carve(Float64Array, 3 * BATCH * J),
