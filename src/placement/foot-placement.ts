@@ -100,6 +100,12 @@ const scratch = {
   limitedRotations: new Float64Array(12),
   /** The placement's two eased weights before this solve eased them (put back if it refuses). */
   heldWeights: new Float64Array(2 * EASED_WEIGHT_LENGTH),
+  /** The rays, hits and the landing's plane with which landingEdge looks for a step's nose. */
+  edgeRay: new Float64Array(RAY.length),
+  edgeHit: new Float64Array(HIT.length),
+  edgePlane: new Float64Array(HIT.length),
+  /** landingEdge's probe: from (x, z) along (dx, dz), how far: [x, z, dx, dz, at] (riseAlong). */
+  edgeProbe: new Float64Array(5),
 };
 
 /**
@@ -217,6 +223,16 @@ export interface FootPlacementOptions {
   readonly maxRiseSpeed?: number;
   /** Seconds before landing over which a swinging foot heads for the height where it lands. Default 0.3. */
   readonly anticipation?: number;
+  /**
+   * How far past a step's nose a foot walking down lands at least, a fraction of the leg's length.
+   * A foot the clip lands just past a nose (or up to 2% of the leg before one: where it lands is
+   * predicted to a centimetre or so) would pass over the upper level until touchdown and drop the
+   * step's height in the frame it lands; it lands this far past the nose instead, moved on along
+   * its path over the last `anticipation` seconds of its swing (the stride lengthens), so that it
+   * passes the nose in time to come down. Two more rays per swinging foot and frame while it looks
+   * where it will land, eight more where it finds a nose. Default 0.15; 0 turns it off.
+   */
+  readonly edgeClearance?: number;
   /**
    * The character's forward direction in model space. Default +Z. Used for a leg whose rest pose is
    * straight: its knee bends toward forward. Three finite numbers, not all 0 (else the constructor
@@ -442,6 +458,20 @@ export class FootPlacement {
   private readonly oUnderPelvis: number;
   /** Per leg, how far the ground where the foot will land stands above the clip's floor (world units). */
   private readonly oLandingCorrection: number;
+  /** Per leg, the horizontal move (world x, z) the swinging foot's target and ray take this frame. */
+  private readonly oLandShift: number;
+  /** Per leg, the move its landing takes past a step's nose (landingEdge), world x, z. */
+  private readonly oEdgeShift: number;
+  /**
+   * Per leg, the nose found before its landing (world x, z) and the foot's path there (x, z); or
+   * where the landing was when none was found.
+   */
+  private readonly oEdge: number;
+  /**
+   * Per leg, 1 while its swing has found a nose (kept until it lands: the prediction wavers), 2
+   * where it looked and found none (`edge` then holds where the landing was).
+   */
+  private readonly oEdgeFound: number;
   private readonly oAnimatedToe: number;
   private readonly oWeightState: number;
   /**
@@ -517,7 +547,7 @@ export class FootPlacement {
     this.oReachNow = f64(n);
     this.oKneeBounds = f64(2 * n);
     this.oFootHeights = f64(n);
-    this.oSettings = f64(17);
+    this.oSettings = f64(18);
     this.oStepLimit = f64(6);
     this.oForwardModel = f64(3);
     this.oEntryRotations = f64(12 * n);
@@ -553,6 +583,9 @@ export class FootPlacement {
     this.oHeldPush = f64(2 * n);
     this.oEntryBends = f64(4 * n);
     this.oLandingCorrection = f64(n);
+    this.oLandShift = f64(2 * n);
+    this.oEdgeShift = f64(2 * n);
+    this.oEdge = f64(4 * n);
     this.oHips = f64(3 * n);
     this.oPelvisSpring = f64(2);
     this.oRamps = f64(2);
@@ -573,6 +606,7 @@ export class FootPlacement {
     this.oSteep = u8(n);
     this.oUnderPelvis = u8(n);
     this.oPoleLeftBehind = u8(n);
+    this.oEdgeFound = u8(n);
     this.f = slab.f64(f64s);
     this.b = slab.u8(u8s);
     this.f[this.oRamps] = 0.1;
@@ -631,6 +665,8 @@ export class FootPlacement {
         option('lockDrop', 0.04, 1),
         option('maxRiseSpeed', 0.2),
         // minSoftness, set below (its default depends on the rig's shape).
+        0,
+        // edgeClearance, set below (its default depends on the rig's shape).
         0,
       ],
       this.oSettings,
@@ -698,6 +734,9 @@ export class FootPlacement {
     const minSoftness = option('minSoftness', this.frontCount > 0 ? 0.01 : 0, 0.5);
     this.f[this.oSettings + 16] =
       minSoftness < this.f[this.oSettings + 13] ? minSoftness : this.f[this.oSettings + 13];
+    // Off by default for a four-legged rig: on the Fox's walk down the slid steps its worst joint
+    // step went from 45° to 59° with it (docs/placement-details.md).
+    this.f[this.oSettings + 17] = option('edgeClearance', this.frontCount > 0 ? 0 : 0.15, 1);
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -854,6 +893,9 @@ export class FootPlacement {
     this.b.fill(0, this.oReachKnown, this.oReachKnown + n);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
     this.f.fill(0, this.oLastContact, this.oLastContact + n);
+    this.f.fill(0, this.oLandShift, this.oLandShift + 2 * n);
+    this.f.fill(0, this.oEdgeShift, this.oEdgeShift + 2 * n);
+    this.b.fill(0, this.oEdgeFound, this.oEdgeFound + n);
   }
 
   /**
@@ -1205,6 +1247,11 @@ export class FootPlacement {
           ? this.f[this.oLocks + 4 * i + 1]
           : this.f[this.oAnimated + 3 * i + 2] + driftZ;
       }
+      if (!plantedLock) {
+        // A swinging foot heading past a step's nose (landingEdge) reads the ground where it is.
+        ray[RAY.origin] += this.f[this.oLandShift + 2 * i];
+        ray[RAY.origin + 2] += this.f[this.oLandShift + 2 * i + 1];
+      }
       ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + s[sO + 4] * L;
       if (toeHeld > 0) {
         // A flat foot held on its toe: under where its joint will be, as far as the toe holds.
@@ -1283,7 +1330,12 @@ export class FootPlacement {
       const until = this.f[this.oLandingIn + i];
       // Only within the last `anticipation` seconds before it lands is the landing read (the
       // swing's target and the hips ease toward it over that time): earlier rays would be wasted.
-      if (!(until > 0 && until < s[sO + 12])) continue;
+      if (!(until > 0 && until < s[sO + 12])) {
+        this.b[this.oEdgeFound + i] = 0;
+        this.f[this.oEdgeShift + 2 * i] = 0;
+        this.f[this.oEdgeShift + 2 * i + 1] = 0;
+        continue;
+      }
       // Where the foot will land, in the world: its model position then, carried by the travel an
       // in-place clip implies until then: its ground velocity moment by moment, integrated. The
       // clip's mean velocity times the wait put the Fox's hind paw up to 9 cm short of where it
@@ -1300,7 +1352,9 @@ export class FootPlacement {
         ray[RAY.origin] += this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
         ray[RAY.origin + 2] += this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
       }
-      if (this.castFootprint(ray, hit, i, true)) {
+      this.f[this.oEdgeShift + 2 * i] = 0;
+      this.f[this.oEdgeShift + 2 * i + 1] = 0;
+      if (this.castFootprint(ray, hit, i, true) && this.landingEdge(i, ray, hit)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         this.f[this.oLandingBase + i] =
           hit[1] + ((hit[4] / nl) * this.f[this.oStand + 2 * i] + this.f[this.oStand + 2 * i + 1]) * scale;
@@ -1376,6 +1430,116 @@ export class FootPlacement {
     }
     hit[1] += rise;
     return true;
+  }
+
+  /**
+   * Where a swing lands just past a step's nose walking down, or up to 2% of the leg before one
+   * (the track predicts the landing to a centimetre or so), moves its landing on along the foot's
+   * path to `edgeClearance` past the nose: `ray` (cast where the track has it land, `hit` its
+   * answer) is then cast there, and the move is kept in `edgeShift` (the targets take it as the
+   * landing nears: computeTargets). Landing where the clip has it, the foot would pass over the
+   * upper level until touchdown, then drop the step's height in that frame (CMU 131_01's heel
+   * 2 mm past a nose: its target fell 14.5 cm, a knee turned 30°). The nose is looked for once a
+   * swing: behind the landing, over the ground the foot still passes (one ray), and ahead of it
+   * (one more); found (a drop of more than 8% of the leg), it is placed to 1/128 of the span by
+   * bisection and kept with the path's direction until the foot lands, so that the landing does
+   * not jump as the prediction wavers. Returns whether the ground was found where it lands.
+   */
+  private landingEdge(i: number, ray: Float64Array, hit: Float64Array): boolean {
+    const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
+    const clear = this.f[this.oSettings + 17] * L;
+    if (!(clear > 0)) return true;
+    const e = this.oEdge + 4 * i;
+    const px = ray[RAY.origin];
+    const pz = ray[RAY.origin + 2];
+    if (this.b[this.oEdgeFound + i] !== 1) {
+      // Looked already, and found none: looked again only once the landing has moved by 1% of the
+      // leg since (a look every frame cost 4.5% of a placed crowd's frame).
+      if (this.b[this.oEdgeFound + i] === 2) {
+        const mx = px - this.f[e];
+        const mz = pz - this.f[e + 1];
+        if (mx * mx + mz * mz < 1e-4 * L * L) return true;
+      }
+      this.b[this.oEdgeFound + i] = 2;
+      this.f[e] = px;
+      this.f[e + 1] = pz;
+      if (!standable(hit, 3)) return true;
+      // The foot's path: from where its ray is now to where it lands.
+      let dx = px - this.f[this.oRayOrigins + 2 * i];
+      let dz = pz - this.f[this.oRayOrigins + 2 * i + 1];
+      const length = Math.sqrt(dx * dx + dz * dz);
+      if (!(length > 0.05 * L)) return true;
+      dx /= length;
+      dz /= length;
+      const plane = scratch.edgePlane;
+      plane.set(hit);
+      // More than a 20° slope falls over the span (a slope's foot is no nose), less than a step.
+      const drop = 0.08 * L;
+      // The span (along the path from the landing) with the upper level at `high` and the lower at
+      // `low`, and their rises over the landing's plane.
+      // (The probe's numbers and its answer go through arrays: doubles passed to or returned
+      // from a call V8 does not inline are boxed, 42–54 B a frame.)
+      const probe = scratch.edgeProbe;
+      probe[0] = px;
+      probe[1] = pz;
+      probe[2] = dx;
+      probe[3] = dz;
+      let high = -(length < clear ? length : clear);
+      let low = 0;
+      probe[4] = high;
+      this.riseAlong(i, ray);
+      let highRise = scratch.rise[0];
+      let lowRise = 0;
+      if (!(highRise > drop)) {
+        high = 0;
+        highRise = 0;
+        low = 0.02 * L;
+        probe[4] = low;
+        this.riseAlong(i, ray);
+        lowRise = scratch.rise[0];
+        if (!(lowRise < -drop)) return true;
+      }
+      const half = 0.5 * (highRise + lowRise);
+      for (let k = 0; k < 7; k++) {
+        const mid = 0.5 * (high + low);
+        probe[4] = mid;
+        this.riseAlong(i, ray);
+        if (scratch.rise[0] > half) high = mid;
+        else low = mid;
+      }
+      const at = 0.5 * (high + low);
+      this.f[e] = px + at * dx;
+      this.f[e + 1] = pz + at * dz;
+      this.f[e + 2] = dx;
+      this.f[e + 3] = dz;
+      this.b[this.oEdgeFound + i] = 1;
+    }
+    const dx = this.f[e + 2];
+    const dz = this.f[e + 3];
+    let move = (this.f[e] - px) * dx + (this.f[e + 1] - pz) * dz + clear;
+    if (!(move > 0)) return true;
+    if (move > clear + 0.05 * L) move = clear + 0.05 * L;
+    this.f[this.oEdgeShift + 2 * i] = move * dx;
+    this.f[this.oEdgeShift + 2 * i + 1] = move * dz;
+    ray[RAY.origin] = px + move * dx;
+    ray[RAY.origin + 2] = pz + move * dz;
+    return this.castFootprint(ray, hit, i, true);
+  }
+
+  /**
+   * Into `scratch.rise[0]`: how far the ground at `scratch.edgeProbe` (`at` along (dx, dz) from
+   * (x, z)) stands over the plane of `scratch.edgePlane`, −∞ where there is none (a hole reads as
+   * low ground). `ray` gives the ray's height, direction and reach.
+   */
+  private riseAlong(i: number, ray: Float64Array): void {
+    const p = scratch.edgeProbe;
+    const probe = scratch.edgeRay;
+    probe.set(ray);
+    probe[RAY.origin] = p[0] + p[4] * p[2];
+    probe[RAY.origin + 2] = p[1] + p[4] * p[3];
+    if (this.castChecked(probe, scratch.edgeHit, this.legs[i])) {
+      riseOverPlane(scratch.rise, scratch.edgeHit, probe, scratch.edgePlane, 0);
+    } else scratch.rise[0] = Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -1605,6 +1769,34 @@ export class FootPlacement {
           if (locked) k *= 1 - this.f[this.oLockWeights + EASED_WEIGHT_LENGTH * i + 3];
           land = base + (this.f[this.oLandingBase + i] - base) * k;
           this.f[this.oLandingNear + i] = k;
+          // Moved on past a step's nose (landingEdge) as the landing nears, as far as the leg
+          // reaches from the hips now (lowered by lockDrop, as a lock is held: landed farther, its
+          // lock would slide back in the contact's first frames, 2.7 cm on the robot).
+          const ks = k < 0.5 ? 2 * k : 1;
+          let sx = this.f[this.oEdgeShift + 2 * i] * ks;
+          let sz = this.f[this.oEdgeShift + 2 * i + 1] * ks;
+          const dd = sx * sx + sz * sz;
+          if (dd > 0) {
+            const L = this.f[this.oLengths + i] * scale;
+            const ex = ax - this.f[this.oHips + 3 * i];
+            const eyLow = ay - this.f[this.oHips + 3 * i + 1] + s[sO + 14] * L;
+            const ez = az - this.f[this.oHips + 3 * i + 2];
+            const reach = s[sO + 11] * L;
+            const e0 = this.f[this.oClipReach2 + i];
+            const r2 = e0 > reach * reach ? e0 : reach * reach;
+            const ed = ex * sx + ez * sz;
+            const disc = ed * ed - dd * (ex * ex + eyLow * eyLow + ez * ez - r2);
+            const t = disc > 0 ? (-ed + Math.sqrt(disc)) / dd : 0;
+            if (t < 1) {
+              sx *= t > 0 ? t : 0;
+              sz *= t > 0 ? t : 0;
+            }
+          }
+          this.f[this.oLandShift + 2 * i] = sx;
+          this.f[this.oLandShift + 2 * i + 1] = sz;
+        } else if (this.planted[i] === 0) {
+          this.f[this.oLandShift + 2 * i] = 0;
+          this.f[this.oLandShift + 2 * i + 1] = 0;
         }
         const y = (land > base ? land : base) + lift;
         // Horizontal offsets from where the ray was cast (the slope's push of the sole, n·h).
@@ -1659,6 +1851,10 @@ export class FootPlacement {
       let tx = ax + this.f[this.oOffsetSprings + os];
       const ty = ay + this.f[this.oOffsetSprings + os + 1] + correction;
       let tz = az + this.f[this.oOffsetSprings + os + 2];
+      if (this.planted[i] === 0) {
+        tx += this.f[this.oLandShift + 2 * i];
+        tz += this.f[this.oLandShift + 2 * i + 1];
+      }
       // A new contact (planted rising) locks afresh where the foot is now (the animated foot plus
       // what is left of an easing drift), so locking moves nothing. When the contact ends, the
       // drift eases out over the contact track's ramp-out (its own ease, not the contact weight,
@@ -1666,8 +1862,12 @@ export class FootPlacement {
       const lw = EASED_WEIGHT_LENGTH * i;
       const held = locked ? this.f[this.oLockWeights + lw + 3] : 0;
       if (this.planted[i] === 1 && (!locked || this.b[this.oWasPlanted + i] === 0) && grounded) {
-        const dx = this.f[this.oDrift + 2 * i] * held;
-        const dz = this.f[this.oDrift + 2 * i + 1] * held;
+        // (With the move a landing past a step's nose took, which the contact keeps as its drift.)
+        const dx = this.f[this.oDrift + 2 * i] * held + this.f[this.oLandShift + 2 * i];
+        const dz = this.f[this.oDrift + 2 * i + 1] * held + this.f[this.oLandShift + 2 * i + 1];
+        this.f[this.oLandShift + 2 * i] = 0;
+        this.f[this.oLandShift + 2 * i + 1] = 0;
+        this.b[this.oEdgeFound + i] = 0;
         this.b[this.oLocked + i] = 1;
         this.f[this.oLocks + 4 * i] = ax + dx;
         this.f[this.oLocks + 4 * i + 1] = az + dz;

@@ -341,6 +341,12 @@ describe('FootPlacement', () => {
           }),
       ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
     }
+    // An edge clearance outside [0, 1] legs, or not a number.
+    for (const edgeClearance of [-0.1, 1.5, Number.NaN, '0.1']) {
+      expect(
+        () => new FootPlacement(skeleton, rig, { ground, edgeClearance: edgeClearance as number }),
+      ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
+    }
     // Any array of 3 (a typed array too), as before the check.
     const typed = new Float64Array([0, 0, 1]) as unknown as [number, number, number];
     expect(() => new FootPlacement(skeleton, rig, { ground, forward: typed })).not.toThrow();
