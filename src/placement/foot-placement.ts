@@ -734,9 +734,7 @@ export class FootPlacement {
     const minSoftness = option('minSoftness', this.frontCount > 0 ? 0.01 : 0, 0.5);
     this.f[this.oSettings + 16] =
       minSoftness < this.f[this.oSettings + 13] ? minSoftness : this.f[this.oSettings + 13];
-    // Off by default for a four-legged rig: on the Fox's walk down the slid steps its worst joint
-    // step went from 45° to 59° with it (docs/placement-details.md).
-    this.f[this.oSettings + 17] = option('edgeClearance', this.frontCount > 0 ? 0 : 0.15, 1);
+    this.f[this.oSettings + 17] = option('edgeClearance', 0.15, 1);
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
