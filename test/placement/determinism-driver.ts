@@ -1,6 +1,7 @@
 /**
  * The placement workload of the cross-engine determinism test: a synthetic walker placed over a
- * heightfield and a mesh (feet, pelvis, locks, tilt, the joint-step limit, look-at), then climbing a ladder and hanging
+ * heightfield, a mesh and steps (feet, pelvis, locks, tilt, the joint-step limit, a landing moved
+ * past a step's nose, look-at), then climbing a ladder and hanging
  * from a bar, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
  * and in QuickJS; the two strings must be equal.
  */
@@ -11,6 +12,7 @@ import { HeightfieldGround } from '../../src/placement/heightfield-ground.js';
 import { LadderClimb } from '../../src/placement/ladder-climb.js';
 import { LookAt } from '../../src/placement/look-at.js';
 import { MeshGround } from '../../src/placement/mesh-ground.js';
+import { ProfileGround } from '../../src/placement/profile-ground.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
@@ -46,6 +48,12 @@ export function run(frames: number): string {
   const grounds = [
     new HeightfieldGround({ originX: -2, originZ: -1, cellSize: 0.25, columns, rows, heights }),
     new MeshGround(positions, indices),
+    // 15 cm steps down, laid where a foot lands just past a nose: a landing moved past it
+    // (edgeClearance: the nose found by bisection, the move eased in).
+    new ProfileGround(
+      [1, 0],
+      [-1e3, 0.45, -1.2, 0.45, -1.2, 0.3, -0.95, 0.3, -0.95, 0.15, -0.7, 0.15, -0.7, 0, 1e3, 0],
+    ),
   ];
   const out: string[] = [];
   const pose = new Pose(skeleton);
