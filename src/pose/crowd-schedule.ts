@@ -251,8 +251,13 @@ export class CrowdSchedule {
    *   (nothing changed).
    */
   plan(dt: number): number {
-    if (!(dt >= 0 && dt < Number.POSITIVE_INFINITY)) {
-      throw new TendonError('argument/invalid', `CrowdSchedule.plan: dt ${dt} is not a finite number ≥ 0`);
+    // typeof first: a string, null or [0.1] passes the comparisons (coerced), then `+` would
+    // concatenate into the waits.
+    if (typeof dt !== 'number' || !(dt >= 0 && dt < Number.POSITIVE_INFINITY)) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdSchedule.plan: dt ${typeof dt === 'string' ? `'${dt}'` : String(dt)} is not a finite number ≥ 0`,
+      );
     }
     const frame = this.frames;
     const waited = this.waited;

@@ -226,7 +226,15 @@ describe('CrowdSchedule', () => {
     const schedule = new CrowdSchedule(8);
     schedule.plan(DT);
     const waited = schedule.waited.slice();
-    for (const dt of [Number.NaN, -0.01, Number.POSITIVE_INFINITY]) {
+    for (const dt of [
+      Number.NaN,
+      -0.01,
+      Number.POSITIVE_INFINITY,
+      '0.016',
+      null,
+      [0.1],
+      undefined,
+    ] as number[]) {
       let error: unknown;
       try {
         schedule.plan(dt);
