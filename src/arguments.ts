@@ -9,7 +9,8 @@ import { TendonError } from './errors.js';
 import { Pose } from './pose/pose.js';
 import { Skeleton } from './skeleton/skeleton.js';
 
-function describe(value: unknown): string {
+/** What `value` is, for an error message: `null`, `an array of 3`, `a Float32Array`, `the string "x"`. */
+export function describeArg(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
@@ -19,7 +20,7 @@ function describe(value: unknown): string {
 }
 
 function refuse(who: string, what: string, expected: string, value: unknown): never {
-  throw new TendonError('argument/invalid', `${who}: ${what} is ${describe(value)}, not ${expected}`);
+  throw new TendonError('argument/invalid', `${who}: ${what} is ${describeArg(value)}, not ${expected}`);
 }
 
 /** `value` must be a {@link Skeleton}. */
@@ -89,6 +90,30 @@ export function checkFloat64Arg(
   }
 }
 
+/**
+ * `value` must be a Float32Array or a Float64Array: numbers written for a GPU upload (a palette),
+ * where a plain array or an integer typed array would take them truncated or boxed.
+ */
+export function checkFloatArrayArg(
+  value: unknown,
+  who: string,
+  what: string,
+): asserts value is Float32Array | Float64Array {
+  if (!(value instanceof Float32Array || value instanceof Float64Array)) {
+    refuse(who, what, 'a Float32Array or a Float64Array', value);
+  }
+}
+
+/** `value` must be an instance of `type` (a `Skin`, a `TwoBoneBatch`), named by the class. */
+export function checkInstanceArg<T>(
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+  who: string,
+  what: string,
+): asserts value is T {
+  if (!(value instanceof type)) refuse(who, what, `a ${type.name}`, value);
+}
+
 /** `value` must be a string. */
 export function checkStringArg(value: unknown, who: string, what: string): asserts value is string {
   if (typeof value !== 'string') refuse(who, what, 'a string', value);
@@ -114,7 +139,7 @@ export function checkPoseAndModelArgs(pose: unknown, model: unknown, skeleton: S
   if (!(model instanceof Float64Array) || model.length !== 16 * skeleton.jointCount) {
     throw new TendonError(
       'pose/buffer-size',
-      `${who}: the model buffer is ${describe(model)}, not a Float64Array of ${16 * skeleton.jointCount} (16 per joint)`,
+      `${who}: the model buffer is ${describeArg(model)}, not a Float64Array of ${16 * skeleton.jointCount} (16 per joint)`,
     );
   }
 }

@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 
 /** Whether memory can be shared with workers here ({@link sharedMemoryStatus}), and if not, why. */
@@ -48,10 +49,20 @@ let adopted: ArrayBuffer | SharedArrayBuffer | null = null;
 
 /**
  * Runs `make` (a constructor call) so that it views `buffer` instead of allocating: the
- * `fromBuffer` of `Crowd`, `TwoBoneBatch` and `AimBatch`, whose constructors call
+ * `fromBuffer` of `Crowd`, `TwoBoneBatch` and `AimBatch` (`who`), whose constructors call
  * {@link takeAdopted} first.
+ *
+ * @throws {@link TendonError} `pose/buffer-size` for a `buffer` that is not an `ArrayBuffer` or a
+ *   `SharedArrayBuffer` (a null would leave nothing adopted: a fresh, unshared object).
  */
-export function constructOver<T>(buffer: ArrayBuffer | SharedArrayBuffer, make: () => T): T {
+export function constructOver<T>(buffer: ArrayBuffer | SharedArrayBuffer, who: string, make: () => T): T {
+  const shared = typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer;
+  if (!(shared || buffer instanceof ArrayBuffer)) {
+    throw new TendonError(
+      'pose/buffer-size',
+      `${who}.fromBuffer: the buffer is ${describeArg(buffer)}, not an ArrayBuffer or a SharedArrayBuffer`,
+    );
+  }
   adopted = buffer;
   try {
     return make();

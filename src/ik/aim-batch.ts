@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+
+import { optionsArg } from '../arguments.js';
 import { adoptOrCarve, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import {
@@ -133,7 +135,7 @@ export class AimBatch {
    * @param characters - the number of characters.
    * @param options - `shared: true` for the per-aim arrays on a `SharedArrayBuffer`.
    * @throws {@link TendonError} `ik/invalid-option` (and whatever `AimIk` throws for a bone),
-   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
+   *   `argument/invalid` for options that are not an object, `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
   constructor(
     skeleton: Skeleton,
@@ -142,6 +144,7 @@ export class AimBatch {
     options: AimBatchOptions = {},
   ) {
     const view = takeAdopted();
+    const shared = optionsArg(options, 'new AimBatch').shared === true;
     if (!Number.isInteger(characters) || characters < 0) {
       throw new TendonError('ik/invalid-option', `AimBatch: characters ${characters} is not an integer ≥ 0`);
     }
@@ -155,7 +158,7 @@ export class AimBatch {
     this.boneOptions = Object.freeze(structuredClone(bones.slice()));
     const { buffer, arrays } = adoptOrCarve(
       view,
-      options.shared === true,
+      shared,
       'AimBatch',
       `a batch of ${this.aimCount} aims`,
       (b) => carveAims(b, J * characters, this.aimCount, B),
@@ -202,8 +205,8 @@ export class AimBatch {
    * sets them up (each worker keeps its own copy of their configuration; nothing in it changes
    * from one solve to the next); they must be the original's ({@link AimBatch.boneOptions}).
    *
-   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size,
-   *   `argument/invalid` for bones that aim other joints than the batch's (the buffer records
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size (or
+   *   not an `ArrayBuffer` or `SharedArrayBuffer` at all), `argument/invalid` for bones that aim other joints than the batch's (the buffer records
    *   them), and whatever the constructor throws for the bones.
    */
   static fromBuffer(
@@ -212,7 +215,7 @@ export class AimBatch {
     characters: number,
     buffer: ArrayBuffer | SharedArrayBuffer,
   ): AimBatch {
-    return constructOver(buffer, () => new AimBatch(skeleton, bones, characters));
+    return constructOver(buffer, 'AimBatch', () => new AimBatch(skeleton, bones, characters));
   }
 
   /**
@@ -222,7 +225,8 @@ export class AimBatch {
    *
    * @returns the number of aims flagged invalid.
    * @throws {@link TendonError} `pose/buffer-size` when a buffer is not the crowd's size,
-   *   `argument/invalid` for a range outside the crowd (nothing written).
+   *   `argument/invalid` for a `pose` that is not an object or a range outside the crowd (nothing
+   *   written).
    */
   solve(pose: CrowdPoseBuffers, first = 0, count: number = this.characters - first): number {
     const J = this.skeleton.jointCount;

@@ -3,6 +3,8 @@
  *
  * @packageDocumentation
  */
+
+import { optionsArg } from '../arguments.js';
 import { adoptOrCarve, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { localToModel } from '../kernel/local-to-model.js';
@@ -126,7 +128,7 @@ export class TwoBoneBatch {
    * @param characters - the number of characters.
    * @param options - `shared: true` for arrays on a `SharedArrayBuffer`.
    * @throws {@link TendonError} `ik/invalid-option` (and whatever `TwoBoneIk` throws for a limb),
-   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
+   *   `argument/invalid` for options that are not an object, `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
    */
   constructor(
     skeleton: Skeleton,
@@ -135,6 +137,7 @@ export class TwoBoneBatch {
     options: TwoBoneBatchOptions = {},
   ) {
     const view = takeAdopted();
+    const shared = optionsArg(options, 'new TwoBoneBatch').shared === true;
     if (!Number.isInteger(characters) || characters < 0) {
       throw new TendonError(
         'ik/invalid-option',
@@ -149,12 +152,8 @@ export class TwoBoneBatch {
     this.limbOptions = Object.freeze(limbs.slice());
     this.legCount = characters * L;
     const n = this.legCount;
-    const { buffer, arrays } = adoptOrCarve(
-      view,
-      options.shared === true,
-      'TwoBoneBatch',
-      `a batch of ${n} legs`,
-      (b) => carveBatch(b, J * characters, n),
+    const { buffer, arrays } = adoptOrCarve(view, shared, 'TwoBoneBatch', `a batch of ${n} legs`, (b) =>
+      carveBatch(b, J * characters, n),
     );
     this.buffer = buffer;
     this.parents = arrays.parents;
@@ -209,8 +208,8 @@ export class TwoBoneBatch {
    * the same arrays (settings, bend memory, targets, results), nothing written. The limbs are
    * checked as the constructor checks them.
    *
-   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size, and
-   *   whatever the constructor throws for the limbs.
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a batch of that size (or
+   *   not an `ArrayBuffer` or `SharedArrayBuffer` at all), and whatever the constructor throws for the limbs.
    */
   static fromBuffer(
     skeleton: Skeleton,
@@ -218,7 +217,7 @@ export class TwoBoneBatch {
     characters: number,
     buffer: ArrayBuffer | SharedArrayBuffer,
   ): TwoBoneBatch {
-    return constructOver(buffer, () => new TwoBoneBatch(skeleton, limbs, characters));
+    return constructOver(buffer, 'TwoBoneBatch', () => new TwoBoneBatch(skeleton, limbs, characters));
   }
 
   /**
@@ -253,7 +252,8 @@ export class TwoBoneBatch {
    *
    * @returns the number of legs flagged invalid (0 when all were solved).
    * @throws {@link TendonError} `pose/buffer-size` when a buffer is not the crowd's size,
-   *   `argument/invalid` for a range outside the crowd (nothing written).
+   *   `argument/invalid` for a `pose` that is not an object or a range outside the crowd (nothing
+   *   written).
    */
   solve(pose: CrowdPoseBuffers, first = 0, count: number = this.characters - first): number {
     checkCharacterRange(first, count, this.characters, 'TwoBoneBatch.solve');

@@ -6,17 +6,17 @@
 
 import { Clip } from '../animation/clip.js';
 import { SamplerContext, type WrapMode, wrapTimeAt } from '../animation/sampler.js';
-import { checkSkeletonArg } from '../arguments.js';
+import { checkSkeletonArg, optionsArg } from '../arguments.js';
 import { adoptOrCarve, constructOver, takeAdopted } from '../crowd/shared-memory.js';
 import { TendonError } from '../errors.js';
 import { blendAccumulate, blendClear, blendFinish } from '../kernel/blend.js';
 import { sampleTracksAt } from '../kernel/keyframes.js';
 import { localToModel } from '../kernel/local-to-model.js';
-import { PALETTE_3X4, PALETTE_MAT4, skinPalettes } from '../kernel/skin-palette.js';
+import { skinPalettes } from '../kernel/skin-palette.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Skin } from '../skin/skin.js';
 import { BufferCarver } from '../slab.js';
-import { checkCharacterRange } from './crowd-checks.js';
+import { checkCharacterRange, checkPaletteArgs } from './crowd-checks.js';
 import { Pose } from './pose.js';
 
 /** A palette layout of {@link Crowd.skinPalettes}: column-major `mat4`s, or the 3×4 rows. */
@@ -111,11 +111,13 @@ export class Crowd {
   /**
    * Every character at the skeleton's rest pose, with no clip.
    *
-   * @throws {@link TendonError} `argument/invalid` for a count that is not an integer ≥ 0,
-   *   `crowd/no-shared-memory` for `shared: true` where memory cannot be shared.
+   * @throws {@link TendonError} `argument/invalid` for a count that is not an integer ≥ 0 or
+   *   options that are not an object, `crowd/no-shared-memory` for `shared: true` where memory
+   *   cannot be shared.
    */
   constructor(skeleton: Skeleton, count: number, options: CrowdOptions = {}) {
     checkSkeletonArg(skeleton, 'new Crowd');
+    const shared = optionsArg(options, 'new Crowd').shared === true;
     if (!Number.isInteger(count) || count < 0) {
       throw new TendonError('argument/invalid', `new Crowd: count ${count} is not an integer ≥ 0`);
     }
@@ -123,12 +125,8 @@ export class Crowd {
     this.skeleton = skeleton;
     this.count = count;
     const view = takeAdopted();
-    const { buffer, arrays } = adoptOrCarve(
-      view,
-      options.shared === true,
-      'Crowd',
-      `a crowd of ${count} characters`,
-      (b) => carveCrowd(b, J * count, count),
+    const { buffer, arrays } = adoptOrCarve(view, shared, 'Crowd', `a crowd of ${count} characters`, (b) =>
+      carveCrowd(b, J * count, count),
     );
     this.buffer = buffer;
     this.parents = arrays.parents;
@@ -178,11 +176,11 @@ export class Crowd {
    * and count), such as a worker's view of a `shared: true` crowd: the same arrays, nothing
    * written. Its characters have no clip until {@link Crowd.setClip}.
    *
-   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a crowd of that size,
-   *   `argument/invalid` for a count that is not an integer ≥ 0.
+   * @throws {@link TendonError} `pose/buffer-size` when the buffer is not a crowd of that size (or
+   *   not an `ArrayBuffer` or `SharedArrayBuffer` at all), `argument/invalid` for a count that is not an integer ≥ 0.
    */
   static fromBuffer(skeleton: Skeleton, count: number, buffer: ArrayBuffer | SharedArrayBuffer): Crowd {
-    return constructOver(buffer, () => new Crowd(skeleton, count));
+    return constructOver(buffer, 'Crowd', () => new Crowd(skeleton, count));
   }
 
   /**
@@ -456,8 +454,9 @@ export class Crowd {
    * only those characters' palettes are written (at their places in `out`).
    *
    * @throws {@link TendonError} `pose/buffer-size` when `out` does not hold the crowd's palettes,
-   *   `pose/skeleton-mismatch` for a skin of another skeleton, `argument/invalid` for an unknown
-   *   layout or a range outside the crowd.
+   *   `pose/skeleton-mismatch` for a skin of another skeleton, `argument/invalid` for a skin that
+   *   is not a `Skin`, an `out` that is not a Float32Array or a Float64Array (an integer array or a
+   *   plain one would take the numbers truncated), an unknown layout or a range outside the crowd.
    */
   skinPalettes(
     skin: Skin,
@@ -467,23 +466,7 @@ export class Crowd {
     count: number = this.count - first,
   ): void {
     this.checkRange(first, count, 'skinPalettes');
-    if (skin.skeleton !== this.skeleton) {
-      throw new TendonError('pose/skeleton-mismatch', 'Crowd.skinPalettes: the skin is of another skeleton');
-    }
-    if (layout !== 'mat4' && layout !== '3x4') {
-      throw new TendonError(
-        'argument/invalid',
-        `Crowd.skinPalettes: layout "${String(layout)}" is not 'mat4' or '3x4'`,
-      );
-    }
-    const stride = layout === 'mat4' ? PALETTE_MAT4 : PALETTE_3X4;
-    const size = stride * skin.joints.length * this.count;
-    if (out.length !== size) {
-      throw new TendonError(
-        'pose/buffer-size',
-        `Crowd.skinPalettes: out holds ${out.length} numbers, the crowd's ${layout} palettes ${size}`,
-      );
-    }
+    const stride = checkPaletteArgs(this.skeleton, this.count, skin, out, layout, 'Crowd.skinPalettes');
     skinPalettes(
       out,
       stride,

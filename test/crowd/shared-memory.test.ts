@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Clip } from '../../src/animation/clip.js';
+import { isTendonError, type TendonErrorCode } from '../../src/errors.js';
+import { AimBatch } from '../../src/ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
 import { Crowd } from '../../src/pose/crowd.js';
 import { robot } from '../placement/characters.js';
@@ -54,6 +56,60 @@ describe('shared crowds', () => {
     expect(() => TwoBoneBatch.fromBuffer(skeleton, limbs, 3, shared.buffer)).toThrow(
       expect.objectContaining({ code: 'pose/buffer-size' }),
     );
+  });
+
+  it('refuses a buffer that is not one, options that are not an object and a pose that is not one, by TendonError', () => {
+    const expectRefused = (call: () => unknown, code: TendonErrorCode, text: RegExp) => {
+      let error: unknown;
+      try {
+        call();
+      } catch (e) {
+        error = e;
+      }
+      expect(isTendonError(error, code), String(error)).toBe(true);
+      expect(String(error)).toMatch(text);
+    };
+    const aim = [{ joint: 'Head', forward: [0, 0, 1] as [number, number, number] }];
+    // A null was no buffer to adopt: a fresh, unshared crowd came back, the caller none the wiser.
+    for (const buffer of [null, undefined, new Float64Array(8), 64]) {
+      const b = buffer as unknown as ArrayBuffer;
+      expectRefused(
+        () => Crowd.fromBuffer(skeleton, 2, b),
+        'pose/buffer-size',
+        /Crowd\.fromBuffer: the buffer is/,
+      );
+      expectRefused(
+        () => TwoBoneBatch.fromBuffer(skeleton, limbs, 2, b),
+        'pose/buffer-size',
+        /TwoBoneBatch\.fromBuffer: the buffer is/,
+      );
+      expectRefused(
+        () => AimBatch.fromBuffer(skeleton, aim, 2, b),
+        'pose/buffer-size',
+        /AimBatch\.fromBuffer/,
+      );
+    }
+    // The next constructor still allocates its own memory (nothing left adopted).
+    expect(new Crowd(skeleton, 2).buffer.byteLength).toBe(new Crowd(skeleton, 2).buffer.byteLength);
+    for (const options of [null, 3, 'shared']) {
+      const o = options as unknown as { shared?: boolean };
+      expectRefused(() => new Crowd(skeleton, 2, o), 'argument/invalid', /new Crowd: options/);
+      expectRefused(
+        () => new TwoBoneBatch(skeleton, limbs, 2, o),
+        'argument/invalid',
+        /new TwoBoneBatch: options/,
+      );
+      expectRefused(() => new AimBatch(skeleton, aim, 2, o), 'argument/invalid', /new AimBatch: options/);
+    }
+    const batch = new TwoBoneBatch(skeleton, limbs, 2);
+    const aims = new AimBatch(skeleton, aim, 2);
+    for (const pose of [null, undefined, 7]) {
+      const p = pose as unknown as Crowd;
+      expectRefused(() => batch.solve(p), 'argument/invalid', /TwoBoneBatch\.solve: the pose is/);
+      expectRefused(() => aims.solve(p), 'argument/invalid', /AimBatch\.solve: the pose is/);
+    }
+    // An object without the buffers: their size, not a TypeError.
+    expectRefused(() => batch.solve({} as Crowd), 'pose/buffer-size', /TwoBoneBatch\.solve/);
   });
 
   it('Clip.fromTable rebuilds a clip with the same numbers and refuses a table out of range', () => {

@@ -372,6 +372,32 @@ describe('Crowd', () => {
     expect(() => crowd.skinPalettes(skin, new Float32Array(5))).toThrow(
       expect.objectContaining({ code: 'pose/buffer-size' }),
     );
+    // Not a skin, not a palette: a TendonError naming it, not a TypeError; an integer or plain
+    // array of the right length was written with the numbers truncated.
+    const size = 16 * skin.joints.length * 2;
+    const refusals: [unknown, unknown, string, RegExp][] = [
+      [null, new Float32Array(size), 'argument/invalid', /Crowd\.skinPalettes: the skin is null, not a Skin/],
+      [{ skeleton }, new Float32Array(size), 'argument/invalid', /the skin is a Object, not a Skin/],
+      [
+        skin,
+        null,
+        'argument/invalid',
+        /Crowd\.skinPalettes: out is null, not a Float32Array or a Float64Array/,
+      ],
+      [skin, new Int8Array(size), 'argument/invalid', /out is a Int8Array/],
+      [skin, new Array(size).fill(0), 'argument/invalid', /out is an array of/],
+    ];
+    for (const [s, out, code, text] of refusals) {
+      const palette = out;
+      expect(() => crowd.skinPalettes(s as typeof skin, palette as Float32Array)).toThrow(
+        expect.objectContaining({ code, message: expect.stringMatching(text) }),
+      );
+      if (palette instanceof Int8Array || Array.isArray(palette)) {
+        expect(Array.from(palette).every((v) => v === 0)).toBe(true);
+      }
+    }
+    // Both float arrays are palettes, as for Skin.computePalette.
+    crowd.skinPalettes(skin, new Float64Array(size));
     expect(() => new Crowd(skeleton, -1)).toThrow(TendonError);
   });
 });
