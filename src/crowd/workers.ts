@@ -9,11 +9,13 @@
  */
 import { Clip } from '../animation/clip.js';
 import type { WrapMode } from '../animation/sampler.js';
+import { checkArrayArg, checkObjectArg } from '../arguments.js';
 import { TendonError, type TendonErrorCode } from '../errors.js';
 import type { AimIkOptions } from '../ik/aim.js';
 import { AimBatch } from '../ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../ik/two-bone-batch.js';
 import { Crowd, type PaletteLayout } from '../pose/crowd.js';
+import { checkPaletteArgs } from '../pose/crowd-checks.js';
 import { CrowdSchedule } from '../pose/crowd-schedule.js';
 import { Skeleton } from '../skeleton/skeleton.js';
 import { Skin } from '../skin/skin.js';
@@ -115,14 +117,18 @@ export interface CrowdWorkersOptions {
   /** The palettes written by {@link CROWD_STEP}`.palettes`. */
   readonly palettes?: readonly CrowdPalettes[];
   /**
-   * Where memory cannot be shared (no `SharedArrayBuffer`, a page without cross-origin isolation,
-   * arrays not made with `shared: true`) or with `workers: 0`: `'throw'` (default) throws a
-   * `TendonError` `crowd/no-shared-memory`; `'calling-thread'` runs every frame on the calling
-   * thread instead, with the same bits, and says so ({@link CrowdWorkers.parallel},
-   * {@link CrowdWorkers.reason}).
+   * Where workers cannot run the frames: memory cannot be shared (no `SharedArrayBuffer`, a page
+   * without cross-origin isolation), `workers: 0`, or arrays not made with `shared: true`.
+   * `'throw'` (default) throws a `TendonError`: `crowd/no-shared-memory` for the first two,
+   * `argument/invalid` for unshared arrays where memory can be shared (the caller's to fix);
+   * `'calling-thread'` runs every frame on the calling thread instead, in each of these cases, with
+   * the same bits, and says so ({@link CrowdWorkers.parallel}, {@link CrowdWorkers.reason}).
    */
   readonly fallback?: 'throw' | 'calling-thread';
-  /** How long {@link CrowdWorkers.runSync} waits for the workers, milliseconds. Default 10 000. */
+  /**
+   * How long {@link CrowdWorkers.runSync} waits for the workers, milliseconds: a finite number > 0.
+   * Default 10 000.
+   */
   readonly timeoutMs?: number;
   /**
    * The calling thread takes a range too (the first), running it while the workers run theirs:
@@ -391,14 +397,23 @@ export class CrowdWorkers {
    * Starts `options.workers` workers on `crowd` (made with `shared: true`, as the batch and the
    * palettes' arrays must be) and resolves when each has built its view of the crowd.
    *
+   * Everything a frame's steps need is checked here, not by the frames: each palette as
+   * `Crowd.skinPalettes` checks it (its skin, its layout, `out` a Float32Array or Float64Array of
+   * the crowd's palettes).
+   *
    * @throws {@link TendonError} `crowd/no-shared-memory` where memory cannot be shared (unless
-   *   `fallback: 'calling-thread'`), `argument/invalid` for a worker count that is not an integer
-   *   ≥ 0, a batch or skin of another skeleton or size, or no `createWorker`;
-   *   `crowd/worker-failed` when a worker fails to start (the others are stopped).
+   *   `fallback: 'calling-thread'`), `argument/invalid` for options that are not an object, a worker
+   *   count that is not an integer ≥ 0, a batch, aims or skin of another skeleton or size, a
+   *   palette without a `Skin`, with an unknown layout or an `out` that is not a float array, a
+   *   `timeoutMs` that is not a finite number > 0, unshared arrays (unless `fallback:
+   *   'calling-thread'`), or no `createWorker`; `pose/buffer-size` for a palette's `out` of
+   *   another size; `crowd/worker-failed` when a worker fails to start or `createWorker` throws
+   *   (the others are stopped).
    */
   static async start(crowd: Crowd, options: CrowdWorkersOptions): Promise<CrowdWorkers> {
     if (!(crowd instanceof Crowd))
       throw new TendonError('argument/invalid', 'CrowdWorkers.start: not a Crowd');
+    checkObjectArg(options, 'CrowdWorkers.start', 'options');
     const workers = options.workers;
     if (!Number.isInteger(workers) || workers < 0) {
       throw new TendonError(
@@ -420,11 +435,25 @@ export class CrowdWorkers {
         'CrowdWorkers.start: the aims are not of the crowd’s skeleton and count',
       );
     }
-    const palettes = (options.palettes ?? []).map((p) => ({ ...p, layout: p.layout ?? 'mat4' }));
-    for (const p of palettes) {
-      if (p.skin.skeleton !== crowd.skeleton) {
-        throw new TendonError('argument/invalid', 'CrowdWorkers.start: a skin is of another skeleton');
-      }
+    const given = options.palettes ?? [];
+    checkArrayArg(given, 'CrowdWorkers.start', 'palettes');
+    const palettes: Required<CrowdPalettes>[] = [];
+    for (let k = 0; k < given.length; k++) {
+      const p = given[k];
+      checkObjectArg(p, 'CrowdWorkers.start', `palettes[${k}]`);
+      const layout = p.layout ?? 'mat4';
+      // Crowd.skinPalettes' own checks, here: in a frame they would fail its last step, after the
+      // others had written, every frame.
+      checkPaletteArgs(
+        crowd.skeleton,
+        crowd.count,
+        p.skin,
+        p.out,
+        layout,
+        `CrowdWorkers.start: palettes[${k}]`,
+        'argument/invalid',
+      );
+      palettes.push({ skin: p.skin, out: p.out, layout });
     }
     const custom = options.custom ?? null;
     if (custom !== null && typeof custom.step !== 'function') {
@@ -454,6 +483,13 @@ export class CrowdWorkers {
       schedule: schedule === null ? null : { due: schedule.due, seconds: schedule.seconds },
     };
     const timeoutMs = options.timeoutMs ?? 10_000;
+    // 0 or less timed every frame out (and the pool with it); NaN or a string waited forever.
+    if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs < Number.POSITIVE_INFINITY)) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.start: timeoutMs ${typeof timeoutMs === 'string' ? `'${timeoutMs}'` : String(timeoutMs)} is not a finite number > 0`,
+      );
+    }
     const status = sharedMemoryStatus();
     const unshared = [
       isShared(crowd.buffer) ? '' : 'the crowd',
@@ -554,7 +590,29 @@ export class CrowdWorkers {
     const ready: Promise<void>[] = [];
     try {
       for (let w = 0; w < this.workerCount; w++) {
-        const handle = create(w);
+        let handle: CrowdWorkerHandle;
+        try {
+          handle = create(w);
+        } catch (cause) {
+          throw new TendonError(
+            'crowd/worker-failed',
+            `CrowdWorkers: worker ${w} failed to start: createWorker threw: ${describe(cause)}`,
+            { cause },
+          );
+        }
+        if (
+          handle === null ||
+          typeof handle !== 'object' ||
+          typeof handle.postMessage !== 'function' ||
+          typeof handle.onMessage !== 'function' ||
+          typeof handle.onError !== 'function' ||
+          typeof handle.terminate !== 'function'
+        ) {
+          throw new TendonError(
+            'crowd/worker-failed',
+            `CrowdWorkers: worker ${w} failed to start: createWorker returned ${String(handle)}, not a CrowdWorkerHandle`,
+          );
+        }
         this.handles.push(handle);
         ready.push(
           new Promise<void>((resolve, reject) => {

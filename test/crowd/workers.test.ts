@@ -634,6 +634,98 @@ describe('CrowdWorkers', () => {
     ).rejects.toMatchObject({ code: 'argument/invalid' });
   });
 
+  it('refuses at start what every frame’s last step would fail on, and bad options, by TendonError', async () => {
+    const s = scene(true);
+    const size = 12 * skins[0].joints.length * N;
+    const palette = (p: unknown) => ({ palettes: [p] as never });
+    const refusals: [Partial<Record<string, unknown>>, string, RegExp][] = [
+      // Were accepted: every frame then wrote the other steps and failed in Crowd.skinPalettes.
+      [
+        palette({ skin: skins[0], out: s.palettes[0], layout: 'mat3' }),
+        'argument/invalid',
+        /palettes\[0\]: layout "mat3"/,
+      ],
+      [
+        palette({ skin: skins[0], out: s.palettes[0] }),
+        'pose/buffer-size',
+        /palettes\[0\]: out holds .* mat4 palettes/,
+      ],
+      [
+        palette({ skin: skins[0], out: new Int8Array(size), layout: '3x4' }),
+        'argument/invalid',
+        /out is a Int8Array/,
+      ],
+      [
+        palette({ skin: skins[0], out: null, layout: '3x4' }),
+        'argument/invalid',
+        /palettes\[0\]: out is null/,
+      ],
+      // Were TypeErrors.
+      [
+        palette({ out: s.palettes[0], layout: '3x4' }),
+        'argument/invalid',
+        /palettes\[0\]: the skin is undefined/,
+      ],
+      [palette(null), 'argument/invalid', /palettes\[0\] is null/],
+      [{ palettes: 3 }, 'argument/invalid', /palettes is 3/],
+      // 0 or less timed every frame out and killed the pool; NaN or a string never timed out.
+      [{ timeoutMs: -5 }, 'argument/invalid', /timeoutMs -5 is not a finite number > 0/],
+      [{ timeoutMs: 0 }, 'argument/invalid', /timeoutMs 0/],
+      [{ timeoutMs: Number.NaN }, 'argument/invalid', /timeoutMs NaN/],
+      [{ timeoutMs: 'x' }, 'argument/invalid', /timeoutMs 'x'/],
+      [{ timeoutMs: Number.POSITIVE_INFINITY }, 'argument/invalid', /timeoutMs Infinity/],
+    ];
+    for (const [options, code, text] of refusals) {
+      for (const workers of [0, 2]) {
+        await expect(
+          CrowdWorkers.start(s.crowd, { workers, createWorker, fallback: 'calling-thread', ...options }),
+          JSON.stringify(options),
+        ).rejects.toMatchObject({ code, message: expect.stringMatching(text) });
+      }
+    }
+    // No options at all: named, not a TypeError.
+    for (const options of [undefined, null, 2]) {
+      await expect(CrowdWorkers.start(s.crowd, options as never)).rejects.toMatchObject({
+        code: 'argument/invalid',
+        message: expect.stringMatching(/CrowdWorkers\.start: options is/),
+      });
+    }
+    // A createWorker that throws, or gives no handle: crowd/worker-failed, the cause kept.
+    const cause = new Error('no threads left');
+    const thrown = await CrowdWorkers.start(s.crowd, {
+      workers: 2,
+      createWorker: () => {
+        throw cause;
+      },
+    }).catch((error: unknown) => error);
+    expect(isTendonError(thrown, 'crowd/worker-failed')).toBe(true);
+    expect((thrown as Error).message).toMatch(
+      /worker 0 failed to start: createWorker threw: no threads left/,
+    );
+    expect((thrown as Error).cause).toBe(cause);
+    await expect(
+      CrowdWorkers.start(s.crowd, { workers: 1, createWorker: () => null as never }),
+    ).rejects.toMatchObject({ code: 'crowd/worker-failed', message: expect.stringMatching(/returned null/) });
+    // What is right still starts: a Float64Array palette, a timeout of a second and a half.
+    const wide = new Float64Array(new SharedArrayBuffer(8 * size));
+    const pool = await CrowdWorkers.start(s.crowd, {
+      workers: 1,
+      createWorker,
+      timeoutMs: 1.5e3,
+      palettes: [{ skin: skins[0], out: wide, layout: '3x4' }],
+    });
+    pools.push(pool);
+    times(s.crowd, 0);
+    expect(pool.runSync(CROWD_STEP.sample | CROWD_STEP.forwardKinematics | CROWD_STEP.palettes)).toBe(0);
+    const one = scene(false);
+    times(one.crowd, 0);
+    one.crowd.sample();
+    one.crowd.forwardKinematics();
+    const wanted = new Float64Array(size);
+    one.crowd.skinPalettes(skins[0], wanted, '3x4');
+    expectSame(wide, wanted, 'a Float64Array palette');
+  }, 30_000);
+
   it('refuses unshared arrays with workers, and workers: 0 runs on the calling thread', async () => {
     const s = scene(false);
     await expect(CrowdWorkers.start(s.crowd, { workers: 2, createWorker })).rejects.toMatchObject({
