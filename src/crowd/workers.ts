@@ -41,7 +41,11 @@ export const CROWD_STEP = {
   custom: 32,
   /** `Crowd.skinPalettes` of every palette set up. */
   palettes: 8,
-  /** All six. */
+  /**
+   * All six; as the `steps` of {@link CrowdWorkers.run} (the default), every step the pool was
+   * set up with (legs with a `batch`, aims with `aims`, the custom step with `custom`, palettes
+   * with `palettes`).
+   */
   all: 63,
 } as const;
 
@@ -365,6 +369,8 @@ export class CrowdWorkers {
   private failure: unknown = null;
   private closed = false;
   private rejectRun: ((error: unknown) => void) | null = null;
+  /** The {@link CROWD_STEP} bits this pool can run: sample and forward kinematics, and what it was given. */
+  private readonly available: number;
 
   private constructor(
     crowd: Crowd,
@@ -391,6 +397,13 @@ export class CrowdWorkers {
     this.control = new Int32Array(buffer, 0, SLOTS);
     this.text = new Uint8Array(buffer, 4 * SLOTS, TEXT_BYTES);
     this.timeoutMs = timeoutMs;
+    this.available =
+      CROWD_STEP.sample |
+      CROWD_STEP.forwardKinematics |
+      (slice.batch === null ? 0 : CROWD_STEP.legs) |
+      (slice.aims === null ? 0 : CROWD_STEP.aims) |
+      (slice.custom === null ? 0 : CROWD_STEP.custom) |
+      (slice.palettes.length === 0 ? 0 : CROWD_STEP.palettes);
   }
 
   /**
@@ -674,14 +687,21 @@ export class CrowdWorkers {
    * invalid plus the custom step's count. Write the crowd's times (and the batches' targets) before; read the results after it
    * resolves.
    *
+   * `steps` is an integer mask of {@link CROWD_STEP} bits (0: none, a hand-off alone), each a step
+   * the pool was set up for; {@link CROWD_STEP}`.all` is every step it was set up for.
+   *
    * @throws {@link TendonError} (the promise rejects) `crowd/worker-failed` when a step threw in a
-   *   worker (its code and message are quoted; the other workers finished their ranges) or a worker
-   *   died, `crowd/busy` while a frame is running. On the calling-thread fallback the step's own
+   *   worker (its code and message are quoted; the other workers finished their ranges), a worker
+   *   died or the pool was terminated during the frame, `crowd/busy` while a frame is running,
+   *   `argument/invalid` for `steps` that are not such a mask (a string, NaN, 1.5, 64) or ask for a
+   *   step the pool has nothing for (legs without a `batch`, palettes without `palettes`), or a
+   *   mode not `'loop'` or `'clamp'` (nothing run). On the calling-thread fallback the step's own
    *   error is thrown.
    */
   async run(steps: number = CROWD_STEP.all, mode: WrapMode = 'loop'): Promise<number> {
-    if (!this.parallel) return runSlice(this.slice, steps, mode, 0, this.crowd.count);
-    this.begin(steps, mode);
+    const chosen = this.stepsOf(steps, mode, 'run');
+    if (!this.parallel) return runSlice(this.slice, chosen, mode, 0, this.crowd.count);
+    this.begin(chosen, mode);
     try {
       const control = this.control;
       const died = new Promise<never>((_, reject) => {
@@ -712,11 +732,13 @@ export class CrowdWorkers {
    * `Atomics.wait`: allowed in Node's main thread and in workers, not in a page's main thread).
    *
    * @throws {@link TendonError} `crowd/worker-failed` when a step threw in a worker or the workers
-   *   did not answer within `timeoutMs`; `crowd/busy` while a frame is running.
+   *   did not answer within `timeoutMs`; `crowd/busy` while a frame is running; `argument/invalid`
+   *   for `steps` or a mode as {@link CrowdWorkers.run} refuses them.
    */
   runSync(steps: number = CROWD_STEP.all, mode: WrapMode = 'loop'): number {
-    if (!this.parallel) return runSlice(this.slice, steps, mode, 0, this.crowd.count);
-    this.begin(steps, mode);
+    const chosen = this.stepsOf(steps, mode, 'runSync');
+    if (!this.parallel) return runSlice(this.slice, chosen, mode, 0, this.crowd.count);
+    this.begin(chosen, mode);
     try {
       const control = this.control;
       // Each wait up to timeoutMs (no clock read per frame): the waits end when the last worker
@@ -740,21 +762,52 @@ export class CrowdWorkers {
     }
   }
 
+  /**
+   * The steps a frame runs: `steps` checked (an integer mask of known bits, each a step the pool
+   * was given: a bit for a missing batch was skipped in silence), `CROWD_STEP.all` as every step
+   * set up. Comparisons and bit operations only: it runs every frame.
+   */
+  private stepsOf(steps: number, mode: WrapMode, who: string): number {
+    // A string, NaN, 1.5, a negative or an unknown bit each fails `(steps & all) === steps`.
+    if (typeof steps !== 'number' || (steps & CROWD_STEP.all) !== steps) {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.${who}: steps ${typeof steps === 'string' ? `'${steps}'` : String(steps)} is not a mask of CROWD_STEP bits (an integer in 0 … ${CROWD_STEP.all})`,
+      );
+    }
+    if (mode !== 'loop' && mode !== 'clamp') {
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.${who}: mode "${String(mode)}" is not 'loop' or 'clamp'`,
+      );
+    }
+    if (steps === CROWD_STEP.all) return this.available;
+    const missing = steps & ~this.available;
+    if (missing !== 0) {
+      const needs: [number, string][] = [
+        [CROWD_STEP.legs, 'legs (no batch)'],
+        [CROWD_STEP.aims, 'aims (no aims)'],
+        [CROWD_STEP.custom, 'custom (no custom step)'],
+        [CROWD_STEP.palettes, 'palettes (no palettes)'],
+      ];
+      const names = needs.filter(([bit]) => (missing & bit) !== 0).map(([, name]) => name);
+      throw new TendonError(
+        'argument/invalid',
+        `CrowdWorkers.${who}: steps ask for ${names.join(', ')}, which the pool was not started with`,
+      );
+    }
+    return steps;
+  }
+
   /** Checks the pool can run, then wakes the workers on a frame. */
   private begin(steps: number, mode: WrapMode): void {
     if (this.failure !== null) throw this.failure;
     if (this.closed)
       throw new TendonError('crowd/worker-failed', 'CrowdWorkers: the workers were terminated');
     if (this.busy) throw new TendonError('crowd/busy', 'CrowdWorkers: a frame is already running');
-    if (mode !== 'loop' && mode !== 'clamp') {
-      throw new TendonError(
-        'argument/invalid',
-        `CrowdWorkers.run: mode "${String(mode)}" is not 'loop' or 'clamp'`,
-      );
-    }
     this.busy = true;
     const control = this.control;
-    control[STEPS] = steps & CROWD_STEP.all;
+    control[STEPS] = steps;
     control[MODE] = mode === 'loop' ? 0 : 1;
     control[FAILED] = 0;
     control[INVALID] = 0;
@@ -789,10 +842,18 @@ export class CrowdWorkers {
     return control[INVALID];
   }
 
-  /** Stops the workers (a frame running is abandoned). Safe to call twice. */
+  /**
+   * Stops the workers. A frame running is abandoned: its {@link CrowdWorkers.run} rejects with
+   * `crowd/worker-failed` (what it wrote so far stays). Safe to call twice.
+   */
   terminate(): void {
     if (this.closed) return;
     this.closed = true;
+    // The workers' exits are not reported once closed (onError), so the run waiting for them
+    // would never settle: it is told here.
+    this.rejectRun?.(
+      new TendonError('crowd/worker-failed', 'CrowdWorkers: the workers were terminated during the frame'),
+    );
     if (this.parallel) {
       Atomics.store(this.control, STEPS, STOP);
       Atomics.add(this.control, GENERATION, 1);

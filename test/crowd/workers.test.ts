@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
 import { nodeCrowdWorker } from '../../src/crowd/node.js';
 import { sharedMemoryStatus } from '../../src/crowd/shared-memory.js';
-import { CROWD_STEP, CrowdWorkers } from '../../src/crowd/workers.js';
+import { CROWD_STEP, type CrowdWorkerHandle, CrowdWorkers } from '../../src/crowd/workers.js';
 import { isTendonError } from '../../src/errors.js';
 import { AimBatch } from '../../src/ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
@@ -633,6 +633,80 @@ describe('CrowdWorkers', () => {
       }),
     ).rejects.toMatchObject({ code: 'argument/invalid' });
   });
+
+  it('rejects a frame running when the pool is terminated, instead of leaving it pending', async () => {
+    const s = scene(true);
+    // Worker 0 a real one; worker 1 answers its set-up and never runs a frame, so the frame is
+    // still running when terminate comes, whatever the machine's speed.
+    const stuck: CrowdWorkerHandle = {
+      postMessage: () => {
+        queueMicrotask(() => listener?.({ type: 'tendon/crowd-ready' }));
+      },
+      onMessage: (l) => {
+        listener = l;
+      },
+      onError: () => {},
+      terminate: () => {},
+    };
+    let listener: ((message: unknown) => void) | undefined;
+    const pool = await CrowdWorkers.start(s.crowd, {
+      workers: 2,
+      createWorker: (w) => (w === 0 ? createWorker(w) : stuck),
+    });
+    pools.push(pool);
+    times(s.crowd, 0);
+    const frame = pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics);
+    pool.terminate();
+    await expect(frame).rejects.toMatchObject({
+      code: 'crowd/worker-failed',
+      message: expect.stringMatching(/terminated during the frame/),
+    });
+    await expect(pool.run()).rejects.toMatchObject({ code: 'crowd/worker-failed' });
+  }, 30_000);
+
+  it('refuses steps that are not a mask of CROWD_STEP bits, or ask for a step the pool was not given', async () => {
+    const s = scene(false);
+    const alone = await CrowdWorkers.start(s.crowd, { workers: 0, fallback: 'calling-thread' });
+    times(s.crowd, 0);
+    const before = s.crowd.rotations.slice();
+    // Each resolved 0 having run nothing, or (1.5) ran sample; legs and palettes were skipped.
+    const bad: [unknown, RegExp][] = [
+      ['sample', /steps 'sample' is not a mask of CROWD_STEP bits/],
+      [Number.NaN, /steps NaN/],
+      [64, /steps 64/],
+      [1.5, /steps 1\.5/],
+      [-1, /steps -1/],
+      [null, /steps null/],
+      [CROWD_STEP.sample | CROWD_STEP.legs, /ask for legs \(no batch\)/],
+      [CROWD_STEP.palettes | CROWD_STEP.aims, /ask for aims \(no aims\), palettes \(no palettes\)/],
+      [CROWD_STEP.custom, /custom \(no custom step\)/],
+    ];
+    for (const [steps, text] of bad) {
+      await expect(alone.run(steps as number)).rejects.toMatchObject({
+        code: 'argument/invalid',
+        message: expect.stringMatching(text),
+      });
+      expect(() => alone.runSync(steps as number)).toThrow(
+        expect.objectContaining({ code: 'argument/invalid', message: expect.stringMatching(text) }),
+      );
+    }
+    await expect(alone.run(CROWD_STEP.sample, 'bounce' as 'loop')).rejects.toMatchObject({
+      code: 'argument/invalid',
+    });
+    expectSame(s.crowd.rotations, before, 'rotations after refused frames');
+    // All: every step the pool has; 0: none.
+    expect(alone.runSync(0)).toBe(0);
+    expectSame(s.crowd.rotations, before, 'rotations after an empty frame');
+    expect(alone.runSync(CROWD_STEP.all)).toBe(0);
+    expect(s.crowd.rotations).not.toEqual(before);
+    // On workers too, refused before any worker is woken; the pool serves on.
+    const shared = scene(true);
+    const pool = await start(shared, 2);
+    await expect(pool.run(CROWD_STEP.custom)).rejects.toMatchObject({ code: 'argument/invalid' });
+    expect(() => pool.runSync(128)).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
+    times(shared.crowd, 0);
+    expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
+  }, 30_000);
 
   it('refuses at start what every frame’s last step would fail on, and bad options, by TendonError', async () => {
     const s = scene(true);
