@@ -280,8 +280,9 @@ export class ThreeInstancedCrowd {
    * `worlds[16c …]` (its model-to-world matrix); the rest are not drawn. Call after
    * {@link writePalettes} (the skinned meshes read the palettes it wrote).
    *
-   * @throws {@link index!TendonError} as {@link writePalettes}, and `pose/buffer-size` when
-   *   `worlds` holds fewer than 16 numbers per character.
+   * @throws {@link index!TendonError} as {@link writePalettes}, `pose/buffer-size` when
+   *   `worlds` holds fewer than 16 numbers per character, and `pose/not-finite` for a NaN or an
+   *   infinity in a character's world matrix (nothing written).
    */
   update(crowd: Crowd, worlds: Float64Array): void {
     this.checkCrowd(crowd, 'update');
@@ -291,6 +292,19 @@ export class ThreeInstancedCrowd {
         'pose/buffer-size',
         `ThreeInstancedCrowd.update: worlds holds ${worlds?.length} numbers, ${16 * n} needed (16 per character)`,
       );
+    }
+    // Before any instance is written: a NaN would go to the GPU as a NaN matrix (the instance
+    // gone, or its triangles everywhere). `v - v` is 0 for every finite number only, and allocates
+    // nothing, every frame.
+    for (let i = 0; i < 16 * n; i++) {
+      const v = worlds[i];
+      if (v - v !== 0) {
+        const c = Math.floor(i / 16);
+        throw new TendonError(
+          'pose/not-finite',
+          `ThreeInstancedCrowd.update: character ${c}'s world matrix has ${v} at ${i - 16 * c} (worlds[${i}])`,
+        );
+      }
     }
     const J = this.binding.skeleton.jointCount;
     const model = crowd.model;

@@ -216,6 +216,17 @@ describe('ThreeInstancedCrowd', () => {
     };
     expect(codeOf(() => drawn.writePalettes(big))).toBe('argument/invalid');
     expect(codeOf(() => drawn.update(crowd, worlds.subarray(0, 16)))).toBe('pose/buffer-size');
+    // A NaN or an infinity in a world matrix was written to the instances as it was.
+    const drawnBefore = (drawn.group.children as InstancedMesh[]).map((p) => p.instanceMatrix.array.slice());
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      const broken = worlds.slice();
+      broken[16 + 13] = bad;
+      expect(codeOf(() => drawn.update(crowd, broken))).toBe('pose/not-finite');
+      expect(() => drawn.update(crowd, broken)).toThrow(/character 1's world matrix has .* at 13/);
+    }
+    (drawn.group.children as InstancedMesh[]).forEach((p, k) => {
+      expect(p.instanceMatrix.array).toEqual(drawnBefore[k]);
+    });
     const other = Skeleton.create({ names: ['a'], parents: [-1] });
     expect(codeOf(() => drawn.update(new Crowd(other, 1), worlds))).toBe('pose/skeleton-mismatch');
     const scene = (await loadWithThree(bytes)).gltf.scene;
