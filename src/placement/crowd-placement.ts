@@ -52,7 +52,8 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
  * `Pose` of its own.
  *
  * Each character's objects are made the first time it is placed (or asked for:
- * {@link CrowdPlacement.placementOf}), so a worker placing a range makes only its range's; after
+ * {@link CrowdPlacement.placementOf}), so a worker placing a range makes only its range's and
+ * character 0's (which the constructor makes to check the options); after
  * that {@link solve} allocates nothing, except when a character has a clip whose contacts are not
  * known yet (they are computed then, once per clip: a frame's hitch).
  * A character with a second clip ({@link Crowd.setBlendClip}) is placed with its first clip's
@@ -116,7 +117,8 @@ export class CrowdPlacement {
     this.options = options;
     this.robots = new Array<Robot | null>(n).fill(null);
     // The options checked now, as FootPlacement's constructor checks them (the first character's
-    // placement; the others are made when first placed, so a worker makes only its range's).
+    // placement; the others are made when first placed, so a worker makes only its range's and
+    // this one).
     if (n > 0) this.robotOf(0);
     else new FootPlacement(crowd.skeleton, rig, options);
     this.trackClips = new Array<Clip | null | undefined>(n).fill(undefined);
