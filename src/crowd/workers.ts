@@ -764,8 +764,8 @@ export class CrowdWorkers {
 
   /**
    * The steps a frame runs: `steps` checked (an integer mask of known bits, each a step the pool
-   * was given: a bit for a missing batch was skipped in silence), `CROWD_STEP.all` as every step
-   * set up. Comparisons and bit operations only: it runs every frame.
+   * was given: runSteps would skip a step with nothing set up, a caller's mistake unseen), with
+   * `CROWD_STEP.all` as every step set up. Comparisons and bit operations only: it runs every frame.
    */
   private stepsOf(steps: number, mode: WrapMode, who: string): number {
     // A string, NaN, 1.5, a negative or an unknown bit each fails `(steps & all) === steps`.
