@@ -229,8 +229,10 @@ export interface FootPlacementOptions {
    * predicted to a centimetre or so) would pass over the upper level until touchdown and drop the
    * step's height in the frame it lands; it lands this far past the nose instead, moved on along
    * its path over the last `anticipation` seconds of its swing (the stride lengthens), so that it
-   * passes the nose in time to come down. Two more rays per swinging foot and frame while it looks
-   * where it will land, eight more where it finds a nose. Default 0.15; 0 turns it off.
+   * passes the nose in time to come down. The move is no more than `lockRadius` (the lock would
+   * slide it back), nor farther than the leg reaches from the hips. The nose is looked for once a
+   * swing (again only where the predicted landing moves by 1% of the leg): two rays, nine where it
+   * finds one. Default 0.15; 0 turns it off.
    */
   readonly edgeClearance?: number;
   /**
@@ -666,8 +668,7 @@ export class FootPlacement {
         option('maxRiseSpeed', 0.2),
         // minSoftness, set below (its default depends on the rig's shape).
         0,
-        // edgeClearance, set below (its default depends on the rig's shape).
-        0,
+        option('edgeClearance', 0.15, 1),
       ],
       this.oSettings,
     );
@@ -734,7 +735,6 @@ export class FootPlacement {
     const minSoftness = option('minSoftness', this.frontCount > 0 ? 0.01 : 0, 0.5);
     this.f[this.oSettings + 16] =
       minSoftness < this.f[this.oSettings + 13] ? minSoftness : this.f[this.oSettings + 13];
-    this.f[this.oSettings + 17] = option('edgeClearance', 0.15, 1);
     this.limited = Int32Array.from(
       this.legs.flatMap((leg) => [
         leg.root,
@@ -825,6 +825,11 @@ export class FootPlacement {
       );
     }
     this.track = track;
+    // A nose found before a landing is the old track's: the new one lands elsewhere. (The move
+    // under way, landShift, follows the new landing's from the next solve.)
+    const n = this.legs.length;
+    this.b.fill(0, this.oEdgeFound, this.oEdgeFound + n);
+    this.f.fill(0, this.oEdgeShift, this.oEdgeShift + 2 * n);
     this.f[this.oRamps] = rampIn;
     this.f[this.oRamps + 1] = rampOut;
     if (track !== null) {
@@ -1315,6 +1320,9 @@ export class FootPlacement {
       this.b[this.oLandingFound + i] = 0;
       const track = this.track;
       // Where a lifted foot will land (also while its lock still eases out after the contact).
+      // Landed (or landing): the nose found was this swing's. Its move stays in landShift until the
+      // foot's lock takes it (computeTargets).
+      if (this.planted[i] === 1) this.b[this.oEdgeFound + i] = 0;
       if (track === null || this.planted[i] === 1 || track.landings[i].length === 0) continue;
       track.nextContactAt(
         scratch.frameNumbers,
@@ -1438,10 +1446,10 @@ export class FootPlacement {
    * landing nears: computeTargets). Landing where the clip has it, the foot would pass over the
    * upper level until touchdown, then drop the step's height in that frame (CMU 131_01's heel
    * 2 mm past a nose: its target fell 14.5 cm, a knee turned 30°). The nose is looked for once a
-   * swing: behind the landing, over the ground the foot still passes (one ray), and ahead of it
-   * (one more); found (a drop of more than 8% of the leg), it is placed to 1/128 of the span by
-   * bisection and kept with the path's direction until the foot lands, so that the landing does
-   * not jump as the prediction wavers. Returns whether the ground was found where it lands.
+   * swing (findNose) and kept with the path's direction until the foot lands, so that the landing
+   * does not jump as the prediction wavers. The move is at most 5% of the leg more than the
+   * clearance, and no more than `lockRadius` (the lock would slide it back). Returns whether the
+   * ground was found where it lands.
    */
   private landingEdge(i: number, ray: Float64Array, hit: Float64Array): boolean {
     const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
@@ -1458,58 +1466,13 @@ export class FootPlacement {
         const mz = pz - this.f[e + 1];
         if (mx * mx + mz * mz < 1e-4 * L * L) return true;
       }
-      this.b[this.oEdgeFound + i] = 2;
-      this.f[e] = px;
-      this.f[e + 1] = pz;
-      if (!standable(hit, 3)) return true;
-      // The foot's path: from where its ray is now to where it lands.
-      let dx = px - this.f[this.oRayOrigins + 2 * i];
-      let dz = pz - this.f[this.oRayOrigins + 2 * i + 1];
-      const length = Math.sqrt(dx * dx + dz * dz);
-      if (!(length > 0.05 * L)) return true;
-      dx /= length;
-      dz /= length;
-      const plane = scratch.edgePlane;
-      plane.set(hit);
-      // More than a 20° slope falls over the span (a slope's foot is no nose), less than a step.
-      const drop = 0.08 * L;
-      // The span (along the path from the landing) with the upper level at `high` and the lower at
-      // `low`, and their rises over the landing's plane.
-      // (The probe's numbers and its answer go through arrays: doubles passed to or returned
-      // from a call V8 does not inline are boxed, 42–54 B a frame.)
-      const probe = scratch.edgeProbe;
-      probe[0] = px;
-      probe[1] = pz;
-      probe[2] = dx;
-      probe[3] = dz;
-      let high = -(length < clear ? length : clear);
-      let low = 0;
-      probe[4] = high;
-      this.riseAlong(i, ray);
-      let highRise = scratch.rise[0];
-      let lowRise = 0;
-      if (!(highRise > drop)) {
-        high = 0;
-        highRise = 0;
-        low = 0.02 * L;
-        probe[4] = low;
-        this.riseAlong(i, ray);
-        lowRise = scratch.rise[0];
-        if (!(lowRise < -drop)) return true;
+      // (Written once the rays are cast: a ground that throws leaves the look as it was.)
+      if (!this.findNose(i, ray, hit)) {
+        this.b[this.oEdgeFound + i] = 2;
+        this.f[e] = px;
+        this.f[e + 1] = pz;
+        return true;
       }
-      const half = 0.5 * (highRise + lowRise);
-      for (let k = 0; k < 7; k++) {
-        const mid = 0.5 * (high + low);
-        probe[4] = mid;
-        this.riseAlong(i, ray);
-        if (scratch.rise[0] > half) high = mid;
-        else low = mid;
-      }
-      const at = 0.5 * (high + low);
-      this.f[e] = px + at * dx;
-      this.f[e + 1] = pz + at * dz;
-      this.f[e + 2] = dx;
-      this.f[e + 3] = dz;
       this.b[this.oEdgeFound + i] = 1;
     }
     const dx = this.f[e + 2];
@@ -1517,11 +1480,78 @@ export class FootPlacement {
     let move = (this.f[e] - px) * dx + (this.f[e + 1] - pz) * dz + clear;
     if (!(move > 0)) return true;
     if (move > clear + 0.05 * L) move = clear + 0.05 * L;
+    const radius = this.f[this.oSettings + 10] * L;
+    if (move > radius) move = radius;
     this.f[this.oEdgeShift + 2 * i] = move * dx;
     this.f[this.oEdgeShift + 2 * i + 1] = move * dz;
     ray[RAY.origin] = px + move * dx;
     ray[RAY.origin + 2] = pz + move * dz;
     return this.castFootprint(ray, hit, i, true);
+  }
+
+  /**
+   * Looks for a step's nose on the path of leg `i`'s foot to its landing (`ray` cast there, `hit`
+   * its answer): one ray up to `edgeClearance` behind the landing, over the ground the foot still
+   * passes, then one 2% of the leg ahead of it; where the ground drops by more than 8% of the leg
+   * (more than a 20° slope falls over the span: a slope's foot is no nose), seven more place the
+   * nose to 1/128 of the span. Found, writes it and the path's direction to `edge`; returns
+   * whether it was found.
+   */
+  private findNose(i: number, ray: Float64Array, hit: Float64Array): boolean {
+    if (!standable(hit, 3)) return false;
+    const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
+    const clear = this.f[this.oSettings + 17] * L;
+    const px = ray[RAY.origin];
+    const pz = ray[RAY.origin + 2];
+    // The foot's path: from where its ray is now to where it lands.
+    let dx = px - this.f[this.oRayOrigins + 2 * i];
+    let dz = pz - this.f[this.oRayOrigins + 2 * i + 1];
+    const length = Math.sqrt(dx * dx + dz * dz);
+    if (!(length > 0.05 * L)) return false;
+    dx /= length;
+    dz /= length;
+    scratch.edgePlane.set(hit);
+    const drop = 0.08 * L;
+    // The span (along the path from the landing) with the upper level at `high` and the lower at
+    // `low`, and their rises over the landing's plane. (The probe's numbers and its answer go
+    // through arrays: doubles passed to or returned from a call V8 does not inline are boxed,
+    // 42–54 B a frame.)
+    const probe = scratch.edgeProbe;
+    probe[0] = px;
+    probe[1] = pz;
+    probe[2] = dx;
+    probe[3] = dz;
+    let high = -(length < clear ? length : clear);
+    let low = 0;
+    probe[4] = high;
+    this.riseAlong(i, ray);
+    let highRise = scratch.rise[0];
+    let lowRise = 0;
+    if (!(highRise > drop)) {
+      high = 0;
+      highRise = 0;
+      low = 0.02 * L;
+      probe[4] = low;
+      this.riseAlong(i, ray);
+      lowRise = scratch.rise[0];
+      // (A hole ahead is no nose: there is no level to land on.)
+      if (!(lowRise < -drop && lowRise > Number.NEGATIVE_INFINITY)) return false;
+    }
+    const half = 0.5 * (highRise + lowRise);
+    for (let k = 0; k < 7; k++) {
+      const mid = 0.5 * (high + low);
+      probe[4] = mid;
+      this.riseAlong(i, ray);
+      if (scratch.rise[0] > half) high = mid;
+      else low = mid;
+    }
+    const at = 0.5 * (high + low);
+    const e = this.oEdge + 4 * i;
+    this.f[e] = px + at * dx;
+    this.f[e + 1] = pz + at * dz;
+    this.f[e + 2] = dx;
+    this.f[e + 3] = dz;
+    return true;
   }
 
   /**
@@ -1790,6 +1820,20 @@ export class FootPlacement {
               sz *= t > 0 ? t : 0;
             }
           }
+          // Growing no faster than 3 legs a second (0.05 a frame at 60 Hz; the ease's own is under
+          // 0.03): a nose found late in the swing, once the landing's prediction moved, would
+          // otherwise bring the whole move in one frame.
+          const ox = this.f[this.oLandShift + 2 * i];
+          const oz = this.f[this.oLandShift + 2 * i + 1];
+          const gx = sx - ox;
+          const gz = sz - oz;
+          const g2 = gx * gx + gz * gz;
+          const rate = 3 * this.f[this.oLengths + i] * scale * dt;
+          if (sx * sx + sz * sz > ox * ox + oz * oz && g2 > rate * rate) {
+            const k2 = rate / Math.sqrt(g2);
+            sx = ox + gx * k2;
+            sz = oz + gz * k2;
+          }
           this.f[this.oLandShift + 2 * i] = sx;
           this.f[this.oLandShift + 2 * i + 1] = sz;
         } else if (this.planted[i] === 0) {
@@ -1849,7 +1893,8 @@ export class FootPlacement {
       let tx = ax + this.f[this.oOffsetSprings + os];
       const ty = ay + this.f[this.oOffsetSprings + os + 1] + correction;
       let tz = az + this.f[this.oOffsetSprings + os + 2];
-      if (this.planted[i] === 0) {
+      // (Until a lock takes it: a foot that lands over a hole keeps it until it finds ground.)
+      if (this.planted[i] === 0 || !grounded) {
         tx += this.f[this.oLandShift + 2 * i];
         tz += this.f[this.oLandShift + 2 * i + 1];
       }
