@@ -104,6 +104,11 @@ const scratch = {
   edgeRay: new Float64Array(RAY.length),
   edgeHit: new Float64Array(HIT.length),
   edgePlane: new Float64Array(HIT.length),
+  /**
+   * reachShare's numbers: a horizontal move `dx, dz`, its squared length, and the share of it found
+   * (doubles passed to or returned from a call V8 does not inline are boxed).
+   */
+  share: new Float64Array(4),
   /** landingEdge's probe: from (x, z) along (dx, dz), how far: [x, z, dx, dz, at] (riseAlong). */
   edgeProbe: new Float64Array(5),
 };
@@ -827,9 +832,7 @@ export class FootPlacement {
     this.track = track;
     // A nose found before a landing is the old track's: the new one lands elsewhere. (The move
     // under way, landShift, follows the new landing's from the next solve.)
-    const n = this.legs.length;
-    this.b.fill(0, this.oEdgeFound, this.oEdgeFound + n);
-    this.f.fill(0, this.oEdgeShift, this.oEdgeShift + 2 * n);
+    this.b.fill(0, this.oEdgeFound, this.oEdgeFound + this.legs.length);
     this.f[this.oRamps] = rampIn;
     this.f[this.oRamps + 1] = rampOut;
     if (track !== null) {
@@ -897,7 +900,6 @@ export class FootPlacement {
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
     this.f.fill(0, this.oLastContact, this.oLastContact + n);
     this.f.fill(0, this.oLandShift, this.oLandShift + 2 * n);
-    this.f.fill(0, this.oEdgeShift, this.oEdgeShift + 2 * n);
     this.b.fill(0, this.oEdgeFound, this.oEdgeFound + n);
   }
 
@@ -1177,23 +1179,14 @@ export class FootPlacement {
         // stretching the leg or pulling the pelvis down.
         const d = Math.sqrt(driftX * driftX + driftZ * driftZ);
         let keep = d > s[sO + 10] * L ? (s[sO + 10] * L) / d : 1;
-        const ex = this.f[this.oAnimated + 3 * i] - this.f[this.oHips + 3 * i];
-        const ey = this.f[this.oAnimated + 3 * i + 1] - this.f[this.oHips + 3 * i + 1];
-        const ez = this.f[this.oAnimated + 3 * i + 2] - this.f[this.oHips + 3 * i + 2];
-        const reach = s[sO + 11] * L;
-        // (|e|², the clip's own reach squared, computed above.)
-        const e0 = this.f[this.oClipReach2 + i];
-        const r2 = e0 > reach * reach ? e0 : reach * reach;
-        // The hips may sink by up to lockDrop to keep the foot where it was planted (the pelvis
-        // step lowers them as far as the lock needs): measured from hips that much lower.
-        const eyLow = ey + s[sO + 14] * L;
-        const e2 = ex * ex + eyLow * eyLow + ez * ez;
         const dd = d * d;
         if (dd > 0) {
-          const ed = ex * driftX + ez * driftZ;
-          // The largest share t of the drift with |e + t·drift| ≤ reach.
-          const disc = ed * ed - dd * (e2 - r2);
-          const t = disc > 0 ? (-ed + Math.sqrt(disc)) / dd : 0;
+          const share = scratch.share;
+          share[0] = driftX;
+          share[1] = driftZ;
+          share[2] = dd;
+          this.reachShare(i);
+          const t = share[3];
           if (t < keep) keep = t < 0 ? 0 : t;
         }
         if (keep < 1) {
@@ -1338,8 +1331,6 @@ export class FootPlacement {
       // swing's target and the hips ease toward it over that time): earlier rays would be wasted.
       if (!(until > 0 && until < s[sO + 12])) {
         this.b[this.oEdgeFound + i] = 0;
-        this.f[this.oEdgeShift + 2 * i] = 0;
-        this.f[this.oEdgeShift + 2 * i + 1] = 0;
         continue;
       }
       // Where the foot will land, in the world: its model position then, carried by the travel an
@@ -1358,8 +1349,6 @@ export class FootPlacement {
         ray[RAY.origin] += this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
         ray[RAY.origin + 2] += this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
       }
-      this.f[this.oEdgeShift + 2 * i] = 0;
-      this.f[this.oEdgeShift + 2 * i + 1] = 0;
       if (this.castFootprint(ray, hit, i, true) && this.landingEdge(i, ray, hit)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         this.f[this.oLandingBase + i] =
@@ -1372,6 +1361,34 @@ export class FootPlacement {
           this.f[this.oLandingBase + i] - W[13] - this.f[this.oFootHeights + i] * scale;
       }
     }
+  }
+
+  /**
+   * Into `scratch.share[3]`: the largest share t of the horizontal move `scratch.share[0], [1]`
+   * (its squared length `[2]`, > 0) of leg `i`'s animated foot with |e + t·move| ≤ reach, e the
+   * foot from the animated hip lowered by `lockDrop` (the pelvis step lowers the hips as far as a
+   * planted foot needs), the reach the pelvis keeps or the clip's own, whichever is longer. Below
+   * 0 where the foot is out of that reach already. A lock's drift, and a landing moved past a
+   * step's nose, go no farther.
+   */
+  private reachShare(i: number): void {
+    const s = this.f;
+    const sO = this.oSettings;
+    const share = scratch.share;
+    const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
+    const ex = this.f[this.oAnimated + 3 * i] - this.f[this.oHips + 3 * i];
+    const ey = this.f[this.oAnimated + 3 * i + 1] - this.f[this.oHips + 3 * i + 1];
+    const ez = this.f[this.oAnimated + 3 * i + 2] - this.f[this.oHips + 3 * i + 2];
+    const reach = s[sO + 11] * L;
+    // (|e|², the clip's own reach squared, computed by queryGround.)
+    const e0 = this.f[this.oClipReach2 + i];
+    const r2 = e0 > reach * reach ? e0 : reach * reach;
+    const eyLow = ey + s[sO + 14] * L;
+    const e2 = ex * ex + eyLow * eyLow + ez * ez;
+    const dd = share[2];
+    const ed = ex * share[0] + ez * share[1];
+    const disc = ed * ed - dd * (e2 - r2);
+    share[3] = disc > 0 ? (-ed + Math.sqrt(disc)) / dd : 0;
   }
 
   /**
@@ -1452,6 +1469,9 @@ export class FootPlacement {
    * ground was found where it lands.
    */
   private landingEdge(i: number, ray: Float64Array, hit: Float64Array): boolean {
+    // (Read only where the landing is found this frame: written here, none or the move.)
+    this.f[this.oEdgeShift + 2 * i] = 0;
+    this.f[this.oEdgeShift + 2 * i + 1] = 0;
     const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
     const clear = this.f[this.oSettings + 17] * L;
     if (!(clear > 0)) return true;
@@ -1805,16 +1825,12 @@ export class FootPlacement {
           let sz = this.f[this.oEdgeShift + 2 * i + 1] * ks;
           const dd = sx * sx + sz * sz;
           if (dd > 0) {
-            const L = this.f[this.oLengths + i] * scale;
-            const ex = ax - this.f[this.oHips + 3 * i];
-            const eyLow = ay - this.f[this.oHips + 3 * i + 1] + s[sO + 14] * L;
-            const ez = az - this.f[this.oHips + 3 * i + 2];
-            const reach = s[sO + 11] * L;
-            const e0 = this.f[this.oClipReach2 + i];
-            const r2 = e0 > reach * reach ? e0 : reach * reach;
-            const ed = ex * sx + ez * sz;
-            const disc = ed * ed - dd * (ex * ex + eyLow * eyLow + ez * ez - r2);
-            const t = disc > 0 ? (-ed + Math.sqrt(disc)) / dd : 0;
+            const share = scratch.share;
+            share[0] = sx;
+            share[1] = sz;
+            share[2] = dd;
+            this.reachShare(i);
+            const t = share[3];
             if (t < 1) {
               sx *= t > 0 ? t : 0;
               sz *= t > 0 ? t : 0;
