@@ -143,6 +143,11 @@ describe('vec3', () => {
     expect(o[0]).toBeCloseTo(Math.hypot(1.1, 1) * 1e308, -300);
     vec3.distanceInto(o, 0, [3e-170, 4e-170, 0], 0, [0, 0, 0], 0);
     expect(o[0]).toBeCloseTo(5e-170, 180);
+    // Coincident points (on the common path, vec3.ts) against a difference whose square underflows to 0.
+    vec3.distanceInto(o, 0, [1.25, -0, 3], 0, [1.25, 0, 3], 0);
+    expect(o[0]).toBe(0);
+    vec3.distanceInto(o, 0, [0, 1e-170, 0], 0, [0, 0, 0], 0);
+    expect(o[0]).toBe(1e-170);
   });
 
   it('pullIn: leaves a point within FAR as it is, bit for bit; brings a farther one to FAR along the same ray', () => {
