@@ -33,43 +33,49 @@ export function placedCrowdStep(crowd, data) {
   const tracks = new Map();
   const robots = new Array(crowd.count).fill(null);
   const seconds = data.seconds ?? null;
-  const step = (first, count) => {
-    // The frame's dt, or (on a schedule) the wait of the run: one for the run's robots.
+  // One robot, a call each: hot after a few frames even where a crowd of 100 calls step once a
+  // frame. The loop in step itself, run once a frame and shared by every line of the crowd bench,
+  // could be left interpreted for hundreds of frames after another line's types deoptimized it,
+  // boxing its doubles (seen as 2.8–9.5 KB a frame on the 100-robot line in some runs). So step
+  // handles no double: placeRobot reads the dt itself (the frame's, or the wait of the run that
+  // starts at `first`: one for the run's robots).
+  const placeRobot = (c, first) => {
     const dt = seconds === null ? data.clock[0] : seconds[first];
-    for (let c = first; c < first + count; c++) {
-      let r = robots[c];
-      if (r === null) {
-        const clip = crowd.clipOf(c);
-        if (clip === null) continue;
-        let track = tracks.get(clip);
-        if (track === undefined) {
-          track = tendon.computeContacts(clip, rig.legs);
-          tracks.set(clip, track);
-        }
-        const placement = new tendon.FootPlacement(skeleton, rig, { ground });
-        placement.setContactTrack(track);
-        r = {
-          placement,
-          pose: crowd.poseOf(c),
-          model: crowd.modelOf(c),
-          world: data.worlds.subarray(16 * c, 16 * (c + 1)),
-          speed: new Float64Array([-track.groundVelocity[2] * SCALE]),
-        };
-        robots[c] = r;
+    let r = robots[c];
+    if (r === null) {
+      const clip = crowd.clipOf(c);
+      if (clip === null) return;
+      let track = tracks.get(clip);
+      if (track === undefined) {
+        track = tendon.computeContacts(clip, rig.legs);
+        tracks.set(clip, track);
       }
-      const w = r.world;
-      w[14] += r.speed[0] * dt;
-      if (w[14] > WALK_Z) {
-        w[14] -= 2 * WALK_Z;
-        r.placement.reset();
-      }
-      // The clock and solveClock, not solve(…, dt, time): a double passed to a call V8 does not
-      // inline is boxed (32 B a robot a frame, seen in some runs of the crowd bench).
-      const clock = r.placement.clock;
-      clock[0] = dt;
-      clock[1] = crowd.times[c];
-      r.placement.solveClock(r.pose, r.model, w);
+      const placement = new tendon.FootPlacement(skeleton, rig, { ground });
+      placement.setContactTrack(track);
+      r = {
+        placement,
+        pose: crowd.poseOf(c),
+        model: crowd.modelOf(c),
+        world: data.worlds.subarray(16 * c, 16 * (c + 1)),
+        speed: new Float64Array([-track.groundVelocity[2] * SCALE]),
+      };
+      robots[c] = r;
     }
+    const w = r.world;
+    w[14] += r.speed[0] * dt;
+    if (w[14] > WALK_Z) {
+      w[14] -= 2 * WALK_Z;
+      r.placement.reset();
+    }
+    // The clock and solveClock, not solve(…, dt, time): a double passed to a call V8 does not
+    // inline is boxed (32 B a robot a frame, seen in some runs of the crowd bench).
+    const clock = r.placement.clock;
+    clock[0] = dt;
+    clock[1] = crowd.times[c];
+    r.placement.solveClock(r.pose, r.model, w);
+  };
+  const step = (first, count) => {
+    for (let c = first; c < first + count; c++) placeRobot(c, first);
     return 0;
   };
   return { step, robots };
