@@ -136,6 +136,27 @@ export class LookAt {
     const forward = options.forward ?? [0, 0, 1];
     const up = options.up ?? [0, 1, 0];
     const cone = options.coneAngle ?? 0.8;
+    const smoothTime = options.smoothTime ?? 0.15;
+    for (const [key, v] of [
+      ['forward', forward],
+      ['up', up],
+    ] as const) {
+      const list = v as ArrayLike<unknown> | null;
+      if (
+        list === null ||
+        typeof list !== 'object' ||
+        list.length !== 3 ||
+        ![0, 1, 2].every((k) => typeof list[k] === 'number' && Number.isFinite(list[k]))
+      ) {
+        throw new TendonError('placement/invalid-option', `${name}: ${key} must be three finite numbers`);
+      }
+    }
+    if (typeof smoothTime !== 'number' || !(smoothTime >= 0 && smoothTime < Number.POSITIVE_INFINITY)) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: smoothTime ${String(smoothTime)} is not a finite number ≥ 0`,
+      );
+    }
     this.skeleton = skeleton;
     this.joints = joints.slice();
     // In a chain, the joints between two turned ones are rebuilt from their locals: read too.
@@ -168,7 +189,16 @@ export class LookAt {
           v[2] + w * tz + (x * ty - y * tx),
         ];
       };
-      return new AimIk(skeleton, { joint, forward: local(forward), up: local(up), coneAngle: cone });
+      try {
+        return new AimIk(skeleton, { joint, forward: local(forward), up: local(up), coneAngle: cone });
+      } catch (e) {
+        // The aim's own refusal (a cone out of range, an up along forward), told as the look's.
+        if (!(e instanceof TendonError)) throw e;
+        throw new TendonError(
+          'placement/invalid-option',
+          `${name}: ${e.message.replace(/^AimIk: /, '')} (joint ${skeleton.names[joint]})`,
+        );
+      }
     });
     const n = joints.length;
     this.clamped = slab.u8(n);
@@ -190,7 +220,7 @@ export class LookAt {
       this.fkRanges[2 * i] = j;
       this.fkRanges[2 * i + 1] = !chain ? ends[j] : i + 1 < n ? skeleton.parents[joints[i + 1]] + 1 : j;
     });
-    this.omega = springOmega(options.smoothTime ?? 0.15);
+    this.omega = springOmega(smoothTime);
     easedWeightSet(this.weightState, 0, 1);
   }
 
@@ -315,9 +345,7 @@ export class LookAt {
       return;
     }
     if (!poseReadsUsable(this.reads, pose, model)) {
-      this.weightState.set(held.subarray(0, EASED_WEIGHT_LENGTH));
-      this.target.set(held.subarray(EASED_WEIGHT_LENGTH));
-      this.initialized = wasInitialized;
+      this.restore(wasInitialized);
       refusePose(this.reads, pose, model, name);
     }
     const Wi = this.worldInverse;
@@ -328,6 +356,13 @@ export class LookAt {
     m[0] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
     m[1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
     m[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
+    if (!(m[0] - m[0] + (m[1] - m[1]) + (m[2] - m[2]) === 0)) {
+      this.restore(wasInitialized);
+      throw new TendonError(
+        'ik/invalid-target',
+        `${name}: the target (${String(x)}, ${String(y)}, ${String(z)}) is not finite in model space (the inverse world sends it past doubles)`,
+      );
+    }
     this.modelUp.set(this.up);
     const b = this.buffers;
     b.translations = pose.translations;
@@ -358,6 +393,7 @@ export class LookAt {
         // A number the aim cannot use: the model made whole for the turns so far, then the
         // joint's solver throws the error it names.
         this.finish(pose, model, turned);
+        this.restore(wasInitialized);
         this.solvers[i].solve(pose, model, m, this.modelUp);
         throw new TendonError('pose/not-finite', `${name}: joint ${this.joints[i]} cannot be turned`);
       }
@@ -369,6 +405,13 @@ export class LookAt {
       }
     }
     this.finish(pose, model, turned);
+  }
+
+  /** Puts back the weight and the target as they were before this solve stepped them. */
+  private restore(wasInitialized: boolean): void {
+    this.weightState.set(this.held.subarray(0, EASED_WEIGHT_LENGTH));
+    this.target.set(this.held.subarray(EASED_WEIGHT_LENGTH));
+    this.initialized = wasInitialized;
   }
 
   /** After the turns of a chain: the model matrices of the first joint's subtree, once. */

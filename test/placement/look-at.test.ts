@@ -215,4 +215,59 @@ describe('LookAt', () => {
     look.solve(pose, model, [0, 3, -5], IDENTITY, 1 / 60);
     expect(Array.from(look.clamped)).toEqual([0, 0, 0]);
   });
+  it('refuses a target the inverse world sends past doubles with nothing stepped: the next frame is as if it had not come', async () => {
+    const { skeleton, rig } = await robotAtRest();
+    const world = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1];
+    const tiny = [1e-100, 0, 0, 0, 0, 1e-100, 0, 0, 0, 0, 1e-100, 0, 0, 0, 0, 1];
+    const run = (refuse: boolean) => {
+      const look = new LookAt(skeleton, rig);
+      const model = createModelBuffer(skeleton);
+      let pose = new Pose(skeleton);
+      for (let frame = 0; frame < 3; frame++) {
+        pose = new Pose(skeleton);
+        forwardKinematics(pose, model);
+        if (frame === 1 && refuse) {
+          const rotations = pose.rotations.slice();
+          let error: unknown;
+          try {
+            look.solve(pose, model, [1e300, 1.6, 3], tiny, 1 / 60);
+          } catch (e) {
+            error = e;
+          }
+          expect((error as TendonError).code).toBe('ik/invalid-target');
+          expect([...pose.rotations]).toEqual([...rotations]);
+        } else look.solve(pose, model, [1, 1.6, 3], world, 1 / 60);
+      }
+      return [...pose.rotations, look.weight];
+    };
+    // Until 26 November (night) the refused frame's target had stepped the smoothing: the head
+    // then looked 70° away from where a look that never saw it looked.
+    expect(run(true)).toEqual(run(false));
+  });
+
+  it('refuses bad options as its own (placement/invalid-option, naming the option)', async () => {
+    const { skeleton, rig } = await robotAtRest();
+    const refuses = (options: Record<string, unknown>, text: string) => {
+      let error: unknown;
+      try {
+        new LookAt(skeleton, rig, options as LookAtOptions);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(TendonError);
+      expect((error as TendonError).code).toBe('placement/invalid-option');
+      expect((error as TendonError).message).toContain(text);
+    };
+    for (const smoothTime of [Number.NaN, -1, Number.POSITIVE_INFINITY, 'slow'])
+      refuses({ smoothTime }, 'smoothTime');
+    refuses({ coneAngle: 10 }, 'coneAngle');
+    refuses({ coneAngle: Number.NaN }, 'coneAngle');
+    refuses({ up: [0, 0, 1] }, 'parallel');
+    refuses({ up: [0, Number.NaN, 1] }, 'up');
+    refuses({ forward: [0, 0] }, 'forward');
+    // Typed arrays and a smoothing of 0 (no smoothing) are fine.
+    expect(
+      () => new LookAt(skeleton, rig, { up: new Float64Array([0, 1, 0]) as never, smoothTime: 0 }),
+    ).not.toThrow();
+  });
 });
