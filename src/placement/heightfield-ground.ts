@@ -82,8 +82,19 @@ export class HeightfieldGround implements Ground {
     this.frame[2] = cellSize;
   }
 
-  /** The bilinear height at world `(x, z)`, or NaN outside the grid. */
+  /**
+   * The bilinear height at world `(x, z)`, or NaN outside the grid.
+   *
+   * @throws {@link TendonError} `argument/invalid` for an `x` or `z` that is not a finite number
+   *   (its NaN would read as outside the grid).
+   */
   heightAt(x: number, z: number): number {
+    if (typeof x !== 'number' || typeof z !== 'number' || !(x - x + (z - z) === 0)) {
+      throw new TendonError(
+        'argument/invalid',
+        `HeightfieldGround.heightAt: (${String(x)}, ${String(z)}) is not two finite numbers`,
+      );
+    }
     const u = (x - this.frame[0]) / this.frame[2];
     const v = (z - this.frame[1]) / this.frame[2];
     if (!(u >= 0 && v >= 0 && u <= this.columns - 1 && v <= this.rows - 1)) return Number.NaN;

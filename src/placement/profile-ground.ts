@@ -62,8 +62,19 @@ export class ProfileGround implements Ground {
     }
   }
 
-  /** The height of the ground at distance `s` along the profile (the top of a riser at a riser). */
+  /**
+   * The height of the ground at distance `s` along the profile (the top of a riser at a riser).
+   *
+   * @throws {@link TendonError} `argument/invalid` for an `s` that is not a finite number (NaN
+   *   passed through to a controller's height, a string was read as a number).
+   */
   heightAt(s: number): number {
+    if (typeof s !== 'number' || !(s - s === 0)) {
+      throw new TendonError(
+        'argument/invalid',
+        `ProfileGround.heightAt: ${String(s)} is not a finite number`,
+      );
+    }
     const xs = this.s;
     const n = xs.length;
     if (s < xs[0]) return this.y[0];

@@ -61,6 +61,14 @@ describe('ProfileGround', () => {
     expect(profile.heightAt(50)).toBeCloseTo(2 * tan - 0.15, 14);
   });
 
+  it('refuses a distance that is not a finite number (NaN and a string were answered: NaN and 0.15)', () => {
+    for (const s of [Number.NaN, Number.POSITIVE_INFINITY, '1.5', undefined]) {
+      expect(() => profile.heightAt(s as number)).toThrowError(
+        expect.objectContaining({ code: 'argument/invalid', message: expect.stringContaining('heightAt') }),
+      );
+    }
+  });
+
   it('answers downward rays with the slope normal, and a sideways ray with the riser', () => {
     const hit = cast(profile, [1, 3, 7], down) as Float64Array;
     expect(hit[1]).toBeCloseTo(tan, 12);
@@ -118,6 +126,15 @@ describe('HeightfieldGround', () => {
   it('interpolates bilinearly and gives the gradient normal', () => {
     expect(field.heightAt(-2, -1)).toBe(0);
     expect(field.heightAt(-2 + 0.125, -1)).toBeCloseTo(0.03535, 12);
+    expect(field.heightAt(-200, -1)).toBeNaN(); // outside the grid
+    for (const [x, z] of [
+      [Number.NaN, 0],
+      [0, '1'],
+    ]) {
+      expect(() => field.heightAt(x as number, z as number)).toThrowError(
+        expect.objectContaining({ code: 'argument/invalid' }),
+      );
+    }
     const hit = cast(field, [-2 + 0.125, 3, -1], down) as Float64Array;
     expect(hit[1]).toBeCloseTo(0.03535, 12);
     const slope = 0.0707 / 0.25;
