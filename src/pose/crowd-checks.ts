@@ -25,10 +25,12 @@ export function checkCharacterRange(first: number, count: number, characters: nu
       first + count <= characters
     )
   ) {
-    throw new TendonError(
-      'argument/invalid',
-      `${who}: characters ${first} … ${first + count - 1} are not in 0 … ${characters - 1}`,
-    );
+    // Said as given where they are not numbers: '2' + 1 - 1 read as characters 2 … 20.
+    const given =
+      typeof first === 'number' && typeof count === 'number'
+        ? `characters ${first} … ${first + count - 1} are not in`
+        : `first ${describe(first)} and count ${describe(count)} are not whole numbers of characters in`;
+    throw new TendonError('argument/invalid', `${who}: ${given} 0 … ${characters - 1}`);
   }
 }
 
@@ -105,4 +107,9 @@ export function checkPaletteArgs(
     );
   }
   return stride;
+}
+
+/** A value as an error message names it: strings quoted. */
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value);
 }

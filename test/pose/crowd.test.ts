@@ -156,7 +156,17 @@ describe('Crowd', () => {
     expectSame(batches[1].errors, batches[0].errors, 'errors');
     expectSame(batches[1].status, batches[0].status, 'status');
     expect(() => whole.forwardKinematics(5, 3)).toThrow(
-      expect.objectContaining({ code: 'argument/invalid' }),
+      expect.objectContaining({
+        code: 'argument/invalid',
+        message: expect.stringContaining('characters 5 … 7 are not in 0 … 6'),
+      }),
+    );
+    // A range given as strings is named as given ('2' + 1 − 1 read as characters 2 … 20).
+    expect(() => whole.forwardKinematics('2' as unknown as number, 1)).toThrow(
+      expect.objectContaining({
+        code: 'argument/invalid',
+        message: expect.stringContaining("first '2' and count 1 are not whole numbers"),
+      }),
     );
     expect(() => whole.sample('loop', -1)).toThrow(TendonError);
     expect(() => batches[0].solve(whole, 2, 6)).toThrow(
