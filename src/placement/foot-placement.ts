@@ -298,10 +298,14 @@ export class FootPlacement {
    * Per leg, the contact weight in [0, 1] for the next solve (1 planted, easing around contacts):
    * it weighs the foot's lock, its alignment to the ground and its pull on the pelvis. Fill it from
    * a {@link ContactTrack} (`track.sample(time, ramp, placement.contactWeights, placement.planted)`)
-   * or by hand. Default 1 (every foot grounded, none locked).
+   * or by hand. Default 1 (every foot grounded, none locked). Filled by hand, a weight that is not
+   * a number in [0, 1] is refused by the next solve (`placement/invalid-input`).
    */
   readonly contactWeights: Float64Array;
-  /** Per leg, 1 while the foot is planted (it locks), else 0. Default 0. */
+  /**
+   * Per leg, 1 while the foot is planted (it locks), else 0. Default 0. Set by hand, anything else
+   * is refused by the next solve (`placement/invalid-input`).
+   */
   readonly planted: Uint8Array;
   /** Per leg, {@link LEG_REPORT} numbers of the last solve. */
   readonly report: Float64Array;
@@ -912,6 +916,9 @@ export class FootPlacement {
    * `pose`, and updates `model`.
    *
    * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world` or a bad `dt`,
+   *   or, while no contact track drives the contacts, a {@link FootPlacement.contactWeights} entry
+   *   that is not a number in [0, 1] or a {@link FootPlacement.planted} entry that is not 0 or 1
+   *   (naming the leg; refused before anything is written),
    *   `placement/ground-failed` when the ground throws or answers non-finite numbers (nothing is
    *   written then), `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
    *   rotation in a joint the solve reads (the legs' joints, their parents, toes and poles, the
@@ -979,6 +986,31 @@ export class FootPlacement {
     }
     if (!invert(scratch.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
+    }
+    // Contacts set by hand are the caller's numbers, read by every later stage (a NaN weight reaches
+    // the legs' targets, a weight of 5 drops the hips five times as far as it should): refused
+    // here, before the ease or anything else is written, so the next good frame is placed as if
+    // this one had not come. A track's own samples are in range and replace these, so they are
+    // not checked then. Comparisons only (NaN fails both), no builtin call: a frame must not
+    // allocate.
+    if (this.track === null) {
+      const weights = this.contactWeights;
+      const planted = this.planted;
+      for (let i = 0; i < weights.length; i++) {
+        const c = weights[i];
+        if (!(c >= 0 && c <= 1)) {
+          throw new TendonError(
+            'placement/invalid-input',
+            `${name}: contactWeights[${i}] (leg '${this.legs[i].label}') is ${c}, not a number in [0, 1]`,
+          );
+        }
+        if (planted[i] > 1) {
+          throw new TendonError(
+            'placement/invalid-input',
+            `${name}: planted[${i}] (leg '${this.legs[i].label}') is ${planted[i]}, not 0 or 1`,
+          );
+        }
+      }
     }
     // The weights are eased first: fully off, the solve reads no pose (a bad one passes through, as
     // the animation's). Otherwise a pose it cannot use is refused with the ease put back.

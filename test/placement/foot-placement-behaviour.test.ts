@@ -303,6 +303,86 @@ describe('FootPlacement', () => {
     expect(refused).toBe(5);
   });
 
+  it('refuses contacts set by hand out of range before writing anything, and the next frame is as if it had not come', () => {
+    // Two placements driven by hand (docs/placement.md: fill contactWeights 0..1, planted 0 or 1)
+    // on the same frames, easing in; one is also handed bad contacts between them. Before the
+    // check, a NaN weight threw ik/invalid-target with NaN written into the pose, the model and the
+    // pelvis offset, and every later solve threw; a weight of 5 or −3 was taken.
+    const a = setUp(new PlaneGround([0, 0.05, 0], [0, 1, 0]));
+    const b = setUp(new PlaneGround([0, 0.05, 0], [0, 1, 0]));
+    for (const p of [a, b]) {
+      p.placement.setContactTrack(null);
+      p.placement.setWeight(0, 0);
+      p.placement.setWeight(1, 0.3);
+    }
+    const bad: [string, number, number, RegExp][] = [
+      ['NaN', 0, Number.NaN, /contactWeights\[0\] \(leg 'left'\) is NaN/],
+      ['5', 1, 5, /contactWeights\[1\] \(leg 'right'\) is 5/],
+      ['−3', 0, -3, /contactWeights\[0\] \(leg 'left'\) is -3/],
+      ['∞', 1, Number.POSITIVE_INFINITY, /contactWeights\[1\] \(leg 'right'\) is Infinity/],
+      ['planted 7', 0, 7, /planted\[0\] \(leg 'left'\) is 7, not 0 or 1/],
+    ];
+    const fill = (p: typeof a, time: number) => {
+      p.contacts.sample(time, 0.1, p.placement.contactWeights, p.placement.planted);
+    };
+    let refused = 0;
+    for (let f = 0; f < 60; f++) {
+      const time = f / 60;
+      a.frame(time);
+      b.frame(time);
+      if (f % 7 === 3 && refused < bad.length) {
+        const [what, leg, value, message] = bad[refused++];
+        if (what.startsWith('planted')) b.placement.planted[leg] = value;
+        else b.placement.contactWeights[leg] = value;
+        const before = [
+          b.pose.translations.slice(),
+          b.pose.rotations.slice(),
+          b.model.slice(),
+          b.placement.report.slice(),
+        ];
+        const pelvisOffset = b.placement.pelvisOffset;
+        const weight = b.placement.weight;
+        let error: unknown = null;
+        try {
+          b.placement.solve(b.pose, b.model, IDENTITY, 1 / 60, time);
+        } catch (e) {
+          error = e;
+        }
+        expect(isTendonError(error, 'placement/invalid-input'), what).toBe(true);
+        expect((error as Error).message, what).toMatch(message);
+        // Nothing written: the pose, the model, the report, the hips, the ease.
+        expect([...b.pose.translations], what).toEqual([...before[0]]);
+        expect([...b.pose.rotations], what).toEqual([...before[1]]);
+        expect([...b.model], what).toEqual([...before[2]]);
+        expect([...b.placement.report], what).toEqual([...before[3]]);
+        expect(b.placement.pelvisOffset, what).toBe(pelvisOffset);
+        expect(b.placement.weight, what).toBe(weight);
+      }
+      fill(a, time);
+      fill(b, time);
+      a.placement.solve(a.pose, a.model, IDENTITY, 1 / 60, time);
+      // The refused frames left no trace: the next good one is the other's, bit for bit.
+      b.placement.solve(b.pose, b.model, IDENTITY, 1 / 60, time);
+      expect([...b.pose.translations]).toEqual([...a.pose.translations]);
+      expect([...b.pose.rotations]).toEqual([...a.pose.rotations]);
+      expect([...b.model]).toEqual([...a.model]);
+      expect([...b.placement.report]).toEqual([...a.placement.report]);
+      expect(b.placement.pelvisOffset).toBe(a.placement.pelvisOffset);
+    }
+    expect(refused).toBe(bad.length);
+    // Some frames locked a foot and dropped the hips: the contacts were read.
+    expect(a.placement.pelvisOffset).not.toBe(0);
+  });
+
+  it('does not read contacts set by hand while a track drives them', () => {
+    const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0.05, 0], [0, 1, 0]));
+    frame(0.2);
+    placement.contactWeights[0] = Number.NaN;
+    placement.planted[1] = 7;
+    expect(() => placement.solve(pose, model, IDENTITY, 1 / 60, 0.2)).not.toThrow();
+    expect(placement.contactWeights.every((c) => c >= 0 && c <= 1)).toBe(true);
+  });
+
   it('refuses NaN in the world matrix, a bad dt and a pose of another skeleton', () => {
     const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0, 0], [0, 1, 0]));
     frame(0);
