@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { checkSkeletonArg } from '../arguments.js';
+import { checkSkeletonArg, describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
@@ -24,7 +24,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { type ContactTrack, footPoint, legLength } from './contacts.js';
+import { ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import {
@@ -819,9 +819,23 @@ export class FootPlacement {
    * where each swinging foot will land), and the feet's planted heights are the track's. A lock
    * eases back to the animation over `rampOut` seconds after its contact ends. `null`
    * goes back to {@link FootPlacement.contactWeights} and {@link FootPlacement.planted} set by hand.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `track` that is neither a
+   *   {@link ContactTrack} nor `null` (a plain object too, such as a track saved as JSON and parsed
+   *   back), `placement/invalid-option` for a
+   *   track of another number of legs or a ramp that is not a finite number ≥ 0. Nothing is changed
+   *   then.
    */
   setContactTrack(track: ContactTrack | null, rampIn = 0.1, rampOut = 0.25): void {
-    if (track !== null && track?.legCount !== this.legs.length) {
+    // Each solve calls the track's own methods: an object that only looks like one (a parsed JSON
+    // copy) would pass the leg count and throw a bare TypeError from inside every later solve.
+    if (track !== null && !(track instanceof ContactTrack)) {
+      throw new TendonError(
+        'argument/invalid',
+        `FootPlacement.setContactTrack: the track is ${describeArg(track)}, not a ContactTrack or null`,
+      );
+    }
+    if (track !== null && track.legCount !== this.legs.length) {
       throw new TendonError(
         'placement/invalid-option',
         `FootPlacement.setContactTrack: the track has ${track?.legCount} legs, the placement ${this.legs.length}`,

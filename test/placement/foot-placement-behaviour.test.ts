@@ -383,6 +383,39 @@ describe('FootPlacement', () => {
     expect(placement.contactWeights.every((c) => c >= 0 && c <= 1)).toBe(true);
   });
 
+  it('refuses a contact track that is not a ContactTrack (a JSON copy), changing nothing', () => {
+    // Before the check, a parsed JSON copy (legCount kept) was taken and every later solve threw a
+    // bare TypeError (this.track.sampleAt is not a function); { legCount: 2 } threw one after
+    // replacing the track.
+    const a = setUp(new PlaneGround([0, 0.05, 0], [0, 1, 0]));
+    const b = setUp(new PlaneGround([0, 0.05, 0], [0, 1, 0]));
+    const parsed = JSON.parse(JSON.stringify({ ...b.contacts, legCount: b.contacts.legCount }));
+    for (const [what, track] of [
+      ['a parsed JSON copy', parsed],
+      ['{ legCount: 2 }', { legCount: 2 }],
+      ['undefined', undefined],
+      ['a number', 2],
+    ] as [string, unknown][]) {
+      expect(() => b.placement.setContactTrack(track as never, 0.05, 0.05), what).toThrow(
+        expect.objectContaining({
+          code: 'argument/invalid',
+          message: expect.stringMatching(/not a ContactTrack/),
+        }),
+      );
+    }
+    // The ramps given with them were not taken either: b solves as a, bit for bit.
+    for (let f = 0; f < 30; f++) {
+      const time = f / 60;
+      a.frame(time);
+      b.frame(time);
+      a.placement.solve(a.pose, a.model, IDENTITY, 1 / 60, time);
+      b.placement.solve(b.pose, b.model, IDENTITY, 1 / 60, time);
+      expect([...b.model]).toEqual([...a.model]);
+      expect([...b.placement.contactWeights]).toEqual([...a.placement.contactWeights]);
+    }
+    expect(() => b.placement.setContactTrack(null)).not.toThrow();
+  });
+
   it('refuses NaN in the world matrix, a bad dt and a pose of another skeleton', () => {
     const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0, 0], [0, 1, 0]));
     frame(0);
