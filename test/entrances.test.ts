@@ -25,6 +25,11 @@ interface Fixture {
   mesh: tendon.GltfSkinnedPrimitive;
   skin: tendon.Skin;
   palette: Float32Array;
+  /** The walk's contacts, and outputs for its per-frame methods (the calls' own, watched). */
+  track: tendon.ContactTrack;
+  weights: Float64Array;
+  planted: Uint8Array;
+  out: Float64Array;
 }
 
 const world = () => new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
@@ -213,6 +218,40 @@ const ENTRANCES: Entrance<Fixture>[] = [
     name: 'new ContactTrack',
     args: () => [{ duration: 1, intervals: [[0.1, 0.4]], footHeights: [0.05] }],
     run: (_, [d]) => new tendon.ContactTrack(d),
+  },
+  {
+    name: 'contactTrack.sample',
+    args: (f) => [0.3, 0.1, f.weights, f.planted, 0.2],
+    run: (f, [t, rampIn, w, p, rampOut]) => f.track.sample(t, rampIn, w, p, rampOut),
+    state: (f) => [f.weights, f.planted],
+  },
+  {
+    name: 'contactTrack.groundVelocityAt',
+    args: (f) => [0.3, f.out, 0],
+    run: (f, [t, out, o]) => f.track.groundVelocityAt(t, out, o),
+    state: (f) => [f.out],
+  },
+  {
+    name: 'contactTrack.groundTravel',
+    args: (f) => [0.3, 0.5, f.out, 0],
+    run: (f, [t, seconds, out, o]) => f.track.groundTravel(t, seconds, out, o),
+    state: (f) => [f.out],
+  },
+  {
+    name: 'contactTrack.nextContact',
+    args: (f) => [0.2, 1, f.out, 0],
+    run: (f, [t, leg, out, o]) => f.track.nextContact(t, leg, out, o),
+    state: (f) => [f.out],
+  },
+  {
+    name: 'footPlacement.setContactTrack',
+    args: (f) => [f.track, 0.1, 0.25],
+    run: (f, [track, rampIn, rampOut]) => {
+      const placement = new tendon.FootPlacement(f.skeleton, f.rig, { ground: f.ground });
+      placement.setContactTrack(track, rampIn, rampOut);
+      placement.solve(f.pose, f.model, world(), 1 / 60, 0.2);
+    },
+    state: poseState,
   },
   {
     name: 'legLength',
@@ -432,6 +471,10 @@ beforeAll(async () => {
     mesh,
     skin: mesh.skin,
     palette: mesh.skin.createPalette(),
+    track: tendon.computeContacts(clip, tendon.findRig(skeleton).legs),
+    weights: new Float64Array(2),
+    planted: new Uint8Array(2),
+    out: new Float64Array(3),
   };
 });
 

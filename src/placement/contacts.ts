@@ -7,7 +7,7 @@
  */
 import type { Clip } from '../animation/clip.js';
 import { SamplerContext, sampleClip } from '../animation/sampler.js';
-import { checkClipArg, checkFloat64Arg, checkObjectArg, optionsArg } from '../arguments.js';
+import { checkClipArg, checkFloat64Arg, checkObjectArg, describeArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
 import { Pose } from '../pose/pose.js';
@@ -56,6 +56,18 @@ export interface ContactTrackDefinition {
    * by moment. Default: none (the constant `groundVelocity`).
    */
   readonly groundVelocities?: readonly number[];
+}
+
+/**
+ * Refuses an argument of one of {@link ContactTrack}'s per-frame methods. Out of line and reached
+ * only when throwing, so the checks themselves stay comparisons: the message's strings are built,
+ * and a double passed here boxed, only then; the methods stay small for V8 to inline.
+ */
+function refuseArg(method: string, what: string, value: unknown, expected: string): never {
+  throw new TendonError(
+    'argument/invalid',
+    `ContactTrack.${method}: ${what} is ${describeArg(value)}, not ${expected}`,
+  );
 }
 
 /**
@@ -171,8 +183,30 @@ export class ContactTrack {
    * leg, into `weights`, a contact weight that is 1 while planted and eases (smoothstep) from 0 over
    * the `rampIn` seconds before a contact starts and back to 0 over the `rampOut` seconds after it
    * ends (default: `rampIn`), and into `planted` 1 while planted, else 0. Allocates nothing.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `time` that is not finite, a ramp that is
+   *   not a finite number ≥ 0, or `weights` and `planted` that are not a Float64Array and a
+   *   Uint8Array of one entry per leg or more (nothing is written then).
    */
   sample(time: number, rampIn: number, weights: Float64Array, planted: Uint8Array, rampOut = rampIn): void {
+    // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), no builtin call: this
+    // runs every frame, and a double passed to a call V8 does not inline is boxed. (sampleAt, the
+    // placement's own path, takes numbers it has checked.)
+    if (!(time - time === 0)) refuseArg('sample', 'time', time, 'a finite number');
+    if (!(rampIn >= 0 && rampIn - rampIn === 0)) {
+      refuseArg('sample', 'rampIn', rampIn, 'a finite number ≥ 0');
+    }
+    if (!(rampOut >= 0 && rampOut - rampOut === 0)) {
+      refuseArg('sample', 'rampOut', rampOut, 'a finite number ≥ 0');
+    }
+    const n = this.intervals.length;
+    // A short array would drop the legs past its end without a word.
+    if (!(weights instanceof Float64Array) || weights.length < n) {
+      refuseArg('sample', 'weights', weights, `a Float64Array of ${n} or more`);
+    }
+    if (!(planted instanceof Uint8Array) || planted.length < n) {
+      refuseArg('sample', 'planted', planted, `a Uint8Array of ${n} or more`);
+    }
     const a = this.scratch;
     a[0] = time;
     a[1] = rampIn;
@@ -232,8 +266,17 @@ export class ContactTrack {
    * `out[o…o+2]`: for an in-place clip, how fast a character must travel, moment by moment, for its
    * planted feet to stay still in the world (the negative of it). Interpolated between samples;
    * the constant {@link ContactTrack.groundVelocity} when the track has no samples. Allocates nothing.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `time` that is not finite, or an `out` that
+   *   is not a Float64Array with room for 3 numbers at `o` (a whole number ≥ 0).
    */
   groundVelocityAt(time: number, out: Float64Array, o: number): void {
+    // Comparisons only, as in sample: called every frame.
+    if (!(time - time === 0)) refuseArg('groundVelocityAt', 'time', time, 'a finite number');
+    if (!(out instanceof Float64Array)) refuseArg('groundVelocityAt', 'out', out, 'a Float64Array');
+    if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
+      refuseArg('groundVelocityAt', 'o', o, `a whole number from 0 to ${out.length - 3}`);
+    }
     const g = this.groundVelocities;
     const n = g.length >> 1;
     if (n === 0) {
@@ -260,8 +303,19 @@ export class ContactTrack {
    * into `out[o…o+2]`: the integral of {@link ContactTrack.groundVelocityAt}, exact for its
    * interpolation. For an in-place clip whose character travels at that velocity, where a foot
    * planted then will be relative to the character now. Allocates nothing.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `time` or `seconds` that is not finite, or
+   *   an `out` that is not a Float64Array with room for 3 numbers at `o` (a whole number ≥ 0).
    */
   groundTravel(time: number, seconds: number, out: Float64Array, o: number): void {
+    // Comparisons only, as in sample: called every frame. (groundTravelAt, the placement's own
+    // path, takes numbers it has checked.)
+    if (!(time - time === 0)) refuseArg('groundTravel', 'time', time, 'a finite number');
+    if (!(seconds - seconds === 0)) refuseArg('groundTravel', 'seconds', seconds, 'a finite number');
+    if (!(out instanceof Float64Array)) refuseArg('groundTravel', 'out', out, 'a Float64Array');
+    if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
+      refuseArg('groundTravel', 'o', o, `a whole number from 0 to ${out.length - 3}`);
+    }
     this.scratch[0] = time;
     this.scratch[1] = seconds;
     this.groundTravelAt(this.scratch, 0, this.scratch, 1, out, o);
@@ -388,8 +442,23 @@ export class ContactTrack {
    * The next contact of `leg` after clip time `time`: returns the seconds until it starts (0 while
    * planted, `Infinity` when no contact follows) and, when the track knows where the foot lands,
    * writes its model position into `out[o…o+2]` (else leaves `out` as it was). Allocates nothing.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `time` that is not finite, a `leg` that is
+   *   not one of the track's (0 to {@link ContactTrack.legCount} − 1), or an `out` that is not a
+   *   Float64Array with room for 3 numbers at `o` (a whole number ≥ 0), whether or not it would be
+   *   written.
    */
   nextContact(time: number, leg: number, out: Float64Array, o: number): number {
+    // Comparisons only, as in sample: called every frame. (nextContactAt, the placement's own
+    // path, takes numbers it has checked.)
+    if (!(time - time === 0)) refuseArg('nextContact', 'time', time, 'a finite number');
+    if (!(typeof leg === 'number' && leg >= 0 && leg % 1 === 0 && leg < this.intervals.length)) {
+      refuseArg('nextContact', 'leg', leg, `a leg of the track, 0 to ${this.intervals.length - 1}`);
+    }
+    if (!(out instanceof Float64Array)) refuseArg('nextContact', 'out', out, 'a Float64Array');
+    if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
+      refuseArg('nextContact', 'o', o, `a whole number from 0 to ${out.length - 3}`);
+    }
     this.scratch[0] = time;
     this.nextContactAt(this.scratch, 0, leg, out, o, this.scratch, 1);
     return this.scratch[1];

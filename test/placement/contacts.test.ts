@@ -99,3 +99,81 @@ describe('ContactTrack.groundTravel', () => {
     expect(travel(once, -1, 1)[2]).toBe(0);
   });
 });
+
+describe("ContactTrack's per-frame methods", () => {
+  const track = new ContactTrack({
+    duration: 1,
+    intervals: [
+      [0.1, 0.4],
+      [0.6, 0.9],
+    ],
+    footHeights: [0.05, 0.05],
+    landings: [
+      [0, 0, 0.2],
+      [0.1, 0, 0.3],
+    ],
+    groundVelocities: [0, 1, 0, 2],
+  });
+  const refuses = (call: () => unknown, message: RegExp) =>
+    expect(call, String(message)).toThrow(
+      expect.objectContaining({ code: 'argument/invalid', message: expect.stringMatching(message) }),
+    );
+
+  it('sample refuses a time or ramp that is not finite and outputs too short for the legs, writing nothing', () => {
+    // Before the checks, a NaN time was time 0, and a 1-entry output dropped leg 1 without a word.
+    const w = new Float64Array(2).fill(0.5);
+    const p = new Uint8Array(2).fill(7);
+    const short = new Float64Array(1);
+    refuses(() => track.sample(Number.NaN, 0.1, w, p), /^ContactTrack\.sample: time is NaN/);
+    refuses(() => track.sample(Number.POSITIVE_INFINITY, 0.1, w, p), /time is Infinity/);
+    refuses(() => track.sample(0.3, -1, w, p), /rampIn is -1, not a finite number ≥ 0/);
+    refuses(() => track.sample(0.3, 0.1, w, p, Number.NaN), /rampOut is NaN/);
+    refuses(
+      () => track.sample(0.3, 0.1, short, p),
+      /weights is a Float64Array, not a Float64Array of 2 or more/,
+    );
+    refuses(
+      () => track.sample(0.3, 0.1, w, new Uint8Array(1)),
+      /planted is a Uint8Array, not a Uint8Array of 2/,
+    );
+    refuses(() => track.sample(0.3, 0.1, null as never, null as never), /weights is null/);
+    refuses(() => track.sample(0.3, 0.1, [] as never, [] as never), /weights is an array of 0/);
+    expect([...w, ...p, ...short]).toEqual([0.5, 0.5, 7, 7, 0]);
+    track.sample(0.2, 0.1, w, p);
+    expect([...w, ...p]).toEqual([1, 0, 1, 0]);
+    // Longer outputs are fine: the legs' entries are written, the rest left.
+    const long = new Float64Array(3).fill(0.5);
+    track.sample(0.7, 0.1, long, new Uint8Array(3));
+    expect([...long]).toEqual([0, 1, 0.5]);
+  });
+
+  it('groundVelocityAt, groundTravel and nextContact refuse a bad time, seconds, leg or output, writing nothing', () => {
+    // Before the checks, groundTravel(0, NaN) wrote NaN, and a leg out of range or a null output
+    // threw a bare TypeError.
+    const out = new Float64Array(3).fill(9);
+    refuses(() => track.groundVelocityAt(Number.NaN, out, 0), /^ContactTrack\.groundVelocityAt: time is NaN/);
+    refuses(() => track.groundVelocityAt(0, null as never, 0), /out is null, not a Float64Array/);
+    refuses(() => track.groundVelocityAt(0, [0, 0, 0] as never, 0), /out is an array of 3/);
+    refuses(() => track.groundVelocityAt(0, out, 1), /o is 1, not a whole number from 0 to 0/);
+    refuses(() => track.groundVelocityAt(0, out, 0.5), /o is 0\.5/);
+    refuses(() => track.groundTravel(0, Number.NaN, out, 0), /^ContactTrack\.groundTravel: seconds is NaN/);
+    refuses(() => track.groundTravel(Number.NaN, 1, out, 0), /groundTravel: time is NaN/);
+    refuses(() => track.groundTravel(0, 1, out, -1), /groundTravel: o is -1/);
+    refuses(
+      () => track.nextContact(0.2, 5, out, 0),
+      /^ContactTrack\.nextContact: leg is 5, not a leg of the track, 0 to 1/,
+    );
+    refuses(() => track.nextContact(0.2, -1, out, 0), /leg is -1/);
+    refuses(() => track.nextContact(0.2, 0.5, out, 0), /leg is 0\.5/);
+    refuses(() => track.nextContact(Number.NaN, 0, out, 0), /nextContact: time is NaN/);
+    refuses(() => track.nextContact(0.2, 0, null as never, 0), /nextContact: out is null/);
+    expect([...out]).toEqual([9, 9, 9]);
+    // The good calls answer as before.
+    expect(track.nextContact(0.5, 1, out, 0)).toBeCloseTo(0.1, 12);
+    expect([...out]).toEqual([0.1, 0, 0.3]);
+    track.groundVelocityAt(0, out, 0);
+    expect([...out]).toEqual([0, 0, 1]);
+    track.groundTravel(0, 1, out, 0);
+    expect(out[2]).toBe(1.5);
+  });
+});
