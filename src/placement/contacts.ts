@@ -216,7 +216,8 @@ export class ContactTrack {
 
   /**
    * {@link ContactTrack.sample} for the hot path: the clip time, the ramp-in and the ramp-out are
-   * read from `args[o…o+2]`, so no double crosses a call. Allocates nothing.
+   * read from `args[o…o+2]`, so no double crosses a call. Allocates nothing. Its arguments are not
+   * checked (what {@link ContactTrack.sample} refuses, it takes silently): give it what that accepts.
    */
   sampleAt(args: Float64Array, o: number, weights: Float64Array, planted: Uint8Array): void {
     const time = args[o];
@@ -323,7 +324,8 @@ export class ContactTrack {
 
   /**
    * {@link ContactTrack.groundTravel} for the hot path: the clip time is read from `times[ti]` and
-   * the seconds from `seconds[si]` (no double crosses a call). Allocates nothing.
+   * the seconds from `seconds[si]` (no double crosses a call). Allocates nothing. Its arguments are
+   * not checked: give it what {@link ContactTrack.groundTravel} accepts.
    */
   groundTravelAt(
     times: Float64Array,
@@ -401,7 +403,8 @@ export class ContactTrack {
   /**
    * {@link ContactTrack.nextContact} for the hot path: the clip time is read from `times[ti]` and the
    * seconds until the contact are written to `until[ui]`, so no double crosses a call (V8 boxes
-   * one passed to or returned from a call it does not inline). Allocates nothing.
+   * one passed to or returned from a call it does not inline). Allocates nothing. Its arguments are
+   * not checked: give it what {@link ContactTrack.nextContact} accepts.
    */
   nextContactAt(
     times: Float64Array,
