@@ -218,6 +218,8 @@ export class ContactTrack {
    * {@link ContactTrack.sample} for the hot path: the clip time, the ramp-in and the ramp-out are
    * read from `args[o…o+2]`, so no double crosses a call. Allocates nothing. Its arguments are not
    * checked (what {@link ContactTrack.sample} refuses, it takes silently): give it what that accepts.
+   *
+   * @internal FootPlacement's path; not part of the public API (its arguments are not checked).
    */
   sampleAt(args: Float64Array, o: number, weights: Float64Array, planted: Uint8Array): void {
     const time = args[o];
@@ -326,6 +328,8 @@ export class ContactTrack {
    * {@link ContactTrack.groundTravel} for the hot path: the clip time is read from `times[ti]` and
    * the seconds from `seconds[si]` (no double crosses a call). Allocates nothing. Its arguments are
    * not checked: give it what {@link ContactTrack.groundTravel} accepts.
+   *
+   * @internal FootPlacement's path; not part of the public API (its arguments are not checked).
    */
   groundTravelAt(
     times: Float64Array,
@@ -405,6 +409,8 @@ export class ContactTrack {
    * seconds until the contact are written to `until[ui]`, so no double crosses a call (V8 boxes
    * one passed to or returned from a call it does not inline). Allocates nothing. Its arguments are
    * not checked: give it what {@link ContactTrack.nextContact} accepts.
+   *
+   * @internal FootPlacement's path; not part of the public API (its arguments are not checked).
    */
   nextContactAt(
     times: Float64Array,
