@@ -12,7 +12,14 @@ export { makeAdditiveClip } from './animation/additive.js';
 export { Clip, type Interpolation, type RawClip, type RawTrack, type TrackPath } from './animation/clip.js';
 export { createJointMask, type JointMaskOptions } from './animation/joint-mask.js';
 export { Mixer, MixerLayer, type MixerLayerOptions } from './animation/mixer.js';
-export { SamplerContext, sampleClip, type WrapMode, wrapTime, wrapTimeAt } from './animation/sampler.js';
+export {
+  SamplerContext,
+  sampleClip,
+  sampleClipClock,
+  type WrapMode,
+  wrapTime,
+  wrapTimeAt,
+} from './animation/sampler.js';
 export { type SharedMemoryStatus, sharedMemoryStatus } from './crowd/shared-memory.js';
 export {
   browserCrowdWorker,

@@ -94,6 +94,12 @@ const ENTRANCES: Entrance<Fixture>[] = [
     run: (_, [c, ctx, t, p, mode]) => tendon.sampleClip(c, ctx, t, p, mode),
     state: poseState,
   },
+  {
+    name: 'sampleClipClock',
+    args: (f) => [f.clip, new tendon.SamplerContext(f.clip), f.pose, 'loop'],
+    run: (_, [c, ctx, p, mode]) => tendon.sampleClipClock(c, ctx, p, mode),
+    state: poseState,
+  },
   { name: 'wrapTime', args: () => [1.5, 1, 'loop'], run: (_, [t, d, m]) => tendon.wrapTime(t, d, m) },
   {
     name: 'makeAdditiveClip',

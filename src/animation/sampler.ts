@@ -23,6 +23,12 @@ export class SamplerContext {
   readonly clip: Clip;
   /** Last key interval per track. */
   readonly cursors: Int32Array;
+  /**
+   * The time {@link sampleClipClock} samples at, seconds (`clock[0]`). A time written here crosses
+   * no call: passed to `sampleClip` from a frame loop V8 did not inline it into, a fraction of a
+   * second is boxed (16 bytes a frame).
+   */
+  readonly clock = new Float64Array(1);
 
   /** A context for sampling `clip`. */
   constructor(clip: Clip) {
@@ -117,33 +123,69 @@ export function sampleClip(
   sampleTracksAt(clip, context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
 }
 
-/** Says what is wrong with {@link sampleClip}'s arguments. */
-function refuseSample(clip: Clip, context: SamplerContext, time: number, pose: Pose, mode: WrapMode): never {
-  checkClipArg(clip, 'sampleClip');
+/**
+ * {@link sampleClip} at the time in `context.clock[0]`: the same pose, bit for bit, and the same
+ * refusals, with no number crossing the call. For frame loops that must not allocate whatever V8
+ * inlines (`context.clock[0] = time; sampleClipClock(clip, context, pose)`).
+ *
+ * @throws {@link TendonError} as {@link sampleClip}, for the time in `context.clock[0]`.
+ */
+export function sampleClipClock(
+  clip: Clip,
+  context: SamplerContext,
+  pose: Pose,
+  mode: WrapMode = 'loop',
+): void {
+  if (
+    !(clip instanceof Clip) ||
+    !(context instanceof SamplerContext) ||
+    context.clip !== clip ||
+    !(pose instanceof Pose) ||
+    pose.skeleton !== clip.skeleton ||
+    (mode !== 'loop' && mode !== 'clamp') ||
+    !(context.clock[0] - context.clock[0] === 0)
+  ) {
+    const time = context instanceof SamplerContext ? context.clock[0] : Number.NaN;
+    refuseSample(clip, context, time, pose, mode, 'sampleClipClock');
+  }
+  wrapTimeAt(timeScratch, 0, context.clock, 0, clip, mode);
+  sampleTracksAt(clip, context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
+}
+
+/** Says what is wrong with {@link sampleClip}'s (or `who`'s) arguments. */
+function refuseSample(
+  clip: Clip,
+  context: SamplerContext,
+  time: number,
+  pose: Pose,
+  mode: WrapMode,
+  who = 'sampleClip',
+): never {
+  checkClipArg(clip, who);
   if (!(context instanceof SamplerContext)) {
     throw new TendonError(
       'argument/invalid',
-      `sampleClip("${clip.name}"): the context is ${String(context)}, not a SamplerContext`,
+      `${who}("${clip.name}"): the context is ${String(context)}, not a SamplerContext`,
     );
   }
-  checkPoseArg(pose, 'sampleClip');
+  checkPoseArg(pose, who);
   if (mode !== 'loop' && mode !== 'clamp') {
     throw new TendonError(
       'argument/invalid',
-      `sampleClip("${clip.name}"): mode ${String(mode)} is not 'loop' or 'clamp'`,
+      `${who}("${clip.name}"): mode ${String(mode)} is not 'loop' or 'clamp'`,
     );
   }
   if (!Number.isFinite(time)) {
-    throw new TendonError('animation/invalid-time', `sampleClip("${clip.name}"): time ${time} is not finite`);
+    throw new TendonError('animation/invalid-time', `${who}("${clip.name}"): time ${time} is not finite`);
   }
   if (context.clip !== clip) {
     throw new TendonError(
       'animation/context-mismatch',
-      `sampleClip("${clip.name}"): the sampler context was made for clip "${context.clip.name}"`,
+      `${who}("${clip.name}"): the sampler context was made for clip "${context.clip.name}"`,
     );
   }
   throw new TendonError(
     'clip/skeleton-mismatch',
-    `sampleClip("${clip.name}"): the pose belongs to another skeleton than the clip`,
+    `${who}("${clip.name}"): the pose belongs to another skeleton than the clip`,
   );
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Clip } from '../../src/animation/clip.js';
-import { SamplerContext, sampleClip, wrapTime } from '../../src/animation/sampler.js';
+import { SamplerContext, sampleClip, sampleClipClock, wrapTime } from '../../src/animation/sampler.js';
 import { TendonError } from '../../src/errors.js';
 import { importBvh } from '../../src/io/bvh.js';
 import { Pose } from '../../src/pose/pose.js';
@@ -110,6 +110,39 @@ describe('sampleClip', () => {
       'clip/skeleton-mismatch',
     ]);
     expect(pose.translations).toEqual(before.translations);
+    expect(pose.rotations).toEqual(before.rotations);
+  });
+  it('sampleClipClock: the pose sampleClip gives at the time in context.clock, bit for bit; its refusals name it', () => {
+    const bvh = importBvh(new TextDecoder().decode(readAsset('bvh', 'cmu_02_01_walk.bvh')));
+    const walk = bvh.clip;
+    const a = new SamplerContext(walk);
+    const b = new SamplerContext(walk);
+    const byTime = new Pose(bvh.skeleton);
+    const byClock = new Pose(bvh.skeleton);
+    for (const mode of ['loop', 'clamp'] as const) {
+      for (let frame = -30; frame < 600; frame += 7) {
+        const t = frame / 60 + 0.001;
+        sampleClip(walk, a, t, byTime, mode);
+        b.clock[0] = t;
+        sampleClipClock(walk, b, byClock, mode);
+        expect(byClock.rotations).toEqual(byTime.rotations);
+        expect(byClock.translations).toEqual(byTime.translations);
+      }
+    }
+    const pose = new Pose(skeleton);
+    const before = pose.clone();
+    const context = new SamplerContext(clip);
+    context.clock[0] = Number.NaN;
+    expect(() => sampleClipClock(clip, context, pose)).toThrowError(
+      expect.objectContaining({
+        code: 'animation/invalid-time',
+        message: expect.stringContaining('sampleClipClock'),
+      }),
+    );
+    context.clock[0] = 0.5;
+    expect(() => sampleClipClock(clip, null as unknown as SamplerContext, pose)).toThrowError(
+      expect.objectContaining({ code: 'argument/invalid' }),
+    );
     expect(pose.rotations).toEqual(before.rotations);
   });
 });
