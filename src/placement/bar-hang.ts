@@ -46,11 +46,32 @@ export const HANG_HAND = {
   length: 4,
 } as const;
 
+/** Seconds a reach takes at most once the body stops: a hand caught mid-reach lands this soon. */
+const REACH_TIME = 0.25;
+
+/** Per-hand state between updates, in bar units from `from` (offsets into `BarHang.grips`). */
+const GRIP = {
+  /** Where the hand holds, or is on its way, now. */
+  at: 0,
+  /** Where its reach started. */
+  from: 1,
+  /** Its reach lands a quarter step ahead of its place along this (−1, 0 or 1). */
+  lead: 2,
+  /** How far the reach has gone, 0 to 1. */
+  progress: 3,
+  /** The body's travel over which the reach lands. */
+  span: 4,
+  /** 1 while reaching, 0 while holding. */
+  reaching: 5,
+  length: 6,
+} as const;
+
 /**
  * A character hanging from a bar by both hands. The body is a pendulum under the grip: a point
  * mass integrated by Verlet steps and held at its distance from the grip, so no angle (and no
  * trigonometry) is ever needed; a push swings it, damping calms it. Moving along the bar goes hand
- * over hand: one hand moves to its next grip while the other holds. Each update writes the
+ * over hand: one hand moves to its next grip while the other holds; a body that stops hangs by both
+ * hands again within a quarter second. Each update writes the
  * character's world matrix (hanging along the line from its grip, facing across the bar) and bends
  * both arms onto the bar by two-bone IK; the shoulders stay below the bar by less than the arms'
  * reach, so a gripping hand holds the bar exactly.
@@ -76,8 +97,11 @@ export class BarHang {
   private readonly target = new Float64Array(3);
   private readonly pole = new Float64Array(3);
   private readonly reaches: Float64Array;
+  /** Per hand, {@link GRIP} numbers, in bar units from `from`. */
+  private readonly grips = new Float64Array(2 * GRIP.length);
   private lastDt = 0;
   private started = false;
+  private gripsSet = false;
 
   /** @throws {@link TendonError} `placement/invalid-option` for a rig without two arms or a bar of no length. */
   constructor(skeleton: Skeleton, rig: Rig, options: BarHangOptions) {
@@ -187,14 +211,16 @@ export class BarHang {
     checkPoseReads(this.reads, pose, model, 'BarHang.update');
     const f = this.frame;
     const margin = 0.5 * f[10];
+    const before = this.position;
     this.position = Math.min(f[6] - margin, Math.max(margin, this.position + move));
+    const travel = this.position - before;
     // The pivot: the point of the bar above the body.
     const px = f[0] + f[3] * this.position;
     const py = f[1] + f[4] * this.position;
     const pz = f[2] + f[5] * this.position;
     this.swing(px, py, pz, dt);
     this.placeBody(px, py, pz);
-    this.placeHands(px, py, pz);
+    this.placeHands(px, py, pz, travel, dt);
     this.solveArms(pose, model);
   }
 
@@ -296,43 +322,92 @@ export class BarHang {
     W[15] = 1;
   }
 
-  /** The hands' grips: shoulder width apart about the pivot, moving hand over hand when it moves. */
-  private placeHands(px: number, py: number, pz: number): void {
+  /**
+   * The hands' grips, shoulder width apart about the pivot. A hand holds its point of the bar until
+   * the body has moved past it, then reaches a quarter step ahead of its place while the other
+   * holds. A reach is paced by the body's travel, and by time too, so a body that stops mid-reach
+   * still brings the hand onto the bar (within {@link REACH_TIME}) and hangs by both hands.
+   */
+  private placeHands(px: number, py: number, pz: number, travel: number, dt: number): void {
     const f = this.frame;
     const step = f[11];
     const half = 0.5 * f[10];
     const r = this.report;
+    const g = this.grips;
+    const position = this.position;
     // Which side of the pivot each hand is on depends on the character's side axis along the bar.
     const sideSign = this.world[0] * f[3] + this.world[1] * f[4] + this.world[2] * f[5] > 0 ? 1 : -1;
-    // Each hand holds points `step` apart; as the position moves, the leading hand reaches for its
-    // next grip during the first half of each step, the trailing one during the second half.
-    for (let hand = 0; hand < 2; hand++) {
-      const side = (hand === 0 ? 1 : -1) * sideSign;
-      const phase = hand === 0 ? 0 : 0.5;
-      const q = this.position / step - phase;
-      const k = Math.floor(q);
-      const u = q - k;
-      const fromAt = (k + phase) * step;
-      const toAt = (k + 1 + phase) * step;
-      let at: number;
-      let lift = 0;
-      if (u < 0.5) {
-        const t0 = u / 0.5;
-        const t = t0 * t0 * (3 - 2 * t0);
-        at = fromAt + (toAt - fromAt) * t;
-        lift = 4 * t * (1 - t) * 0.1 * step;
-        r[hand * HANG_HAND.length + HANG_HAND.gripping] = 0;
-      } else {
-        at = toAt;
-        r[hand * HANG_HAND.length + HANG_HAND.gripping] = 1;
-      }
-      // A grip is a point on the bar; the hand sits half the grip width out from the body's line.
-      const along = at - 0.25 * step - this.position + side * half;
-      const o = hand * HANG_HAND.length;
-      r[o] = px + f[3] * along;
-      r[o + 1] = py + f[4] * along + lift;
-      r[o + 2] = pz + f[5] * along;
+    const home0 = position + sideSign * half;
+    const home1 = position - sideSign * half;
+    if (!this.gripsSet) {
+      g[GRIP.at] = home0;
+      g[GRIP.length + GRIP.at] = home1;
+      g[GRIP.reaching] = 0;
+      g[GRIP.length + GRIP.reaching] = 0;
+      this.gripsSet = true;
     }
+    // One hand at a time lets go, and only while the other holds.
+    if (g[GRIP.reaching] === 0 && g[GRIP.length + GRIP.reaching] === 0) {
+      const e0 = g[GRIP.at] - home0;
+      const e1 = g[GRIP.length + GRIP.at] - home1;
+      if (travel !== 0) {
+        const dir = travel > 0 ? 1 : -1;
+        // The hand furthest behind its place goes; level (from rest), the hand on the side moved to.
+        const s0 = e0 * dir;
+        const s1 = e1 * dir;
+        const hand = s0 < s1 ? 0 : s1 < s0 ? 1 : sideSign * dir > 0 ? 0 : 1;
+        const behind = hand === 0 ? s0 : s1;
+        const other = hand === 0 ? s1 : s0;
+        // It lands as the holding hand falls a quarter step behind its own place.
+        if (behind < 0)
+          this.release(hand, dir, other + 0.25 * step > 0.25 * step ? other + 0.25 * step : 0.25 * step);
+      } else if (e0 > 0.5 * step || e0 < -0.5 * step) {
+        // At rest, a hand far from its place (the position set by hand) goes back to it.
+        this.release(0, 0, 0.5 * step);
+      } else if (e1 > 0.5 * step || e1 < -0.5 * step) {
+        this.release(1, 0, 0.5 * step);
+      }
+    }
+    const distance = travel < 0 ? -travel : travel;
+    for (let hand = 0; hand < 2; hand++) {
+      const o = hand * GRIP.length;
+      const home = hand === 0 ? home0 : home1;
+      let lift = 0;
+      if (g[o + GRIP.reaching] === 1) {
+        const byTravel = distance / g[o + GRIP.span];
+        const byTime = dt / REACH_TIME;
+        const progress = g[o + GRIP.progress] + (byTravel > byTime ? byTravel : byTime);
+        let goal = home + g[o + GRIP.lead] * 0.25 * step;
+        goal = goal < 0 ? 0 : goal > f[6] ? f[6] : goal;
+        if (progress >= 1) {
+          g[o + GRIP.at] = goal;
+          g[o + GRIP.reaching] = 0;
+        } else {
+          const t = progress * progress * (3 - 2 * progress);
+          g[o + GRIP.progress] = progress;
+          g[o + GRIP.at] = g[o + GRIP.from] + (goal - g[o + GRIP.from]) * t;
+          lift = 4 * t * (1 - t) * 0.1 * step;
+        }
+      }
+      const ro = hand * HANG_HAND.length;
+      r[ro + HANG_HAND.gripping] = 1 - g[o + GRIP.reaching];
+      // A grip is a point on the bar: the pivot is the bar's point at `position`.
+      const along = g[o + GRIP.at] - position;
+      r[ro] = px + f[3] * along;
+      r[ro + 1] = py + f[4] * along + lift;
+      r[ro + 2] = pz + f[5] * along;
+    }
+  }
+
+  /** Lets `hand` go, to land `lead` quarter steps ahead of its place after `span` of the body's travel. */
+  private release(hand: number, lead: number, span: number): void {
+    const o = hand * GRIP.length;
+    const g = this.grips;
+    g[o + GRIP.from] = g[o + GRIP.at];
+    g[o + GRIP.lead] = lead;
+    g[o + GRIP.span] = span;
+    g[o + GRIP.progress] = 0;
+    g[o + GRIP.reaching] = 1;
   }
 
   private solveArms(pose: Pose, model: Float64Array): void {

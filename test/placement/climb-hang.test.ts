@@ -191,3 +191,85 @@ describe('BarHang', () => {
     expect(steps.max).toBeLessThanOrEqual(10);
   });
 });
+
+describe('BarHang at rest', () => {
+  /** Runs `frames` frames of the Idle clip, moving `move(f)` along the bar; measures every frame. */
+  async function hangFor(frames: number, start: number | null, move: (f: number) => number) {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const idle = character.clips.get('Idle') as Clip;
+    const context = new SamplerContext(idle);
+    const animated = new Pose(skeleton);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const barY = 2.4;
+    const hang = new BarHang(skeleton, rig, {
+      from: [-2, barY, 0],
+      to: [2, barY, 0],
+      scale: character.scale,
+    });
+    if (start !== null) hang.position = start;
+    const steps = new AddedRotationSteps(skeleton.jointCount);
+    /** Per frame: each hand's gripping flag and its hand joint's distance from the bar. */
+    const log: { gripping: number[]; offBar: number[] }[] = [];
+    for (let f = 0; f < frames; f++) {
+      sampleClip(idle, context, (f / 60) % idle.duration, animated);
+      pose.copyFrom(animated);
+      forwardKinematics(pose, model);
+      hang.update(pose, model, 1 / 60, move(f));
+      steps.add(animated.rotations, pose.rotations);
+      const gripping: number[] = [];
+      const offBar: number[] = [];
+      for (let h = 0; h < 2; h++) {
+        gripping.push(hang.report[h * HANG_HAND.length + HANG_HAND.gripping]);
+        const p = worldOf(hang.world, model, hang.arms[h].end);
+        offBar.push(Math.hypot(p[1] - barY, p[2]));
+      }
+      log.push({ gripping, offBar });
+    }
+    return { frames: log, steps: steps.max, hang };
+  }
+
+  it('hangs still for 5 s by both hands, each within 1 cm of the bar, wherever it starts', async () => {
+    // 2 m is the default start, the middle of the bar; the others are part-way through a step.
+    for (const start of [null, 1, 1.05, 0.9, 2.93]) {
+      const run = await hangFor(300, start, () => 0);
+      for (const frame of run.frames) {
+        expect(frame.gripping).toEqual([1, 1]);
+        expect(Math.max(...frame.offBar)).toBeLessThanOrEqual(0.01);
+      }
+      expect(run.steps).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it('stopped mid-reach, brings the free hand onto the bar within 0.25 s, smoothly', async () => {
+    // Moving 1 cm a frame, one hand or the other is always in the air after the first few frames.
+    for (const stopAt of [5, 20, 23, 26, 31, 47]) {
+      const run = await hangFor(stopAt + 300, null, (f) => (f < stopAt ? 0.01 : 0));
+      expect(Math.min(...run.frames[stopAt - 1].gripping)).toBe(0);
+      for (const frame of run.frames.slice(stopAt + 15)) {
+        expect(frame.gripping).toEqual([1, 1]);
+        expect(Math.max(...frame.offBar)).toBeLessThanOrEqual(0.01);
+      }
+      expect(run.steps).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it('moving, goes hand over hand: one hand at a time, each in turn', async () => {
+    const run = await hangFor(240, null, (f) => (f < 120 ? 0.006 : -0.006));
+    let changes = 0;
+    let lastFree = -1;
+    for (const frame of run.frames) {
+      expect(frame.gripping[0] + frame.gripping[1]).toBeGreaterThanOrEqual(1);
+      const free = frame.gripping.indexOf(0);
+      if (free >= 0 && free !== lastFree) {
+        if (lastFree >= 0) changes++;
+        lastFree = free;
+      }
+      for (let h = 0; h < 2; h++)
+        if (frame.gripping[h] === 1) expect(frame.offBar[h]).toBeLessThanOrEqual(0.01);
+    }
+    expect(changes).toBeGreaterThanOrEqual(6); // 72 cm each way, a hand every 15 cm
+    expect(run.steps).toBeLessThanOrEqual(10);
+  });
+});
