@@ -407,9 +407,24 @@ const ENTRANCES: Entrance<Fixture>[] = [
   },
   {
     name: 'barHang.update',
-    args: (f) => [f.pose, f.model, 1 / 60, 0.01],
-    run: (f, [p, m, dt, move]) =>
-      new tendon.BarHang(f.skeleton, f.rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0] }).update(p, m, dt, move),
+    // Every option too: an option the constructor takes must not reach the pose as a NaN.
+    args: (f) => [
+      f.pose,
+      f.model,
+      1 / 60,
+      0.01,
+      {
+        from: [-1, 2.2, 0],
+        to: [1, 2.2, 0],
+        scale: 1,
+        armExtension: 0.9,
+        gripWidth: 0.3,
+        handStep: 0.3,
+        gravity: 9.81,
+        damping: 0.15,
+      },
+    ],
+    run: (f, [p, m, dt, move, o]) => new tendon.BarHang(f.skeleton, f.rig, o).update(p, m, dt, move),
     state: poseState,
   },
   {

@@ -4,7 +4,13 @@
  *
  * @packageDocumentation
  */
-import { checkArrayArg, checkObjectArg, checkPoseAndModelArgs, checkSkeletonArg } from '../arguments.js';
+import {
+  checkArrayArg,
+  checkObjectArg,
+  checkPoseAndModelArgs,
+  checkSkeletonArg,
+  describeArg,
+} from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
@@ -46,6 +52,39 @@ export const HANG_HAND = {
   length: 4,
 } as const;
 
+/**
+ * `value`, an option, if it is a finite number from `min` (`minIncluded` or not) to `max`;
+ * `fallback` if it is undefined.
+ *
+ * @throws {@link TendonError} `placement/invalid-option`, naming the option and its value.
+ */
+function optionNumber(
+  value: unknown,
+  fallback: number,
+  what: string,
+  min: number,
+  minIncluded: boolean,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    (minIncluded ? value < min : value <= min) ||
+    value > max
+  ) {
+    const range = `${minIncluded ? '[' : '('}${min}, ${max === Infinity ? '∞)' : `${max}]`}`;
+    throw new TendonError(
+      'placement/invalid-option',
+      `BarHang: options.${what} is ${describeArg(value)}, not a finite number in ${range}`,
+    );
+  }
+  return value;
+}
+
+/** Offsets into `BarHang.state`. */
+const STATE = { position: 0, lastDt: 1 } as const;
+
 /** Seconds a reach takes at most once the body stops: a hand caught mid-reach lands this soon. */
 const REACH_TIME = 0.25;
 
@@ -77,8 +116,8 @@ const GRIP = {
  * reach, so a gripping hand holds the bar exactly.
  */
 export class BarHang {
-  /** Where along the bar the body hangs, world units from `from`. */
-  position: number;
+  /** `position`, `lastDt`: numbers kept between updates. */
+  private readonly state = new Float64Array(2);
   /** The character's model-to-world matrix of the last update. */
   readonly world = new Float64Array(16);
   /** Per hand, {@link HANG_HAND} numbers. */
@@ -99,11 +138,16 @@ export class BarHang {
   private readonly reaches: Float64Array;
   /** Per hand, {@link GRIP} numbers, in bar units from `from`. */
   private readonly grips = new Float64Array(2 * GRIP.length);
-  private lastDt = 0;
   private started = false;
   private gripsSet = false;
 
-  /** @throws {@link TendonError} `placement/invalid-option` for a rig without two arms or a bar of no length. */
+  /**
+   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms, a bar of no
+   *   length or steeper than 45°, or an option out of range, naming it: `scale` and `handStep` must
+   *   be above 0 (`handStep` at most the bar's length), `armExtension` in (0, 1], `gravity` and
+   *   `damping` 0 or more, `gripWidth` (default the shoulders' width) from 0 to the bar's length;
+   *   `argument/invalid` for `from` or `to` not an array.
+   */
   constructor(skeleton: Skeleton, rig: Rig, options: BarHangOptions) {
     const name = 'BarHang';
     checkSkeletonArg(skeleton, name);
@@ -123,11 +167,19 @@ export class BarHang {
     const dy = b[1] - a[1];
     const dz = b[2] - a[2];
     const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (!(length > 0)) throw new TendonError('placement/invalid-option', `${name}: the bar has no length`);
-    const scale = options.scale ?? 1;
-    if (!(scale > 0 && Number.isFinite(scale))) {
-      throw new TendonError('placement/invalid-option', `${name}: scale ${scale} is not a positive number`);
+    if (!(length > 0 && Number.isFinite(length))) {
+      throw new TendonError('placement/invalid-option', `${name}: the bar's length is ${length}`);
     }
+    // The body swings in the plane across the bar: along a steep bar gravity barely reaches it.
+    if (dy * dy > dx * dx + dz * dz) {
+      throw new TendonError('placement/invalid-option', `${name}: the bar is steeper than 45°`);
+    }
+    const scale = optionNumber(options.scale, 1, 'scale', 0, false, Infinity);
+    const extension = optionNumber(options.armExtension, 0.92, 'armExtension', 0, false, 1);
+    const step = optionNumber(options.handStep, 0.3, 'handStep', 0, false, length);
+    const gravity = optionNumber(options.gravity, 9.81, 'gravity', 0, true, Infinity);
+    const damping = optionNumber(options.damping, 0.15, 'damping', 0, true, Infinity);
+    if (options.gripWidth !== undefined) optionNumber(options.gripWidth, 0, 'gripWidth', 0, true, length);
     this.skeleton = skeleton;
     const left = rig.arms.find((arm) => arm.side === 'left') ?? rig.arms[0];
     const right = rig.arms.find((arm) => arm !== left) ?? rig.arms[1];
@@ -150,7 +202,13 @@ export class BarHang {
     const reach = Math.min(this.reaches[0], this.reaches[1]) * scale;
     const shoulderY = 0.5 * (rest[16 * left.root + 13] + rest[16 * right.root + 13]) * scale;
     const shoulderWidth = Math.abs(rest[16 * left.root + 12] - rest[16 * right.root + 12]) * scale;
-    const extension = options.armExtension ?? 0.92;
+    const gripWidth = options.gripWidth ?? shoulderWidth;
+    if (!(gripWidth <= length)) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: options.gripWidth (default, the shoulders' width) is ${gripWidth}, wider than the bar (${length})`,
+      );
+    }
     // The character faces across the bar: its forward is the horizontal perpendicular to the bar.
     let fx = dz;
     let fz = -dx;
@@ -168,10 +226,10 @@ export class BarHang {
       scale,
       extension * reach,
       shoulderY,
-      options.gripWidth ?? shoulderWidth,
-      options.handStep ?? 0.3,
-      options.gravity ?? 9.81,
-      options.damping ?? 0.15,
+      gripWidth,
+      step,
+      gravity,
+      damping,
       fx,
       0,
       fz,
@@ -181,17 +239,56 @@ export class BarHang {
       new TwoBoneIk(skeleton, { root: right.root, middle: right.middle, end: right.end }),
     ];
     this.reads = poseReads(skeleton, [left.root, left.middle, left.end, right.root, right.middle, right.end]);
-    this.position = 0.5 * length;
+    this.state[STATE.position] = 0.5 * length;
   }
 
-  /** Gives the swing a push: a world-space acceleration (units/s²) applied over the next update. */
-  pushBody(ax: number, ay: number, az: number): void {
-    if (!Number.isFinite(ax) || !Number.isFinite(ay) || !Number.isFinite(az)) {
-      throw new TendonError('placement/invalid-input', 'BarHang.pushBody: the acceleration must be finite');
+  /**
+   * Where along the bar the body hangs, world units from `from`; the next update clamps it to the
+   * bar (half the grip width in from each end). Set it to move the body at once: the hands follow.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a value that is not a finite number.
+   */
+  get position(): number {
+    return this.state[STATE.position];
+  }
+
+  set position(value: number) {
+    if (typeof value !== 'number' || value - value !== 0) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `BarHang.position: ${describeArg(value)} is not a finite number`,
+      );
     }
-    this.push[0] += ax;
-    this.push[1] += ay;
-    this.push[2] += az;
+    this.state[STATE.position] = value;
+  }
+
+  /**
+   * Gives the swing a push: a world-space acceleration (units/s²) applied over the next update.
+   * Pushes given before one update add up.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for an acceleration, or a sum of the
+   *   pushes so far, that is not finite; the push is then not taken.
+   */
+  pushBody(ax: number, ay: number, az: number): void {
+    const x = this.push[0] + ax;
+    const y = this.push[1] + ay;
+    const z = this.push[2] + az;
+    if (
+      typeof ax !== 'number' ||
+      typeof ay !== 'number' ||
+      typeof az !== 'number' ||
+      x - x !== 0 ||
+      y - y !== 0 ||
+      z - z !== 0
+    ) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `BarHang.pushBody: ${describeArg(ax)}, ${describeArg(ay)}, ${describeArg(az)} (the pushes' sum must be finite)`,
+      );
+    }
+    this.push[0] = x;
+    this.push[1] = y;
+    this.push[2] = z;
   }
 
   /**
@@ -199,70 +296,98 @@ export class BarHang {
    * clamped to the bar), then poses the arms: call after sampling the base pose and forward
    * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `dt` or `move`;
-   *   `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero rotation in the arms'
-   *   joints or their parents, before anything is written (the swing too).
+   * @throws {@link TendonError} `placement/invalid-input` for a `dt` that is not a finite number ≥ 0,
+   *   a `move` that is not a finite number, or a step of the swing (a `dt` or a push so large) that
+   *   leaves the doubles; `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or model buffer
+   *   not of this skeleton; `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
+   *   rotation in the arms' joints or their parents. Each before anything is written: the pose, the
+   *   position, the swing, the push and the grips stay as they were.
    */
   update(pose: Pose, model: Float64Array, dt: number, move = 0): void {
-    if (!(dt >= 0 && Number.isFinite(dt)) || !Number.isFinite(move)) {
-      throw new TendonError('placement/invalid-input', `BarHang.update: dt ${dt}, move ${move}`);
+    if (
+      typeof dt !== 'number' ||
+      !(dt >= 0 && dt - dt === 0) ||
+      typeof move !== 'number' ||
+      move - move !== 0
+    ) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `BarHang.update: dt ${describeArg(dt)}, move ${describeArg(move)}: finite numbers, dt ≥ 0`,
+      );
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'BarHang.update');
     checkPoseReads(this.reads, pose, model, 'BarHang.update');
     const f = this.frame;
     const margin = 0.5 * f[10];
-    const before = this.position;
-    this.position = Math.min(f[6] - margin, Math.max(margin, this.position + move));
-    const travel = this.position - before;
+    const before = this.state[STATE.position];
+    const position = Math.min(f[6] - margin, Math.max(margin, before + move));
     // The pivot: the point of the bar above the body.
-    const px = f[0] + f[3] * this.position;
-    const py = f[1] + f[4] * this.position;
-    const pz = f[2] + f[5] * this.position;
+    const px = f[0] + f[3] * position;
+    const py = f[1] + f[4] * position;
+    const pz = f[2] + f[5] * position;
     this.swing(px, py, pz, dt);
+    this.state[STATE.position] = position;
+    const travel = position - before;
     this.placeBody(px, py, pz);
     this.placeHands(px, py, pz, travel, dt);
     this.solveArms(pose, model);
   }
 
-  /** One Verlet step of the body point under gravity and the push, held at its distance from the pivot. */
+  /**
+   * One Verlet step of the body point under gravity and the push, held at its distance from the
+   * pivot. Computed before it is kept: a step that leaves the doubles throws with nothing written.
+   */
   private swing(px: number, py: number, pz: number, dt: number): void {
     const f = this.frame;
     const b = this.body;
     const l = f[8];
-    if (!this.started) {
-      b[0] = px;
-      b[1] = py - l;
-      b[2] = pz;
-      b[3] = b[0];
-      b[4] = b[1];
-      b[5] = b[2];
-      this.started = true;
-    }
+    // Before the first update the body hangs straight below the pivot, still.
+    const x0 = this.started ? b[0] : px;
+    const y0 = this.started ? b[1] : py - l;
+    const z0 = this.started ? b[2] : pz;
+    let x = x0;
+    let y = y0;
+    let z = z0;
+    const lastDt = this.state[STATE.lastDt];
     if (dt > 0) {
       // Velocity carried from the last step (rescaled if the step length changed), damped.
-      const ratio = this.lastDt > 0 ? dt / this.lastDt : 1;
+      const ratio = lastDt > 0 ? dt / lastDt : 1;
       const keep = (1 - f[13] * dt > 0 ? 1 - f[13] * dt : 0) * ratio;
-      const vx = (b[0] - b[3]) * keep;
-      const vy = (b[1] - b[4]) * keep;
-      const vz = (b[2] - b[5]) * keep;
-      b[3] = b[0];
-      b[4] = b[1];
-      b[5] = b[2];
-      b[0] += vx + this.push[0] * dt * dt;
-      b[1] += vy + (this.push[1] - f[12]) * dt * dt;
-      b[2] += vz + this.push[2] * dt * dt;
-      this.lastDt = dt;
+      const vx = (this.started ? b[0] - b[3] : 0) * keep;
+      const vy = (this.started ? b[1] - b[4] : 0) * keep;
+      const vz = (this.started ? b[2] - b[5] : 0) * keep;
+      x += vx + this.push[0] * dt * dt;
+      y += vy + (this.push[1] - f[12]) * dt * dt;
+      z += vz + this.push[2] * dt * dt;
     }
-    this.push.fill(0);
     // Keep the body in the plane across the bar, at its distance below the pivot.
-    let dx = b[0] - px;
-    let dy = b[1] - py;
-    let dz = b[2] - pz;
+    let dx = x - px;
+    let dy = y - py;
+    let dz = z - pz;
     const along = dx * f[3] + dy * f[4] + dz * f[5];
     dx -= along * f[3];
     dy -= along * f[4];
     dz -= along * f[5];
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 - d2 !== 0) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `BarHang.update: dt ${dt} swings the body past doubles`,
+      );
+    }
+    const d = Math.sqrt(d2);
+    if (dt > 0) {
+      b[3] = x0;
+      b[4] = y0;
+      b[5] = z0;
+      this.state[STATE.lastDt] = dt;
+    } else if (!this.started) {
+      b[3] = x0;
+      b[4] = y0;
+      b[5] = z0;
+    }
+    this.started = true;
+    this.push.fill(0);
     if (d > 0) {
       b[0] = px + (dx * l) / d;
       b[1] = py + (dy * l) / d;
@@ -334,7 +459,7 @@ export class BarHang {
     const half = 0.5 * f[10];
     const r = this.report;
     const g = this.grips;
-    const position = this.position;
+    const position = this.state[STATE.position];
     // Which side of the pivot each hand is on depends on the character's side axis along the bar.
     const sideSign = this.world[0] * f[3] + this.world[1] * f[4] + this.world[2] * f[5] > 0 ? 1 : -1;
     const home0 = position + sideSign * half;

@@ -273,3 +273,97 @@ describe('BarHang at rest', () => {
     expect(run.steps).toBeLessThanOrEqual(10);
   });
 });
+
+describe('BarHang inputs', () => {
+  const bar = { from: [-2, 2.4, 0] as const, to: [2, 2.4, 0] as const };
+
+  it('refuses each option out of range from the constructor, naming it and its value', async () => {
+    const { skeleton, rig } = await robot();
+    const cases: [string, unknown][] = [
+      ['armExtension', Number.NaN],
+      ['armExtension', 0],
+      ['armExtension', 3],
+      ['gravity', Number.NaN],
+      ['gravity', -9.81],
+      ['damping', Number.NaN],
+      ['damping', -5],
+      ['handStep', 0],
+      ['handStep', -0.3],
+      ['handStep', Number.NaN],
+      ['handStep', 5],
+      ['gripWidth', Number.NaN],
+      ['gripWidth', -0.1],
+      ['gripWidth', 10],
+      ['scale', 0],
+      ['scale', '1'],
+    ];
+    for (const [option, value] of cases) {
+      try {
+        new BarHang(skeleton, rig, { ...bar, [option]: value });
+        expect.unreachable(`${option} ${value}`);
+      } catch (error) {
+        expect(isTendonError(error, 'placement/invalid-option')).toBe(true);
+        expect((error as Error).message).toContain(
+          `options.${option} is ${typeof value === 'string' ? `the string "${value}"` : value}`,
+        );
+      }
+    }
+    // The default grip, the shoulders' width, on a bar narrower than that; a bar too steep.
+    for (const ends of [
+      { from: [0, 2, 0], to: [0.01, 2, 0] },
+      { from: [0, 0, 0], to: [0.5, 3, 0] },
+    ] as const) {
+      expect(() => new BarHang(skeleton, rig, ends)).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-option' }),
+      );
+    }
+  });
+
+  it('an update, a push or a position that throws leaves the hang as it was', async () => {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const options = { ...bar, scale: character.scale };
+    const hang = new BarHang(skeleton, rig, options);
+    const twin = new BarHang(skeleton, rig, options);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const frame = (h: BarHang, f: number) => {
+      forwardKinematics(pose.resetToRest(), model);
+      if (f % 20 === 0) h.pushBody(0, 0, 30);
+      h.update(pose, model, 1 / 60, 0.007);
+    };
+    // Mid-swing and mid-reach, each of them.
+    for (let f = 0; f < 45; f++) frame(twin, f);
+    for (let f = 0; f < 45; f++) frame(hang, f);
+    hang.pushBody(0, 0, 30);
+    twin.pushBody(0, 0, 30);
+    const kept = () => [hang.position, ...hang.world, ...hang.report, ...pose.rotations, ...model];
+    const before = kept();
+    const bad: [string, () => void][] = [
+      ['dt NaN', () => hang.update(pose, model, Number.NaN, 0)],
+      ['dt Infinity', () => hang.update(pose, model, Number.POSITIVE_INFINITY, 0)],
+      ['dt -1', () => hang.update(pose, model, -1, 0)],
+      ['dt past doubles', () => hang.update(pose, model, 1e200, 0.01)],
+      ['move NaN', () => hang.update(pose, model, 1 / 60, Number.NaN)],
+      ['push NaN', () => hang.pushBody(Number.NaN, 0, 0)],
+      ['pushes past doubles', () => hang.pushBody(1.7e308, 0, 0)],
+      ['position NaN', () => ((hang as { position: number }).position = Number.NaN)],
+    ];
+    // A push the next one would take past doubles, taken back after.
+    hang.pushBody(1e308, 0, 0);
+    twin.pushBody(1e308, 0, 0);
+    for (const [label, call] of bad) {
+      expect(call, label).toThrow(expect.objectContaining({ code: 'placement/invalid-input' }));
+      expect(kept(), label).toEqual(before);
+    }
+    hang.pushBody(-1e308, 0, 0);
+    twin.pushBody(-1e308, 0, 0);
+    // Nothing kept inside either: the next frames are the twin's, bit for bit.
+    for (let f = 45; f < 90; f++) {
+      frame(hang, f);
+      const mine = [hang.position, ...hang.world, ...hang.report, ...pose.rotations];
+      frame(twin, f);
+      expect([twin.position, ...twin.world, ...twin.report, ...pose.rotations]).toEqual(mine);
+    }
+  });
+});
