@@ -83,7 +83,27 @@ function optionNumber(
 }
 
 /** Offsets into `BarHang.state`. */
-const STATE = { position: 0, lastDt: 1 } as const;
+const STATE = { position: 0, lastDt: 1, travel: 2 } as const;
+
+/** Throws for an update's `dt` or `move`: out of line, so the update's body stays small. */
+function refuseClock(dt: unknown, move: unknown): never {
+  throw new TendonError(
+    'placement/invalid-input',
+    `BarHang.update: dt ${describeArg(dt)}, move ${describeArg(move)}: finite numbers, dt ≥ 0`,
+  );
+}
+
+/** Throws for a step of the swing that leaves the doubles. */
+function refuseSwing(dt: number): never {
+  throw new TendonError('placement/invalid-input', `BarHang.update: dt ${dt} swings the body past doubles`);
+}
+
+/** Pushes kept between updates before they are summed into one (more in one frame is rare). */
+const PUSH_SLOTS = 4;
+/** The largest push taken: {@link PUSH_SLOTS} of them add up to a finite sum. */
+const PUSH_LIMIT = 1e300;
+/** −{@link PUSH_LIMIT}, a constant: negated where it is read, it would be a new heap number each time. */
+const PUSH_LOW = -1e300;
 
 /** Seconds a reach takes at most once the body stops: a hand caught mid-reach lands this soon. */
 const REACH_TIME = 0.25;
@@ -116,8 +136,8 @@ const GRIP = {
  * reach, so a gripping hand holds the bar exactly.
  */
 export class BarHang {
-  /** `position`, `lastDt`: numbers kept between updates. */
-  private readonly state = new Float64Array(2);
+  /** {@link STATE} numbers: kept between updates, or passed between an update's steps unboxed. */
+  private readonly state = new Float64Array(3);
   /** The character's model-to-world matrix of the last update. */
   readonly world = new Float64Array(16);
   /** Per hand, {@link HANG_HAND} numbers. */
@@ -131,7 +151,11 @@ export class BarHang {
   private readonly frame: Float64Array;
   /** The body's point (the shoulders' midpoint), now and one step before: `x, y, z, px, py, pz`. */
   private readonly body = new Float64Array(6);
-  private readonly push = new Float64Array(3);
+  /** Pushes since the last update, `x, y, z` each as given, {@link BarHang.pushCount} of them. */
+  private readonly pushes = new Float64Array(3 * PUSH_SLOTS);
+  private pushCount = 0;
+  /** The bar's point above the body this update, world `x, y, z`. */
+  private readonly pivot = new Float64Array(3);
   private readonly worldInverse = new Float64Array(16);
   private readonly target = new Float64Array(3);
   private readonly pole = new Float64Array(3);
@@ -266,29 +290,69 @@ export class BarHang {
    * Gives the swing a push: a world-space acceleration (units/s²) applied over the next update.
    * Pushes given before one update add up.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for an acceleration, or a sum of the
-   *   pushes so far, that is not finite; the push is then not taken.
+   * @throws {@link TendonError} `placement/invalid-input` for an acceleration that is not a number
+   *   within ±1e300 (so that pushes add up to a finite sum), or a sum of the pushes since the last
+   *   update past that; the push is then not taken.
    */
   pushBody(ax: number, ay: number, az: number): void {
-    const x = this.push[0] + ax;
-    const y = this.push[1] + ay;
-    const z = this.push[2] + az;
+    // Called now and then, this runs unoptimized, where every double an operation makes is a new
+    // heap number: the push is checked by comparisons and stored as given, summed by the update.
     if (
+      !(ax >= PUSH_LOW && ax <= PUSH_LIMIT) ||
+      !(ay >= PUSH_LOW && ay <= PUSH_LIMIT) ||
+      !(az >= PUSH_LOW && az <= PUSH_LIMIT) ||
       typeof ax !== 'number' ||
       typeof ay !== 'number' ||
-      typeof az !== 'number' ||
-      x - x !== 0 ||
-      y - y !== 0 ||
-      z - z !== 0
+      typeof az !== 'number'
     ) {
       throw new TendonError(
         'placement/invalid-input',
-        `BarHang.pushBody: ${describeArg(ax)}, ${describeArg(ay)}, ${describeArg(az)} (the pushes' sum must be finite)`,
+        `BarHang.pushBody: ${describeArg(ax)}, ${describeArg(ay)}, ${describeArg(az)}: numbers within ±${PUSH_LIMIT}`,
       );
     }
-    this.push[0] = x;
-    this.push[1] = y;
-    this.push[2] = z;
+    if (this.pushCount === PUSH_SLOTS) this.foldPushes(ax, ay, az);
+    else {
+      const o = 3 * this.pushCount;
+      this.pushes[o] = ax;
+      this.pushes[o + 1] = ay;
+      this.pushes[o + 2] = az;
+      this.pushCount++;
+    }
+  }
+
+  /** More pushes than slots before one update: all of them summed into the first (rare). */
+  private foldPushes(ax: number, ay: number, az: number): void {
+    const p = this.pushes;
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    for (let o = 0; o < 3 * PUSH_SLOTS; o += 3) {
+      x += p[o];
+      y += p[o + 1];
+      z += p[o + 2];
+    }
+    x += ax;
+    y += ay;
+    z += az;
+    if (
+      !(
+        x >= PUSH_LOW &&
+        x <= PUSH_LIMIT &&
+        y >= PUSH_LOW &&
+        y <= PUSH_LIMIT &&
+        z >= PUSH_LOW &&
+        z <= PUSH_LIMIT
+      )
+    ) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `BarHang.pushBody: the pushes add up past ±${PUSH_LIMIT}`,
+      );
+    }
+    p[0] = x;
+    p[1] = y;
+    p[2] = z;
+    this.pushCount = 1;
   }
 
   /**
@@ -304,32 +368,44 @@ export class BarHang {
    *   position, the swing, the push and the grips stay as they were.
    */
   update(pose: Pose, model: Float64Array, dt: number, move = 0): void {
-    if (
-      typeof dt !== 'number' ||
-      !(dt >= 0 && dt - dt === 0) ||
-      typeof move !== 'number' ||
-      move - move !== 0
-    ) {
-      throw new TendonError(
-        'placement/invalid-input',
-        `BarHang.update: dt ${describeArg(dt)}, move ${describeArg(move)}: finite numbers, dt ≥ 0`,
-      );
-    }
+    // A small entry, inlined into the caller's loop: dt and move reach the update in an array,
+    // unboxed (a double passed to a call that is not inlined is boxed: a frame must not allocate).
+    if (typeof dt !== 'number' || typeof move !== 'number') refuseClock(dt, move);
+    this.clock[0] = dt;
+    this.clock[1] = move;
+    this.updateClock(pose, model);
+  }
+
+  /** This frame's `dt` and `move`, as {@link BarHang.updateClock} reads them. */
+  readonly clock = new Float64Array(2);
+
+  /**
+   * {@link BarHang.update}, with `dt` and `move` read from {@link BarHang.clock}.
+   *
+   * @throws {@link TendonError} as {@link BarHang.update}.
+   */
+  updateClock(pose: Pose, model: Float64Array): void {
+    const dt = this.clock[0];
+    const move = this.clock[1];
+    // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call.
+    if (!(dt >= 0 && dt - dt === 0) || move - move !== 0) refuseClock(dt, move);
     checkPoseAndModelArgs(pose, model, this.skeleton, 'BarHang.update');
     checkPoseReads(this.reads, pose, model, 'BarHang.update');
     const f = this.frame;
     const margin = 0.5 * f[10];
     const before = this.state[STATE.position];
-    const position = Math.min(f[6] - margin, Math.max(margin, before + move));
+    const moved = before + move;
+    const position = moved < margin ? margin : moved > f[6] - margin ? f[6] - margin : moved;
     // The pivot: the point of the bar above the body.
-    const px = f[0] + f[3] * position;
-    const py = f[1] + f[4] * position;
-    const pz = f[2] + f[5] * position;
-    this.swing(px, py, pz, dt);
+    const pivot = this.pivot;
+    pivot[0] = f[0] + f[3] * position;
+    pivot[1] = f[1] + f[4] * position;
+    pivot[2] = f[2] + f[5] * position;
+    this.swing();
     this.state[STATE.position] = position;
-    const travel = position - before;
-    this.placeBody(px, py, pz);
-    this.placeHands(px, py, pz, travel, dt);
+    this.state[STATE.travel] = position - before;
+    this.placeBody();
+    this.placeHands();
     this.solveArms(pose, model);
   }
 
@@ -337,7 +413,11 @@ export class BarHang {
    * One Verlet step of the body point under gravity and the push, held at its distance from the
    * pivot. Computed before it is kept: a step that leaves the doubles throws with nothing written.
    */
-  private swing(px: number, py: number, pz: number, dt: number): void {
+  private swing(): void {
+    const px = this.pivot[0];
+    const py = this.pivot[1];
+    const pz = this.pivot[2];
+    const dt = this.clock[0];
     const f = this.frame;
     const b = this.body;
     const l = f[8];
@@ -349,6 +429,15 @@ export class BarHang {
     let y = y0;
     let z = z0;
     const lastDt = this.state[STATE.lastDt];
+    // The pushes' sum, in the order given (as a running sum would add them).
+    let ax = 0;
+    let ay = 0;
+    let az = 0;
+    for (let o = 0; o < 3 * this.pushCount; o += 3) {
+      ax += this.pushes[o];
+      ay += this.pushes[o + 1];
+      az += this.pushes[o + 2];
+    }
     if (dt > 0) {
       // Velocity carried from the last step (rescaled if the step length changed), damped.
       const ratio = lastDt > 0 ? dt / lastDt : 1;
@@ -356,9 +445,9 @@ export class BarHang {
       const vx = (this.started ? b[0] - b[3] : 0) * keep;
       const vy = (this.started ? b[1] - b[4] : 0) * keep;
       const vz = (this.started ? b[2] - b[5] : 0) * keep;
-      x += vx + this.push[0] * dt * dt;
-      y += vy + (this.push[1] - f[12]) * dt * dt;
-      z += vz + this.push[2] * dt * dt;
+      x += vx + ax * dt * dt;
+      y += vy + (ay - f[12]) * dt * dt;
+      z += vz + az * dt * dt;
     }
     // Keep the body in the plane across the bar, at its distance below the pivot.
     let dx = x - px;
@@ -370,10 +459,7 @@ export class BarHang {
     dz -= along * f[5];
     const d2 = dx * dx + dy * dy + dz * dz;
     if (d2 - d2 !== 0) {
-      throw new TendonError(
-        'placement/invalid-input',
-        `BarHang.update: dt ${dt} swings the body past doubles`,
-      );
+      refuseSwing(dt);
     }
     const d = Math.sqrt(d2);
     if (dt > 0) {
@@ -387,7 +473,7 @@ export class BarHang {
       b[5] = z0;
     }
     this.started = true;
-    this.push.fill(0);
+    this.pushCount = 0;
     if (d > 0) {
       b[0] = px + (dx * l) / d;
       b[1] = py + (dy * l) / d;
@@ -400,7 +486,10 @@ export class BarHang {
   }
 
   /** The world matrix: the body's up along pivot − body, its side along the bar. */
-  private placeBody(px: number, py: number, pz: number): void {
+  private placeBody(): void {
+    const px = this.pivot[0];
+    const py = this.pivot[1];
+    const pz = this.pivot[2];
     const f = this.frame;
     const b = this.body;
     const s = f[7];
@@ -453,7 +542,12 @@ export class BarHang {
    * holds. A reach is paced by the body's travel, and by time too, so a body that stops mid-reach
    * still brings the hand onto the bar (within {@link REACH_TIME}) and hangs by both hands.
    */
-  private placeHands(px: number, py: number, pz: number, travel: number, dt: number): void {
+  private placeHands(): void {
+    const px = this.pivot[0];
+    const py = this.pivot[1];
+    const pz = this.pivot[2];
+    const travel = this.state[STATE.travel];
+    const dt = this.clock[0];
     const f = this.frame;
     const step = f[11];
     const half = 0.5 * f[10];
@@ -472,6 +566,9 @@ export class BarHang {
       this.gripsSet = true;
     }
     // One hand at a time lets go, and only while the other holds.
+    let release = -1;
+    let lead = 0;
+    let span = 0;
     if (g[GRIP.reaching] === 0 && g[GRIP.length + GRIP.reaching] === 0) {
       const e0 = g[GRIP.at] - home0;
       const e1 = g[GRIP.length + GRIP.at] - home1;
@@ -484,14 +581,25 @@ export class BarHang {
         const behind = hand === 0 ? s0 : s1;
         const other = hand === 0 ? s1 : s0;
         // It lands as the holding hand falls a quarter step behind its own place.
-        if (behind < 0)
-          this.release(hand, dir, other + 0.25 * step > 0.25 * step ? other + 0.25 * step : 0.25 * step);
-      } else if (e0 > 0.5 * step || e0 < -0.5 * step) {
+        if (behind < 0) {
+          release = hand;
+          lead = dir;
+          span = other + 0.25 * step > 0.25 * step ? other + 0.25 * step : 0.25 * step;
+        }
+      } else if (e0 > 0.5 * step || e0 < -0.5 * step || e1 > 0.5 * step || e1 < -0.5 * step) {
         // At rest, a hand far from its place (the position set by hand) goes back to it.
-        this.release(0, 0, 0.5 * step);
-      } else if (e1 > 0.5 * step || e1 < -0.5 * step) {
-        this.release(1, 0, 0.5 * step);
+        release = e0 > 0.5 * step || e0 < -0.5 * step ? 0 : 1;
+        span = 0.5 * step;
       }
+    }
+    // Written here, not in a method: a double passed to a call that is not inlined is boxed.
+    if (release >= 0) {
+      const o = release * GRIP.length;
+      g[o + GRIP.from] = g[o + GRIP.at];
+      g[o + GRIP.lead] = lead;
+      g[o + GRIP.span] = span;
+      g[o + GRIP.progress] = 0;
+      g[o + GRIP.reaching] = 1;
     }
     const distance = travel < 0 ? -travel : travel;
     for (let hand = 0; hand < 2; hand++) {
@@ -522,17 +630,6 @@ export class BarHang {
       r[ro + 1] = py + f[4] * along + lift;
       r[ro + 2] = pz + f[5] * along;
     }
-  }
-
-  /** Lets `hand` go, to land `lead` quarter steps ahead of its place after `span` of the body's travel. */
-  private release(hand: number, lead: number, span: number): void {
-    const o = hand * GRIP.length;
-    const g = this.grips;
-    g[o + GRIP.from] = g[o + GRIP.at];
-    g[o + GRIP.lead] = lead;
-    g[o + GRIP.span] = span;
-    g[o + GRIP.progress] = 0;
-    g[o + GRIP.reaching] = 1;
   }
 
   private solveArms(pose: Pose, model: Float64Array): void {
