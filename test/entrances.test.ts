@@ -428,6 +428,17 @@ const ENTRANCES: Entrance<Fixture>[] = [
     state: poseState,
   },
   {
+    name: 'barHang.updateClock',
+    args: (f) => [f.pose, f.model],
+    run: (f, [p, m]) => {
+      const hang = new tendon.BarHang(f.skeleton, f.rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0] });
+      hang.clock[0] = 1 / 60;
+      hang.clock[1] = 0.01;
+      hang.updateClock(p, m);
+    },
+    state: poseState,
+  },
+  {
     name: 'barHang.pushBody',
     args: () => [0, 0, 1],
     run: (f, [x, y, z]) =>

@@ -287,6 +287,18 @@ export class BarHang {
   }
 
   /**
+   * Forgets the swing, the pushes not yet taken and the grips: the next update hangs the body
+   * straight below the bar at {@link BarHang.position}, still, both hands at their places. Call it
+   * after a teleport (set `position` first), or where the old swing must not carry over.
+   */
+  reset(): void {
+    this.started = false;
+    this.gripsSet = false;
+    this.state[STATE.lastDt] = 0;
+    this.pushCount = 0;
+  }
+
+  /**
    * Gives the swing a push: a world-space acceleration (units/s²) applied over the next update.
    * Pushes given before one update add up.
    *

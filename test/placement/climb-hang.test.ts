@@ -382,4 +382,32 @@ describe('BarHang inputs', () => {
       expect.objectContaining({ code: 'placement/invalid-input' }),
     );
   });
+
+  it('reset() forgets the swing and the grips: the next frames are those of a new hang, bit for bit', async () => {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const options = { ...bar, scale: character.scale };
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const frame = (h: BarHang, move: number) => {
+      forwardKinematics(pose.resetToRest(), model);
+      h.update(pose, model, 1 / 60, move);
+      return [h.position, ...h.world, ...h.report, ...pose.rotations];
+    };
+    const hang = new BarHang(skeleton, rig, options);
+    for (let f = 0; f < 40; f++) {
+      if (f % 10 === 0) hang.pushBody(0, 0, 40);
+      frame(hang, 0.008);
+    }
+    hang.pushBody(0, 0, 40); // not taken: reset forgets it
+    // A teleport to 0.7 m, mid-swing and mid-reach.
+    hang.position = 0.7;
+    hang.reset();
+    const fresh = new BarHang(skeleton, rig, options);
+    fresh.position = 0.7;
+    for (let f = 0; f < 30; f++) {
+      const move = f < 20 ? -0.008 : 0;
+      expect(frame(hang, move)).toEqual(frame(fresh, move));
+    }
+  });
 });
