@@ -19,6 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import {
+  BarHang,
   computeContacts,
   createModelBuffer,
   FootPlacement,
@@ -153,6 +154,7 @@ async function otherRigs(ground) {
       ),
     ],
   ];
+  rigs.push(['BarHang', await hanger()]);
   const results = [];
   for (const [name, frame] of rigs) {
     for (let i = 0; i < 40_000; i++) frame();
@@ -164,10 +166,40 @@ async function otherRigs(ground) {
     );
     results.push({ rig: name, bytesPerFrame: allocation.bytesPerCall });
     console.log(
-      `  ${name.padEnd(12)} placement on the heightfield: ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
+      `  ${name.padEnd(12)} ${name === 'BarHang' ? 'the robot hanging, swinging, moving hand over hand' : 'placement on the heightfield'}: ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
     );
   }
   return results;
+}
+
+/**
+ * The robot hanging from a bar over its idle clip (BarHang: swinging, pushed every 100 frames,
+ * moving hand over hand and stopping): one frame a call, every number through an array.
+ */
+async function hanger() {
+  const file = new URL('../examples/assets/RobotExpressive.glb', import.meta.url);
+  const { skeleton, clips } = (await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' }))
+    .skeletons[0];
+  const idle = clips.find((c) => c.name === 'Idle');
+  const hang = new BarHang(skeleton, findRig(skeleton), {
+    from: [-2, 2.4, 0],
+    to: [2, 2.4, 0],
+    scale: SCALE,
+  });
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(idle);
+  const count = new Int32Array(1);
+  return () => {
+    const i = count[0]++;
+    context.clock[0] = (i % 120) / 60;
+    sampleClipClock(idle, context, pose);
+    forwardKinematics(pose, model);
+    if (i % 100 === 0) hang.pushBody(0, 0, 5);
+    hang.clock[0] = DT;
+    hang.clock[1] = i % 1000 < 500 ? 0.01 : i % 1000 < 600 ? 0 : -0.01;
+    hang.updateClock(pose, model);
+  };
 }
 
 async function main() {
@@ -230,7 +262,7 @@ async function main() {
       `  ${''.padEnd(12)} of which feet ${(feetNs / 1000).toFixed(2)} µs (${(feetNs / pose).toFixed(2)}×), look-at ${((place - feetNs) / 1000).toFixed(2)} µs (${((place - feetNs) / pose).toFixed(2)}×); both feet placed in ${(100 * placed).toFixed(1)}% of frames`,
     );
   }
-  console.log('Allocation of placement on other rigs (after warm-up)');
+  console.log('Allocation of placement on other rigs, and of a bar hang (after warm-up)');
   const others = await otherRigs(grounds.heightfield);
   return { robot: results, others };
 }
