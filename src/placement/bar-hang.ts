@@ -269,13 +269,16 @@ export class BarHang {
   /**
    * Where along the bar the body hangs, world units from `from`; the next update clamps it to the
    * bar (half the grip width in from each end). Set it to move the body at once: the hands follow.
-   *
-   * @throws {@link TendonError} `placement/invalid-input` for a value that is not a finite number.
    */
   get position(): number {
     return this.state[STATE.position];
   }
 
+  /**
+   * Moves the body along the bar at once (see the getter).
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a value that is not a finite number.
+   */
   set position(value: number) {
     if (typeof value !== 'number' || value - value !== 0) {
       throw new TendonError(
