@@ -401,6 +401,34 @@ const ENTRANCES: Entrance<Fixture>[] = [
     state: poseState,
   },
   {
+    // Each option, hostile, then an update: refused by the constructor, or climbed with finite
+    // numbers (never a throw from the update after it moved the climb or the pose).
+    name: 'new LadderClimb, then an update',
+    args: () => [
+      {
+        ladder: { bottom: [0, 0, 0], facing: [0, -1], rungCount: 6, spacing: 0.3 },
+        scale: 0.5,
+        standOff: 0.3,
+        arc: 0.08,
+        handRungsAbove: 3,
+      },
+    ],
+    run: (f, [o]) => new tendon.LadderClimb(f.skeleton, f.rig, o).update(f.pose, f.model, 1),
+    state: poseState,
+  },
+  {
+    name: 'ladderClimb.progress',
+    args: () => [2.5],
+    run: (f, [progress]) => {
+      const climb = new tendon.LadderClimb(f.skeleton, f.rig, {
+        ladder: { bottom: [0, 0, 0], facing: [0, -1], rungCount: 6, spacing: 0.3 },
+      });
+      climb.progress = progress;
+      climb.update(f.pose, f.model, 0.05);
+    },
+    state: poseState,
+  },
+  {
     name: 'new BarHang',
     args: (f) => [f.skeleton, f.rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0] }],
     run: (_, [s, r, o]) => new tendon.BarHang(s, r, o),

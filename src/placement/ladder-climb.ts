@@ -4,7 +4,13 @@
  *
  * @packageDocumentation
  */
-import { checkArrayArg, checkObjectArg, checkPoseAndModelArgs, checkSkeletonArg } from '../arguments.js';
+import {
+  checkArrayArg,
+  checkObjectArg,
+  checkPoseAndModelArgs,
+  checkSkeletonArg,
+  describeArg,
+} from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
@@ -22,13 +28,13 @@ export interface Ladder {
   readonly bottom: readonly [number, number, number];
   /** Horizontal direction from the ladder toward the side it is climbed from, `[x, z]`. */
   readonly facing: readonly [number, number];
-  /** Number of rungs. */
+  /** Number of rungs: a whole number, 2 or more. */
   readonly rungCount: number;
-  /** Distance between rungs. */
+  /** Distance between rungs, > 0. */
   readonly spacing: number;
-  /** Height of the first rung above `bottom`. Default `spacing`. */
+  /** Height of the first rung above `bottom`, > 0. Default `spacing`. */
   readonly firstRung?: number;
-  /** Distance between the rails. Default 0.45. */
+  /** Distance between the rails, > 0. Default 0.45. */
   readonly width?: number;
 }
 
@@ -36,13 +42,20 @@ export interface Ladder {
 export interface LadderClimbOptions {
   /** The ladder to climb. */
   readonly ladder: Ladder;
-  /** Model-to-world scale of the character. Default 1. */
+  /** Model-to-world scale of the character, > 0. Default 1. */
   readonly scale?: number;
-  /** Horizontal distance from the ladder to the character's origin while climbing. Default 0.3 × the leg's length. */
+  /**
+   * Horizontal distance from the ladder to the character's origin while climbing, ≥ 0. Default 0.3 ×
+   * the leg's length.
+   */
   readonly standOff?: number;
-  /** How far a moving hand or foot swings away from the ladder, at mid-move. Default 0.25 × spacing. */
+  /** How far a moving hand or foot swings away from the ladder, at mid-move, ≥ 0. Default 0.25 × spacing. */
   readonly arc?: number;
-  /** How many rungs above the feet the hands grip. Default: the shoulders' height in rungs. */
+  /**
+   * How many rungs above the feet the hands grip: a whole number, 2 or more (a hand holds a rung,
+   * and at 1 a hand would share its rung with a foot). Default: the shoulders' height in rungs, at
+   * least 2.
+   */
   readonly handRungsAbove?: number;
 }
 
@@ -64,6 +77,14 @@ export const CLIMB_LIMB = {
   length: 6,
 } as const;
 
+/** What {@link LadderClimb}'s state array holds. */
+const CLIMB_STATE = {
+  /** The climb's progress, carried from one update to the next. */
+  progress: 0,
+  /** The update under way's rungs the hands run ahead of the feet (worked out by placeBody). */
+  handShift: 1,
+} as const;
+
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
 const PHASES = [0, 0.5, 1, 1.5];
 /** A limb moves during the first quarter-cycle after its phase. */
@@ -83,8 +104,6 @@ const MOVE = 0.5;
  * wherever the limb can reach it. Trig-free; no allocation per update.
  */
 export class LadderClimb {
-  /** The climb's progress, in rungs: 0 has the feet around the first rung. */
-  progress: number;
   /** The lowest progress (standing on the ground in front of the ladder). */
   readonly start: number;
   /** The highest progress (standing on the ground above the ladder). */
@@ -103,16 +122,26 @@ export class LadderClimb {
   private readonly feet: Int32Array;
   private readonly worldInverse = new Float64Array(16);
   private readonly parentInverse = new Float64Array(16);
-  /** Rungs the hands' progress runs ahead of the feet's (standing rather than crouched). */
-  private handShift = 0;
+  /**
+   * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
+   * rather than crouched) this update ({@link CLIMB_STATE}).
+   */
+  private readonly state = new Float64Array(2);
+  /** The world matrix and the report an update works out, copied out once nothing can throw. */
+  private readonly nextWorld = new Float64Array(16);
+  private readonly nextReport = new Float64Array(4 * CLIMB_LIMB.length);
+  /** Per limb, its model-space target and pole (`x, y, z` each), all worked out before any solve. */
+  private readonly goals = new Float64Array(24);
   private readonly target = new Float64Array(3);
   private readonly pole = new Float64Array(3);
   private readonly sides: Float64Array;
   private readonly limbOffsets: Float64Array;
 
   /**
-   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms and two legs
-   *   or a ladder that does not hold together.
+   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms and two legs,
+   *   a ladder that does not hold together or an option out of its range (see
+   *   {@link LadderClimbOptions} and {@link Ladder}), naming it; `argument/invalid` for a skeleton,
+   *   rig, options or ladder that is not one.
    */
   constructor(skeleton: Skeleton, rig: Rig, options: LadderClimbOptions) {
     const name = 'LadderClimb';
@@ -134,25 +163,25 @@ export class LadderClimb {
       ladder?.firstRung ?? ladder?.spacing,
       ladder?.width ?? 0.45,
     ];
-    if (
-      numbers.length !== 9 ||
-      !numbers.every((v) => typeof v === 'number' && Number.isFinite(v)) ||
-      !(ladder.spacing > 0) ||
-      !Number.isInteger(ladder.rungCount) ||
-      ladder.rungCount < 2
-    ) {
-      throw new TendonError(
-        'placement/invalid-option',
-        `${name}: a ladder needs a finite bottom and facing, at least 2 rungs and a spacing > 0`,
-      );
+    if (numbers.length !== 9 || !numbers.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      throw new TendonError('placement/invalid-option', `${name}: a ladder needs a finite bottom and facing`);
     }
+    checkOption(ladder.rungCount, name, 'ladder.rungCount', 2, false, true);
+    checkOption(ladder.spacing, name, 'ladder.spacing', 0, true);
+    if (ladder.firstRung !== undefined) checkOption(ladder.firstRung, name, 'ladder.firstRung', 0, true);
+    if (ladder.width !== undefined) checkOption(ladder.width, name, 'ladder.width', 0, true);
     const fl = Math.sqrt(ladder.facing[0] ** 2 + ladder.facing[1] ** 2);
     if (!(fl > 0))
       throw new TendonError('placement/invalid-option', `${name}: facing must be a non-zero [x, z]`);
     this.skeleton = skeleton;
     const scale = options.scale ?? 1;
-    if (!(scale > 0 && Number.isFinite(scale))) {
-      throw new TendonError('placement/invalid-option', `${name}: scale ${scale} is not a positive number`);
+    checkOption(scale, name, 'scale', 0, true);
+    // Checked here, before they are used: a NaN, an infinity or a negative distance would first
+    // show as a NaN target in the middle of an update, a fractional count as hands between rungs.
+    if (options.standOff !== undefined) checkOption(options.standOff, name, 'standOff', 0, false);
+    if (options.arc !== undefined) checkOption(options.arc, name, 'arc', 0, false);
+    if (options.handRungsAbove !== undefined) {
+      checkOption(options.handRungsAbove, name, 'handRungsAbove', 2, false, true);
     }
     const left = (side: string) => side === 'left';
     const legL = rig.legs.find((l) => left(l.side)) ?? rig.legs[0];
@@ -254,7 +283,27 @@ export class LadderClimb {
     // `end` they stand on the ground at the top.
     this.start = -3;
     this.end = ladder.rungCount + 2;
-    this.progress = this.start;
+    this.state[CLIMB_STATE.progress] = this.start;
+  }
+
+  /**
+   * The climb's progress, in rungs: 0 has the feet around the first rung. Set it to jump the climb
+   * (the next update clamps it to [{@link LadderClimb.start}, {@link LadderClimb.end}]).
+   *
+   * @throws {@link TendonError} `placement/invalid-input` when set to anything but a finite
+   *   number (the progress is left as it was).
+   */
+  get progress(): number {
+    return this.state[CLIMB_STATE.progress];
+  }
+  set progress(value: number) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `LadderClimb.progress: ${describeArg(value)} is not a finite number`,
+      );
+    }
+    this.state[CLIMB_STATE.progress] = value;
   }
 
   private readonly effectorFeet: Int32Array;
@@ -304,9 +353,12 @@ export class LadderClimb {
    * running forward kinematics. Writes {@link LadderClimb.world} (use it to place the character),
    * the arms' and legs' rotations (and the effector feet) into `pose`, and updates `model`.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta; `pose/not-finite`,
-   *   naming the joint, for a NaN, an infinity or a zero rotation in a limb's joints or their
-   *   parents, before anything is written (the climb's progress too).
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta, or a ladder so far
+   *   out or a scale so small that the limbs' targets pass doubles; `pose/skeleton-mismatch` or
+   *   `pose/buffer-size` for a pose or model buffer not of this skeleton; `pose/not-finite`, naming
+   *   the joint, for a NaN, an infinity or a zero rotation in a limb's joints or their parents. All
+   *   before anything is written: the progress, {@link LadderClimb.world},
+   *   {@link LadderClimb.report}, the pose and the model stay as they were.
    */
   update(pose: Pose, model: Float64Array, deltaRungs: number): void {
     if (!Number.isFinite(deltaRungs)) {
@@ -317,17 +369,20 @@ export class LadderClimb {
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'LadderClimb.update');
     checkPoseReads(this.reads, pose, model, 'LadderClimb.update');
-    const p = Math.min(this.end, Math.max(this.start, this.progress + deltaRungs));
-    this.progress = p;
+    const state = this.state;
+    const p = Math.min(this.end, Math.max(this.start, state[CLIMB_STATE.progress] + deltaRungs));
+    // Worked out into the next world, report and goals first; committed only once every target
+    // and pole is known to be finite, so that a refused update leaves the climb where it was.
     this.placeBody(p);
-    const report = this.report;
+    const report = this.nextReport;
     const a = this.target;
     const b = this.pole;
+    const handShift = state[CLIMB_STATE.handShift];
     for (let i = 0; i < 4; i++) {
       const foot = this.feet[i] === 1;
       const side = this.sides[i];
       // Which rung the limb holds, or which two it moves between (see PHASES).
-      const q = p + (foot ? 0 : this.handShift) - PHASES[i];
+      const q = p + (foot ? 0 : handShift) - PHASES[i];
       const k = Math.floor(q / 2);
       const u = q - 2 * k;
       const to = 2 * k + 2 + this.limbOffsets[i];
@@ -360,6 +415,15 @@ export class LadderClimb {
         report[r + CLIMB_LIMB.weight] = released ? 0 : 1;
       }
     }
+    if (!this.aim(model)) {
+      throw new TendonError(
+        'placement/invalid-input',
+        "LadderClimb.update: the limbs' targets are not finite (a ladder too far out or a scale too small for doubles)",
+      );
+    }
+    state[CLIMB_STATE.progress] = p;
+    this.world.set(this.nextWorld);
+    this.report.set(report);
     this.solveLimbs(pose, model);
   }
 
@@ -370,7 +434,10 @@ export class LadderClimb {
     return r < 0 ? 0 : r > count ? count : r;
   }
 
-  /** The character's world matrix for progress `p`: facing the ladder, rising with the feet. */
+  /**
+   * The character's world matrix for progress `p` into the next world, and the hands' shift into
+   * the state: facing the ladder, rising with the feet.
+   */
   private placeBody(p: number): void {
     const f = this.frame;
     const spacing = f[6];
@@ -387,14 +454,14 @@ export class LadderClimb {
     const y = smoothMax(f[1], Math.min(climbing, top), 0.5 * spacing);
     // Standing (below or above), the body is higher than crouched on the rungs: the hands grip as
     // much higher, so that they reach as they do when climbing.
-    this.handShift = (y - climbing) / spacing;
+    this.state[CLIMB_STATE.handShift] = (y - climbing) / spacing;
     // Horizontal: in front of the ladder, moving over the top onto the ground behind it.
     const d = f[10] * (1 - over) - 0.5 * f[10] * over;
     const s = f[9];
     // Facing the ladder: model +Z onto −facing.
     const fx = -f[3];
     const fz = -f[4];
-    const W = this.world;
+    const W = this.nextWorld;
     W.fill(0);
     W[0] = fz * s;
     W[2] = -fx * s;
@@ -407,29 +474,55 @@ export class LadderClimb {
     W[15] = 1;
   }
 
-  private solveLimbs(pose: Pose, model: Float64Array): void {
-    invert(this.worldInverse, 0, this.world, 0);
+  /**
+   * Each limb's model-space target (from the next world and report) and pole into
+   * {@link LadderClimb.goals}; whether they are all finite. Nothing else is written.
+   */
+  private aim(model: Float64Array): boolean {
+    invert(this.worldInverse, 0, this.nextWorld, 0);
     const Wi = this.worldInverse;
-    const t = this.target;
-    const pole = this.pole;
+    const g = this.goals;
+    let sum = 0;
     for (let i = 0; i < 4; i++) {
       const r = LIMB_REPORT(i);
-      const solver = this.limbs[i];
-      const weight = this.report[r + CLIMB_LIMB.weight];
-      solver.weight = weight;
-      const x = this.report[r];
-      const y = this.report[r + 1];
-      const z = this.report[r + 2];
-      t[0] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
-      t[1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
-      t[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
-      // Knees forward (toward the ladder, model +Z), elbows down and out.
-      const m = 16 * solver.middle;
+      const o = 6 * i;
+      const x = this.nextReport[r];
+      const y = this.nextReport[r + 1];
+      const z = this.nextReport[r + 2];
+      g[o] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
+      g[o + 1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
+      g[o + 2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
+      // Knees forward (toward the ladder, model +Z), elbows down and out. (The limbs are apart:
+      // no solve moves another limb's middle joint, so its pole can be read before the solves.)
+      const m = 16 * this.limbs[i].middle;
       const reach = this.reaches[i];
       const foot = this.feet[i] === 1;
-      pole[0] = model[m + 12] + (foot ? 0 : 0.5 * this.sides[i] * reach);
-      pole[1] = model[m + 13] - (foot ? 0 : reach);
-      pole[2] = model[m + 14] + (foot ? reach : 0);
+      g[o + 3] = model[m + 12] + (foot ? 0 : 0.5 * this.sides[i] * reach);
+      g[o + 4] = model[m + 13] - (foot ? 0 : reach);
+      g[o + 5] = model[m + 14] + (foot ? reach : 0);
+      sum += g[o] + g[o + 1] + g[o + 2] + (g[o + 3] + g[o + 4] + g[o + 5]);
+    }
+    // A NaN or an infinity makes the sum NaN; finite goals whose sum overflowed are looked at one
+    // by one.
+    if (sum - sum === 0) return true;
+    for (let k = 0; k < 24; k++) if (!Number.isFinite(g[k])) return false;
+    return true;
+  }
+
+  private solveLimbs(pose: Pose, model: Float64Array): void {
+    const t = this.target;
+    const pole = this.pole;
+    const g = this.goals;
+    for (let i = 0; i < 4; i++) {
+      const solver = this.limbs[i];
+      solver.weight = this.report[LIMB_REPORT(i) + CLIMB_LIMB.weight];
+      const o = 6 * i;
+      t[0] = g[o];
+      t[1] = g[o + 1];
+      t[2] = g[o + 2];
+      pole[0] = g[o + 3];
+      pole[1] = g[o + 4];
+      pole[2] = g[o + 5];
       solver.solve(pose, model, t, pole);
       if (this.effectorFeet[i] === 1) this.placeFootAtLegEnd(pose, model, i);
     }
@@ -470,6 +563,32 @@ export class LadderClimb {
       model[16 * j + 13] += dy;
       model[16 * j + 14] += dz;
     }
+  }
+}
+
+/**
+ * Throws `placement/invalid-option`, naming the option, unless `value` is a finite number above
+ * `min` (`open`) or at least `min`, and a whole one when `whole`.
+ */
+function checkOption(
+  value: unknown,
+  who: string,
+  what: string,
+  min: number,
+  open: boolean,
+  whole = false,
+): void {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    (open ? !(value > min) : !(value >= min)) ||
+    (whole && !Number.isInteger(value))
+  ) {
+    const kind = whole ? 'a whole number' : 'a finite number';
+    throw new TendonError(
+      'placement/invalid-option',
+      `${who}: ${what} is ${describeArg(value)}, not ${kind} ${open ? '>' : '≥'} ${min}`,
+    );
   }
 }
 

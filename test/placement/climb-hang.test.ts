@@ -151,6 +151,121 @@ describe('LadderClimb', () => {
   });
 });
 
+describe('LadderClimb: what it is given', () => {
+  const ladder = {
+    bottom: [0, 0, 0] as [number, number, number],
+    facing: [0, 1] as [number, number],
+    rungCount: 10,
+    spacing: 0.3,
+  };
+
+  it('refuses an option out of range from the constructor, naming it (placement/invalid-option)', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const bad: [string, Record<string, unknown>][] = [
+      ['standOff', { standOff: Number.NaN }],
+      ['standOff', { standOff: -1 }],
+      ['standOff', { standOff: Number.POSITIVE_INFINITY }],
+      ['arc', { arc: Number.NaN }],
+      ['arc', { arc: Number.POSITIVE_INFINITY }],
+      ['arc', { arc: -0.1 }],
+      ['handRungsAbove', { handRungsAbove: Number.NaN }],
+      ['handRungsAbove', { handRungsAbove: 2.5 }],
+      ['handRungsAbove', { handRungsAbove: -3 }],
+      ['handRungsAbove', { handRungsAbove: 1 }],
+      ['handRungsAbove', { handRungsAbove: '3' }],
+      ['scale', { scale: 0 }],
+      ['ladder.width', { ladder: { ...ladder, width: -0.45 } }],
+      ['ladder.firstRung', { ladder: { ...ladder, firstRung: 0 } }],
+      ['ladder.rungCount', { ladder: { ...ladder, rungCount: 4.5 } }],
+      ['ladder.spacing', { ladder: { ...ladder, spacing: -0.3 } }],
+    ];
+    for (const [name, options] of bad) {
+      expect(() => new LadderClimb(skeleton, rig, { ladder, scale, ...options } as never), name).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-option',
+          message: expect.stringContaining(`${name} is`),
+        }),
+      );
+    }
+    // The edges of the ranges are in them.
+    for (const options of [{ standOff: 0 }, { arc: 0 }, { handRungsAbove: 2 }, { handRungsAbove: 12 }]) {
+      const climb = new LadderClimb(skeleton, rig, { ladder, scale, ...options });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      forwardKinematics(pose, model);
+      climb.progress = 4;
+      climb.update(pose, model, 0);
+      expect(
+        climb.report.every((v, k) => k % CLIMB_LIMB.length === CLIMB_LIMB.rung || Number.isFinite(v)),
+      ).toBe(true);
+    }
+  });
+
+  it('refuses a progress that is not a finite number, keeping the one it had (placement/invalid-input)', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    climb.progress = 2.5;
+    for (const value of [undefined, Number.NaN, Number.POSITIVE_INFINITY, '3', null]) {
+      expect(() => {
+        climb.progress = value as never;
+      }).toThrow(expect.objectContaining({ code: 'placement/invalid-input' }));
+      expect(climb.progress).toBe(2.5);
+    }
+    climb.update(pose, model, 0.1);
+    expect(climb.progress).toBe(2.6);
+    // Past the ends, the next update clamps it.
+    climb.progress = 1e9;
+    climb.update(pose, model, 0);
+    expect(climb.progress).toBe(climb.end);
+  });
+
+  it('leaves progress, world, report, pose and model as they were when it refuses an update', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const snapshot = (climb: LadderClimb) => [
+      climb.progress,
+      ...climb.world,
+      ...climb.report,
+      ...pose.translations,
+      ...pose.rotations,
+      ...model,
+    ];
+    // A ladder so far out that the character's world matrix passes doubles: each option is
+    // finite, the targets are not.
+    const far = new LadderClimb(skeleton, rig, {
+      ladder: { ...ladder, bottom: [1.7e308, 0, 0], facing: [1, 0] },
+      scale,
+      standOff: 1e308,
+    });
+    const before = snapshot(far);
+    expect(() => far.update(pose, model, 1)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-input' }),
+    );
+    expect(snapshot(far)).toEqual(before);
+    // A NaN in an arm, mid-climb: refused before the progress moves.
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    climb.progress = 3;
+    climb.update(pose, model, 0.1);
+    const elbow = rig.arms[0].middle;
+    const rotation = pose.rotations[4 * elbow];
+    pose.rotations[4 * elbow] = Number.NaN;
+    const held = snapshot(climb);
+    expect(() => climb.update(pose, model, 0.1)).toThrow(
+      expect.objectContaining({ code: 'pose/not-finite' }),
+    );
+    expect(() => climb.update(pose, model, Number.NaN)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-input' }),
+    );
+    expect(snapshot(climb)).toEqual(held);
+    pose.rotations[4 * elbow] = rotation;
+  });
+});
+
 describe('BarHang', () => {
   it('hangs the robot from a bar for 5 s, swinging and moving along it: hands within 1 cm', async () => {
     const character = await robot();
