@@ -477,7 +477,15 @@ const ENTRANCES: Entrance<Fixture>[] = [
     args: (f) => [
       f.ladderClip,
       f.ladderRig,
-      { capturedFirstRung: 4.4, capturedSpacing: 4.4, firstRung: 4, spacing: 4 },
+      {
+        capturedFirstRung: 4.4,
+        capturedSpacing: 4.4,
+        firstRung: 4,
+        spacing: 4,
+        stillSpeed: 0.3,
+        minDuration: 0.15,
+        sampleRate: 60,
+      },
     ],
     run: (_, [c, r, o]) => new tendon.RungRetarget(c, r, o),
   },

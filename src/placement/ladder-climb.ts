@@ -19,6 +19,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
@@ -563,32 +564,6 @@ export class LadderClimb {
       model[16 * j + 13] += dy;
       model[16 * j + 14] += dz;
     }
-  }
-}
-
-/**
- * Throws `placement/invalid-option`, naming the option, unless `value` is a finite number above
- * `min` (`open`) or at least `min`, and a whole one when `whole`.
- */
-function checkOption(
-  value: unknown,
-  who: string,
-  what: string,
-  min: number,
-  open: boolean,
-  whole = false,
-): void {
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    (open ? !(value > min) : !(value >= min)) ||
-    (whole && !Number.isInteger(value))
-  ) {
-    const kind = whole ? 'a whole number' : 'a finite number';
-    throw new TendonError(
-      'placement/invalid-option',
-      `${who}: ${what} is ${describeArg(value)}, not ${kind} ${open ? '>' : '≥'} ${min}`,
-    );
   }
 }
 

@@ -15,24 +15,28 @@ import { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** How {@link RungRetarget} reads a clip's grips; distances are fractions of the leg's length. */
 export interface RungRetargetOptions {
-  /** Height of the captured ladder's first rung above the clip's floor (model units). */
+  /** Height of the captured ladder's first rung above the clip's floor (model units), ≥ 0. */
   readonly capturedFirstRung: number;
-  /** Distance between the captured ladder's rungs (model units). */
+  /** Distance between the captured ladder's rungs (model units), > 0. */
   readonly capturedSpacing: number;
-  /** Height of the new ladder's first rung above the floor (model units). */
+  /** Height of the new ladder's first rung above the floor (model units), ≥ 0. */
   readonly firstRung: number;
-  /** Distance between the new ladder's rungs (model units). */
+  /** Distance between the new ladder's rungs (model units), > 0. */
   readonly spacing: number;
-  /** A hand or foot holds while slower than this (leg lengths per second). Default 0.3. */
+  /** A hand or foot holds while slower than this (leg lengths per second), > 0. Default 0.3. */
   readonly stillSpeed?: number;
-  /** Holds shorter than this many seconds are not holds. Default 0.15. */
+  /** Holds shorter than this many seconds are not holds: from 0 to the clip's duration. Default 0.15. */
   readonly minDuration?: number;
-  /** Samples per second. Default 60. */
+  /**
+   * Samples per second the set-up reads the clip at, from 10 (a hold of 0.15 s still spans a
+   * sample or two) to 1000 (the set-up's arrays stay small). Default 60.
+   */
   readonly sampleRate?: number;
 }
 
@@ -70,8 +74,9 @@ export class RungRetarget {
   private readonly scratch = new Float64Array(16);
 
   /**
-   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms and two legs
-   *   or ladders that do not hold together.
+   * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms, two legs and
+   *   a pelvis, or an option out of its range (see {@link RungRetargetOptions}), naming it;
+   *   `argument/invalid` for a clip, rig or options that is not one.
    */
   constructor(clip: Clip, rig: Rig, options: RungRetargetOptions) {
     const name = 'RungRetarget';
@@ -86,10 +91,18 @@ export class RungRetarget {
       );
     }
     const { capturedFirstRung, capturedSpacing, firstRung, spacing } = options;
-    for (const [key, value] of Object.entries({ capturedFirstRung, capturedSpacing, firstRung, spacing })) {
-      if (typeof value !== 'number' || !Number.isFinite(value) || (key.endsWith('pacing') && !(value > 0))) {
-        throw new TendonError('placement/invalid-option', `${name}: ${key} = ${String(value)}`);
-      }
+    checkOption(capturedFirstRung, name, 'capturedFirstRung', 0, false);
+    checkOption(capturedSpacing, name, 'capturedSpacing', 0, true);
+    checkOption(firstRung, name, 'firstRung', 0, false);
+    checkOption(spacing, name, 'spacing', 0, true);
+    // The set-up's own numbers too: a NaN, a negative or a fractional rate read no holds or wrong
+    // ones without a word, an infinite one failed as a bare RangeError, 0 as a sampling error.
+    if (options.stillSpeed !== undefined) checkOption(options.stillSpeed, name, 'stillSpeed', 0, true);
+    if (options.minDuration !== undefined) {
+      checkOption(options.minDuration, name, 'minDuration', 0, false, false, clip.duration);
+    }
+    if (options.sampleRate !== undefined) {
+      checkOption(options.sampleRate, name, 'sampleRate', 10, false, false, 1000);
     }
     const skeleton = clip.skeleton;
     const left = (side: string) => side === 'left';

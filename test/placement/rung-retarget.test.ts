@@ -86,6 +86,39 @@ describe('RungRetarget', () => {
     expect(maxStep).toBeLessThanOrEqual(10);
   });
 
+  it('refuses an option out of range from the constructor, naming it (placement/invalid-option)', () => {
+    const { clip, rig } = ladderClip();
+    const bad: [string, Record<string, unknown>][] = [
+      ['sampleRate', { sampleRate: 0 }],
+      ['sampleRate', { sampleRate: -60 }],
+      ['sampleRate', { sampleRate: Number.NaN }],
+      ['sampleRate', { sampleRate: Number.POSITIVE_INFINITY }],
+      ['sampleRate', { sampleRate: 0.5 }],
+      ['sampleRate', { sampleRate: 1e9 }],
+      ['stillSpeed', { stillSpeed: Number.NaN }],
+      ['stillSpeed', { stillSpeed: -1 }],
+      ['stillSpeed', { stillSpeed: 0 }],
+      ['minDuration', { minDuration: Number.NaN }],
+      ['minDuration', { minDuration: -1 }],
+      ['minDuration', { minDuration: 2 * clip.duration }],
+      ['capturedFirstRung', { capturedFirstRung: -1e308 }],
+      ['firstRung', { firstRung: -1 }],
+      ['spacing', { spacing: 0 }],
+      ['capturedSpacing', { capturedSpacing: '4.4' }],
+    ];
+    for (const [name, options] of bad) {
+      expect(() => new RungRetarget(clip, rig, { ...RUNGS, ...options } as never), name).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-option',
+          message: expect.stringContaining(`${name} is`),
+        }),
+      );
+    }
+    // The low ends of the ranges are in them, and still read the clip's holds.
+    const coarse = new RungRetarget(clip, rig, { ...RUNGS, sampleRate: 10, minDuration: 0 });
+    expect(coarse.holds.every((h) => h.length > 0)).toBe(true);
+  });
+
   it('refuses a pose with a NaN in a limb before it moves anything (pose/not-finite, the joint named)', () => {
     const { skeleton, clip, rig } = ladderClip();
     const retarget = new RungRetarget(clip, rig, RUNGS);

@@ -1,0 +1,37 @@
+/**
+ * The range check of a placement step's numeric options, refused by its constructor with the
+ * option named.
+ *
+ * @packageDocumentation
+ */
+import { describeArg } from '../arguments.js';
+import { TendonError } from '../errors.js';
+
+/**
+ * Throws `placement/invalid-option`, naming the option, unless `value` is a finite number above
+ * `min` (`open`) or at least `min`, at most `max`, and a whole one when `whole`.
+ */
+export function checkOption(
+  value: unknown,
+  who: string,
+  what: string,
+  min: number,
+  open: boolean,
+  whole = false,
+  max = Number.POSITIVE_INFINITY,
+): void {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    (open ? !(value > min) : !(value >= min)) ||
+    value > max ||
+    (whole && !Number.isInteger(value))
+  ) {
+    const kind = whole ? 'a whole number' : 'a finite number';
+    const below = max === Number.POSITIVE_INFINITY ? '' : ` and ≤ ${max}`;
+    throw new TendonError(
+      'placement/invalid-option',
+      `${who}: ${what} is ${describeArg(value)}, not ${kind} ${open ? '>' : '≥'} ${min}${below}`,
+    );
+  }
+}
