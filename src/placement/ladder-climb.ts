@@ -84,6 +84,8 @@ const CLIMB_STATE = {
   progress: 0,
   /** The update under way's rungs the hands run ahead of the feet (worked out by placeBody). */
   handShift: 1,
+  /** The update under way's progress, committed once the update cannot throw. */
+  next: 2,
 } as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
@@ -125,9 +127,9 @@ export class LadderClimb {
   private readonly parentInverse = new Float64Array(16);
   /**
    * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
-   * rather than crouched) this update ({@link CLIMB_STATE}).
+   * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
    */
-  private readonly state = new Float64Array(2);
+  private readonly state = new Float64Array(3);
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
   private readonly nextWorld = new Float64Array(16);
   private readonly nextReport = new Float64Array(4 * CLIMB_LIMB.length);
@@ -362,7 +364,27 @@ export class LadderClimb {
    *   {@link LadderClimb.report}, the pose and the model stay as they were.
    */
   update(pose: Pose, model: Float64Array, deltaRungs: number): void {
-    if (!Number.isFinite(deltaRungs)) {
+    // A small entry, inlined into the caller's loop: the delta reaches the update in an array,
+    // unboxed (a double passed to a call that is not inlined is a heap number, 16 bytes a frame).
+    this.clock[0] = deltaRungs;
+    this.updateClock(pose, model);
+  }
+
+  /**
+   * This update's `deltaRungs`, as {@link LadderClimb.updateClock} reads it. Setting it is setting
+   * the argument.
+   */
+  readonly clock = new Float64Array(1);
+
+  /**
+   * {@link LadderClimb.update}, with `deltaRungs` read from {@link LadderClimb.clock}.
+   *
+   * @throws {@link TendonError} as {@link LadderClimb.update}.
+   */
+  updateClock(pose: Pose, model: Float64Array): void {
+    const deltaRungs = this.clock[0];
+    // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call.
+    if (!(deltaRungs - deltaRungs === 0)) {
       throw new TendonError(
         'placement/invalid-input',
         `LadderClimb.update: delta ${deltaRungs} is not finite`,
@@ -372,9 +394,10 @@ export class LadderClimb {
     checkPoseReads(this.reads, pose, model, 'LadderClimb.update');
     const state = this.state;
     const p = Math.min(this.end, Math.max(this.start, state[CLIMB_STATE.progress] + deltaRungs));
+    state[CLIMB_STATE.next] = p;
     // Worked out into the next world, report and goals first; committed only once every target
     // and pole is known to be finite, so that a refused update leaves the climb where it was.
-    this.placeBody(p);
+    this.placeBody();
     const report = this.nextReport;
     const a = this.target;
     const b = this.pole;
@@ -436,10 +459,12 @@ export class LadderClimb {
   }
 
   /**
-   * The character's world matrix for progress `p` into the next world, and the hands' shift into
-   * the state: facing the ladder, rising with the feet.
+   * The character's world matrix for the update's progress into the next world, and the hands'
+   * shift into the state: facing the ladder, rising with the feet. (The progress is read from the
+   * state, not passed: placeBody is not inlined, and a double argument would be boxed.)
    */
-  private placeBody(p: number): void {
+  private placeBody(): void {
+    const p = this.state[CLIMB_STATE.next];
     const f = this.frame;
     const spacing = f[6];
     const count = f[5];

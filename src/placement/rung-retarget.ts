@@ -191,14 +191,21 @@ export class RungRetarget {
     });
   }
 
-  /** The shift of limb `i` at clip time `t`: its hold's, or eased between the holds around `t`. */
-  private shiftAt(i: number, t: number): number {
+  /**
+   * The shift of limb `i` at the frame's clip time ({@link RungRetarget.now}) into
+   * {@link RungRetarget.shifts}: its hold's, or eased between the holds around the time. (Time in
+   * and shift out through arrays: where V8 does not inline this, a double passed or returned would
+   * be boxed, 16 bytes a frame.)
+   */
+  private shiftAt(i: number): void {
+    const t = this.now[0];
     const h = this.holds[i];
     let before = -1;
     for (let k = 0; k < h.length; k += 3) {
       if (t >= h[k] && t <= h[k + 1]) {
         this.holding[i] = 1;
-        return h[k + 2];
+        this.shifts[i] = h[k + 2];
+        return;
       }
       if (h[k + 1] < t) before = k;
     }
@@ -211,20 +218,22 @@ export class RungRetarget {
     const to = next < h.length ? h[next + 2] : 0;
     const t0 = before < 0 ? Number.NEGATIVE_INFINITY : h[before + 1];
     const t1 = next < h.length ? h[next] : Number.POSITIVE_INFINITY;
+    let shift = 0;
     if (t1 - t0 <= 3 * ease) {
       const u = (t - t0) / (t1 - t0);
-      return from + (to - from) * u * u * (3 - 2 * u);
-    }
-    if (t - t0 < ease) {
+      shift = from + (to - from) * u * u * (3 - 2 * u);
+    } else if (t - t0 < ease) {
       const u = (t - t0) / ease;
-      return from * (1 - u * u * (3 - 2 * u));
-    }
-    if (t1 - t < ease) {
+      shift = from * (1 - u * u * (3 - 2 * u));
+    } else if (t1 - t < ease) {
       const u = (t1 - t) / ease;
-      return to * (1 - u * u * (3 - 2 * u));
+      shift = to * (1 - u * u * (3 - 2 * u));
     }
-    return 0;
+    this.shifts[i] = shift;
   }
+
+  /** The frame's clip time, clamped to the clip, as {@link RungRetarget.shiftAt} reads it. */
+  private readonly now = new Float64Array(1);
 
   /**
    * Retargets the frame at clip time `time`: call after sampling the clip into `pose` and forward
@@ -236,13 +245,31 @@ export class RungRetarget {
    *   forward kinematics over the whole skeleton), before anything is written.
    */
   apply(pose: Pose, model: Float64Array, time: number): void {
-    if (!Number.isFinite(time)) {
+    // A small entry, inlined into the caller's loop: the time reaches the frame in an array,
+    // unboxed (a double passed to a call that is not inlined is a heap number, 16 bytes a frame).
+    this.clock[0] = time;
+    this.applyClock(pose, model);
+  }
+
+  /** This frame's clip `time`, as {@link RungRetarget.applyClock} reads it. Setting it is setting the argument. */
+  readonly clock = new Float64Array(1);
+
+  /**
+   * {@link RungRetarget.apply}, with `time` read from {@link RungRetarget.clock}.
+   *
+   * @throws {@link TendonError} as {@link RungRetarget.apply}.
+   */
+  applyClock(pose: Pose, model: Float64Array): void {
+    const time = this.clock[0];
+    // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call.
+    if (!(time - time === 0)) {
       throw new TendonError('placement/invalid-input', `RungRetarget.apply: time ${time} is not finite`);
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'RungRetarget.apply');
     checkPoseReads(this.reads, pose, model, 'RungRetarget.apply');
     const t = time < 0 ? 0 : time > this.duration ? this.duration : time;
-    for (let i = 0; i < 4; i++) this.shifts[i] = this.shiftAt(i, t);
+    this.now[0] = t;
+    for (let i = 0; i < 4; i++) this.shiftAt(i);
     // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,
     // bent on a ladder, take up what the hands' rungs differ by.
     const mean = 0.5 * (this.shifts[2] + this.shifts[3]);
