@@ -417,6 +417,18 @@ const ENTRANCES: Entrance<Fixture>[] = [
     state: poseState,
   },
   {
+    name: 'ladderClimb.updateClock',
+    args: (f) => [f.pose, f.model, 0.05],
+    run: (f, [p, m, d]) => {
+      const climb = new tendon.LadderClimb(f.skeleton, f.rig, {
+        ladder: { bottom: [0, 0, 0], facing: [0, -1], rungCount: 6, spacing: 0.3 },
+      });
+      climb.clock[0] = d;
+      climb.updateClock(p, m);
+    },
+    state: poseState,
+  },
+  {
     name: 'ladderClimb.progress',
     args: () => [2.5],
     run: (f, [progress]) => {
@@ -499,6 +511,21 @@ const ENTRANCES: Entrance<Fixture>[] = [
         firstRung: 4,
         spacing: 4,
       }).apply(p, m, t),
+    state: (f) => [f.ladderPose.translations, f.ladderPose.rotations, f.ladderModel],
+  },
+  {
+    name: 'rungRetarget.applyClock',
+    args: (f) => [f.ladderPose, f.ladderModel, 1.5],
+    run: (f, [p, m, t]) => {
+      const retarget = new tendon.RungRetarget(f.ladderClip, f.ladderRig, {
+        capturedFirstRung: 4.4,
+        capturedSpacing: 4.4,
+        firstRung: 4,
+        spacing: 4,
+      });
+      retarget.clock[0] = t;
+      retarget.applyClock(p, m);
+    },
     state: (f) => [f.ladderPose.translations, f.ladderPose.rotations, f.ladderModel],
   },
   {
