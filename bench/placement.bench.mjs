@@ -27,9 +27,11 @@ import {
   forwardKinematics,
   importBvh,
   importGltf,
+  LadderClimb,
   LEG_REPORT,
   LookAt,
   Pose,
+  RungRetarget,
   SamplerContext,
   sampleClipClock,
 } from '../dist/index.js';
@@ -154,9 +156,10 @@ async function otherRigs(ground) {
       ),
     ],
   ];
-  rigs.push(['BarHang', await hanger()]);
+  rigs.push(['BarHang', await hanger(), 'the robot hanging, swinging, moving hand over hand']);
+  rigs.push(...(await climbers()));
   const results = [];
-  for (const [name, frame] of rigs) {
+  for (const [name, frame, what = 'placement on the heightfield'] of rigs) {
     for (let i = 0; i < 40_000; i++) frame();
     const allocation = await measureAllocation(
       (count) => {
@@ -166,7 +169,7 @@ async function otherRigs(ground) {
     );
     results.push({ rig: name, bytesPerFrame: allocation.bytesPerCall });
     console.log(
-      `  ${name.padEnd(12)} ${name === 'BarHang' ? 'the robot hanging, swinging, moving hand over hand' : 'placement on the heightfield'}: ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
+      `  ${name.padEnd(12)} ${what}: ${allocation.bytesPerCall.toFixed(1)} B/frame${allocation.lowerBound ? ' (lower bound)' : ''}`,
     );
   }
   return results;
@@ -200,6 +203,59 @@ async function hanger() {
     hang.clock[1] = i % 1000 < 500 ? 0.01 : i % 1000 < 600 ? 0 : -0.01;
     hang.updateClock(pose, model);
   };
+}
+
+/**
+ * The robot climbing a ladder over its idle clip (LadderClimb: from the ground to rung 6 and back
+ * down, every ~900 frames, the delta a computed number), and CMU 01_03's ladder climb retargeted
+ * to other rungs (RungRetarget): one frame a call, every number through an array.
+ */
+async function climbers() {
+  const file = new URL('../examples/assets/RobotExpressive.glb', import.meta.url);
+  const { skeleton, clips } = (await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' }))
+    .skeletons[0];
+  const idle = clips.find((c) => c.name === 'Idle');
+  const climb = new LadderClimb(skeleton, findRig(skeleton), {
+    ladder: { bottom: [0, 0, 0], facing: [0, 1], rungCount: 10, spacing: 0.3 },
+    scale: SCALE,
+  });
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const context = new SamplerContext(idle);
+  const count = new Int32Array(1);
+  const ladder = () => {
+    const i = count[0]++;
+    context.clock[0] = (i % 120) / 60;
+    sampleClipClock(idle, context, pose);
+    forwardKinematics(pose, model);
+    climb.clock[0] = ((i % 900 < 450 ? 1.2 : -1.2) * (1 + (i % 3) / 1000)) / 60;
+    climb.updateClock(pose, model);
+  };
+  const bvh = importBvh(
+    readFileSync(new URL('../../shared/assets/bvh/cmu_01_03_climb_ladder_hang.bvh', import.meta.url), 'utf8'),
+  );
+  const retarget = new RungRetarget(bvh.clip, findRig(bvh.skeleton), {
+    capturedFirstRung: 4.4,
+    capturedSpacing: 4.4,
+    firstRung: 4,
+    spacing: 4,
+  });
+  const cPose = new Pose(bvh.skeleton);
+  const cModel = createModelBuffer(bvh.skeleton);
+  const cContext = new SamplerContext(bvh.clip);
+  const cCount = new Int32Array(1);
+  const rungs = () => {
+    const i = cCount[0]++;
+    cContext.clock[0] = (i / 60) % bvh.clip.duration;
+    sampleClipClock(bvh.clip, cContext, cPose);
+    forwardKinematics(cPose, cModel);
+    retarget.clock[0] = cContext.clock[0];
+    retarget.applyClock(cPose, cModel);
+  };
+  return [
+    ['LadderClimb', ladder, 'the robot up a ladder and down'],
+    ['RungRetarget', rungs, 'CMU 01_03 moved onto other rungs'],
+  ];
 }
 
 async function main() {
@@ -262,7 +318,7 @@ async function main() {
       `  ${''.padEnd(12)} of which feet ${(feetNs / 1000).toFixed(2)} µs (${(feetNs / pose).toFixed(2)}×), look-at ${((place - feetNs) / 1000).toFixed(2)} µs (${((place - feetNs) / pose).toFixed(2)}×); both feet placed in ${(100 * placed).toFixed(1)}% of frames`,
     );
   }
-  console.log('Allocation of placement on other rigs, and of a bar hang (after warm-up)');
+  console.log('Allocation of placement on other rigs, a bar hang and climbs (after warm-up)');
   const others = await otherRigs(grounds.heightfield);
   return { robot: results, others };
 }

@@ -12,7 +12,6 @@ import { BarHang, HANG_HAND } from '../../src/placement/bar-hang.js';
 import { CLIMB_LIMB, LadderClimb } from '../../src/placement/ladder-climb.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import { steadyBytesPerFrame } from '../helpers/steady-allocation.js';
 import { robot } from './characters.js';
 
 /** Largest frame-to-frame change of the rotation IK adds to any joint, degrees (see walk-harness). */
@@ -265,16 +264,6 @@ describe('LadderClimb: what it is given', () => {
     expect(snapshot(climb)).toEqual(held);
     pose.rotations[4 * elbow] = rotation;
   });
-});
-
-describe('LadderClimb: allocation', () => {
-  it('allocates nothing a frame of its own once warm, the delta a computed double (child process)', async () => {
-    // Read 33-35 B a frame: the delta boxed at the call into update, the progress boxed into
-    // placeBody (each a 16-byte heap number). Now about 1 B (the window's own count), at times
-    // 2.6 B as V8 inlines TwoBoneIk.solve into the limbs' loop one way or another.
-    const windows = await steadyBytesPerFrame('ladder');
-    expect(Math.min(...windows)).toBeLessThanOrEqual(4);
-  }, 120_000);
 });
 
 describe('BarHang', () => {
