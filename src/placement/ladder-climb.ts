@@ -292,13 +292,17 @@ export class LadderClimb {
   /**
    * The climb's progress, in rungs: 0 has the feet around the first rung. Set it to jump the climb
    * (the next update clamps it to [{@link LadderClimb.start}, {@link LadderClimb.end}]).
-   *
-   * @throws {@link TendonError} `placement/invalid-input` when set to anything but a finite
-   *   number (the progress is left as it was).
    */
   get progress(): number {
     return this.state[CLIMB_STATE.progress];
   }
+
+  /**
+   * Jumps the climb to `value` rungs (see the getter).
+   *
+   * @throws {@link TendonError} `placement/invalid-input` when set to anything but a finite
+   *   number (the progress is left as it was).
+   */
   set progress(value: number) {
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw new TendonError(
