@@ -55,7 +55,9 @@ interface SavedFlags {
  * {@link ThreeSkeletonBinding.readFromThree} copies the bones' local transforms into
  * {@link ThreeSkeletonBinding.pose}; run `forwardKinematics(binding.pose, binding.model)` and any
  * solver or placement; {@link ThreeSkeletonBinding.writeToThree} writes the corrected local
- * transforms back to the bones, and three renders as usual.
+ * transforms back to the bones, and three renders as usual; after rendering,
+ * {@link ThreeSkeletonBinding.restoreThree} puts the animation's values back (three's mixer does not
+ * rewrite a bone whose animated value has not changed).
  *
  * **Mode 2, tendon drives everything.** Call {@link ThreeSkeletonBinding.useTendonPalette} once;
  * each frame sample, solve and run forward kinematics with tendon, then
@@ -103,6 +105,10 @@ export class ThreeSkeletonBinding {
   private readonly worldModel: Float64Array;
   private rootIsIdentity = true;
   private saved: SavedFlags | null = null;
+  /** What the last {@link readFromThree} read (the animation's), for {@link restoreThree}. */
+  private readonly readTranslations: Float64Array;
+  private readonly readRotations: Float64Array;
+  private hasRead = false;
 
   /** @internal Use {@link bindThreeSkeleton}. */
   constructor(
@@ -137,6 +143,8 @@ export class ThreeSkeletonBinding {
         }
       }
     }
+    this.readTranslations = new Float64Array(3 * skeleton.jointCount);
+    this.readRotations = new Float64Array(4 * skeleton.jointCount);
     this.pose = new Pose(skeleton);
     this.model = createModelBuffer(skeleton);
     this.worldModel = createModelBuffer(skeleton);
@@ -191,8 +199,27 @@ export class ThreeSkeletonBinding {
       s[3 * j + 1] = k.y;
       s[3 * j + 2] = k.z;
     }
+    this.readTranslations.set(t);
+    this.readRotations.set(r);
+    this.hasRead = true;
     this.readRootWorld();
     return this;
+  }
+
+  /**
+   * Mode 1: puts back into the bones the positions and quaternions the last {@link readFromThree}
+   * read (the animation's), once the frame is rendered. Call it after `renderer.render`, or before
+   * the next `mixer.update`. three's `AnimationMixer` writes a bone only when its animated value
+   * changes: a bone the clip holds still (equal keys, a pause) or does not animate at all would
+   * otherwise keep what {@link writeToThree} wrote, and the next {@link readFromThree} would read
+   * last frame's IK as the animation (a solver at weight 0.5 then creeps to full weight, frame by
+   * frame). Does nothing before the first {@link readFromThree}. Allocates nothing.
+   */
+  restoreThree(): void {
+    if (!this.hasRead) return;
+    const objects = this.objects;
+    for (let j = 0; j < objects.length; j++)
+      writeJoint(objects[j], this.readTranslations, this.readRotations, j);
   }
 
   /**

@@ -4,6 +4,7 @@
  * (tendon's palette in three's boneMatrices) agree with what three computes itself.
  */
 import {
+  AnimationClip,
   AnimationMixer,
   Bone,
   CylinderGeometry,
@@ -13,6 +14,7 @@ import {
   type Mesh,
   MeshBasicMaterial,
   Object3D,
+  QuaternionKeyframeTrack,
   Scene,
   SkinnedMesh,
   Skeleton as ThreeSkeleton,
@@ -261,6 +263,48 @@ describe('bindThreeSkeleton on RobotExpressive (GLTFLoader)', () => {
     binding.readFromThree().writeToThree();
     const after = binding.objects.map((o) => [...o.position.toArray(), ...o.quaternion.toArray()]);
     expect(after).toEqual(before);
+  });
+
+  it('Mode 1: restoreThree after each frame keeps last frame’s IK out of the next frame’s animation', () => {
+    // A clip that holds the hip still (two equal keys: three's mixer writes it once) and does not
+    // animate the knee; TwoBoneIk at weight 0.5 toward a fixed target. Every frame is the same.
+    const run = (restore: boolean) => {
+      const root = new Group();
+      const hip = new Bone();
+      hip.name = 'hip';
+      hip.position.set(0, 1, 0);
+      const knee = new Bone();
+      knee.name = 'knee';
+      knee.position.set(0, -0.45, 0.02);
+      const ankle = new Bone();
+      ankle.name = 'ankle';
+      ankle.position.set(0, -0.42, 0);
+      root.add(hip);
+      hip.add(knee);
+      knee.add(ankle);
+      const held = new QuaternionKeyframeTrack('hip.quaternion', [0, 1], [0, 0, 0, 1, 0, 0, 0, 1]);
+      const mixer = new AnimationMixer(root);
+      mixer.clipAction(new AnimationClip('hold', 1, [held])).play();
+      root.updateMatrixWorld(true);
+      const binding = bindThreeSkeleton(new ThreeSkeleton([hip, knee, ankle]), { root });
+      const ik = new TwoBoneIk(binding.skeleton, { root: 'hip', middle: 'knee', end: 'ankle', weight: 0.5 });
+      const ankles: number[][] = [];
+      for (let f = 0; f < 6; f++) {
+        mixer.update(1 / 60);
+        binding.readFromThree();
+        forwardKinematics(binding.pose, binding.model);
+        ik.solve(binding.pose, binding.model, [0, 0.35, 0.45]);
+        binding.writeToThree();
+        ankles.push(Array.from(binding.model.subarray(16 * ik.end + 12, 16 * ik.end + 15)));
+        if (restore) binding.restoreThree();
+      }
+      return ankles;
+    };
+    const restored = run(true);
+    for (const a of restored) expect(a).toEqual(restored[0]);
+    // Without it, the ankle crept toward the full-weight solve (0.26 → 0.36 m in z by frame 1).
+    const crept = run(false);
+    expect(crept[5][2] - crept[0][2]).toBeGreaterThan(0.1);
   });
 
   it('Mode 2: writeBoneMatrices equals three’s Skeleton.update palette within 1e-5', async () => {
