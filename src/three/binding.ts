@@ -109,6 +109,8 @@ export class ThreeSkeletonBinding {
   private readonly readTranslations: Float64Array;
   private readonly readRotations: Float64Array;
   private hasRead = false;
+  /** 1 for a joint {@link writeToThree} wrote since the last {@link restoreThree}. */
+  private readonly written: Uint8Array;
 
   /** @internal Use {@link bindThreeSkeleton}. */
   constructor(
@@ -145,6 +147,7 @@ export class ThreeSkeletonBinding {
     }
     this.readTranslations = new Float64Array(3 * skeleton.jointCount);
     this.readRotations = new Float64Array(4 * skeleton.jointCount);
+    this.written = new Uint8Array(skeleton.jointCount);
     this.pose = new Pose(skeleton);
     this.model = createModelBuffer(skeleton);
     this.worldModel = createModelBuffer(skeleton);
@@ -213,13 +216,21 @@ export class ThreeSkeletonBinding {
    * changes: a bone the clip holds still (equal keys, a pause) or does not animate at all would
    * otherwise keep what {@link writeToThree} wrote, and the next {@link readFromThree} would read
    * last frame's IK as the animation (a solver at weight 0.5 then creeps to full weight, frame by
-   * frame). Does nothing before the first {@link readFromThree}. Allocates nothing.
+   * frame). Only the joints {@link writeToThree} wrote since are put back; nothing before the
+   * first {@link readFromThree}. Allocates nothing.
    */
   restoreThree(): void {
-    if (!this.hasRead) return;
+    const written = this.written;
+    if (!this.hasRead) {
+      written.fill(0);
+      return;
+    }
     const objects = this.objects;
-    for (let j = 0; j < objects.length; j++)
+    for (let j = 0; j < objects.length; j++) {
+      if (written[j] === 0) continue;
       writeJoint(objects[j], this.readTranslations, this.readRotations, j);
+      written[j] = 0;
+    }
   }
 
   /**
@@ -239,6 +250,7 @@ export class ThreeSkeletonBinding {
     const r = this.pose.rotations;
     if (joints === undefined) {
       for (let j = 0; j < objects.length; j++) writeJoint(objects[j], t, r, j);
+      this.written.fill(1);
       return;
     }
     const n = objects.length;
@@ -251,7 +263,10 @@ export class ThreeSkeletonBinding {
         );
       }
     }
-    for (let i = 0; i < joints.length; i++) writeJoint(objects[joints[i]], t, r, joints[i]);
+    for (let i = 0; i < joints.length; i++) {
+      writeJoint(objects[joints[i]], t, r, joints[i]);
+      this.written[joints[i]] = 1;
+    }
   }
 
   /**
