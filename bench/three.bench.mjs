@@ -9,6 +9,7 @@
  *   three  updateMatrixWorld + update  the bones' world matrices and the palette: three's frame
  *   tendon writeToThree (all)          Mode 1 write-back of every joint
  *   tendon writeToThree (4 limbs)      Mode 1 write-back of 12 joints (what leg and arm IK change)
+ *   tendon writeToThree + restoreThree Mode 1 write-back of 12 joints, then the animation put back
  *   tendon readFromThree               Mode 1 read of every joint
  *   tendon writeBoneMatrices           Mode 2: the palette into both skeletons' boneMatrices
  *   tendon FK + writeBoneMatrices      Mode 2's frame, the counterpart of three's frame above
@@ -105,6 +106,15 @@ async function setUp() {
       id: 'write-limbs',
       label: `tendon writeToThree (${limbs.length} joints)`,
       op: () => binding.writeToThree(limbs),
+      read: () => first.quaternion.x,
+    },
+    {
+      id: 'restore-limbs',
+      label: `tendon writeToThree (${limbs.length} joints) + restoreThree`,
+      op: () => {
+        binding.writeToThree(limbs);
+        binding.restoreThree();
+      },
       read: () => first.quaternion.x,
     },
     {
