@@ -20,7 +20,7 @@ export interface MixerLayerOptions {
   readonly weight?: number;
   /** Per-joint weights (see {@link createJointMask}); `null` for the whole body. Default `null`. */
   readonly mask?: Float32Array | null;
-  /** Wrap mode. Default `'loop'`. */
+  /** Wrap mode, `'loop'` or `'clamp'`. Default `'loop'`. */
   readonly mode?: WrapMode;
   /** Add on top of the blended base layers instead of blending with them. Default `false`. */
   readonly additive?: boolean;
@@ -40,7 +40,7 @@ export class MixerLayer {
   readonly additive: boolean;
   /** Per-joint weights, or `null`. */
   mask: Float32Array | null;
-  /** Wrap mode. */
+  /** Wrap mode, `'loop'` or `'clamp'` (checked at every evaluate). */
   mode: WrapMode;
   // time, weight, speed: a number field that changes every frame can lose V8's in-place double
   // representation and then allocate on every store; array elements never do.
@@ -126,7 +126,8 @@ export class Mixer {
    * Adds a layer and returns it (change its `weight`, `time`, `mask` later as needed).
    *
    * @throws {@link TendonError} `mixer/invalid-layer` for a clip of another skeleton, a negative or
-   *   non-finite weight, speed or time, or a mask of the wrong length.
+   *   non-finite weight, speed or time, a wrap mode other than `'loop'` or `'clamp'`, or a mask of
+   *   the wrong length.
    */
   addLayer(options: MixerLayerOptions): MixerLayer {
     const layer = new MixerLayer(options);
@@ -160,7 +161,7 @@ export class Mixer {
    * Evaluates all layers at their current times into `out`.
    *
    * @throws {@link TendonError} `mixer/invalid-layer` when a layer was given an invalid weight,
-   *   time or mask since it was added, `clip/skeleton-mismatch` for a pose of another skeleton.
+   *   time, speed, wrap mode or mask since it was added, `clip/skeleton-mismatch` for a pose of another skeleton.
    *   `out` is untouched when it throws.
    */
   evaluate(out: Pose): void {
@@ -264,6 +265,10 @@ export class Mixer {
     }
     if (!Number.isFinite(layer.time) || !Number.isFinite(layer.speed)) {
       fail(layer, `time ${layer.time} or speed ${layer.speed} is not finite`);
+    }
+    if (layer.mode !== 'loop' && layer.mode !== 'clamp') {
+      // Anything else would quietly loop (wrapTimeAt's fallback) instead of doing what was meant.
+      fail(layer, `wrap mode ${String(layer.mode)} is not 'loop' or 'clamp'`);
     }
     if (layer.mask !== null && layer.mask.length !== this.skeleton.jointCount) {
       fail(layer, `the mask has ${layer.mask.length} entries for ${this.skeleton.jointCount} joints`);

@@ -144,4 +144,31 @@ describe('Mixer', () => {
       expectCode(() => mixer.addLayer({ clip: f.skeletons[0].clips[0] }), 'mixer/invalid-layer');
     });
   });
+  it('rejects a wrap mode other than loop or clamp at addLayer and at evaluate, output untouched', () => {
+    for (const mode of ['Clamp', 'bogus', '', undefined as unknown as string, 1 as unknown as string]) {
+      if (mode !== undefined) {
+        expect(() =>
+          new Mixer(skeleton).addLayer({ clip: clip('Walking'), time: 1.5, mode: mode as 'clamp' }),
+        ).toThrow(expect.objectContaining({ code: 'mixer/invalid-layer' }));
+      }
+      const mixer = new Mixer(skeleton);
+      const layer = mixer.addLayer({ clip: clip('Walking'), time: 1.5 });
+      layer.mode = mode as 'clamp';
+      const out = new Pose(skeleton);
+      out.translations.fill(5);
+      expect(() => mixer.evaluate(out)).toThrow(expect.objectContaining({ code: 'mixer/invalid-layer' }));
+      expect(out.translations.every((v) => v === 5)).toBe(true);
+    }
+    // The valid modes still evaluate exactly what sampleClip gives.
+    for (const mode of ['loop', 'clamp'] as const) {
+      const mixer = new Mixer(skeleton);
+      mixer.addLayer({ clip: clip('Walking'), time: 100.25, mode });
+      const out = new Pose(skeleton);
+      mixer.evaluate(out);
+      const expected = new Pose(skeleton);
+      sampleClip(clip('Walking'), new SamplerContext(clip('Walking')), 100.25, expected, mode);
+      expect(out.rotations).toEqual(expected.rotations);
+      expect(out.translations).toEqual(expected.translations);
+    }
+  });
 });
