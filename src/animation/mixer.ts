@@ -18,7 +18,10 @@ export interface MixerLayerOptions {
   readonly clip: Clip;
   /** Blend weight, ≥ 0. Default 1. */
   readonly weight?: number;
-  /** Per-joint weights (see {@link createJointMask}); `null` for the whole body. Default `null`. */
+  /**
+   * Per-joint weights in `[0, 1]` (see {@link createJointMask}); `null` for the whole body. Default
+   * `null`.
+   */
   readonly mask?: Float32Array | null;
   /** Wrap mode, `'loop'` or `'clamp'`. Default `'loop'`. */
   readonly mode?: WrapMode;
@@ -38,7 +41,7 @@ export class MixerLayer {
   readonly context: SamplerContext;
   /** Whether the layer adds to the base pose rather than blending into it. */
   readonly additive: boolean;
-  /** Per-joint weights, or `null`. */
+  /** Per-joint weights in `[0, 1]`, or `null` (checked at every evaluate). */
   mask: Float32Array | null;
   /** Wrap mode, `'loop'` or `'clamp'` (checked at every evaluate). */
   mode: WrapMode;
@@ -127,7 +130,7 @@ export class Mixer {
    *
    * @throws {@link TendonError} `mixer/invalid-layer` for a clip of another skeleton, a negative or
    *   non-finite weight, speed or time, a wrap mode other than `'loop'` or `'clamp'`, or a mask of
-   *   the wrong length.
+   *   the wrong length or with an entry that is not a number in `[0, 1]`.
    */
   addLayer(options: MixerLayerOptions): MixerLayer {
     const layer = new MixerLayer(options);
@@ -161,7 +164,8 @@ export class Mixer {
    * Evaluates all layers at their current times into `out`.
    *
    * @throws {@link TendonError} `mixer/invalid-layer` when a layer was given an invalid weight,
-   *   time, speed, wrap mode or mask since it was added, `clip/skeleton-mismatch` for a pose of another skeleton.
+   *   time, speed, wrap mode or mask (wrong length, or an entry that is not a number in `[0, 1]`)
+   *   since it was added, `clip/skeleton-mismatch` for a pose of another skeleton.
    *   `out` is untouched when it throws.
    */
   evaluate(out: Pose): void {
@@ -270,14 +274,26 @@ export class Mixer {
       // Anything else would quietly loop (wrapTimeAt's fallback) instead of doing what was meant.
       fail(layer, `wrap mode ${String(layer.mode)} is not 'loop' or 'clamp'`);
     }
-    if (layer.mask !== null && layer.mask.length !== this.skeleton.jointCount) {
-      fail(layer, `the mask has ${layer.mask.length} entries for ${this.skeleton.jointCount} joints`);
+    const mask = layer.mask;
+    if (mask !== null) {
+      const n = this.skeleton.jointCount;
+      if (mask.length !== n) fail(layer, `the mask has ${mask.length} entries for ${n} joints`);
+      // The field is public and writable, so createJointMask's check proves nothing here: one NaN
+      // or infinite entry poisons the normalized blend (or turns an additive delta to identity).
+      for (let j = 0; j < n; j++) {
+        const m = mask[j];
+        if (typeof m !== 'number' || !(m >= 0 && m <= 1)) failMask(layer, this.skeleton, j, m);
+      }
     }
   }
 }
 
 function fail(layer: MixerLayer, what: string): never {
   throw new TendonError('mixer/invalid-layer', `Mixer layer "${layer.clip.name}": ${what}`);
+}
+
+function failMask(layer: MixerLayer, skeleton: Skeleton, j: number, value: unknown): never {
+  fail(layer, `mask[${j}] (joint "${skeleton.names[j]}") is ${String(value)}, not a number in [0, 1]`);
 }
 
 // The wrapped time travels to the sampling kernel in an array: a number would be boxed.

@@ -144,6 +144,55 @@ describe('Mixer', () => {
       expectCode(() => mixer.addLayer({ clip: f.skeletons[0].clips[0] }), 'mixer/invalid-layer');
     });
   });
+  it('rejects a mask entry that is not a number in [0, 1] (set after addLayer too), naming layer and joint, output untouched', () => {
+    const n = skeleton.jointCount;
+    const expectMaskError = (mixer: Mixer, joint: number) => {
+      const out = new Pose(skeleton);
+      out.translations.fill(5);
+      out.rotations.fill(5);
+      try {
+        mixer.evaluate(out);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(TendonError);
+        expect((error as TendonError).code).toBe('mixer/invalid-layer');
+        expect((error as TendonError).message).toContain('Mixer layer "Running');
+        expect((error as TendonError).message).toContain(`mask[${joint}]`);
+        expect((error as TendonError).message).toContain(`"${skeleton.names[joint]}"`);
+      }
+      expect(out.translations.every((v) => v === 5)).toBe(true);
+      expect(out.rotations.every((v) => v === 5)).toBe(true);
+    };
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0.5, 1.5]) {
+      const mask = new Float32Array(n).fill(1);
+      mask[3] = bad;
+      // As an option of addLayer.
+      expect(() => new Mixer(skeleton).addLayer({ clip: clip('Running'), mask: mask.slice() })).toThrow(
+        /mask\[3\]/,
+      );
+      // Blended with a base layer, and written into the public field after addLayer.
+      const blended = new Mixer(skeleton);
+      blended.addLayer({ clip: clip('Walking') });
+      blended.addLayer({ clip: clip('Running') }).mask = mask.slice();
+      expectMaskError(blended, 3);
+      // On an additive layer (where NaN used to replace the base rotation by identity).
+      const additive = new Mixer(skeleton);
+      additive.addLayer({ clip: clip('Walking') });
+      additive.addLayer({
+        clip: makeAdditiveClip(clip('Running'), sampled(clip('Idle'), 0)),
+        additive: true,
+      }).mask = mask.slice();
+      expectMaskError(additive, 3);
+    }
+    // The bounds themselves are valid.
+    const edges = new Float32Array(n).fill(0);
+    edges[3] = 1;
+    const mixer = new Mixer(skeleton);
+    mixer.addLayer({ clip: clip('Walking') });
+    mixer.addLayer({ clip: clip('Running'), mask: edges });
+    expect(() => mixer.evaluate(new Pose(skeleton))).not.toThrow();
+  });
+
   it('rejects a wrap mode other than loop or clamp at addLayer and at evaluate, output untouched', () => {
     for (const mode of ['Clamp', 'bogus', '', undefined as unknown as string, 1 as unknown as string]) {
       if (mode !== undefined) {
