@@ -121,7 +121,7 @@ export interface SkinnedVertices {
   readonly normals?: Float32Array | Float64Array;
   /** `influences·v` palette indices. */
   readonly joints: JointIndexArray;
-  /** `influences·v` weights (renormalized per vertex while skinning). */
+  /** `influences·v` finite weights ≥ 0 (renormalized per vertex while skinning). */
   readonly weights: Float32Array | Float64Array;
   /** Joint/weight pairs per vertex: 4 per glTF `JOINTS_n` set. */
   readonly influences: number;
@@ -132,8 +132,10 @@ export interface SkinnedVertices {
  * positions into `positionsOut`, and normals into `normalsOut` when both the mesh and the call have
  * them. Weights that do not sum to 1 are renormalized per vertex.
  *
- * @throws {@link TendonError} `skin/array-size` when the arrays do not agree in length, or
- *   `skin/joint-out-of-range` when a vertex refers to a joint outside the palette.
+ * @throws {@link TendonError} `skin/array-size` when the arrays do not agree in length,
+ *   `skin/not-finite` when a weight is not a finite number ≥ 0 (NaN, infinite or negative), or
+ *   `skin/joint-out-of-range` when a vertex refers to a joint outside the palette. Nothing is
+ *   written when it throws.
  */
 export function skinMesh(
   mesh: SkinnedVertices,
@@ -164,7 +166,16 @@ export function skinMesh(
   }
   const paletteJoints = palette.length / 16;
   for (let i = 0; i < mesh.joints.length; i++) {
-    if (mesh.joints[i] >= paletteJoints && mesh.weights[i] !== 0) {
+    // A NaN or infinite weight makes the whole vertex NaN through the renormalization, and a
+    // negative one can cancel the others' sum to 0: neither is a blend, so refuse them here.
+    const w = mesh.weights[i];
+    if (!(w >= 0 && w < Number.POSITIVE_INFINITY)) {
+      throw new TendonError(
+        'skin/not-finite',
+        `skinMesh: vertex ${Math.floor(i / mesh.influences)} has weight ${w} (influence ${i % mesh.influences}), not a finite number ≥ 0`,
+      );
+    }
+    if (mesh.joints[i] >= paletteJoints && w !== 0) {
       throw new TendonError(
         'skin/joint-out-of-range',
         `skinMesh: vertex ${Math.floor(i / mesh.influences)} uses palette joint ${mesh.joints[i]} of ${paletteJoints}`,

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { TendonError } from '../../src/errors.js';
+import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import { Pose } from '../../src/pose/pose.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { Skin, skinMesh } from '../../src/skin/skin.js';
+
+const bone = Skeleton.create({
+  names: ['root', 'tip'],
+  parents: [-1, 0],
+  restTranslations: [0, 0, 0, 0, 1, 0],
+});
+const skin = new Skin(bone, { joints: [0, 1] });
+const model = createModelBuffer(bone);
+forwardKinematics(new Pose(bone), model);
+const palette = skin.createPalette();
+skin.computePalette(model, palette);
+
+const mesh = (weights: number[]) => ({
+  positions: new Float32Array([1, 2, 3, 4, 5, 6]),
+  normals: new Float32Array([0, 1, 0, 0, 1, 0]),
+  joints: new Uint16Array([0, 1, 0, 0, 0, 1, 0, 0]),
+  weights: new Float32Array(weights),
+  influences: 4,
+});
+
+describe('skinMesh', () => {
+  it('refuses a NaN, infinite or negative weight with skin/not-finite naming the vertex, writing nothing', () => {
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0.5]) {
+      const positionsOut = new Float32Array(6).fill(7);
+      const normalsOut = new Float32Array(6).fill(7);
+      try {
+        // Vertex 1's second influence is bad; vertex 0 is fine and must not be written either.
+        skinMesh(mesh([1, 0, 0, 0, 0.5, bad, 0, 0]), palette, positionsOut, normalsOut);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(TendonError);
+        expect((error as TendonError).code).toBe('skin/not-finite');
+        expect((error as TendonError).message).toContain('vertex 1 ');
+      }
+      expect(positionsOut.every((v) => v === 7)).toBe(true);
+      expect(normalsOut.every((v) => v === 7)).toBe(true);
+    }
+  });
+
+  it('still skins valid weights, zero and unnormalized ones included', () => {
+    const out = new Float32Array(6);
+    const normalsOut = new Float32Array(6);
+    skinMesh(mesh([0.25, 0.25, 0, 0, 0, 0, 0, 0]), palette, out, normalsOut);
+    // Vertex 0: half root (identity), half tip (1 up), the weights 0.25 renormalized to 0.5; vertex
+    // 1 has no weight and keeps its bind position.
+    expect(Array.from(out)).toEqual([1, 2.5, 3, 4, 5, 6]);
+    expect(Array.from(normalsOut)).toEqual([0, 1, 0, 0, 1, 0]);
+  });
+});
