@@ -137,6 +137,19 @@ const ENTRANCES: Entrance<Fixture>[] = [
     state: poseState,
   },
   {
+    name: 'layer mask and mode fields',
+    args: (f) => [f.pose, tendon.createJointMask(f.skeleton, ['Hips'], { weight: 0.5 }), 'clamp'],
+    run: (f, [p, mask, mode]) => {
+      const mixer = new tendon.Mixer(f.skeleton);
+      mixer.addLayer({ clip: f.clip });
+      const layer = mixer.addLayer({ clip: f.clip, time: 0.3 });
+      layer.mask = mask;
+      layer.mode = mode;
+      mixer.evaluate(p);
+    },
+    state: poseState,
+  },
+  {
     name: 'layer setters',
     args: () => [0.5, 0.5, 1],
     run: (f, [t, w, s]) => {

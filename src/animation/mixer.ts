@@ -277,7 +277,10 @@ export class Mixer {
     const mask = layer.mask;
     if (mask !== null) {
       const n = this.skeleton.jointCount;
-      if (mask.length !== n) fail(layer, `the mask has ${mask.length} entries for ${n} joints`);
+      // typeof: `layer.mask = undefined` would otherwise be a TypeError at `.length`.
+      if (typeof mask !== 'object' || mask.length !== n) {
+        fail(layer, `the mask has ${String(mask?.length)} entries for ${n} joints`);
+      }
       // The field is public and writable, so createJointMask's check proves nothing here: one NaN
       // or infinite entry poisons the normalized blend (or turns an additive delta to identity).
       for (let j = 0; j < n; j++) {
