@@ -92,7 +92,11 @@ export interface GltfImport {
   readonly skinByIndex: Skin[];
   /** Every skinned mesh primitive. */
   readonly primitives: GltfSkinnedPrimitive[];
-  /** What was read but not imported (morph weight channels, ...), one sentence each. */
+  /**
+   * What was read but not imported, one sentence each: primitives without joints and weights, and
+   * per animation the channels no skeleton took (a node outside the skeletons, morph-target
+   * `weights`, ...) with their index, node and why, the animation named as dropped if none was.
+   */
   readonly warnings: string[];
 }
 
@@ -312,12 +316,21 @@ function buildImport(document: Document, source: string, maxJoints: number, maxD
     skinByIndex.push(skin);
     skinOf.set(gltfSkin, skin);
   });
-  for (const entry of skeletons) {
-    root.listAnimations().forEach((animation, animationIndex) => {
-      const clip = buildClip(animation, animationIndex, entry, nodeIndex, source, warnings);
-      if (clip !== null) entry.clips.push(clip);
-    });
-  }
+  root.listAnimations().forEach((animation, animationIndex) => {
+    const name = animation.getName() || `animation_${animationIndex}`;
+    // A channel is dropped only if no skeleton takes it: with several skeletons, each one's clip
+    // leaves out the channels of the others.
+    const imported = new Uint8Array(animation.listChannels().length);
+    let clips = 0;
+    for (const entry of skeletons) {
+      const clip = buildClip(animation, name, entry, nodeIndex, source, imported);
+      if (clip !== null) {
+        entry.clips.push(clip);
+        clips++;
+      }
+    }
+    warnDroppedChannels(animation, name, imported, clips === 0, nodeIndex, source, warnings);
+  });
   const primitives: GltfSkinnedPrimitive[] = [];
   for (const node of allNodes) {
     const mesh = node.getMesh();
@@ -440,29 +453,24 @@ function indexOfNode(entry: GltfSkeleton, node: number): number {
   return entry.nodes.indexOf(node);
 }
 
+/** Marks in `imported` (by channel index) the channels that became tracks of the clip. */
 function buildClip(
   animation: Animation,
-  animationIndex: number,
+  name: string,
   entry: GltfSkeleton,
   nodeIndex: Map<Node, number>,
   source: string,
-  warnings: string[],
+  imported: Uint8Array,
 ): Clip | null {
-  const name = animation.getName() || `animation_${animationIndex}`;
   const tracks: RawTrack[] = [];
-  let skippedWeights = 0;
-  for (const channel of animation.listChannels()) {
+  animation.listChannels().forEach((channel, c) => {
     const target = channel.getTargetNode();
     const path = channel.getTargetPath();
     const sampler = channel.getSampler();
-    if (target === null || sampler === null) continue;
+    if (target === null || sampler === null) return;
     const joint = indexOfNode(entry, nodeIndex.get(target)!);
-    if (joint < 0) continue;
-    if (path === 'weights') {
-      skippedWeights++;
-      continue;
-    }
-    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') continue;
+    if (joint < 0) return;
+    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') return;
     const where = `${source}: animation "${name}", channel ${entry.skeleton.names[joint]}.${path}`;
     const input = sampler.getInput();
     const output = sampler.getOutput();
@@ -485,14 +493,67 @@ function buildClip(
       times: readFloats(input, `${where} times`),
       values: readFloats(output, `${where} values`),
     });
-  }
-  if (skippedWeights > 0) {
-    warnings.push(
-      `${source}: animation "${name}": ${skippedWeights} morph-target weights channel(s) not imported`,
-    );
-  }
+    imported[c] = 1;
+  });
   if (tracks.length === 0) return null;
   return wrap(() => Clip.create(entry.skeleton, { name, tracks }), `${source}: animation "${name}"`);
+}
+
+/**
+ * Channels named one by one in an animation's warning; the rest are counted, so that a file with
+ * thousands of unimported channels gives one short sentence per animation, not thousands.
+ */
+const LISTED_CHANNELS = 5;
+
+/**
+ * One warning per animation with channels no skeleton took (naming the first few, with their node
+ * and why), or that gave no clip at all: a caller looking for a missing clip or track finds it here.
+ */
+function warnDroppedChannels(
+  animation: Animation,
+  name: string,
+  imported: Uint8Array,
+  dropped: boolean,
+  nodeIndex: Map<Node, number>,
+  source: string,
+  warnings: string[],
+): void {
+  const channels = animation.listChannels();
+  if (channels.length === 0) {
+    if (dropped) warnings.push(`${source}: animation "${name}" dropped: it has no channels`);
+    return;
+  }
+  const listed: string[] = [];
+  let count = 0;
+  channels.forEach((channel, c) => {
+    if (imported[c] === 1) return;
+    count++;
+    if (listed.length === LISTED_CHANNELS) return;
+    const target = channel.getTargetNode();
+    const path = channel.getTargetPath();
+    let node = '';
+    if (target !== null) {
+      const index = nodeIndex.get(target)!;
+      node = target.getName() ? `node ${index} "${target.getName()}", ` : `node ${index}, `;
+    }
+    const why =
+      target === null
+        ? 'no target node'
+        : channel.getSampler() === null
+          ? 'no sampler'
+          : path === 'weights'
+            ? 'morph-target weights'
+            : path !== 'translation' && path !== 'rotation' && path !== 'scale'
+              ? `path "${path}" not supported`
+              : 'not a joint or an ancestor of one';
+    listed.push(`channel ${c} (${node}${path}): ${why}`);
+  });
+  if (count === 0) return;
+  const more = count > listed.length ? `; and ${count - listed.length} more` : '';
+  const what = dropped
+    ? `animation "${name}" dropped, none of its ${channels.length} channel(s) imported`
+    : `animation "${name}": ${count} of ${channels.length} channel(s) not imported`;
+  warnings.push(`${source}: ${what}: ${listed.join('; ')}${more}`);
 }
 
 function buildPrimitive(

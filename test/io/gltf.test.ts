@@ -225,3 +225,92 @@ describe('importGltf on malformed input', () => {
     await expectGltfError(await buildSyntheticGlb({ corrupt: 'rotation-type' }), 'gltf/invalid', /VEC4/);
   });
 });
+
+/** The parts of a glTF's JSON the warning tests change. */
+interface EditableGltf {
+  scenes: { nodes: number[] }[];
+  nodes: { name?: string }[];
+  skins: { joints: number[] }[];
+  animations: { name?: string; channels: { sampler: number; target: { node: number; path: string } }[] }[];
+}
+
+/** SimpleSkin.gltf (node 0 the skinned mesh, nodes 1-2 the joints) as JSON text, edited by `edit`. */
+function editedSimpleSkin(edit: (json: EditableGltf) => void): string {
+  const json = JSON.parse(new TextDecoder().decode(readAsset('gltf', 'SimpleSkin.gltf')));
+  edit(json);
+  return JSON.stringify(json);
+}
+
+describe('importGltf warnings for what it does not import', () => {
+  it('names an animation none of whose channels targets a joint as dropped', async () => {
+    const text = editedSimpleSkin((json) => {
+      json.nodes[0].name = 'Mesh';
+      json.animations[0].channels[0].target.node = 0;
+    });
+    const ours = await importGltf(text, { source: 'x.gltf' });
+    expect(ours.skeletons[0].clips).toEqual([]);
+    expect(ours.warnings).toEqual([
+      'x.gltf: animation "animation_0" dropped, none of its 1 channel(s) imported: ' +
+        'channel 0 (node 0 "Mesh", rotation): not a joint or an ancestor of one',
+    ]);
+  });
+
+  it('lists the channels left out of an imported animation, with their node and why', async () => {
+    const text = editedSimpleSkin((json) => {
+      json.animations[0].name = 'wave';
+      json.animations[0].channels.push(
+        { sampler: 0, target: { node: 0, path: 'rotation' } },
+        { sampler: 0, target: { node: 0, path: 'weights' } },
+      );
+    });
+    const ours = await importGltf(text, { source: 'x.gltf' });
+    // What is imported is unchanged: the joint's channel, and only it.
+    expect(ours.skeletons[0].clips.map((clip) => clip.toRaw().tracks.length)).toEqual([1]);
+    expect(ours.warnings).toEqual([
+      'x.gltf: animation "wave": 2 of 3 channel(s) not imported: ' +
+        'channel 1 (node 0, rotation): not a joint or an ancestor of one; ' +
+        'channel 2 (node 0, weights): morph-target weights',
+    ]);
+  });
+
+  it('gives one short warning for thousands of dropped channels', async () => {
+    const text = editedSimpleSkin((json) => {
+      for (let k = 0; k < 3000; k++)
+        json.animations[0].channels.push({ sampler: 0, target: { node: 0, path: 'scale' } });
+    });
+    const { warnings } = await importGltf(text, { source: 'x.gltf' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /3000 of 3001 channel\(s\) not imported: channel 1 \(node 0, scale\).*; and 2995 more$/,
+    );
+    expect(warnings[0].length).toBeLessThan(600);
+  });
+
+  it('does not warn about a channel that another skeleton imports', async () => {
+    const text = editedSimpleSkin((json) => {
+      json.nodes.push({ name: 'other' });
+      json.scenes[0].nodes.push(3);
+      json.skins.push({ joints: [3] });
+      json.animations[0].channels.push({ sampler: 0, target: { node: 3, path: 'rotation' } });
+    });
+    const ours = await importGltf(text, { source: 'x.gltf' });
+    expect(ours.skeletons).toHaveLength(2);
+    expect(ours.skeletons.map((entry) => entry.clips.map((clip) => clip.toRaw().tracks.length))).toEqual([
+      [1],
+      [1],
+    ]);
+    expect(ours.warnings).toEqual([]);
+  });
+
+  it("names RobotExpressive's face morph-weight channels, one warning per animation", async () => {
+    const robot = await importGltf(readAsset('gltf', 'RobotExpressive.glb'), { source: 'robot.glb' });
+    expect(robot.skeletons[0].clips).toHaveLength(14);
+    expect(robot.warnings.length).toBeGreaterThan(0);
+    expect(robot.warnings.length).toBeLessThanOrEqual(14);
+    for (const warning of robot.warnings) {
+      expect(warning).toMatch(
+        /^robot\.glb: animation "\w+": 1 of \d+ channel\(s\) not imported: channel 0 \(node 13 "Head", weights\): morph-target weights$/,
+      );
+    }
+  });
+});
