@@ -107,15 +107,7 @@ export function sampleClip(
   // One test for every argument, and the messages built in a separate call only when it fails:
   // sampleClip stays small enough for V8 to inline into a frame loop (a double passed to a call it
   // does not inline is boxed, allocated).
-  if (
-    !(clip instanceof Clip) ||
-    !(context instanceof SamplerContext) ||
-    context.clip !== clip ||
-    !(pose instanceof Pose) ||
-    pose.skeleton !== clip.skeleton ||
-    (mode !== 'loop' && mode !== 'clamp') ||
-    !(time - time === 0)
-  ) {
+  if (!sampleArgsFit(clip, context, pose, mode) || !(time - time === 0)) {
     refuseSample(clip, context, time, pose, mode);
   }
   timeScratch[0] = time;
@@ -136,20 +128,24 @@ export function sampleClipClock(
   pose: Pose,
   mode: WrapMode = 'loop',
 ): void {
-  if (
-    !(clip instanceof Clip) ||
-    !(context instanceof SamplerContext) ||
-    context.clip !== clip ||
-    !(pose instanceof Pose) ||
-    pose.skeleton !== clip.skeleton ||
-    (mode !== 'loop' && mode !== 'clamp') ||
-    !(context.clock[0] - context.clock[0] === 0)
-  ) {
+  if (!sampleArgsFit(clip, context, pose, mode) || !(context.clock[0] - context.clock[0] === 0)) {
     const time = context instanceof SamplerContext ? context.clock[0] : Number.NaN;
     refuseSample(clip, context, time, pose, mode, 'sampleClipClock');
   }
   wrapTimeAt(timeScratch, 0, context.clock, 0, clip, mode);
   sampleTracksAt(clip, context.cursors, timeScratch, 0, pose.translations, pose.rotations, pose.scales);
+}
+
+/** Whether a sample's clip, context, pose and mode go together (the time is checked apart). */
+function sampleArgsFit(clip: Clip, context: SamplerContext, pose: Pose, mode: WrapMode): boolean {
+  return (
+    clip instanceof Clip &&
+    context instanceof SamplerContext &&
+    context.clip === clip &&
+    pose instanceof Pose &&
+    pose.skeleton === clip.skeleton &&
+    (mode === 'loop' || mode === 'clamp')
+  );
 }
 
 /** Says what is wrong with {@link sampleClip}'s (or `who`'s) arguments. */
