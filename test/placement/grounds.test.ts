@@ -202,6 +202,47 @@ describe('HeightfieldGround', () => {
 });
 
 describe('MeshGround', () => {
+  it('has no hole on its shared edges: rays at every vertex, along every edge and diagonal all hit', () => {
+    // A reviewer's sweep: one ray straight down on a diagonal two triangles share missed both.
+    let seed = 11;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const n = 12;
+    const cell = 0.37;
+    const positions: number[] = [];
+    const indices: number[] = [];
+    for (let j = 0; j <= n; j++)
+      for (let i = 0; i <= n; i++) positions.push(0.1 + i * cell, rand() * 0.3, -0.3 + j * cell);
+    for (let j = 0; j < n; j++) {
+      for (let i = 0; i < n; i++) {
+        const a = j * (n + 1) + i;
+        indices.push(a, a + n + 1, a + 1, a + 1, a + n + 1, a + n + 2);
+      }
+    }
+    const mesh = new MeshGround(positions, indices);
+    const misses: number[][] = [];
+    const probe = (x: number, z: number) => {
+      if (cast(mesh, [x, 5, z], down, 10) === null) misses.push([x, z]);
+    };
+    for (let j = 0; j < n; j++) {
+      for (let i = 0; i < n; i++) {
+        const x = 0.1 + i * cell;
+        const z = -0.3 + j * cell;
+        if (i > 0 && j > 0) probe(x, z);
+        probe(x + cell / 2, z + cell / 2);
+        if (j > 0) probe(x + cell * 0.3, z);
+        if (i > 0) probe(x, z + cell * 0.7);
+        for (let k = 0; k < 20; k++) {
+          const t = rand();
+          probe(x + cell * t, z + cell * (1 - t));
+        }
+      }
+    }
+    expect(misses).toEqual([]);
+  });
+
   function randomMesh(seed: number, count: number): number[] {
     let s = seed;
     const rand = () => {
