@@ -19,6 +19,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
+import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
@@ -67,19 +68,8 @@ function optionNumber(
   max: number,
 ): number {
   if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    (minIncluded ? value < min : value <= min) ||
-    value > max
-  ) {
-    const range = `${minIncluded ? '[' : '('}${min}, ${max === Infinity ? '∞)' : `${max}]`}`;
-    throw new TendonError(
-      'placement/invalid-option',
-      `BarHang: options.${what} is ${describeArg(value)}, not a finite number in ${range}`,
-    );
-  }
-  return value;
+  checkOption(value, 'BarHang', `options.${what}`, min, !minIncluded, false, max);
+  return value as number;
 }
 
 /** Offsets into `BarHang.state`. */
