@@ -71,6 +71,17 @@ function refuseArg(method: string, what: string, value: unknown, expected: strin
 }
 
 /**
+ * Refuses, for a per-frame `method`, an `out` that is not a Float64Array with room for 3 numbers
+ * at `o` (a whole number ≥ 0). Comparisons only (see {@link refuseArg}).
+ */
+function checkOut3(method: string, out: Float64Array, o: number): void {
+  if (!(out instanceof Float64Array)) refuseArg(method, 'out', out, 'a Float64Array');
+  if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
+    refuseArg(method, 'o', o, `a whole number from 0 to ${out.length - 3}`);
+  }
+}
+
+/**
  * The contacts of one clip: per leg, the intervals of clip time its foot is planted, the foot's
  * planted height, and the velocity the ground moves at under an in-place clip (the negative of the
  * speed the character must travel at for its planted feet to stay still in the world).
@@ -276,10 +287,7 @@ export class ContactTrack {
   groundVelocityAt(time: number, out: Float64Array, o: number): void {
     // Comparisons only, as in sample: called every frame.
     if (!(time - time === 0)) refuseArg('groundVelocityAt', 'time', time, 'a finite number');
-    if (!(out instanceof Float64Array)) refuseArg('groundVelocityAt', 'out', out, 'a Float64Array');
-    if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
-      refuseArg('groundVelocityAt', 'o', o, `a whole number from 0 to ${out.length - 3}`);
-    }
+    checkOut3('groundVelocityAt', out, o);
     const g = this.groundVelocities;
     const n = g.length >> 1;
     if (n === 0) {
@@ -315,10 +323,7 @@ export class ContactTrack {
     // path, takes numbers it has checked.)
     if (!(time - time === 0)) refuseArg('groundTravel', 'time', time, 'a finite number');
     if (!(seconds - seconds === 0)) refuseArg('groundTravel', 'seconds', seconds, 'a finite number');
-    if (!(out instanceof Float64Array)) refuseArg('groundTravel', 'out', out, 'a Float64Array');
-    if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
-      refuseArg('groundTravel', 'o', o, `a whole number from 0 to ${out.length - 3}`);
-    }
+    checkOut3('groundTravel', out, o);
     this.scratch[0] = time;
     this.scratch[1] = seconds;
     this.groundTravelAt(this.scratch, 0, this.scratch, 1, out, o);
@@ -464,10 +469,7 @@ export class ContactTrack {
     if (!(typeof leg === 'number' && leg >= 0 && leg % 1 === 0 && leg < this.intervals.length)) {
       refuseArg('nextContact', 'leg', leg, `a leg of the track, 0 to ${this.intervals.length - 1}`);
     }
-    if (!(out instanceof Float64Array)) refuseArg('nextContact', 'out', out, 'a Float64Array');
-    if (!(typeof o === 'number' && o >= 0 && o % 1 === 0 && o + 3 <= out.length)) {
-      refuseArg('nextContact', 'o', o, `a whole number from 0 to ${out.length - 3}`);
-    }
+    checkOut3('nextContact', out, o);
     this.scratch[0] = time;
     this.nextContactAt(this.scratch, 0, leg, out, o, this.scratch, 1);
     return this.scratch[1];
