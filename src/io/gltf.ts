@@ -7,6 +7,8 @@
 import {
   type Accessor,
   type Animation,
+  type AnimationChannel,
+  type AnimationSampler,
   type Document,
   type JSONDocument,
   Logger,
@@ -464,13 +466,12 @@ function buildClip(
 ): Clip | null {
   const tracks: RawTrack[] = [];
   animation.listChannels().forEach((channel, c) => {
-    const target = channel.getTargetNode();
+    if (channelSkipped(channel) !== null) return;
+    const target = channel.getTargetNode() as Node;
     const path = channel.getTargetPath();
-    const sampler = channel.getSampler();
-    if (target === null || sampler === null) return;
+    const sampler = channel.getSampler() as AnimationSampler;
     const joint = indexOfNode(entry, nodeIndex.get(target)!);
     if (joint < 0) return;
-    if (path !== 'translation' && path !== 'rotation' && path !== 'scale') return;
     const where = `${source}: animation "${name}", channel ${entry.skeleton.names[joint]}.${path}`;
     const input = sampler.getInput();
     const output = sampler.getOutput();
@@ -497,6 +498,20 @@ function buildClip(
   });
   if (tracks.length === 0) return null;
   return wrap(() => Clip.create(entry.skeleton, { name, tracks }), `${source}: animation "${name}"`);
+}
+
+/**
+ * Why no skeleton imports `channel`, whatever its node (`null`: it is one a skeleton imports if its
+ * node is a joint or an ancestor of one). The one rule for {@link buildClip} and the warnings.
+ */
+function channelSkipped(channel: AnimationChannel): string | null {
+  if (channel.getTargetNode() === null) return 'no target node';
+  if (channel.getSampler() === null) return 'no sampler';
+  const path = channel.getTargetPath();
+  if (path === 'weights') return 'morph-target weights';
+  if (path !== 'translation' && path !== 'rotation' && path !== 'scale')
+    return `path "${path}" not supported`;
+  return null;
 }
 
 /**
@@ -536,16 +551,7 @@ function warnDroppedChannels(
       const index = nodeIndex.get(target)!;
       node = target.getName() ? `node ${index} "${target.getName()}", ` : `node ${index}, `;
     }
-    const why =
-      target === null
-        ? 'no target node'
-        : channel.getSampler() === null
-          ? 'no sampler'
-          : path === 'weights'
-            ? 'morph-target weights'
-            : path !== 'translation' && path !== 'rotation' && path !== 'scale'
-              ? `path "${path}" not supported`
-              : 'not a joint or an ancestor of one';
+    const why = channelSkipped(channel) ?? 'not a joint or an ancestor of one';
     listed.push(`channel ${c} (${node}${path}): ${why}`);
   });
   if (count === 0) return;
