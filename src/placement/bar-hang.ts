@@ -95,6 +95,13 @@ const PUSH_LIMIT = 1e300;
 /** −{@link PUSH_LIMIT}, a constant: negated where it is read, it would be a new heap number each time. */
 const PUSH_LOW = -1e300;
 
+/** Whether a push (or the pushes' sum) is within ±{@link PUSH_LIMIT} on each axis: comparisons only. */
+function pushInRange(x: number, y: number, z: number): boolean {
+  return (
+    x >= PUSH_LOW && x <= PUSH_LIMIT && y >= PUSH_LOW && y <= PUSH_LIMIT && z >= PUSH_LOW && z <= PUSH_LIMIT
+  );
+}
+
 /** Seconds a reach takes at most once the body stops: a hand caught mid-reach lands this soon. */
 const REACH_TIME = 0.25;
 
@@ -303,9 +310,7 @@ export class BarHang {
     // Called now and then, this runs unoptimized, where every double an operation makes is a new
     // heap number: the push is checked by comparisons and stored as given, summed by the update.
     if (
-      !(ax >= PUSH_LOW && ax <= PUSH_LIMIT) ||
-      !(ay >= PUSH_LOW && ay <= PUSH_LIMIT) ||
-      !(az >= PUSH_LOW && az <= PUSH_LIMIT) ||
+      !pushInRange(ax, ay, az) ||
       typeof ax !== 'number' ||
       typeof ay !== 'number' ||
       typeof az !== 'number'
@@ -339,16 +344,7 @@ export class BarHang {
     x += ax;
     y += ay;
     z += az;
-    if (
-      !(
-        x >= PUSH_LOW &&
-        x <= PUSH_LIMIT &&
-        y >= PUSH_LOW &&
-        y <= PUSH_LIMIT &&
-        z >= PUSH_LOW &&
-        z <= PUSH_LIMIT
-      )
-    ) {
+    if (!pushInRange(x, y, z)) {
       throw new TendonError(
         'placement/invalid-input',
         `BarHang.pushBody: the pushes add up past ±${PUSH_LIMIT}`,
