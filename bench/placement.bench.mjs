@@ -175,15 +175,24 @@ async function otherRigs(ground) {
   return results;
 }
 
+/** The robot's skeleton and its Idle clip, read once for the bar hang and the climb. */
+let idleRobotRead = null;
+function idleRobot() {
+  idleRobotRead ??= (async () => {
+    const file = new URL('../examples/assets/RobotExpressive.glb', import.meta.url);
+    const { skeleton, clips } = (await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' }))
+      .skeletons[0];
+    return { skeleton, idle: clips.find((c) => c.name === 'Idle') };
+  })();
+  return idleRobotRead;
+}
+
 /**
  * The robot hanging from a bar over its idle clip (BarHang: swinging, pushed every 100 frames,
  * moving hand over hand and stopping): one frame a call, every number through an array.
  */
 async function hanger() {
-  const file = new URL('../examples/assets/RobotExpressive.glb', import.meta.url);
-  const { skeleton, clips } = (await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' }))
-    .skeletons[0];
-  const idle = clips.find((c) => c.name === 'Idle');
+  const { skeleton, idle } = await idleRobot();
   const hang = new BarHang(skeleton, findRig(skeleton), {
     from: [-2, 2.4, 0],
     to: [2, 2.4, 0],
@@ -211,10 +220,7 @@ async function hanger() {
  * to other rungs (RungRetarget): one frame a call, every number through an array.
  */
 async function climbers() {
-  const file = new URL('../examples/assets/RobotExpressive.glb', import.meta.url);
-  const { skeleton, clips } = (await importGltf(readFileSync(file), { source: 'RobotExpressive.glb' }))
-    .skeletons[0];
-  const idle = clips.find((c) => c.name === 'Idle');
+  const { skeleton, idle } = await idleRobot();
   const climb = new LadderClimb(skeleton, findRig(skeleton), {
     ladder: { bottom: [0, 0, 0], facing: [0, 1], rungCount: 10, spacing: 0.3 },
     scale: SCALE,
