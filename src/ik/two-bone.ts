@@ -187,9 +187,22 @@ export class TwoBoneIk {
   }
   /** Sets the weight, in `[0, 1]`. */
   set weight(weight: number) {
-    if (!(weight >= 0 && weight <= 1)) {
-      throw new TendonError('ik/invalid-option', `TwoBoneIk: weight ${weight} is not in [0, 1]`);
-    }
+    // Small, with the message built out of line, as the softness setter (LadderClimb sets the
+    // limbs' weights every frame).
+    if (!(weight >= 0 && weight <= 1)) refuseWeight(weight);
+    this.settings[TWO_BONE.weight] = weight;
+  }
+
+  /**
+   * Sets {@link TwoBoneIk.weight} to `source[index]`: the double is read here, not passed in, so
+   * it is never boxed, inlined or not (the climb and the hang set their limbs' weights every
+   * frame, fractions while a grip eases).
+   *
+   * @internal
+   */
+  weightFrom(source: Float64Array, index: number): void {
+    const weight = source[index];
+    if (!(weight >= 0 && weight <= 1)) refuseWeight(weight);
     this.settings[TWO_BONE.weight] = weight;
   }
 
@@ -517,6 +530,10 @@ function restHinge(
     local[col] = (sign * (f[0] * n[0] + f[1] * n[1] + f[2] * n[2])) / (fl * nl);
   }
   return [local[0], local[1], local[2]];
+}
+
+function refuseWeight(weight: number): never {
+  throw new TendonError('ik/invalid-option', `TwoBoneIk: weight ${weight} is not in [0, 1]`);
 }
 
 function refuseSoftness(fraction: number): never {

@@ -236,11 +236,19 @@ export function twoBoneHingeLeg(
     const first = cos1 * pb + sin1 * qb >= cos2 * pb + sin2 * qb;
     const cosd = first ? cos1 : cos2;
     const sind = first ? sin1 : sin2;
+    // The half turn's numbers, each computed on every call: a turn past 90° (a knee folded
+    // further than a walk folds it, on a ladder) first met after warm-up would otherwise find
+    // operations V8 has no feedback for, throw the compiled solver away and run it interpreted
+    // for a while, boxing its doubles. The same numbers as before, bit for bit.
+    const negative = sind < 0;
+    const below = cosd - 1;
+    const above = 1 - cosd;
+    const flipped = -sind;
     let hs = sind;
     let hc = 1 + cosd;
     if (cosd < 0) {
-      hs = sind < 0 ? cosd - 1 : 1 - cosd;
-      hc = sind < 0 ? -sind : sind;
+      hs = negative ? below : above;
+      hc = negative ? flipped : sind;
     }
     const hq = 1 / Math.sqrt(hs * hs + hc * hc);
     bx = hlx * hs * hq;

@@ -545,7 +545,7 @@ export class LadderClimb {
     const g = this.goals;
     for (let i = 0; i < 4; i++) {
       const solver = this.limbs[i];
-      solver.weight = this.report[LIMB_REPORT(i) + CLIMB_LIMB.weight];
+      solver.weightFrom(this.report, LIMB_REPORT(i) + CLIMB_LIMB.weight);
       const o = 6 * i;
       t[0] = g[o];
       t[1] = g[o + 1];

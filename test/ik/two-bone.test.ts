@@ -684,6 +684,13 @@ describe('two-bone IK: named cases', () => {
     expect(r.ik.softness).toBe(0.2);
     r.ik.softnessFrom(Float64Array.of(0.5, 0.04), 1);
     expect(r.ik.softness).toBe(0.04);
+    r.ik.weight = 0.7;
+    for (const bad of [1.5, -0.1, Number.NaN]) {
+      expect(code(() => r.ik.weightFrom(Float64Array.of(0.5, bad), 1))).toBe('ik/invalid-option');
+    }
+    expect(r.ik.weight).toBe(0.7);
+    r.ik.weightFrom(Float64Array.of(0.5, 0.25), 1);
+    expect(r.ik.weight).toBe(0.25);
   });
 
   it('rejects null, undefined and over-long inputs and a zero end rotation with typed errors', () => {
