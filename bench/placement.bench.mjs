@@ -208,6 +208,8 @@ async function hanger() {
     sampleClipClock(idle, context, pose);
     forwardKinematics(pose, model);
     if (i % 100 === 0) hang.pushBody(0, 0, 5);
+    if (i % 1000 === 700) hang.setWeight(0.5, 0.25);
+    if (i % 1000 === 850) hang.setWeight(1, 0.25);
     hang.clock[0] = DT;
     hang.clock[1] = i % 1000 < 500 ? 0.01 : i % 1000 < 600 ? 0 : -0.01;
     hang.updateClock(pose, model);
@@ -234,7 +236,11 @@ async function climbers() {
     context.clock[0] = (i % 120) / 60;
     sampleClipClock(idle, context, pose);
     forwardKinematics(pose, model);
+    // Eased half out and back in once a climb each way (setWeight: a call now and then).
+    if (i % 450 === 200) climb.setWeight(0.5, 0.25);
+    if (i % 450 === 300) climb.setWeight(1, 0.25);
     climb.clock[0] = ((i % 900 < 450 ? 1.2 : -1.2) * (1 + (i % 3) / 1000)) / 60;
+    climb.clock[1] = DT;
     climb.updateClock(pose, model);
   };
   const bvh = importBvh(

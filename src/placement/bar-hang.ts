@@ -22,6 +22,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { EASE, EASED_WEIGHT_LENGTH, easedWeightSet, easedWeightStep, easedWeightValue } from './spring.js';
 
 /** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
 export interface BarHangOptions {
@@ -261,6 +262,46 @@ export class BarHang {
     ];
     this.reads = poseReads(skeleton, [left.root, left.middle, left.end, right.root, right.middle, right.end]);
     this.state[STATE.position] = 0.5 * length;
+    easedWeightSet(this.weightState, 0, 1);
+  }
+
+  /** The hang's weight, eased ({@link easedWeightStep}); its value at index 3. */
+  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
+  /** The ease's parameters ({@link EASE}); its time kept from the last setWeight. */
+  private readonly easeArgs = Float64Array.of(1, 0.3, 0);
+
+  /**
+   * The hang's weight now, in [0, 1]: how far the arms are turned from the base pose onto the
+   * bar. 1 at first; eased by {@link BarHang.setWeight}.
+   */
+  get weight(): number {
+    return easedWeightValue(this.weightState, 0);
+  }
+
+  /**
+   * Eases the hang in (1) or out (0), or to any weight between, over `easeTime` seconds of the
+   * updates' `dt` (smoothstep: no jump at either end; a new goal mid-ease starts from where the
+   * weight is). At weight 0 an update still swings the body and writes {@link BarHang.world} and
+   * the report (the grips on the bar), but leaves the pose and the model as it was given them;
+   * between, each arm is turned that share of the way onto its grip.
+   *
+   * @throws {@link TendonError} `placement/invalid-option` for a goal outside [0, 1] or an ease
+   *   time that is not a finite number ≥ 0 (the weight is left as it was).
+   */
+  setWeight(goal: number, easeTime = 0.3): void {
+    // Called now and then, this runs interpreted, where arithmetic makes heap numbers: checked by
+    // comparisons and a builtin only.
+    if (!(goal >= 0 && goal <= 1 && easeTime >= 0 && Number.isFinite(easeTime))) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `BarHang.setWeight: a weight of ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
+      );
+    }
+    const a = this.easeArgs;
+    a[EASE.goal] = goal;
+    a[EASE.easeTime] = easeTime;
+    a[EASE.dt] = 0;
+    easedWeightStep(this.weightState, 0, a);
   }
 
   /**
@@ -359,7 +400,8 @@ export class BarHang {
   /**
    * Advances the swing by `dt` seconds and moves `move` world units along the bar (hand over hand;
    * clamped to the bar), then poses the arms: call after sampling the base pose and forward
-   * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`.
+   * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`;
+   * the hang's weight ({@link BarHang.setWeight}) eases by `dt`.
    *
    * @throws {@link TendonError} `placement/invalid-input` for a `dt` that is not a finite number ≥ 0,
    *   a `move` that is not a finite number, or a step of the swing (a `dt` or a push so large) that
@@ -403,11 +445,16 @@ export class BarHang {
     pivot[1] = f[1] + f[4] * position;
     pivot[2] = f[2] + f[5] * position;
     this.swing();
+    // The weight eased by this update's dt, once the swing is known not to throw.
+    const a = this.easeArgs;
+    a[EASE.goal] = this.weightState[1];
+    a[EASE.dt] = dt;
+    easedWeightStep(this.weightState, 0, a);
     this.state[STATE.position] = position;
     this.state[STATE.travel] = position - before;
     this.placeBody();
     this.placeHands();
-    this.solveArms(pose, model);
+    if (this.weightState[3] > 0) this.solveArms(pose, model);
   }
 
   /**
@@ -648,6 +695,7 @@ export class BarHang {
       t[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
       // Elbows out to the side and a little back.
       const solver = this.arms[hand];
+      solver.weightFrom(this.weightState, 3);
       const m = 16 * solver.middle;
       const reach = this.reaches[hand];
       pole[0] = model[m + 12] + (hand === 0 ? 1 : -1) * reach;

@@ -22,6 +22,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { EASE, EASED_WEIGHT_LENGTH, easedWeightSet, easedWeightStep, easedWeightValue } from './spring.js';
 
 /** A ladder in world space (+Y up): a vertical line of rungs. */
 export interface Ladder {
@@ -72,7 +73,10 @@ export const CLIMB_LIMB = {
   gripping: 3,
   /** The rung it grips or moves to (0 the lowest, −1 the ground below, the rung count the top). */
   rung: 4,
-  /** Its IK weight. */
+  /**
+   * Its IK weight: its own share of the climb (a hand letting go past the top eases to 0) times
+   * the climb's weight ({@link LadderClimb.weight}).
+   */
   weight: 5,
   /** Numbers per limb. */
   length: 6,
@@ -86,6 +90,8 @@ const CLIMB_STATE = {
   handShift: 1,
   /** The update under way's progress, committed once the update cannot throw. */
   next: 2,
+  /** The update under way's `dt`, seconds (what the weight eases by). */
+  dt: 3,
 } as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
@@ -129,7 +135,11 @@ export class LadderClimb {
    * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
    * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
    */
-  private readonly state = new Float64Array(3);
+  private readonly state = new Float64Array(4);
+  /** The climb's weight, eased ({@link easedWeightStep}); its value at index 3. */
+  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
+  /** The ease's parameters ({@link EASE}); its time kept from the last setWeight. */
+  private readonly easeArgs = Float64Array.of(1, 0.3, 0);
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
   private readonly nextWorld = new Float64Array(16);
   private readonly nextReport = new Float64Array(4 * CLIMB_LIMB.length);
@@ -287,6 +297,43 @@ export class LadderClimb {
     this.start = -3;
     this.end = ladder.rungCount + 2;
     this.state[CLIMB_STATE.progress] = this.start;
+    easedWeightSet(this.weightState, 0, 1);
+  }
+
+  /**
+   * The climb's weight now, in [0, 1]: how far the hands and feet are taken from the base pose onto
+   * their rungs (each limb's own weight, {@link CLIMB_LIMB}`.weight` in the report, is its share
+   * of the climb times this). 1 at first; eased by {@link LadderClimb.setWeight}.
+   */
+  get weight(): number {
+    return easedWeightValue(this.weightState, 0);
+  }
+
+  /**
+   * Eases the climb in (1) or out (0), or to any weight between, over `easeTime` seconds of the
+   * updates' `dt` (smoothstep: no jump at either end; a new goal mid-ease starts from where the
+   * weight is). At weight 0 an update still moves the progress and writes
+   * {@link LadderClimb.world} and the report (the limbs' weights 0), but leaves the pose and the
+   * model as it was given them; between, each limb is turned that share of the way onto its
+   * rung, and a separate foot bone (the robot's) follows its leg's end by the same share.
+   *
+   * @throws {@link TendonError} `placement/invalid-option` for a goal outside [0, 1] or an ease
+   *   time that is not a finite number ≥ 0 (the weight is left as it was).
+   */
+  setWeight(goal: number, easeTime = 0.3): void {
+    // Called now and then, this runs interpreted, where arithmetic makes heap numbers: checked by
+    // comparisons and a builtin only.
+    if (!(goal >= 0 && goal <= 1 && easeTime >= 0 && Number.isFinite(easeTime))) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `LadderClimb.setWeight: a weight of ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
+      );
+    }
+    const a = this.easeArgs;
+    a[EASE.goal] = goal;
+    a[EASE.easeTime] = easeTime;
+    a[EASE.dt] = 0;
+    easedWeightStep(this.weightState, 0, a);
   }
 
   /**
@@ -359,26 +406,30 @@ export class LadderClimb {
    * {@link LadderClimb.end}], then poses the character: call after sampling its base pose and
    * running forward kinematics. Writes {@link LadderClimb.world} (use it to place the character),
    * the arms' and legs' rotations (and the effector feet) into `pose`, and updates `model`.
+   * `dt` (seconds since the last update, default 0) is what the climb's weight eases by
+   * ({@link LadderClimb.setWeight}); the climb itself moves by `deltaRungs` alone.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta, or a ladder so far
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite delta, a `dt` that is
+   *   not a finite number ≥ 0, or a ladder so far
    *   out or a scale so small that the limbs' targets pass doubles; `pose/skeleton-mismatch` or
    *   `pose/buffer-size` for a pose or model buffer not of this skeleton; `pose/not-finite`, naming
    *   the joint, for a NaN, an infinity or a zero rotation in a limb's joints or their parents. All
    *   before anything is written: the progress, {@link LadderClimb.world},
    *   {@link LadderClimb.report}, the pose and the model stay as they were.
    */
-  update(pose: Pose, model: Float64Array, deltaRungs: number): void {
-    // A small entry, inlined into the caller's loop: the delta reaches the update in an array,
+  update(pose: Pose, model: Float64Array, deltaRungs: number, dt = 0): void {
+    // A small entry, inlined into the caller's loop: the numbers reach the update in an array,
     // unboxed (a double passed to a call that is not inlined is a heap number, 16 bytes a frame).
     this.clock[0] = deltaRungs;
+    this.clock[1] = dt;
     this.updateClock(pose, model);
   }
 
   /**
-   * This update's `deltaRungs`, as {@link LadderClimb.updateClock} reads it. Setting it is setting
-   * the argument.
+   * This update's `deltaRungs` (index 0) and `dt` (index 1), as {@link LadderClimb.updateClock}
+   * reads them. Setting them is setting the arguments.
    */
-  readonly clock = new Float64Array(1);
+  readonly clock = new Float64Array(2);
 
   /**
    * {@link LadderClimb.update}, with `deltaRungs` read from {@link LadderClimb.clock}.
@@ -387,11 +438,18 @@ export class LadderClimb {
    */
   updateClock(pose: Pose, model: Float64Array): void {
     const deltaRungs = this.clock[0];
+    const dt = this.clock[1];
     // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call.
     if (!(deltaRungs - deltaRungs === 0)) {
       throw new TendonError(
         'placement/invalid-input',
         `LadderClimb.update: delta ${deltaRungs} is not finite`,
+      );
+    }
+    if (!(dt >= 0 && dt - dt === 0)) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `LadderClimb.update: dt ${dt} is not a finite number ≥ 0`,
       );
     }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'LadderClimb.update');
@@ -450,9 +508,19 @@ export class LadderClimb {
       );
     }
     state[CLIMB_STATE.progress] = p;
+    // The weight eased by this update's dt, once nothing can throw; each limb's weight is its
+    // share of the climb times it.
+    const ease = this.easeArgs;
+    ease[EASE.goal] = this.weightState[1];
+    ease[EASE.dt] = dt;
+    easedWeightStep(this.weightState, 0, ease);
+    const weight = this.weightState[3];
+    if (weight !== 1) {
+      for (let i = 0; i < 4; i++) report[LIMB_REPORT(i) + CLIMB_LIMB.weight] *= weight;
+    }
     this.world.set(this.nextWorld);
     this.report.set(report);
-    this.solveLimbs(pose, model);
+    if (weight > 0) this.solveLimbs(pose, model);
   }
 
   /** Feet below the ladder stand on the ground (rung −1); above it, on the top (rung = count). */
@@ -565,9 +633,19 @@ export class LadderClimb {
     const foot = leg.foot;
     const m = 16 * leg.middle;
     const e = leg.endLocal;
-    const x = model[m] * e[0] + model[m + 4] * e[1] + model[m + 8] * e[2] + model[m + 12];
-    const y = model[m + 1] * e[0] + model[m + 5] * e[1] + model[m + 9] * e[2] + model[m + 13];
-    const z = model[m + 2] * e[0] + model[m + 6] * e[1] + model[m + 10] * e[2] + model[m + 14];
+    let x = model[m] * e[0] + model[m + 4] * e[1] + model[m + 8] * e[2] + model[m + 12];
+    let y = model[m + 1] * e[0] + model[m + 5] * e[1] + model[m + 9] * e[2] + model[m + 13];
+    let z = model[m + 2] * e[0] + model[m + 6] * e[1] + model[m + 10] * e[2] + model[m + 14];
+    // Below full weight, the foot goes that share of the way from where the base pose has it to
+    // the leg's end (the base pose leaves the two up to a few centimetres apart between keys: a
+    // foot snapped onto the end at a weight just above 0 would jump by that).
+    const w = this.report[LIMB_REPORT(i) + CLIMB_LIMB.weight];
+    if (w < 1) {
+      const fo = 16 * foot + 12;
+      x = model[fo] + (x - model[fo]) * w;
+      y = model[fo + 1] + (y - model[fo + 1]) * w;
+      z = model[fo + 2] + (z - model[fo + 2]) * w;
+    }
     const parent = this.skeleton.parents[foot];
     const P = this.parentInverse;
     let lx = x;

@@ -526,3 +526,181 @@ describe('BarHang inputs', () => {
     }
   });
 });
+
+describe('weights: the climb and the hang eased in and out', () => {
+  const ladder = {
+    bottom: [1, 0, 2] as [number, number, number],
+    facing: [0, -1] as [number, number],
+    rungCount: 10,
+    spacing: 0.3,
+  };
+  const DT = 1 / 60;
+
+  /**
+   * The robot over its Idle clip, `frames` frames of `step(f, pose, model)` (which updates the
+   * controller): the largest frame-to-frame change of the rotation the controller adds to any
+   * joint, and each frame's weight.
+   */
+  function run(
+    character: Awaited<ReturnType<typeof robot>>,
+    frames: number,
+    step: (f: number, pose: Pose, model: Float64Array) => number,
+  ): { steps: number; weights: number[] } {
+    const idle = character.clips.get('Idle') as Clip;
+    const context = new SamplerContext(idle);
+    const animated = new Pose(character.skeleton);
+    const pose = new Pose(character.skeleton);
+    const model = createModelBuffer(character.skeleton);
+    const steps = new AddedRotationSteps(character.skeleton.jointCount);
+    const weights: number[] = [];
+    for (let f = 0; f < frames; f++) {
+      sampleClip(idle, context, (f * DT) % idle.duration, animated);
+      pose.copyFrom(animated);
+      forwardKinematics(pose, model);
+      weights.push(step(f, pose, model));
+      steps.add(animated.rotations, pose.rotations);
+    }
+    return { steps: steps.max, weights };
+  }
+
+  it('at weight 0 leaves the pose and the model as given, bit for bit, and still climbs', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    climb.setWeight(0, 0);
+    expect(climb.weight).toBe(0);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const before = [...pose.translations, ...pose.rotations, ...model];
+    climb.update(pose, model, 3.2, DT);
+    expect([...pose.translations, ...pose.rotations, ...model]).toEqual(before);
+    expect(climb.progress).toBeCloseTo(0.2, 12);
+    for (let i = 0; i < 4; i++) expect(climb.report[CLIMB_LIMB.length * i + CLIMB_LIMB.weight]).toBe(0);
+    // Back to 1 at once: the limbs are on their rungs again.
+    climb.setWeight(1, 0);
+    climb.update(pose, model, 0, DT);
+    expect(pose.rotations).not.toEqual(Float64Array.from(before.slice(3 * skeleton.jointCount)));
+  });
+
+  it('eases the climb out and back in over 0.5 s mid-ladder: no jump, no joint over 10° a frame', async () => {
+    const character = await robot();
+    const { skeleton, rig, scale } = character;
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    climb.progress = 2;
+    const { steps, weights } = run(character, 150, (f, pose, model) => {
+      if (f === 30) climb.setWeight(0, 0.5);
+      if (f === 90) climb.setWeight(1, 0.5);
+      climb.update(pose, model, 1.2 * DT, DT);
+      return climb.weight;
+    });
+    expect(weights[29]).toBe(1);
+    // Smoothstep over 30 frames: strictly between halfway, 0 exactly at the end, and never a
+    // step larger than its steepest (1.5 / 30 of the way).
+    expect(weights[44]).toBeGreaterThan(0.4);
+    expect(weights[44]).toBeLessThan(0.6);
+    expect(weights[59]).toBe(0);
+    expect(weights[119]).toBe(1);
+    for (let f = 1; f < weights.length; f++) {
+      expect(Math.abs(weights[f] - weights[f - 1])).toBeLessThanOrEqual(1.5 / 30 + 1e-12);
+    }
+    for (let f = 31; f < 60; f++) expect(weights[f]).toBeLessThan(weights[f - 1]);
+    expect(steps).toBeLessThanOrEqual(10);
+    // The same switch at once: the limbs jump.
+    const jump = new LadderClimb(skeleton, rig, { ladder, scale });
+    jump.progress = 2;
+    const sudden = run(character, 60, (f, pose, model) => {
+      if (f === 30) jump.setWeight(0, 0);
+      jump.update(pose, model, 1.2 * DT, DT);
+      return jump.weight;
+    });
+    expect(sudden.steps).toBeGreaterThan(20);
+  });
+
+  it('eases the hang out and back in over 0.5 s while it swings: no jump, no joint over 10° a frame', async () => {
+    const character = await robot();
+    const { skeleton, rig, scale } = character;
+    const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
+    const { steps, weights } = run(character, 200, (f, pose, model) => {
+      if (f === 5) hang.pushBody(0, 0, 60);
+      if (f === 40) hang.setWeight(0, 0.5);
+      if (f === 120) hang.setWeight(1, 0.5);
+      hang.update(pose, model, DT, 0);
+      return hang.weight;
+    });
+    expect(weights[39]).toBe(1);
+    expect(weights[54]).toBeGreaterThan(0.4);
+    expect(weights[54]).toBeLessThan(0.6);
+    expect(weights[69]).toBe(0);
+    expect(weights[149]).toBe(1);
+    expect(steps).toBeLessThanOrEqual(10);
+    // The same switch at once: the arms jump.
+    const jump = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
+    const sudden = run(character, 60, (f, pose, model) => {
+      if (f === 30) jump.setWeight(0, 0);
+      jump.update(pose, model, DT, 0);
+      return jump.weight;
+    });
+    expect(sudden.steps).toBeGreaterThan(20);
+  });
+
+  it('at weight 0 the hang leaves the pose and the model as given, and still swings', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
+    hang.setWeight(0, 0);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    const before = [...pose.translations, ...pose.rotations, ...model];
+    hang.pushBody(0, 0, 60);
+    const world = hang.world.slice();
+    hang.update(pose, model, DT, 0);
+    hang.update(pose, model, DT, 0);
+    expect([...pose.translations, ...pose.rotations, ...model]).toEqual(before);
+    expect(hang.world).not.toEqual(world);
+  });
+
+  it('refuses a weight outside [0, 1] or a bad ease time, and a bad dt, changing nothing', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
+    climb.setWeight(0.5, 1);
+    hang.setWeight(0.5, 1);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    climb.update(pose, model, 0.1, 0.25);
+    hang.update(pose, model, 0.25);
+    const climbWeight = climb.weight;
+    const hangWeight = hang.weight;
+    expect(climbWeight).toBeGreaterThan(0.5);
+    expect(climbWeight).toBeLessThan(1);
+    for (const [goal, time] of [
+      [1.5, 0.3],
+      [-0.1, 0.3],
+      [Number.NaN, 0.3],
+      [0.5, -1],
+      [0.5, Number.POSITIVE_INFINITY],
+      [0.5, Number.NaN],
+    ]) {
+      expect(() => climb.setWeight(goal, time)).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-option' }),
+      );
+      expect(() => hang.setWeight(goal, time)).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-option' }),
+      );
+    }
+    const snapshot = () => [climb.progress, climb.weight, ...climb.report, ...pose.rotations, ...model];
+    const held = snapshot();
+    for (const dt of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => climb.update(pose, model, 0.1, dt)).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-input' }),
+      );
+    }
+    expect(snapshot()).toEqual(held);
+    // The next good update goes on from where the ease was, toward 0.5.
+    climb.update(pose, model, 0, 0.25);
+    expect(climb.weight).toBeLessThan(climbWeight);
+    expect(climb.weight).toBeGreaterThan(0.5);
+    expect(hang.weight).toBe(hangWeight);
+  });
+});

@@ -90,11 +90,16 @@ export function run(frames: number): string {
   const hang = new BarHang(skeleton, rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0] });
   for (let f = 0; f < frames; f++) {
     forwardKinematics(pose.resetToRest(), model);
-    climb.update(pose, model, 0.05);
+    // Eased out and back in (smoothstep weights, limbs turned part of the way).
+    if (f === 2) climb.setWeight(0.2, 0.05);
+    if (f === 5) climb.setWeight(1, 0.05);
+    climb.update(pose, model, 0.05, 1 / 60);
     bits(pose.rotations, out);
     bits(climb.world, out);
     forwardKinematics(pose.resetToRest(), model);
     if (f === 3) hang.pushBody(0, 0, 30);
+    if (f === 2) hang.setWeight(0.3, 0.05);
+    if (f === 6) hang.setWeight(1, 0.05);
     hang.update(pose, model, 1 / 60, 0.004);
     bits(pose.rotations, out);
     bits(hang.world, out);
