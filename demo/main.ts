@@ -237,9 +237,6 @@ async function main(): Promise<void> {
   const barY = TOP + BAR_CLEARANCE + barAboveOrigin;
   scene.add(barMesh(barY));
   let hang = trial;
-  /** The robot's rotations before the hang's IK, to ease the arms onto the bar. */
-  const beforeHang = new Float64Array(pose.rotations.length);
-  let hangBlend = 1;
   /** After letting go of the bar, the arms come down from it over 0.2 s: 1 at the drop, then 0. */
   let letGo = 0;
   const lastHang = new Float64Array(pose.rotations.length);
@@ -395,7 +392,10 @@ async function main(): Promise<void> {
     hang = hangAt(barY);
     hang.position = BAR_X1 - x;
     hangStart = hang.position;
-    hangBlend = 0;
+    // The arms reach for the bar over 0.4 s instead of snapping onto it (smoothstep: at most 1.5×
+    // the mean rate, so 0.4 s turns the arms no faster than a linear 0.25 s blend at its steepest).
+    hang.setWeight(0, 0);
+    hang.setWeight(1, 0.4);
     jumpGoal = 0;
     // A small push, so that the body catching the bar swings (the jump itself is straight up).
     hang.pushBody(0, 0, 25);
@@ -429,9 +429,14 @@ async function main(): Promise<void> {
       if (up && Math.abs(x - (LADDER_X - 0.25)) < 0.6 && y < 0.5) {
         state = 'climb';
         climb.progress = climb.start;
+        // Hands and feet onto the rungs over 0.25 s, not at once.
+        climb.setWeight(0, 0);
+        climb.setWeight(1, 0.25);
       } else if (down && Math.abs(x - (LADDER_X + 0.5)) < 0.6 && y > TOP - 0.5) {
         state = 'climb';
         climb.progress = climb.end;
+        climb.setWeight(0, 0);
+        climb.setWeight(1, 0.25);
       } else if (crouch >= 0) {
         crouch += dt;
         if (crouch >= CLIP_TAKEOFF) {
@@ -580,21 +585,14 @@ async function main(): Promise<void> {
       }
       t0 = performance.now();
       animatedRotations.set(pose.rotations);
-      beforeHang.set(pose.rotations);
       hang.update(pose, model, dt, (left ? 1 : right ? -1 : 0) * HANG_SPEED * dt);
       world.set(hang.world);
-      // The arms reach for the bar over 0.25 s instead of snapping onto it.
-      if (hangBlend < 1) {
-        hangBlend = Math.min(1, hangBlend + dt / 0.25);
-        blendRotations(pose.rotations, beforeHang, hangBlend);
-        forwardKinematics(pose, model);
-      }
       lookClimbing.solve(pose, model, target, world, dt);
       ikMs += (performance.now() - t0 - ikMs) * 0.1;
       measureIkStep(dt);
       x = world[12];
       y = world[13];
-      if (hangBlend >= 1) {
+      if (hang.weight === 1) {
         for (let h = 0; h < 2; h++) {
           if (hang.report[h * HANG_HAND.length + HANG_HAND.gripping] !== 1) continue;
           const p = worldPoint(hang.arms[h].end);
@@ -611,7 +609,7 @@ async function main(): Promise<void> {
       mixer.evaluate(pose);
       forwardKinematics(pose, model);
       t0 = performance.now();
-      climb.update(pose, model, (up ? 1 : down ? -1 : 0) * 1.5 * dt);
+      climb.update(pose, model, (up ? 1 : down ? -1 : 0) * 1.5 * dt, dt);
       world.set(climb.world);
       lookClimbing.solve(pose, model, target, world, dt);
       ikMs += (performance.now() - t0 - ikMs) * 0.1;
@@ -620,7 +618,7 @@ async function main(): Promise<void> {
       addedValid = false;
       for (let i = 0; i < 4; i++) {
         const r = CLIMB_LIMB.length * i;
-        if (climb.report[r + CLIMB_LIMB.gripping] !== 1) continue;
+        if (climb.report[r + CLIMB_LIMB.gripping] !== 1 || climb.weight !== 1) continue;
         const joint = i % 2 === 0 ? climb.limbs[i].end : rig.legs[i === 1 ? 0 : 1].foot;
         const p = worldPoint(joint);
         grip.max = Math.max(
