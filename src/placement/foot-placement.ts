@@ -389,6 +389,17 @@ export class FootPlacement {
   private readonly oLandingFound: number;
   /** Per leg, seconds until the next landing. */
   private readonly oLandingIn: number;
+  /**
+   * Per leg with a toe, the toe's offset from the foot's joint in model space at the last
+   * touchdown, and whether one is known: where a swinging digitigrade foot's toe will land.
+   */
+  private readonly oLandedToe: number;
+  private readonly oLandedToeKnown: number;
+  /**
+   * Per leg, the horizontal offset `x, z` (world units) of its landing ray from where the foot's
+   * joint lands: a digitigrade foot's toe's, 0 for any other foot.
+   */
+  private readonly oLandingBack: number;
   /** Per leg, how far the ground under the toe rises above the heel's ground plane (world units). */
   private readonly oToeRise: number;
   /**
@@ -597,6 +608,8 @@ export class FootPlacement {
     this.oLandShift = f64(2 * n);
     this.oEdgeShift = f64(2 * n);
     this.oEdge = f64(4 * n);
+    this.oLandedToe = f64(3 * n);
+    this.oLandingBack = f64(2 * n);
     this.oHips = f64(3 * n);
     this.oPelvisSpring = f64(2);
     this.oRamps = f64(2);
@@ -618,6 +631,7 @@ export class FootPlacement {
     this.oUnderPelvis = u8(n);
     this.oPoleLeftBehind = u8(n);
     this.oEdgeFound = u8(n);
+    this.oLandedToeKnown = u8(n);
     this.f = slab.f64(f64s);
     this.b = slab.u8(u8s);
     this.f[this.oRamps] = 0.1;
@@ -848,6 +862,8 @@ export class FootPlacement {
       );
     }
     this.track = track;
+    // The toe's offset at touchdown is the old clip's.
+    this.b.fill(0, this.oLandedToeKnown, this.oLandedToeKnown + this.legs.length);
     // A nose found before a landing is the old track's: the new one lands elsewhere. (The move
     // under way, landShift, follows the new landing's from the next solve.)
     this.b.fill(0, this.oEdgeFound, this.oEdgeFound + this.legs.length);
@@ -1137,7 +1153,15 @@ export class FootPlacement {
         const az = this.f[this.oAnimated + 3 * i + 2] - this.f[this.oHips + 3 * i + 2];
         this.f[this.oClipReach2 + i] = ax * ax + ay * ay + az * az;
       }
-      if (leg.toe >= 0) transformPointInto(this.f, this.oAnimatedToe + 3 * i, W, model, 16 * leg.toe + 12);
+      if (leg.toe >= 0) {
+        transformPointInto(this.f, this.oAnimatedToe + 3 * i, W, model, 16 * leg.toe + 12);
+        if (this.planted[i] === 1 && this.b[this.oWasPlanted + i] === 0) {
+          // Touching down: the toe's offset from the joint, where the next landing's toe will be.
+          for (let k = 0; k < 3; k++)
+            this.f[this.oLandedToe + 3 * i + k] = model[16 * leg.toe + 12 + k] - scratch.vec[k];
+          this.b[this.oLandedToeKnown + i] = 1;
+        }
+      }
       const L = this.f[this.oLengths + i] * scale;
       const r = LEG_REPORT.length * i;
       // The animation's lift of the foot above its planted height on the clip's flat ground, and
@@ -1390,10 +1414,27 @@ export class FootPlacement {
       ray[RAY.origin] -= W[0] * g[0] + W[8] * g[2];
       ray[RAY.origin + 2] -= W[2] * g[0] + W[10] * g[2];
       ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + s[sO + 4] * L;
+      const jx = ray[RAY.origin];
+      const jz = ray[RAY.origin + 2];
       if (steep) {
-        // Under the toe where it lands (the joint-to-toe offset of now, carried there).
-        ray[RAY.origin] += this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
-        ray[RAY.origin + 2] += this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
+        // Under the toe where it lands: the joint-to-toe offset of the last touchdown, carried
+        // there (of now before the first: a swinging hind paw's toe turns from behind its joint
+        // to ahead of it, 8 cm on the Fox, and a landing read under now's toe missed a step's
+        // nose it landed 6 mm past).
+        if (this.b[this.oLandedToeKnown + i] === 1) {
+          const t = this.oLandedToe + 3 * i;
+          ray[RAY.origin] += W[0] * this.f[t] + W[4] * this.f[t + 1] + W[8] * this.f[t + 2];
+          ray[RAY.origin + 2] += W[2] * this.f[t] + W[6] * this.f[t + 1] + W[10] * this.f[t + 2];
+        } else {
+          ray[RAY.origin] += this.f[this.oAnimatedToe + 3 * i] - this.f[this.oAnimated + 3 * i];
+          ray[RAY.origin + 2] += this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
+        }
+      }
+      {
+        // Where the ray stands from where the joint lands (0 but for a digitigrade foot): the
+        // joint, not only the toe, is to land clear of a step's nose (landingEdge).
+        this.f[this.oLandingBack + 2 * i] = ray[RAY.origin] - jx;
+        this.f[this.oLandingBack + 2 * i + 1] = ray[RAY.origin + 2] - jz;
       }
       if (this.castFootprint(ray, hit, i, true) && this.landingEdge(i, ray, hit)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
@@ -1519,7 +1560,7 @@ export class FootPlacement {
     this.f[this.oEdgeShift + 2 * i] = 0;
     this.f[this.oEdgeShift + 2 * i + 1] = 0;
     const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
-    const clear = this.f[this.oSettings + 17] * L;
+    let clear = this.f[this.oSettings + 17] * L;
     if (!(clear > 0)) return true;
     const e = this.oEdge + 4 * i;
     const px = ray[RAY.origin];
@@ -1543,6 +1584,9 @@ export class FootPlacement {
     }
     const dx = this.f[e + 2];
     const dz = this.f[e + 3];
+    // A digitigrade foot's ray is under its toe: the clearance counts from its joint (findNose).
+    const back = this.f[this.oLandingBack + 2 * i] * dx + this.f[this.oLandingBack + 2 * i + 1] * dz;
+    if (back > 0) clear += back;
     let move = (this.f[e] - px) * dx + (this.f[e + 1] - pz) * dz + clear;
     if (!(move > 0)) return true;
     if (move > clear + 0.05 * L) move = clear + 0.05 * L;
@@ -1566,7 +1610,6 @@ export class FootPlacement {
   private findNose(i: number, ray: Float64Array, hit: Float64Array): boolean {
     if (!standable(hit, 3)) return false;
     const L = this.f[this.oLengths + i] * scratch.frameNumbers[1];
-    const clear = this.f[this.oSettings + 17] * L;
     const px = ray[RAY.origin];
     const pz = ray[RAY.origin + 2];
     // The foot's path: from where its ray is now to where it lands.
@@ -1576,6 +1619,9 @@ export class FootPlacement {
     if (!(length > 0.05 * L)) return false;
     dx /= length;
     dz /= length;
+    // A digitigrade foot's ray is under its toe: the clearance counts from its joint.
+    const back = this.f[this.oLandingBack + 2 * i] * dx + this.f[this.oLandingBack + 2 * i + 1] * dz;
+    const clear = this.f[this.oSettings + 17] * L + (back > 0 ? back : 0);
     scratch.edgePlane.set(hit);
     const drop = 0.08 * L;
     // The span (along the path from the landing) with the upper level at `high` and the lower at
