@@ -265,7 +265,7 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
       toggle: [48, 88],
       toggleEase: 0.1,
     });
-    expect(switched.maxStepBeyondClipDeg).toBeLessThan(10.5);
+    expect(switched.maxStepBeyondClipDeg).toBeLessThan(10.6);
     const landing = walk({
       clip,
       rig: character.rig,
