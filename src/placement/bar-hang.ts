@@ -22,7 +22,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
-import { EASE, EASED_WEIGHT_LENGTH, easedWeightSet, easedWeightStep, easedWeightValue } from './spring.js';
+import { GoalWeight } from './goal-weight.js';
 
 /** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
 export interface BarHangOptions {
@@ -262,20 +262,17 @@ export class BarHang {
     ];
     this.reads = poseReads(skeleton, [left.root, left.middle, left.end, right.root, right.middle, right.end]);
     this.state[STATE.position] = 0.5 * length;
-    easedWeightSet(this.weightState, 0, 1);
   }
 
-  /** The hang's weight, eased ({@link easedWeightStep}); its value at index 3. */
-  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
-  /** The ease's parameters ({@link EASE}); its time kept from the last setWeight. */
-  private readonly easeArgs = Float64Array.of(1, 0.3, 0);
+  /** The hang's weight ({@link GoalWeight}). */
+  private readonly goalWeight = new GoalWeight();
 
   /**
    * The hang's weight now, in [0, 1]: how far the arms are turned from the base pose onto the
    * bar. 1 at first; eased by {@link BarHang.setWeight}.
    */
   get weight(): number {
-    return easedWeightValue(this.weightState, 0);
+    return this.goalWeight.value;
   }
 
   /**
@@ -289,19 +286,7 @@ export class BarHang {
    *   time that is not a finite number ≥ 0 (the weight is left as it was).
    */
   setWeight(goal: number, easeTime = 0.3): void {
-    // Called now and then, this runs interpreted, where arithmetic makes heap numbers: checked by
-    // comparisons and a builtin only.
-    if (!(goal >= 0 && goal <= 1 && easeTime >= 0 && Number.isFinite(easeTime))) {
-      throw new TendonError(
-        'placement/invalid-option',
-        `BarHang.setWeight: a weight of ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
-      );
-    }
-    const a = this.easeArgs;
-    a[EASE.goal] = goal;
-    a[EASE.easeTime] = easeTime;
-    a[EASE.dt] = 0;
-    easedWeightStep(this.weightState, 0, a);
+    this.goalWeight.set(goal, easeTime, 'BarHang.setWeight');
   }
 
   /**
@@ -446,15 +431,12 @@ export class BarHang {
     pivot[2] = f[2] + f[5] * position;
     this.swing();
     // The weight eased by this update's dt, once the swing is known not to throw.
-    const a = this.easeArgs;
-    a[EASE.goal] = this.weightState[1];
-    a[EASE.dt] = dt;
-    easedWeightStep(this.weightState, 0, a);
+    this.goalWeight.stepBy(this.clock, 0);
     this.state[STATE.position] = position;
     this.state[STATE.travel] = position - before;
     this.placeBody();
     this.placeHands();
-    if (this.weightState[3] > 0) this.solveArms(pose, model);
+    if (this.goalWeight.state[3] > 0) this.solveArms(pose, model);
   }
 
   /**
@@ -695,7 +677,7 @@ export class BarHang {
       t[2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
       // Elbows out to the side and a little back.
       const solver = this.arms[hand];
-      solver.weightFrom(this.weightState, 3);
+      solver.weightFrom(this.goalWeight.state, 3);
       const m = 16 * solver.middle;
       const reach = this.reaches[hand];
       pole[0] = model[m + 12] + (hand === 0 ? 1 : -1) * reach;

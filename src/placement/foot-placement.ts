@@ -1430,12 +1430,10 @@ export class FootPlacement {
           ray[RAY.origin + 2] += this.f[this.oAnimatedToe + 3 * i + 2] - this.f[this.oAnimated + 3 * i + 2];
         }
       }
-      {
-        // Where the ray stands from where the joint lands (0 but for a digitigrade foot): the
-        // joint, not only the toe, is to land clear of a step's nose (landingEdge).
-        this.f[this.oLandingBack + 2 * i] = ray[RAY.origin] - jx;
-        this.f[this.oLandingBack + 2 * i + 1] = ray[RAY.origin + 2] - jz;
-      }
+      // Where the ray stands from where the joint lands (0 but for a digitigrade foot): the
+      // joint, not only the toe, is to land clear of a step's nose (landingEdge).
+      this.f[this.oLandingBack + 2 * i] = ray[RAY.origin] - jx;
+      this.f[this.oLandingBack + 2 * i + 1] = ray[RAY.origin + 2] - jz;
       if (this.castFootprint(ray, hit, i, true) && this.landingEdge(i, ray, hit)) {
         const nl = Math.sqrt(hit[3] * hit[3] + hit[4] * hit[4] + hit[5] * hit[5]);
         this.f[this.oLandingBase + i] =

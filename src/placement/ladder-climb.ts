@@ -22,7 +22,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
-import { EASE, EASED_WEIGHT_LENGTH, easedWeightSet, easedWeightStep, easedWeightValue } from './spring.js';
+import { GoalWeight } from './goal-weight.js';
 
 /** A ladder in world space (+Y up): a vertical line of rungs. */
 export interface Ladder {
@@ -136,10 +136,8 @@ export class LadderClimb {
    * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
    */
   private readonly state = new Float64Array(4);
-  /** The climb's weight, eased ({@link easedWeightStep}); its value at index 3. */
-  private readonly weightState = new Float64Array(EASED_WEIGHT_LENGTH);
-  /** The ease's parameters ({@link EASE}); its time kept from the last setWeight. */
-  private readonly easeArgs = Float64Array.of(1, 0.3, 0);
+  /** The climb's weight ({@link GoalWeight}). */
+  private readonly goalWeight = new GoalWeight();
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
   private readonly nextWorld = new Float64Array(16);
   private readonly nextReport = new Float64Array(4 * CLIMB_LIMB.length);
@@ -297,7 +295,6 @@ export class LadderClimb {
     this.start = -3;
     this.end = ladder.rungCount + 2;
     this.state[CLIMB_STATE.progress] = this.start;
-    easedWeightSet(this.weightState, 0, 1);
   }
 
   /**
@@ -306,7 +303,7 @@ export class LadderClimb {
    * of the climb times this). 1 at first; eased by {@link LadderClimb.setWeight}.
    */
   get weight(): number {
-    return easedWeightValue(this.weightState, 0);
+    return this.goalWeight.value;
   }
 
   /**
@@ -321,19 +318,7 @@ export class LadderClimb {
    *   time that is not a finite number ≥ 0 (the weight is left as it was).
    */
   setWeight(goal: number, easeTime = 0.3): void {
-    // Called now and then, this runs interpreted, where arithmetic makes heap numbers: checked by
-    // comparisons and a builtin only.
-    if (!(goal >= 0 && goal <= 1 && easeTime >= 0 && Number.isFinite(easeTime))) {
-      throw new TendonError(
-        'placement/invalid-option',
-        `LadderClimb.setWeight: a weight of ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
-      );
-    }
-    const a = this.easeArgs;
-    a[EASE.goal] = goal;
-    a[EASE.easeTime] = easeTime;
-    a[EASE.dt] = 0;
-    easedWeightStep(this.weightState, 0, a);
+    this.goalWeight.set(goal, easeTime, 'LadderClimb.setWeight');
   }
 
   /**
@@ -510,11 +495,8 @@ export class LadderClimb {
     state[CLIMB_STATE.progress] = p;
     // The weight eased by this update's dt, once nothing can throw; each limb's weight is its
     // share of the climb times it.
-    const ease = this.easeArgs;
-    ease[EASE.goal] = this.weightState[1];
-    ease[EASE.dt] = dt;
-    easedWeightStep(this.weightState, 0, ease);
-    const weight = this.weightState[3];
+    this.goalWeight.stepBy(this.clock, 1);
+    const weight = this.goalWeight.state[3];
     if (weight !== 1) {
       for (let i = 0; i < 4; i++) report[LIMB_REPORT(i) + CLIMB_LIMB.weight] *= weight;
     }
