@@ -21,8 +21,8 @@ import type { ArmRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
-import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 import { GoalWeight } from './goal-weight.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
 export interface BarHangOptions {

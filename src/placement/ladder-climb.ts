@@ -21,8 +21,8 @@ import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
-import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 import { GoalWeight } from './goal-weight.js';
+import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** A ladder in world space (+Y up): a vertical line of rungs. */
 export interface Ladder {
