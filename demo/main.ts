@@ -392,10 +392,10 @@ async function main(): Promise<void> {
     hang = hangAt(barY);
     hang.position = BAR_X1 - x;
     hangStart = hang.position;
-    // The arms reach for the bar over 0.4 s instead of snapping onto it (smoothstep: at most 1.5×
-    // the mean rate, so 0.4 s turns the arms no faster than a linear 0.25 s blend at its steepest).
+    // The arms reach for the bar over 0.5 s instead of snapping onto it (smoothstep: at most 1.5×
+    // the mean rate; 0.5 s keeps a joint within 10° a frame).
     hang.setWeight(0, 0);
-    hang.setWeight(1, 0.4);
+    hang.setWeight(1, 0.5);
     jumpGoal = 0;
     // A small push, so that the body catching the bar swings (the jump itself is straight up).
     hang.pushBody(0, 0, 25);
@@ -429,14 +429,14 @@ async function main(): Promise<void> {
       if (up && Math.abs(x - (LADDER_X - 0.25)) < 0.6 && y < 0.5) {
         state = 'climb';
         climb.progress = climb.start;
-        // Hands and feet onto the rungs over 0.25 s, not at once.
+        // Hands and feet onto the rungs over 0.5 s, not at once.
         climb.setWeight(0, 0);
-        climb.setWeight(1, 0.25);
+        climb.setWeight(1, 0.5);
       } else if (down && Math.abs(x - (LADDER_X + 0.5)) < 0.6 && y > TOP - 0.5) {
         state = 'climb';
         climb.progress = climb.end;
         climb.setWeight(0, 0);
-        climb.setWeight(1, 0.25);
+        climb.setWeight(1, 0.5);
       } else if (crouch >= 0) {
         crouch += dt;
         if (crouch >= CLIP_TAKEOFF) {

@@ -285,7 +285,7 @@ export class BarHang {
    * @throws {@link TendonError} `placement/invalid-option` for a goal outside [0, 1] or an ease
    *   time that is not a finite number ≥ 0 (the weight is left as it was).
    */
-  setWeight(goal: number, easeTime = 0.3): void {
+  setWeight(goal: number, easeTime = 0.5): void {
     this.goalWeight.set(goal, easeTime, 'BarHang.setWeight');
   }
 

@@ -18,7 +18,7 @@ export class GoalWeight {
   /** The eased weight's numbers ({@link easedWeightStep}); its value at index 3. */
   readonly state = new Float64Array(EASED_WEIGHT_LENGTH);
   /** The ease's parameters ({@link EASE}); its time kept from the last {@link GoalWeight.set}. */
-  private readonly args = Float64Array.of(1, 0.3, 0);
+  private readonly args = Float64Array.of(1, 0.5, 0);
 
   constructor() {
     easedWeightSet(this.state, 0, 1);
@@ -32,13 +32,17 @@ export class GoalWeight {
   /**
    * Eases toward `goal` over `easeTime` seconds from where the weight is.
    *
-   * @throws {@link TendonError} `placement/invalid-option`, naming `who`, for a goal outside
-   *   [0, 1] or an ease time that is not a finite number ≥ 0 (the weight is left as it was).
+   * @throws {@link TendonError} `placement/invalid-option`, naming `who`, for a goal that is not a
+   *   number in [0, 1] or an ease time that is not a finite number ≥ 0 (the weight is left as it was).
    */
   set(goal: number, easeTime: number, who: string): void {
     // Called now and then, this runs interpreted, where arithmetic makes heap numbers: checked by
     // comparisons and a builtin only.
-    if (!(goal >= 0 && goal <= 1 && easeTime >= 0 && Number.isFinite(easeTime))) {
+    if (
+      typeof goal !== 'number' ||
+      typeof easeTime !== 'number' ||
+      !(goal >= 0 && goal <= 1 && easeTime >= 0 && Number.isFinite(easeTime))
+    ) {
       throw new TendonError(
         'placement/invalid-option',
         `${who}: a weight of ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,

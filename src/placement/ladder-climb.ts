@@ -317,7 +317,7 @@ export class LadderClimb {
    * @throws {@link TendonError} `placement/invalid-option` for a goal outside [0, 1] or an ease
    *   time that is not a finite number ≥ 0 (the weight is left as it was).
    */
-  setWeight(goal: number, easeTime = 0.3): void {
+  setWeight(goal: number, easeTime = 0.5): void {
     this.goalWeight.set(goal, easeTime, 'LadderClimb.setWeight');
   }
 

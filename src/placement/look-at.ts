@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { checkArrayArg, checkSkeletonArg, optionsArg } from '../arguments.js';
+import { checkArrayArg, checkSkeletonArg, describeArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { AimIk } from '../ik/aim.js';
 import { AIM_APPLIED, aimPose } from '../ik/aim-batch.js';
@@ -231,8 +231,16 @@ export class LookAt {
 
   /** Eases the look in (1) or out (0) over `easeTime` seconds. */
   setWeight(goal: number, easeTime = 0.3): void {
-    if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
-      throw new TendonError('placement/invalid-option', `LookAt.setWeight: ${goal} over ${easeTime} s`);
+    if (
+      typeof goal !== 'number' ||
+      typeof easeTime !== 'number' ||
+      !(goal >= 0 && goal <= 1) ||
+      !(easeTime >= 0 && Number.isFinite(easeTime))
+    ) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `LookAt.setWeight: ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
+      );
     }
     this.weightEase = easeTime;
     this.args[EASE.goal] = goal;

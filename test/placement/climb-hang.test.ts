@@ -643,6 +643,34 @@ describe('weights: the climb and the hang eased in and out', () => {
     expect(sudden.steps).toBeGreaterThan(20);
   });
 
+  it('by the default ease, turned back mid-ease (off, on, off, on): no joint over 10° a frame', async () => {
+    const character = await robot();
+    const { skeleton, rig, scale } = character;
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    climb.progress = 2;
+    const switches = (f: number, set: (goal: number) => void) => {
+      if (f === 20 || f === 60) set(0);
+      if (f === 35 || f === 100) set(1);
+    };
+    const climbing = run(character, 160, (f, pose, model) => {
+      switches(f, (goal) => climb.setWeight(goal));
+      climb.update(pose, model, 1.2 * DT, DT);
+      return climb.weight;
+    });
+    const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
+    const hanging = run(character, 160, (f, pose, model) => {
+      if (f === 5) hang.pushBody(0, 0, 60);
+      switches(f, (goal) => hang.setWeight(goal));
+      hang.update(pose, model, DT, f > 80 ? 0.006 : 0);
+      return hang.weight;
+    });
+    for (const { steps, weights } of [climbing, hanging]) {
+      expect(Math.min(...weights.slice(20, 35))).toBeGreaterThan(0.3); // turned back mid-ease
+      expect(weights[159]).toBe(1);
+      expect(steps).toBeLessThanOrEqual(10);
+    }
+  });
+
   it('at weight 0 the hang leaves the pose and the model as given, and still swings', async () => {
     const { skeleton, rig, scale } = await robot();
     const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
@@ -689,6 +717,13 @@ describe('weights: the climb and the hang eased in and out', () => {
         expect.objectContaining({ code: 'placement/invalid-option' }),
       );
     }
+    // Not numbers (a string would compare and convert).
+    expect(() => climb.setWeight('0.5' as unknown as number)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-option' }),
+    );
+    expect(() => hang.setWeight(1, '0.2' as unknown as number)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-option' }),
+    );
     const snapshot = () => [climb.progress, climb.weight, ...climb.report, ...pose.rotations, ...model];
     const held = snapshot();
     for (const dt of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {

@@ -269,5 +269,18 @@ describe('LookAt', () => {
     expect(
       () => new LookAt(skeleton, rig, { up: new Float64Array([0, 1, 0]) as never, smoothTime: 0 }),
     ).not.toThrow();
+    // setWeight takes numbers only (a string compared and converted, and was taken).
+    const look = new LookAt(skeleton, rig);
+    for (const [goal, time] of [
+      ['0.5', 0.3],
+      [0.5, '0.3'],
+      [1.5, 0.3],
+      [0.5, Number.NaN],
+    ]) {
+      expect(() => look.setWeight(goal as number, time as number)).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-option' }),
+      );
+    }
+    expect(look.weight).toBe(1);
   });
 });
