@@ -10,7 +10,6 @@ import {
   Matrix4,
   type Mesh,
   type Object3D,
-  Vector3,
 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import { checkArrayArg, optionsArg } from '../arguments.js';
@@ -82,9 +81,11 @@ export class ThreeRaycastGround implements Ground {
   private readonly scratch = new Float64Array(11);
   /** The nearest triangle of the current mesh (local space), then of all meshes (world space). */
   private readonly triangle = new Float64Array(9);
-  private readonly a = new Vector3();
-  private readonly b = new Vector3();
-  private readonly c = new Vector3();
+  /**
+   * The nearest triangle in world space, three points. (Not three.js vectors: stores of doubles
+   * into their fields allocated 47 bytes a ray.)
+   */
+  private readonly world = new Float64Array(9);
   private readonly stackNodes: Int32Array;
   private readonly stackEntry: Float64Array;
 
@@ -180,27 +181,42 @@ export class ThreeRaycastGround implements Ground {
         best = s[S.best] / k;
         found = true;
         // Keep the triangle in world space: a later mesh may overwrite the local one.
-        const w = mesh.matrixWorld;
-        this.a.set(tri[0], tri[1], tri[2]).applyMatrix4(w);
-        this.b.set(tri[3], tri[4], tri[5]).applyMatrix4(w);
-        this.c.set(tri[6], tri[7], tri[8]).applyMatrix4(w);
+        // (Vector3.applyMatrix4's arithmetic, its projective divide included.)
+        const w = mesh.matrixWorld.elements;
+        const out = this.world;
+        for (let v = 0; v < 9; v += 3) {
+          const x = tri[v];
+          const y = tri[v + 1];
+          const z = tri[v + 2];
+          const d = 1 / (w[3] * x + w[7] * y + w[11] * z + w[15]);
+          out[v] = (w[0] * x + w[4] * y + w[8] * z + w[12]) * d;
+          out[v + 1] = (w[1] * x + w[5] * y + w[9] * z + w[13]) * d;
+          out[v + 2] = (w[2] * x + w[6] * y + w[10] * z + w[14]) * d;
+        }
       }
     }
     if (!found) return false;
     // The world triangle's normal (any affine matrix, mirrored or sheared, keeps it right).
-    const a = this.a;
-    const ab = this.b.sub(a);
-    const n = ab.cross(this.c.sub(a));
-    const length = n.length();
+    const t = this.world;
+    const abx = t[3] - t[0];
+    const aby = t[4] - t[1];
+    const abz = t[5] - t[2];
+    const acx = t[6] - t[0];
+    const acy = t[7] - t[1];
+    const acz = t[8] - t[2];
+    const nx = aby * acz - abz * acy;
+    const ny = abz * acx - abx * acz;
+    const nz = abx * acy - aby * acx;
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(length > 0)) return false;
     // The face the ray arrives at: the normal points back toward the ray's origin.
-    const sign = n.x * dx + n.y * dy + n.z * dz > 0 ? -1 / length : 1 / length;
+    const sign = nx * dx + ny * dy + nz * dz > 0 ? -1 / length : 1 / length;
     hit[HIT.point] = ox + dx * best;
     hit[HIT.point + 1] = oy + dy * best;
     hit[HIT.point + 2] = oz + dz * best;
-    hit[HIT.normal] = n.x * sign;
-    hit[HIT.normal + 1] = n.y * sign;
-    hit[HIT.normal + 2] = n.z * sign;
+    hit[HIT.normal] = nx * sign;
+    hit[HIT.normal + 1] = ny * sign;
+    hit[HIT.normal + 2] = nz * sign;
     hit[HIT.distance] = best;
     return true;
   }
