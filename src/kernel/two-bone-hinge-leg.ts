@@ -1,6 +1,6 @@
 /**
  * The common two-bone limb solved in one function: `twoBoneSolve`'s hinge-true path for a limb at
- * full weight without bend range or end rotation (softness, twist, a pole and an `endLocal` point
+ * a weight above 0 without bend range or end rotation (softness, twist, a pole and an `endLocal` point
  * included), whose root has a parent.
  *
  * Every number is the general path's (`twoBoneSolveGeneral`), computed by the same operations in
@@ -31,13 +31,16 @@ const DEGENERATE = 4;
 const ends = new Float64Array(3);
 
 /**
- * Whether the leg's settings let {@link twoBoneHingeLeg} solve it: hinge-true, weight exactly 1,
- * no bend range or end rotation.
+ * Whether the leg's settings let {@link twoBoneHingeLeg} solve it: hinge-true, a weight in (0, 1],
+ * no bend range or end rotation. (A leg eased in or out by its weight is common in placement; the
+ * general path, left for rare legs, runs interpreted for long after start-up, boxing its doubles.)
  */
 export function hingeLegFits(settings: Float64Array): boolean {
+  const weight = settings[S.weight];
   return (
     settings[S.hasHinge] > 0 &&
-    settings[S.weight] === 1 &&
+    weight > 0 &&
+    weight <= 1 &&
     !(settings[S.hasBendRange] > 0) &&
     !(settings[S.hasEndRotation] > 0)
   );
@@ -354,6 +357,32 @@ export function twoBoneHingeLeg(
     rw = nrw;
   } else {
     flags |= DEGENERATE;
+  }
+  // Below full weight, each turn is nlerped from the identity by the weight (two-bone.ts,
+  // scaleRotation: the same arithmetic).
+  const weight = settings[S.weight];
+  if (weight < 1) {
+    let sign = rw < 0 ? -weight : weight;
+    let x0 = rx * sign;
+    let y0 = ry * sign;
+    let z0 = rz * sign;
+    let w0 = 1 - weight + rw * sign;
+    let inv = 1 / Math.sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
+    rx = x0 * inv;
+    ry = y0 * inv;
+    rz = z0 * inv;
+    rw = w0 * inv;
+    sign = bw < 0 ? -weight : weight;
+    x0 = bx * sign;
+    y0 = by * sign;
+    z0 = bz * sign;
+    w0 = 1 - weight + bw * sign;
+    inv = 1 / Math.sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
+    bx = x0 * inv;
+    by = y0 * inv;
+    bz = z0 * inv;
+    bw = w0 * inv;
+    flags |= CLAMPED;
   }
   // The new rotations: the middle's own times its turn, the turn times the root's own.
   const mq = mid * 4;

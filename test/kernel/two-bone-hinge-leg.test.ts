@@ -60,6 +60,8 @@ const legCase = fc.record({
   dir: direction,
   radius: fc.double({ min: 0.05, max: 0.85, noNaN: true }),
   pole: fc.oneof(fc.constant(null), direction, fc.constant([0, 0, 0])),
+  // Eased in or out: below full weight each turn is nlerped from the identity.
+  weight: fc.oneof(fc.constant(1), fc.constant(1), fc.double({ min: 1e-6, max: 1, noNaN: true })),
 });
 type LegCase = typeof legCase extends fc.Arbitrary<infer T> ? T : never;
 
@@ -78,6 +80,7 @@ const BASE: LegCase = {
   dir: [0, -0.8, 0.6],
   radius: 0.6,
   pole: null,
+  weight: 1,
 };
 
 /** The pose and the settings of one case; `twoBoneSolve` and the fused leg each get a copy. */
@@ -104,6 +107,7 @@ function setUp(c: LegCase, hingeAxis: readonly [number, number, number] = [1, 0,
     hingeAxis,
     softness: c.softness,
     twist: c.twist,
+    weight: c.weight,
   });
   const settings = new Float64Array(TWO_BONE.length);
   ik.writeSettings(settings, 0);
@@ -268,14 +272,16 @@ describe('twoBoneHingeLeg', () => {
     declines(nan);
   });
 
-  it('is taken only by legs it fits: hinge-true, full weight, no bend range or end rotation', () => {
+  it('is taken only by legs it fits: hinge-true, a weight above 0, no bend range or end rotation', () => {
     const settings = new Float64Array(TWO_BONE.length);
     const limb = { root: HIP, middle: KNEE, end: ANKLE };
     new TwoBoneIk(SKELETON, limb).writeSettings(settings, 0);
     expect(hingeLegFits(settings)).toBe(true);
+    new TwoBoneIk(SKELETON, { ...limb, weight: 0.5 }).writeSettings(settings, 0);
+    expect(hingeLegFits(settings)).toBe(true);
     for (const options of [
       { mode: 'least-motion' as const },
-      { weight: 0.5 },
+      { weight: 0 },
       { bendRange: [0.2, 2.4] as [number, number] },
     ]) {
       new TwoBoneIk(SKELETON, { ...limb, ...options }).writeSettings(settings, 0);
@@ -286,7 +292,7 @@ describe('twoBoneHingeLeg', () => {
     expect(hingeLegFits(settings)).toBe(false);
     // Called directly with settings it does not fit, it declines, writing nothing.
     const leg = setUp(BASE);
-    leg.settings[TWO_BONE.weight] = 0.5;
+    leg.settings[TWO_BONE.weight] = 0;
     const b = fused(leg);
     expect(b.solved).toBe(false);
     expectSame(b.rotations, leg.rotations, 'rotations untouched');
