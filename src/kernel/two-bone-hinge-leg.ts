@@ -7,7 +7,7 @@
  * the same order, so the bits are the same (test/kernel/two-bone-hinge-leg.test.ts compares them).
  * What it saves is the traffic around the arithmetic: the general path passes its vectors through
  * a scratch array between five functions; here they stay in locals, the root's parent inverse
- * too. Any rare branch (a target at the root, a root turn near a half turn, squares near overflow,
+ * too. Any rare branch (a target at the root, squares near overflow,
  * a NaN met on the way) returns `false` before anything is written, and `twoBoneSolve` runs the
  * general path, which handles it.
  *
@@ -15,6 +15,7 @@
  */
 
 import { localToModel } from './local-to-model.js';
+import { rotationBetween } from './quat.js';
 import { turnSense } from './turn-sense.js';
 import { TWO_BONE, TWO_BONE_RESULT } from './two-bone-layout.js';
 import { distanceInto, FAR } from './vec3.js';
@@ -29,6 +30,8 @@ const DEGENERATE = 4;
 
 // The limb's end, model space (endInto), for vec3.distanceInto.
 const ends = new Float64Array(3);
+// A root turn near a half turn: the end's direction, the target's, the hinge, then the turn.
+const half = new Float64Array(13);
 
 /**
  * Whether the leg's settings let {@link twoBoneHingeLeg} solve it: hinge-true, a weight in (0, 1],
@@ -264,7 +267,7 @@ export function twoBoneHingeLeg(
   } else {
     flags |= DEGENERATE;
   }
-  // Root → end onto root → target (the half-vector formula; near a half turn: the general path).
+  // Root → end onto root → target (the half-vector formula; near a half turn, rotationBetween).
   let rx = 0;
   let ry = 0;
   let rz = 0;
@@ -272,16 +275,37 @@ export function twoBoneHingeLeg(
   const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
   if (el > reach * 1e-12) {
     const c = ex * nx + ey * ny + ez * nz;
-    if (!(c > -0.9 * el)) return false;
-    rx = ey * nz - ez * ny;
-    ry = ez * nx - ex * nz;
-    rz = ex * ny - ey * nx;
-    rw = el + c;
-    const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
-    rx *= inv;
-    ry *= inv;
-    rz *= inv;
-    rw *= inv;
+    if (c > -0.9 * el) {
+      rx = ey * nz - ez * ny;
+      ry = ez * nx - ex * nz;
+      rz = ex * ny - ey * nx;
+      rw = el + c;
+      const inv = 1 / Math.sqrt(rx * rx + ry * ry + rz * rz + rw * rw);
+      rx *= inv;
+      ry *= inv;
+      rz *= inv;
+      rw *= inv;
+    } else {
+      // Near a half turn (a target behind the limb: 31 legs in 42,000 of the robot's walk on the
+      // bench's bumps): quat.rotationBetween, as the general path calls it, with the hinge as the
+      // half turn's axis. Taken here rather than by declining: the general path, run that seldom,
+      // stays interpreted for many minutes after start-up and allocates at each call.
+      const t = half;
+      t[0] = ex / el;
+      t[1] = ey / el;
+      t[2] = ez / el;
+      t[3] = nx;
+      t[4] = ny;
+      t[5] = nz;
+      t[6] = hx;
+      t[7] = hy;
+      t[8] = hz;
+      rotationBetween(t, 9, t, 0, t, 3, t, 6);
+      rx = t[9];
+      ry = t[10];
+      rz = t[11];
+      rw = t[12];
+    }
   }
   // The roll about n that puts the hinge where the pole (or the pose's own hinge) wants it.
   const tx2 = 2 * (ry * hz - rz * hy);

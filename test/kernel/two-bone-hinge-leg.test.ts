@@ -223,14 +223,26 @@ describe('twoBoneHingeLeg', () => {
     expect(declined).toBeGreaterThan(200);
   });
 
-  it('declines a target at the root and a root turn near a half turn, and solves the case beside each', () => {
+  it('declines a target at the root; solves a root turn near a half turn with the general path’s bits', () => {
     const base = BASE;
     expect(fused(setUp(base)).solved).toBe(true);
     expect(fused(setUp({ ...base, kind: 'root' })).solved).toBe(false);
     // The leg hangs down, nearly straight at this reach; a target straight up turns the root by
-    // more than the ~154° of the half-vector formula's common branch.
-    expect(fused(setUp({ ...base, radius: 0.86, dir: [0, 1, 0.05] })).solved).toBe(false);
-    expect(fused(setUp({ ...base, radius: 0.86, dir: [0, 0.2, 1] })).solved).toBe(true);
+    // more than the ~154° of the half-vector formula's common branch (rotationBetween's other).
+    for (const c of [
+      { ...base, radius: 0.86, dir: [0, 1, 0.05] },
+      { ...base, radius: 0.86, dir: [0, 1, 0] },
+      { ...base, radius: 0.86, dir: [0, 1, 0.05], weight: 0.3, pole: [0, 0, 1] },
+      { ...base, radius: 0.86, dir: [0, 0.2, 1] },
+    ]) {
+      const leg = setUp(c);
+      const a = solveCopy(leg, twoBoneSolveGeneral);
+      const b = fused(leg);
+      expect(b.solved).toBe(true);
+      expectSame(b.rotations, a.rotations, 'rotations');
+      expectSame(b.model, a.model, 'model');
+      expectSame(b.result, a.result, 'result');
+    }
   });
 
   it('flags a hinge that cannot act (along the shin) degenerate, as the general path does', () => {
