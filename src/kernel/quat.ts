@@ -313,6 +313,26 @@ export function nlerp(
 }
 
 /**
+ * Scales a turn by a weight in place: `q ← nlerp(identity, q, w)` on the shorter arc (`q` taken
+ * in the identity's hemisphere), exact at 0 and 1. The weight is read from `params[po]`, so that no
+ * double crosses the call (one passed to a call V8 does not inline is boxed). `q` must be a unit
+ * quaternion (the result's length is then never 0).
+ */
+export function scaleTurn(out: NumericArray, o: number, params: NumericArray, po: number): void {
+  const w = params[po];
+  const sign = out[o + 3] < 0 ? -w : w;
+  const bx = out[o] * sign;
+  const by = out[o + 1] * sign;
+  const bz = out[o + 2] * sign;
+  const bw = 1 - w + out[o + 3] * sign;
+  const inv = 1 / Math.sqrt(bx * bx + by * by + bz * bz + bw * bw);
+  out[o] = bx * inv;
+  out[o + 1] = by * inv;
+  out[o + 2] = bz * inv;
+  out[o + 3] = bw * inv;
+}
+
+/**
  * The rotation of the upper 3x3 of a column-major matrix whose columns are orthonormal (a pure
  * rotation; divide out the scale first). Shepperd's method: branch on the largest diagonal term so
  * that the square root never sees a small or negative number.

@@ -15,7 +15,7 @@
  */
 
 import { localToModel } from './local-to-model.js';
-import { rotationBetween } from './quat.js';
+import { rotationBetween, scaleTurn } from './quat.js';
 import { turnSense } from './turn-sense.js';
 import { TWO_BONE, TWO_BONE_RESULT } from './two-bone-layout.js';
 import { distanceInto, FAR } from './vec3.js';
@@ -32,6 +32,8 @@ const DEGENERATE = 4;
 const ends = new Float64Array(3);
 // A root turn near a half turn: the end's direction, the target's, the hinge, then the turn.
 const half = new Float64Array(13);
+// The root's and the middle's turns, scaled by a weight below 1.
+const turns = new Float64Array(8);
 
 /**
  * Whether the leg's settings let {@link twoBoneHingeLeg} solve it: hinge-true, a weight in (0, 1],
@@ -382,30 +384,27 @@ export function twoBoneHingeLeg(
   } else {
     flags |= DEGENERATE;
   }
-  // Below full weight, each turn is nlerped from the identity by the weight (two-bone.ts,
-  // scaleRotation: the same arithmetic).
-  const weight = settings[S.weight];
-  if (weight < 1) {
-    let sign = rw < 0 ? -weight : weight;
-    let x0 = rx * sign;
-    let y0 = ry * sign;
-    let z0 = rz * sign;
-    let w0 = 1 - weight + rw * sign;
-    let inv = 1 / Math.sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
-    rx = x0 * inv;
-    ry = y0 * inv;
-    rz = z0 * inv;
-    rw = w0 * inv;
-    sign = bw < 0 ? -weight : weight;
-    x0 = bx * sign;
-    y0 = by * sign;
-    z0 = bz * sign;
-    w0 = 1 - weight + bw * sign;
-    inv = 1 / Math.sqrt(x0 * x0 + y0 * y0 + z0 * z0 + w0 * w0);
-    bx = x0 * inv;
-    by = y0 * inv;
-    bz = z0 * inv;
-    bw = w0 * inv;
+  // Below full weight, each turn is scaled by the weight, as the general path scales it.
+  if (settings[S.weight] < 1) {
+    const t = turns;
+    t[0] = rx;
+    t[1] = ry;
+    t[2] = rz;
+    t[3] = rw;
+    t[4] = bx;
+    t[5] = by;
+    t[6] = bz;
+    t[7] = bw;
+    scaleTurn(t, 0, settings, S.weight);
+    scaleTurn(t, 4, settings, S.weight);
+    rx = t[0];
+    ry = t[1];
+    rz = t[2];
+    rw = t[3];
+    bx = t[4];
+    by = t[5];
+    bz = t[6];
+    bw = t[7];
     flags |= CLAMPED;
   }
   // The new rotations: the middle's own times its turn, the turn times the root's own.

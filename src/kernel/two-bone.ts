@@ -11,7 +11,15 @@
 import { AT_TWIST_MIN, halfAngleBound } from './joint-limits.js';
 import { localToModel } from './local-to-model.js';
 import { invertAffine, mirrored } from './mat4.js';
-import { fromAxisCosSin, fromMat4, multiply, normalize, rotateVec3, rotationBetween } from './quat.js';
+import {
+  fromAxisCosSin,
+  fromMat4,
+  multiply,
+  normalize,
+  rotateVec3,
+  rotationBetween,
+  scaleTurn,
+} from './quat.js';
 import { turnSense } from './turn-sense.js';
 import { twoBoneHingeLeg } from './two-bone-hinge-leg.js';
 import { TWO_BONE, TWO_BONE_RESULT } from './two-bone-layout.js';
@@ -677,8 +685,8 @@ function finish(
   midInLocalFrame: boolean,
 ): void {
   if (settings[S.weight] < 1) {
-    scaleRotation(v, Q_ROOT, settings);
-    scaleRotation(v, Q_MID, settings);
+    scaleTurn(v, Q_ROOT, settings, S.weight);
+    scaleTurn(v, Q_MID, settings, S.weight);
     result[R.clamped] = 1;
   }
   // The new rotations, into scratch first: nothing is written unless both are usable.
@@ -949,21 +957,6 @@ function clampBend(settings: Float64Array): boolean {
   return true;
 }
 
-/** q ← nlerp(identity, q, weight), in place, on the shorter arc: exact at 0 and 1. */
-function scaleRotation(out: Float64Array, o: number, settings: Float64Array): void {
-  const w = settings[S.weight];
-  const sign = out[o + 3] < 0 ? -w : w;
-  const bx = out[o] * sign;
-  const by = out[o + 1] * sign;
-  const bz = out[o + 2] * sign;
-  const bw = 1 - w + out[o + 3] * sign;
-  const inv = 1 / Math.sqrt(bx * bx + by * by + bz * bz + bw * bw);
-  out[o] = bx * inv;
-  out[o + 1] = by * inv;
-  out[o + 2] = bz * inv;
-  out[o + 3] = bw * inv;
-}
-
 /** Remembers the bend plane of this solve (normal = n × knee side, side in v[Y]). */
 function rememberSide(memory: Float64Array): void {
   const nx = v[N];
@@ -1069,7 +1062,7 @@ function matchEndRotation(
     v[Q_TMP2 + 2] = -rotations[o + 2];
     v[Q_TMP2 + 3] = rotations[o + 3];
     multiply(v, Q_TMP2, v, Q_TMP2, v, Q_TMP);
-    scaleRotation(v, Q_TMP2, settings);
+    scaleTurn(v, Q_TMP2, settings, S.weight);
     multiply(rotations, o, rotations, o, v, Q_TMP2);
   } else {
     rotations[o] = v[Q_TMP];

@@ -488,6 +488,32 @@ describe('quat.slerp', () => {
   });
 });
 
+describe('quat.scaleTurn', () => {
+  it('is nlerp from the identity by the weight, to the bit, exact at 0 and 1', () => {
+    fc.assert(
+      fc.property(arbQuat, arbT, (q, t) => {
+        const o = q4();
+        o.set(q);
+        quat.scaleTurn(o, 0, Float64Array.of(9, t), 1);
+        const n = q4();
+        quat.nlerp(n, 0, [0, 0, 0, 1], 0, q, 0, t);
+        for (let k = 0; k < 4; k++) expect(Math.abs(o[k] - n[k])).toBe(0);
+      }),
+      RUNS,
+    );
+    const q = normalize4([0.3, -0.5, 0.1, -0.8]);
+    const o = q4();
+    o.set(q);
+    quat.scaleTurn(o, 0, [0], 0);
+    // The identity (its x, y, z zeros of either sign).
+    expect(Array.from(o, Math.abs)).toEqual([0, 0, 0, 1]);
+    o.set(q);
+    quat.scaleTurn(o, 0, [1], 0);
+    // At 1, the turn itself, in the identity's hemisphere.
+    for (let k = 0; k < 4; k++) expect(o[k] + q[k]).toBeCloseTo(0, 15);
+  });
+});
+
 describe('quat.nlerp', () => {
   const manual = (a: Arr, b: Arr, t: number) => {
     const s = dot4(a, b) < 0 ? -t : t;
