@@ -1,11 +1,12 @@
 /**
- * A controller's goal weight, eased in and out: what `LadderClimb` and `BarHang` keep for their
- * `setWeight` and `weight`.
+ * A controller's goal weight, eased in and out: what `LookAt`, `LadderClimb` and `BarHang` keep
+ * for their `setWeight` and `weight`.
  *
  * @packageDocumentation
  */
 import { describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
+import { solverSlab as slab } from '../slab.js';
 import { EASE, EASED_WEIGHT_LENGTH, easedWeightSet, easedWeightStep } from './spring.js';
 
 /**
@@ -16,9 +17,9 @@ import { EASE, EASED_WEIGHT_LENGTH, easedWeightSet, easedWeightStep } from './sp
  */
 export class GoalWeight {
   /** The eased weight's numbers ({@link easedWeightStep}); its value at index 3. */
-  readonly state = new Float64Array(EASED_WEIGHT_LENGTH);
+  readonly state = slab.f64(EASED_WEIGHT_LENGTH);
   /** The ease's parameters ({@link EASE}); its time kept from the last {@link GoalWeight.set}. */
-  private readonly args = Float64Array.of(1, 0.5, 0);
+  private readonly args = slab.f64From([1, 0.5, 0]);
 
   constructor() {
     easedWeightSet(this.state, 0, 1);

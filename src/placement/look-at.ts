@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { checkArrayArg, checkSkeletonArg, describeArg, optionsArg } from '../arguments.js';
+import { checkArrayArg, checkSkeletonArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { AimIk } from '../ik/aim.js';
 import { AIM_APPLIED, aimPose } from '../ik/aim-batch.js';
@@ -18,17 +18,9 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
+import { GoalWeight } from './goal-weight.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
-import {
-  EASE,
-  EASED_WEIGHT_LENGTH,
-  easedWeightSet,
-  easedWeightStep,
-  easedWeightValue,
-  SPRING,
-  springOmega,
-  springStep3,
-} from './spring.js';
+import { EASED_WEIGHT_LENGTH, SPRING, springOmega, springStep3 } from './spring.js';
 
 /** Set-up of a {@link LookAt}. */
 export interface LookAtOptions {
@@ -101,7 +93,8 @@ export class LookAt {
   private readonly target = slab.f64(6);
   private readonly goal = slab.f64(3);
   private readonly args = slab.f64(3);
-  private readonly weightState = slab.f64(EASED_WEIGHT_LENGTH);
+  /** The look's weight ({@link GoalWeight}). */
+  private readonly goalWeight = new GoalWeight();
   /** The weight and the target before this solve stepped them (put back if it refuses the pose). */
   private readonly held = slab.f64(EASED_WEIGHT_LENGTH + 6);
   private readonly omega: number;
@@ -110,7 +103,6 @@ export class LookAt {
   private readonly up = slab.f64(3);
   private readonly world = slab.f64(16);
   private readonly worldInverse = slab.f64(16);
-  private weightEase = 0.3;
   private initialized = false;
 
   /** @throws {@link TendonError} `placement/invalid-option` for a rig without a head or bad options. */
@@ -221,32 +213,16 @@ export class LookAt {
       this.fkRanges[2 * i + 1] = !chain ? ends[j] : i + 1 < n ? skeleton.parents[joints[i + 1]] + 1 : j;
     });
     this.omega = springOmega(smoothTime);
-    easedWeightSet(this.weightState, 0, 1);
   }
 
   /** The look's weight now (eased), in [0, 1]. */
   get weight(): number {
-    return easedWeightValue(this.weightState, 0);
+    return this.goalWeight.value;
   }
 
   /** Eases the look in (1) or out (0) over `easeTime` seconds. */
   setWeight(goal: number, easeTime = 0.3): void {
-    if (
-      typeof goal !== 'number' ||
-      typeof easeTime !== 'number' ||
-      !(goal >= 0 && goal <= 1) ||
-      !(easeTime >= 0 && Number.isFinite(easeTime))
-    ) {
-      throw new TendonError(
-        'placement/invalid-option',
-        `LookAt.setWeight: ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
-      );
-    }
-    this.weightEase = easeTime;
-    this.args[EASE.goal] = goal;
-    this.args[EASE.easeTime] = easeTime;
-    this.args[EASE.dt] = 0;
-    easedWeightStep(this.weightState, 0, this.args);
+    this.goalWeight.set(goal, easeTime, 'LookAt.setWeight');
   }
 
   /** Forgets the smoothing: the next solve looks straight at its target. */
@@ -324,14 +300,11 @@ export class LookAt {
     // The weight and the target are stepped first (at weight 0 the look reads no pose); a pose it
     // cannot use is then refused with them put back.
     const held = this.held;
-    held.set(this.weightState, 0);
+    held.set(this.goalWeight.state, 0);
     held.set(this.target, EASED_WEIGHT_LENGTH);
     const wasInitialized = this.initialized;
+    this.goalWeight.stepBy(this.clock, 0);
     const a = this.args;
-    a[EASE.goal] = this.weightState[1];
-    a[EASE.easeTime] = this.weightEase;
-    a[EASE.dt] = dt;
-    easedWeightStep(this.weightState, 0, a);
     const goal = this.goal;
     goal[0] = targetWorld[0];
     goal[1] = targetWorld[1];
@@ -347,7 +320,7 @@ export class LookAt {
       }
       this.initialized = true;
     }
-    const weight = this.weightState[3];
+    const weight = this.goalWeight.state[3];
     if (weight === 0) {
       this.clamped.fill(0);
       return;
@@ -417,7 +390,7 @@ export class LookAt {
 
   /** Puts back the weight and the target as they were before this solve stepped them. */
   private restore(wasInitialized: boolean): void {
-    this.weightState.set(this.held.subarray(0, EASED_WEIGHT_LENGTH));
+    this.goalWeight.state.set(this.held.subarray(0, EASED_WEIGHT_LENGTH));
     this.target.set(this.held.subarray(EASED_WEIGHT_LENGTH));
     this.initialized = wasInitialized;
   }
