@@ -90,8 +90,6 @@ const CLIMB_STATE = {
   handShift: 1,
   /** The update under way's progress, committed once the update cannot throw. */
   next: 2,
-  /** The update under way's `dt`, seconds (what the weight eases by). */
-  dt: 3,
 } as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
@@ -135,7 +133,7 @@ export class LadderClimb {
    * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
    * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
    */
-  private readonly state = new Float64Array(4);
+  private readonly state = new Float64Array(3);
   /** The climb's weight ({@link GoalWeight}). */
   private readonly goalWeight = new GoalWeight();
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
