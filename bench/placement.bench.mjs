@@ -258,10 +258,14 @@ async function climbers() {
   const cCount = new Int32Array(1);
   const rungs = () => {
     const i = cCount[0]++;
+    // Eased out part way and back in every 7.5 s, as the climb is.
+    if (i % 450 === 200) retarget.setWeight(0.5, 0.25);
+    if (i % 450 === 300) retarget.setWeight(1, 0.25);
     cContext.clock[0] = (i / 60) % bvh.clip.duration;
     sampleClipClock(bvh.clip, cContext, cPose);
     forwardKinematics(cPose, cModel);
     retarget.clock[0] = cContext.clock[0];
+    retarget.clock[1] = DT;
     retarget.applyClock(cPose, cModel);
   };
   return [

@@ -17,6 +17,7 @@ import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
+import { GoalWeight } from './goal-weight.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** How {@link RungRetarget} reads a clip's grips; distances are fractions of the leg's length. */
@@ -51,7 +52,8 @@ export const RUNG_LIMBS = ['left hand', 'right hand', 'left foot', 'right foot']
  * shift: the shift of the hold it is in, or, between holds, eased from the last hold's shift to the
  * next one's; the hips move by the feet's mean shift (the legs carry the body; the arms, bent on a
  * ladder, take up what the hands' rungs differ by); then the arms and legs bend onto their targets
- * by two-bone IK. A hold on the floor does not move.
+ * by two-bone IK. A hold on the floor does not move. A weight ({@link RungRetarget.setWeight})
+ * eases the retarget in and out.
  */
 export class RungRetarget {
   /** Per limb, flat `[start, end, shift, …]` holds: clip seconds and the vertical shift (model units). */
@@ -60,7 +62,10 @@ export class RungRetarget {
   readonly joints: Int32Array;
   /** The limbs' solvers. */
   readonly solvers: readonly TwoBoneIk[];
-  /** Per limb, the shift applied in the last {@link RungRetarget.apply}, and 1 while it held. */
+  /**
+   * Per limb, the shift applied in the last {@link RungRetarget.apply} (model units): its rung's
+   * shift times the retarget's {@link RungRetarget.weight}.
+   */
   readonly shifts = new Float64Array(4);
   /** Per limb (left hand, right hand, left foot, right foot), 1 while it holds a rung this frame. */
   readonly holding = new Uint8Array(4);
@@ -72,6 +77,7 @@ export class RungRetarget {
   private readonly target = new Float64Array(3);
   private readonly inverse = new Float64Array(16);
   private readonly scratch = new Float64Array(16);
+  private readonly goalWeight = new GoalWeight();
 
   /**
    * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms, two legs and
@@ -236,40 +242,79 @@ export class RungRetarget {
   private readonly now = new Float64Array(1);
 
   /**
+   * The retarget's weight now, in [0, 1]: the share of each limb's rung shift (and of the hips')
+   * that {@link RungRetarget.apply} applies. 1 at first; eased by {@link RungRetarget.setWeight}.
+   */
+  get weight(): number {
+    return this.goalWeight.value;
+  }
+
+  /**
+   * Eases the retarget in (1) or out (0), or to any weight between, over `easeTime` seconds of the
+   * frames' `dt` (smoothstep: no jump at either end; a new goal mid-ease starts from where the
+   * weight is). Each limb and the hips then move by that share of their shift, and the limbs bend
+   * onto those targets; at weight 0 a frame leaves the pose and the model as it was given them
+   * (and still writes {@link RungRetarget.holding}, with {@link RungRetarget.shifts} 0).
+   *
+   * @throws {@link TendonError} `placement/invalid-option` for a goal outside [0, 1] or an ease
+   *   time that is not a finite number ≥ 0 (the weight is left as it was).
+   */
+  setWeight(goal: number, easeTime = 0.5): void {
+    this.goalWeight.set(goal, easeTime, 'RungRetarget.setWeight');
+  }
+
+  /**
    * Retargets the frame at clip time `time`: call after sampling the clip into `pose` and forward
    * kinematics. Moves the hips by the limbs' mean shift and each hand and foot by its own (keeping
-   * their animated rotations), and updates `model`.
+   * their animated rotations), and updates `model`. `dt` (seconds since the last frame, default
+   * 0) is what the weight eases by ({@link RungRetarget.setWeight}).
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite time; `pose/not-finite`,
-   *   naming the joint, for a NaN, an infinity or a zero rotation in any joint (a frame runs
-   *   forward kinematics over the whole skeleton), before anything is written.
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite time or a `dt` that is
+   *   not a finite number ≥ 0; `pose/not-finite`, naming the joint, for a NaN, an infinity or a
+   *   zero rotation in any joint (a frame runs forward kinematics over the whole skeleton). All
+   *   before anything is written, the weight included.
    */
-  apply(pose: Pose, model: Float64Array, time: number): void {
-    // A small entry, inlined into the caller's loop: the time reaches the frame in an array,
+  apply(pose: Pose, model: Float64Array, time: number, dt = 0): void {
+    // A small entry, inlined into the caller's loop: the numbers reach the frame in an array,
     // unboxed (a double passed to a call that is not inlined is a heap number, 16 bytes a frame).
     this.clock[0] = time;
+    this.clock[1] = dt;
     this.applyClock(pose, model);
   }
 
-  /** This frame's clip `time`, as {@link RungRetarget.applyClock} reads it. Setting it is setting the argument. */
-  readonly clock = new Float64Array(1);
+  /**
+   * This frame's clip `time` (index 0) and `dt` (index 1), as {@link RungRetarget.applyClock}
+   * reads them. Setting them is setting the arguments.
+   */
+  readonly clock = new Float64Array(2);
 
   /**
-   * {@link RungRetarget.apply}, with `time` read from {@link RungRetarget.clock}.
+   * {@link RungRetarget.apply}, with `time` and `dt` read from {@link RungRetarget.clock}.
    *
    * @throws {@link TendonError} as {@link RungRetarget.apply}.
    */
   applyClock(pose: Pose, model: Float64Array): void {
     const time = this.clock[0];
+    const dt = this.clock[1];
     // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call.
     if (!(time - time === 0)) {
       throw new TendonError('placement/invalid-input', `RungRetarget.apply: time ${time} is not finite`);
     }
+    if (!(dt >= 0 && dt - dt === 0)) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `RungRetarget.apply: dt ${dt} is not a finite number ≥ 0`,
+      );
+    }
     checkPoseAndModelArgs(pose, model, this.skeleton, 'RungRetarget.apply');
     checkPoseReads(this.reads, pose, model, 'RungRetarget.apply');
+    this.goalWeight.stepBy(this.clock, 1);
+    const weight = this.goalWeight.state[3];
     const t = time < 0 ? 0 : time > this.duration ? this.duration : time;
     this.now[0] = t;
     for (let i = 0; i < 4; i++) this.shiftAt(i);
+    if (weight !== 1) for (let i = 0; i < 4; i++) this.shifts[i] *= weight;
+    if (weight === 0) return;
     // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,
     // bent on a ladder, take up what the hands' rungs differ by.
     const mean = 0.5 * (this.shifts[2] + this.shifts[3]);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { Clip } from '../../src/animation/clip.js';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { importBvh } from '../../src/io/bvh.js';
 import { RungRetarget } from '../../src/placement/rung-retarget.js';
@@ -24,66 +25,95 @@ function ladderClip() {
 /** The captured rungs: about 25 cm apart from 25 cm up (4.4 units); the new: 22.6 cm from 22.6 cm. */
 const RUNGS = { capturedFirstRung: 4.4, capturedSpacing: 4.4, firstRung: 4, spacing: 4 };
 
+/** What {@link play} measured over the clip. */
+interface Played {
+  /** Limb frames holding a rung, and those of them whose rung moved. */
+  holds: number;
+  shifted: number;
+  /** The largest distance of a holding limb from its shifted place, metres. */
+  maxError: number;
+  /** The largest change between two frames of the rotation IK adds to a joint, degrees, and its frame. */
+  maxStep: number;
+  stepAt: number;
+  /** Per frame, the largest rotation IK adds to a joint, degrees. */
+  added: number[];
+}
+
+/**
+ * Plays the ladder `clip` at 60 Hz through `retarget` (`apply` with the frame's `dt`), calling
+ * `onFrame(f)` before each frame's retarget.
+ */
+function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void): Played {
+  const skeleton = clip.skeleton;
+  const animated = new Pose(skeleton);
+  const pose = new Pose(skeleton);
+  const model = createModelBuffer(skeleton);
+  const before = createModelBuffer(skeleton);
+  const context = new SamplerContext(clip);
+  const out: Played = { holds: 0, shifted: 0, maxError: 0, maxStep: 0, stepAt: -1, added: [] };
+  const added = new Float64Array(4 * skeleton.jointCount);
+  for (let f = 0; f < clip.duration * 60; f++) {
+    const t = f / 60;
+    sampleClip(clip, context, t, animated, 'clamp');
+    pose.copyFrom(animated);
+    forwardKinematics(pose, model);
+    before.set(model);
+    onFrame?.(f);
+    retarget.apply(pose, model, t, 1 / 60);
+    // The rotation IK adds to each joint, and its change from the last frame.
+    let most = 0;
+    for (let o = 0; o < added.length; o += 4) {
+      const a = animated.rotations;
+      const p = pose.rotations;
+      const [ax, ay, az, aw] = [-a[o], -a[o + 1], -a[o + 2], a[o + 3]];
+      const x = aw * p[o] + ax * p[o + 3] + ay * p[o + 2] - az * p[o + 1];
+      const y = aw * p[o + 1] - ax * p[o + 2] + ay * p[o + 3] + az * p[o];
+      const z = aw * p[o + 2] + ax * p[o + 1] - ay * p[o] + az * p[o + 3];
+      const w = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
+      most = Math.max(most, (2 * Math.acos(Math.min(1, Math.abs(w))) * 180) / Math.PI);
+      if (f > 0) {
+        const d = Math.min(
+          1,
+          Math.abs(x * added[o] + y * added[o + 1] + z * added[o + 2] + w * added[o + 3]),
+        );
+        const step = (2 * Math.acos(d) * 180) / Math.PI;
+        if (step > out.maxStep) {
+          out.maxStep = step;
+          out.stepAt = f;
+        }
+      }
+      added.set([x, y, z, w], o);
+    }
+    out.added.push(most);
+    for (let i = 0; i < 4; i++) {
+      if (retarget.holding[i] !== 1) continue;
+      out.holds++;
+      if (retarget.shifts[i] !== 0) out.shifted++;
+      const o = 16 * retarget.joints[i] + 12;
+      const error = Math.hypot(
+        model[o] - before[o],
+        model[o + 1] - (before[o + 1] + retarget.shifts[i]),
+        model[o + 2] - before[o + 2],
+      );
+      out.maxError = Math.max(out.maxError, error * CMU_SCALE);
+    }
+  }
+  return out;
+}
+
 describe('RungRetarget', () => {
   it('puts the CMU ladder clip on a ladder of other rungs: holds within 1 cm of their new rungs', () => {
-    const { skeleton, clip, rig } = ladderClip();
+    const { clip, rig } = ladderClip();
     const retarget = new RungRetarget(clip, rig, RUNGS);
-    const animated = new Pose(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
-    const before = createModelBuffer(skeleton);
-    const context = new SamplerContext(clip);
-    let holds = 0;
-    let shifted = 0;
-    let maxError = 0;
-    let maxStep = 0;
-    const added = new Float64Array(4 * skeleton.jointCount);
-    for (let f = 0; f < clip.duration * 60; f++) {
-      const t = f / 60;
-      sampleClip(clip, context, t, animated, 'clamp');
-      pose.copyFrom(animated);
-      forwardKinematics(pose, model);
-      before.set(model);
-      retarget.apply(pose, model, t);
-      // The rotation IK adds to each joint, and its change from the last frame.
-      for (let o = 0; o < added.length; o += 4) {
-        const a = animated.rotations;
-        const p = pose.rotations;
-        const [ax, ay, az, aw] = [-a[o], -a[o + 1], -a[o + 2], a[o + 3]];
-        const x = aw * p[o] + ax * p[o + 3] + ay * p[o + 2] - az * p[o + 1];
-        const y = aw * p[o + 1] - ax * p[o + 2] + ay * p[o + 3] + az * p[o];
-        const z = aw * p[o + 2] + ax * p[o + 1] - ay * p[o] + az * p[o + 3];
-        const w = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
-        if (f > 0) {
-          const d = Math.min(
-            1,
-            Math.abs(x * added[o] + y * added[o + 1] + z * added[o + 2] + w * added[o + 3]),
-          );
-          maxStep = Math.max(maxStep, (2 * Math.acos(d) * 180) / Math.PI);
-        }
-        added.set([x, y, z, w], o);
-      }
-      for (let i = 0; i < 4; i++) {
-        if (retarget.holding[i] !== 1) continue;
-        holds++;
-        if (retarget.shifts[i] !== 0) shifted++;
-        const o = 16 * retarget.joints[i] + 12;
-        const error = Math.hypot(
-          model[o] - before[o],
-          model[o + 1] - (before[o + 1] + retarget.shifts[i]),
-          model[o + 2] - before[o + 2],
-        );
-        maxError = Math.max(maxError, error * CMU_SCALE);
-      }
-    }
-    expect(holds).toBeGreaterThan(1000);
+    const m = play(retarget, clip);
+    expect(m.holds).toBeGreaterThan(1000);
     // Held rungs moved: hands on the bar 2.4 units (13 cm) lower, feet by 0.4-1.2 units per rung.
-    expect(shifted).toBeGreaterThan(300);
+    expect(m.shifted).toBeGreaterThan(300);
     expect(
       new Set(retarget.holds.flatMap((h) => [...h].filter((_, k) => k % 3 === 2).map((x) => x.toFixed(1)))),
     ).toEqual(new Set(['0.0', '-0.4', '-0.8', '-1.2', '-2.0', '-2.4']));
-    expect(maxError).toBeLessThanOrEqual(0.01);
-    expect(maxStep).toBeLessThanOrEqual(10);
+    expect(m.maxError).toBeLessThanOrEqual(0.01);
+    expect(m.maxStep).toBeLessThanOrEqual(10);
   });
 
   it('refuses an option out of range from the constructor, naming it (placement/invalid-option)', () => {
@@ -142,5 +172,119 @@ describe('RungRetarget', () => {
     expect([...pose.translations]).toEqual([...translations]);
     expect([...pose.rotations]).toEqual([...rotations]);
     expect([...model]).toEqual([...before]);
+  });
+
+  describe('weights', () => {
+    // Frame 1050 (17.5 s, on the bar): the IK adds 80° to a joint there, the clip's largest.
+    const OFF = 1040;
+
+    it('eases out and back in over 0.5 s, turned back mid-ease too: no joint jumps more than 10° in a frame (at once, the 80°)', () => {
+      const { clip, rig } = ladderClip();
+      const switched = (goals: [number, number, number][]) => {
+        const retarget = new RungRetarget(clip, rig, RUNGS);
+        const weights: number[] = [];
+        const m = play(retarget, clip, (f) => {
+          for (const [at, goal, ease] of goals) if (f === at) retarget.setWeight(goal, ease);
+          weights.push(retarget.weight);
+        });
+        return { ...m, weights };
+      };
+      const eased = switched([
+        [OFF, 0, 0.5],
+        [OFF + 60, 1, 0.5],
+      ]);
+      // Out by the time it is switched back on; in again 0.5 s later.
+      expect(eased.weights[OFF + 59]).toBe(0);
+      expect(eased.weights[OFF + 60 + 31]).toBe(1);
+      expect(eased.maxStep).toBeLessThanOrEqual(10);
+      expect(eased.maxError).toBeLessThanOrEqual(0.01);
+      // Turned back mid-ease (the default ease), and half way.
+      const back = switched([
+        [OFF, 0, 0.5],
+        [OFF + 12, 1, 0.5],
+        [OFF + 100, 0.5, 0.5],
+      ]);
+      expect(back.maxStep).toBeLessThanOrEqual(10);
+      expect(back.weights[OFF + 140]).toBe(0.5);
+      const atOnce = switched([
+        [OFF, 0, 0],
+        [OFF + 60, 1, 0],
+      ]);
+      expect(atOnce.maxStep).toBeGreaterThan(60);
+      if (process.env.REPORT) {
+        console.log(
+          `RungRetarget switched off at frame ${OFF} and on: eased 0.5 s ${eased.maxStep.toFixed(1)}° (frame ${eased.stepAt}), turned back mid-ease ${back.maxStep.toFixed(1)}°, at once ${atOnce.maxStep.toFixed(1)}°`,
+        );
+      }
+    });
+
+    it('at weight 0 leaves the pose and the model as given, bit for bit, and still reads the holds', () => {
+      const { skeleton, clip, rig } = ladderClip();
+      const retarget = new RungRetarget(clip, rig, RUNGS);
+      expect(retarget.weight).toBe(1);
+      retarget.setWeight(0, 0);
+      expect(retarget.weight).toBe(0);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const context = new SamplerContext(clip);
+      let holding = 0;
+      for (let f = 0; f < clip.duration * 60; f += 7) {
+        sampleClip(clip, context, f / 60, pose, 'clamp');
+        forwardKinematics(pose, model);
+        const [translations, rotations, before] = [
+          pose.translations.slice(),
+          pose.rotations.slice(),
+          model.slice(),
+        ];
+        retarget.apply(pose, model, f / 60, 1 / 60);
+        expect([...pose.translations]).toEqual([...translations]);
+        expect([...pose.rotations]).toEqual([...rotations]);
+        expect([...model]).toEqual([...before]);
+        expect([...retarget.shifts].every((x) => x === 0)).toBe(true);
+        holding += retarget.holding.reduce((a, b) => a + b, 0);
+      }
+      expect(holding).toBeGreaterThan(100);
+    });
+
+    it('refuses a bad weight, ease or dt, leaving the weight as it was (typed errors)', () => {
+      const { skeleton, clip, rig } = ladderClip();
+      const retarget = new RungRetarget(clip, rig, RUNGS);
+      retarget.setWeight(0.5, 0);
+      for (const [goal, ease] of [
+        [Number.NaN, 0.5],
+        [-0.1, 0.5],
+        [1.5, 0.5],
+        [1, -1],
+        [1, Number.POSITIVE_INFINITY],
+        ['1', 0.5],
+      ] as [number, number][]) {
+        expect(() => retarget.setWeight(goal, ease)).toThrow(
+          expect.objectContaining({
+            code: 'placement/invalid-option',
+            message: expect.stringContaining('RungRetarget.setWeight'),
+          }),
+        );
+        expect(retarget.weight).toBe(0.5);
+      }
+      retarget.setWeight(1, 1);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      sampleClip(clip, new SamplerContext(clip), 3, pose, 'clamp');
+      forwardKinematics(pose, model);
+      const before = model.slice();
+      for (const dt of [Number.NaN, -1 / 60, Number.POSITIVE_INFINITY]) {
+        expect(() => retarget.apply(pose, model, 3, dt)).toThrow(
+          expect.objectContaining({
+            code: 'placement/invalid-input',
+            message: expect.stringContaining('dt'),
+          }),
+        );
+      }
+      expect(retarget.weight).toBe(0.5);
+      expect([...model]).toEqual([...before]);
+      retarget.apply(pose, model, 3, 0.5);
+      expect(retarget.weight).toBeGreaterThan(0.5);
+      expect(retarget.weight).toBeLessThan(1);
+    });
   });
 });
