@@ -229,10 +229,11 @@ export interface FootPlacementOptions {
   /** Seconds before landing over which a swinging foot heads for the height where it lands. Default 0.3. */
   readonly anticipation?: number;
   /**
-   * How far past a step's nose a foot walking down lands at least, a fraction of the leg's length.
-   * A foot the clip lands just past a nose (or up to 2% of the leg before one: where it lands is
-   * predicted to a centimetre or so) would pass over the upper level until touchdown and drop the
-   * step's height in the frame it lands; it lands this far past the nose instead, moved on along
+   * How far past a step's nose a foot lands at least, walking down or up, a fraction of the leg's
+   * length. A foot the clip lands just past a nose (or up to 2% of the leg before one: where it
+   * lands is predicted to a centimetre or so) would pass over the upper level until touchdown and
+   * drop the step's height in the frame it lands (walking up, meet the upper level it was not
+   * heading for, and rise the step's height); it lands this far past the nose instead, moved on along
    * its path over the last `anticipation` seconds of its swing (the stride lengthens), so that it
    * passes the nose in time to come down. The move is no more than `lockRadius` (the lock would
    * slide it back), nor farther than the leg reaches from the hips. The nose is looked for once a
@@ -1541,13 +1542,15 @@ export class FootPlacement {
   }
 
   /**
-   * Where a swing lands just past a step's nose walking down, or up to 2% of the leg before one
-   * (the track predicts the landing to a centimetre or so), moves its landing on along the foot's
-   * path to `edgeClearance` past the nose: `ray` (cast where the track has it land, `hit` its
+   * Where a swing lands just past a step's nose, or up to 2% of the leg before one (the track
+   * predicts the landing to a centimetre or so), walking down or up, moves its landing on along
+   * the foot's path to `edgeClearance` past the nose: `ray` (cast where the track has it land, `hit` its
    * answer) is then cast there, and the move is kept in `edgeShift` (the targets take it as the
    * landing nears: computeTargets). Landing where the clip has it, the foot would pass over the
    * upper level until touchdown, then drop the step's height in that frame (CMU 131_01's heel
-   * 2 mm past a nose: its target fell 14.5 cm, a knee turned 30°). The nose is looked for once a
+   * 2 mm past a nose: its target fell 14.5 cm, a knee turned 30°); walking up, a toe landing just
+   * past a riser, where the prediction read the lower level, would rise the step's height in
+   * that frame (the Fox's hind paws: 35° at a knee). The nose is looked for once a
    * swing (findNose) and kept with the path's direction until the foot lands, so that the landing
    * does not jump as the prediction wavers. The move is at most 5% of the leg more than the
    * clearance, and no more than `lockRadius` (the lock would slide it back). Returns whether the
@@ -1600,10 +1603,11 @@ export class FootPlacement {
   /**
    * Looks for a step's nose on the path of leg `i`'s foot to its landing (`ray` cast there, `hit`
    * its answer): one ray up to `edgeClearance` behind the landing, over the ground the foot still
-   * passes, then one 2% of the leg ahead of it; where the ground drops by more than 8% of the leg
-   * (more than a 20° slope falls over the span: a slope's foot is no nose), seven more place the
-   * nose to 1/128 of the span. Found, writes it and the path's direction to `edge`; returns
-   * whether it was found.
+   * passes, then one 2% of the leg ahead of it; where the ground drops or rises by more than 8%
+   * of the leg (more than a 20° slope falls over the span: a slope's foot is no nose), seven more
+   * place the nose to 1/128 of the span. Walking down, the nose is the upper level's edge the
+   * foot passes; walking up, the edge of the level it climbs onto. Found, writes it and the
+   * path's direction to `edge`; returns whether it was found.
    */
   private findNose(i: number, ray: Float64Array, hit: Float64Array): boolean {
     if (!standable(hit, 3)) return false;
@@ -1631,31 +1635,35 @@ export class FootPlacement {
     probe[1] = pz;
     probe[2] = dx;
     probe[3] = dz;
-    let high = -(length < clear ? length : clear);
-    let low = 0;
-    probe[4] = high;
+    // `behind` (behind the landing, on the foot's way) and `ahead`, and their rises: a nose lies
+    // between them where they differ by more than `drop` (walking down: the ground behind higher,
+    // or ahead lower; walking up: behind lower, or ahead higher).
+    let behind = -(length < clear ? length : clear);
+    let ahead = 0;
+    probe[4] = behind;
     this.riseAlong(i, ray);
-    let highRise = scratch.rise[0];
-    let lowRise = 0;
-    if (!(highRise > drop)) {
-      high = 0;
-      highRise = 0;
-      low = 0.02 * L;
-      probe[4] = low;
+    let behindRise = scratch.rise[0];
+    let aheadRise = 0;
+    if (!(behindRise > drop || (behindRise < -drop && behindRise > Number.NEGATIVE_INFINITY))) {
+      behind = 0;
+      behindRise = 0;
+      ahead = 0.02 * L;
+      probe[4] = ahead;
       this.riseAlong(i, ray);
-      lowRise = scratch.rise[0];
+      aheadRise = scratch.rise[0];
       // (A hole ahead is no nose: there is no level to land on.)
-      if (!(lowRise < -drop && lowRise > Number.NEGATIVE_INFINITY)) return false;
+      if (!(aheadRise > drop || (aheadRise < -drop && aheadRise > Number.NEGATIVE_INFINITY))) return false;
     }
-    const half = 0.5 * (highRise + lowRise);
+    const half = 0.5 * (behindRise + aheadRise);
+    const down = behindRise > aheadRise;
     for (let k = 0; k < 7; k++) {
-      const mid = 0.5 * (high + low);
+      const mid = 0.5 * (behind + ahead);
       probe[4] = mid;
       this.riseAlong(i, ray);
-      if (scratch.rise[0] > half) high = mid;
-      else low = mid;
+      if (scratch.rise[0] > half === down) behind = mid;
+      else ahead = mid;
     }
-    const at = 0.5 * (high + low);
+    const at = 0.5 * (behind + ahead);
     const e = this.oEdge + 4 * i;
     this.f[e] = px + at * dx;
     this.f[e + 1] = pz + at * dz;

@@ -103,7 +103,7 @@ describe.each(CAPTURES)('$file up and down 15 cm steps, the steps slid 2 cm at a
  */
 const LOOPS: ({ name: string; character: () => Promise<Character>; clip: string } & Bounds)[] = [
   { name: 'robot Walking', character: robot, clip: 'Walking', sole: 0.01, sunk: 0.01, off: 0, step: 10 },
-  { name: 'Fox Walk', character: fox, clip: 'Walk', sole: 0.151, sunk: 0.01, off: 4, step: 36 },
+  { name: 'Fox Walk', character: fox, clip: 'Walk', sole: 0.151, sunk: 0.01, off: 4, step: 21 },
 ];
 
 describe.each(LOOPS)('$name up and down 15 cm steps, the steps slid 3 cm at a time', (c) => {
