@@ -13,7 +13,12 @@ const dist = path.join(root, 'demo', 'dist');
 /** The pages: demo/<page>.ts bundled into demo/dist/<page>.js, beside demo/<page>.html. */
 const PAGES = ['main', 'playground', 'mocap', 'character', 'crowd'];
 /** What the pages fetch, shipped in examples/assets (see its LICENSES.md). */
-const ASSETS = ['RobotExpressive.glb', 'cmu_02_01_walk.bvh', 'cmu_run_jog_daz_filtered.bvh'];
+const ASSETS = [
+  'RobotExpressive.glb',
+  'cmu_02_01_walk.bvh',
+  'cmu_run_jog_daz_filtered.bvh',
+  'cmu_01_03_climb_ladder_hang.bvh',
+];
 
 /** Bundles the demo into demo/dist; returns that directory. */
 export async function buildDemo() {
