@@ -42,6 +42,15 @@ export interface BarHangOptions {
   readonly gravity?: number;
   /** Share of the swing's speed lost per second. Default 0.15. */
   readonly damping?: number;
+  /**
+   * Hanging from a ledge: the wall under the edge stands in front of the character (its facing:
+   * `from → to` turned a quarter turn clockwise seen from above, so a bar along +X faces −Z), and
+   * the body's point (the shoulders' midpoint) stays at least this far behind the edge, world
+   * units: it rests against the wall, swings back from it when pushed, and comes to a stop against
+   * it, never into it. From 0 to less than the hang's length (`armExtension` of the arms' reach).
+   * Default: no wall (a bar, swinging both ways).
+   */
+  readonly ledgeWall?: number;
 }
 
 /** Per-hand numbers of the last update: target `x, y, z` (world), 1 while gripping. Left hand first. */
@@ -145,7 +154,10 @@ export class BarHang {
   private readonly skeleton: Skeleton;
   /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
   private readonly reads: PoseReads;
-  /** `from` (3), unit bar direction (3), bar length, scale, hang length, shoulder height, grip width, step, gravity, damping, facing (3). */
+  /**
+   * `from` (3), unit bar direction (3), bar length, scale, hang length, shoulder height, grip
+   * width, step, gravity, damping, facing (3), the ledge's wall gap (−1: none).
+   */
   private readonly frame: Float64Array;
   /** The body's point (the shoulders' midpoint), now and one step before: `x, y, z, px, py, pz`. */
   private readonly body = new Float64Array(6);
@@ -167,8 +179,9 @@ export class BarHang {
    * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms, a bar of no
    *   length or steeper than 45°, or an option out of range, naming it: `scale` and `handStep` must
    *   be above 0 (`handStep` at most the bar's length), `armExtension` in (0, 1], `gravity` and
-   *   `damping` 0 or more, `gripWidth` (default the shoulders' width) from 0 to the bar's length;
-   *   `argument/invalid` for `from` or `to` not an array.
+   *   `damping` 0 or more, `gripWidth` (default the shoulders' width) from 0 to the bar's length,
+   *   `ledgeWall` from 0 to less than the hang's length; `argument/invalid` for `from` or `to` not
+   *   an array.
    */
   constructor(skeleton: Skeleton, rig: Rig, options: BarHangOptions) {
     const name = 'BarHang';
@@ -224,6 +237,15 @@ export class BarHang {
     const reach = Math.min(this.reaches[0], this.reaches[1]) * scale;
     const shoulderY = 0.5 * (rest[16 * left.root + 13] + rest[16 * right.root + 13]) * scale;
     const shoulderWidth = Math.abs(rest[16 * left.root + 12] - rest[16 * right.root + 12]) * scale;
+    const hang = extension * reach;
+    const wall =
+      options.ledgeWall === undefined ? -1 : optionNumber(options.ledgeWall, 0, 'ledgeWall', 0, true, hang);
+    if (!(wall < hang)) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: options.ledgeWall is ${wall}, not less than the hang's length (${hang})`,
+      );
+    }
     const gripWidth = options.gripWidth ?? shoulderWidth;
     if (!(gripWidth <= length)) {
       throw new TendonError(
@@ -246,7 +268,7 @@ export class BarHang {
       dz / length,
       length,
       scale,
-      extension * reach,
+      hang,
       shoulderY,
       gripWidth,
       step,
@@ -255,6 +277,7 @@ export class BarHang {
       fx,
       0,
       fz,
+      wall,
     );
     this.arms = [
       new TwoBoneIk(skeleton, { root: left.root, middle: left.middle, end: left.end }),
@@ -512,6 +535,33 @@ export class BarHang {
       b[0] = px;
       b[1] = py - l;
       b[2] = pz;
+    }
+    const wall = f[17];
+    if (wall >= 0) {
+      // A ledge: the body's point no nearer the wall than `wall` behind the edge. Past it, the
+      // point goes to where the circle it swings on meets that plane, below the pivot, and stops
+      // there: the point before is set to it too, so that the next step carries no velocity (the
+      // move onto the plane would otherwise read as one, away from the wall).
+      const ahead = (b[0] - px) * f[14] + (b[2] - pz) * f[16];
+      if (ahead > -wall) {
+        // Up in the plane across the bar: facing × bar (a unit vector, the two being unit and
+        // square), turned up.
+        let ux = -f[16] * f[4];
+        let uy = f[16] * f[3] - f[14] * f[5];
+        let uz = f[14] * f[4];
+        if (uy < 0) {
+          ux = -ux;
+          uy = -uy;
+          uz = -uz;
+        }
+        const down = Math.sqrt(l * l - wall * wall);
+        b[0] = px - wall * f[14] - down * ux;
+        b[1] = py - down * uy;
+        b[2] = pz - wall * f[16] - down * uz;
+        b[3] = b[0];
+        b[4] = b[1];
+        b[5] = b[2];
+      }
     }
   }
 

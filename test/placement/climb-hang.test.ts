@@ -10,7 +10,11 @@ import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
 import { BarHang, HANG_HAND } from '../../src/placement/bar-hang.js';
 import { CLIMB_LIMB, LadderClimb } from '../../src/placement/ladder-climb.js';
-import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import {
+  createModelBuffer,
+  forwardKinematics,
+  restModelMatrices,
+} from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { robot } from './characters.js';
 
@@ -304,6 +308,101 @@ describe('BarHang', () => {
     expect(hang.position - start).toBeCloseTo(0.6, 9); // and moved 60 cm along the bar
     expect(maxError).toBeLessThanOrEqual(0.01);
     expect(steps.max).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('BarHang from a ledge (ledgeWall)', () => {
+  /**
+   * The robot hanging from a ledge along +X (facing −Z: the wall under the edge at z < 0) for 6 s:
+   * pushed into the wall, then away from it, then left to swing back. Returns the body point's
+   * least and largest z (the shoulders' midpoint: the world origin raised by the rest shoulder
+   * height along the body's up), its z at the end, the hands' largest distance to the edge and the
+   * largest IK step.
+   */
+  const hangFromLedge = async (ledgeWall: number | undefined) => {
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const idle = character.clips.get('Idle') as Clip;
+    const context = new SamplerContext(idle);
+    const animated = new Pose(skeleton);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const hang = new BarHang(skeleton, rig, {
+      from: [-2, 2.4, 0],
+      to: [2, 2.4, 0],
+      scale: character.scale,
+      ledgeWall,
+    });
+    const rest = restModelMatrices(skeleton);
+    const [l, r] = [rig.arms[0].root, rig.arms[1].root];
+    const shoulder = 0.5 * (rest[16 * l + 13] + rest[16 * r + 13]) * character.scale;
+    const steps = new AddedRotationSteps(skeleton.jointCount);
+    const out = {
+      minZ: Number.POSITIVE_INFINITY,
+      maxZ: Number.NEGATIVE_INFINITY,
+      endZ: 0,
+      hands: 0,
+      grip: 0,
+      steps: 0,
+    };
+    for (let f = 0; f < 360; f++) {
+      sampleClip(idle, context, f / 60, animated);
+      pose.copyFrom(animated);
+      forwardKinematics(pose, model);
+      if (f === 10) hang.pushBody(0, 0, -60);
+      if (f === 60) hang.pushBody(0, 0, 90);
+      hang.update(pose, model, 1 / 60);
+      steps.add(animated.rotations, pose.rotations);
+      const W = hang.world;
+      const up = Math.hypot(W[4], W[5], W[6]);
+      const z = W[14] + (W[6] / up) * shoulder;
+      out.minZ = Math.min(out.minZ, z);
+      out.maxZ = Math.max(out.maxZ, z);
+      out.endZ = z;
+      for (let h = 0; h < 2; h++) {
+        const o = h * HANG_HAND.length;
+        if (hang.report[o + HANG_HAND.gripping] !== 1) continue;
+        const p = worldOf(W, model, hang.arms[h].end);
+        const t = hang.report.subarray(o, o + 3);
+        out.hands = Math.max(out.hands, Math.hypot(p[0] - t[0], p[1] - t[1], p[2] - t[2]));
+        // The grip is on the edge.
+        out.grip = Math.max(out.grip, Math.hypot(t[1] - 2.4, t[2]));
+      }
+    }
+    out.steps = steps.max;
+    return out;
+  };
+
+  it('rests against the wall, swings back from it when pushed and stops against it, never into it: hands on the edge', async () => {
+    const ledge = await hangFromLedge(0.15);
+    expect(ledge.minZ).toBeGreaterThanOrEqual(0.15 - 1e-9);
+    expect(ledge.maxZ).toBeGreaterThan(0.4); // pushed away, it swings back from the wall
+    expect(ledge.endZ).toBeCloseTo(0.15, 3); // and comes to rest against it
+    expect(ledge.hands).toBeLessThanOrEqual(0.01);
+    expect(ledge.grip).toBeLessThanOrEqual(1e-9);
+    expect(ledge.steps).toBeLessThanOrEqual(10);
+    if (process.env.REPORT) console.log('ledge', JSON.stringify(ledge));
+    // A bar: the same pushes swing the body through where the wall would be.
+    const bar = await hangFromLedge(undefined);
+    expect(bar.minZ).toBeLessThan(-0.2);
+  });
+
+  it('refuses a gap below 0, not a number, or as long as the hang (placement/invalid-option, naming ledgeWall)', async () => {
+    const { skeleton, rig } = await robot();
+    for (const ledgeWall of [-0.1, Number.NaN, Number.POSITIVE_INFINITY, 100, '0.1']) {
+      expect(
+        () => new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], ledgeWall } as never),
+        String(ledgeWall),
+      ).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-option',
+          message: expect.stringContaining('ledgeWall'),
+        }),
+      );
+    }
+    expect(
+      () => new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], ledgeWall: 0 }),
+    ).not.toThrow();
   });
 });
 

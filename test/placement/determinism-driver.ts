@@ -2,7 +2,7 @@
  * The placement workload of the cross-engine determinism test: a synthetic walker placed over a
  * heightfield, a mesh and steps (feet, pelvis, locks, tilt, the joint-step limit, a landing moved
  * past a step's nose, look-at), then climbing a ladder and hanging
- * from a bar, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
+ * from a bar and from a ledge, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
  * and in QuickJS; the two strings must be equal.
  */
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
@@ -88,6 +88,8 @@ export function run(frames: number): string {
     ladder: { bottom: [0, 0, 0], facing: [0, -1], rungCount: 6, spacing: 0.3 },
   });
   const hang = new BarHang(skeleton, rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0] });
+  // A ledge: stopped against its wall (at first, and pushed into it), then pushed away from it.
+  const ledge = new BarHang(skeleton, rig, { from: [-1, 2.2, 0], to: [1, 2.2, 0], ledgeWall: 0.1 });
   for (let f = 0; f < frames; f++) {
     forwardKinematics(pose.resetToRest(), model);
     // Eased out and back in (smoothstep weights, limbs turned part of the way).
@@ -103,6 +105,12 @@ export function run(frames: number): string {
     hang.update(pose, model, 1 / 60, 0.004);
     bits(pose.rotations, out);
     bits(hang.world, out);
+    forwardKinematics(pose.resetToRest(), model);
+    if (f === 1) ledge.pushBody(0, 0, -200);
+    if (f === 3) ledge.pushBody(0, 0, 200);
+    ledge.update(pose, model, 1 / 60);
+    bits(pose.rotations, out);
+    bits(ledge.world, out);
   }
   return out.join('\n');
 }
