@@ -230,12 +230,13 @@ export interface FootPlacementOptions {
   readonly anticipation?: number;
   /**
    * How far past a step's nose a foot lands at least, walking down or up, a fraction of the leg's
-   * length. A foot the clip lands just past a nose (or up to 2% of the leg before one: where it
-   * lands is predicted to a centimetre or so) would pass over the upper level until touchdown and
-   * drop the step's height in the frame it lands (walking up, meet the upper level it was not
-   * heading for, and rise the step's height); it lands this far past the nose instead, moved on along
-   * its path over the last `anticipation` seconds of its swing (the stride lengthens), so that it
-   * passes the nose in time to come down. The move is no more than `lockRadius` (the lock would
+   * length. Walking down, a foot the clip lands just past a nose (or up to 2% of the leg before
+   * one: where it lands is predicted to a centimetre or so) would pass over the upper level until
+   * touchdown and drop the step's height in the frame it lands; walking up, one the clip lands just
+   * short of a riser or just past its nose would stand on the nose's edge or meet the upper level
+   * it was not heading for. It lands this far past the nose instead, moved on along its path over
+   * the last `anticipation` seconds of its swing (the stride lengthens): walking down it passes the
+   * nose in time to come down, walking up it heads for the upper level. The move is no more than `lockRadius` (the lock would
    * slide it back), nor farther than the leg reaches from the hips. The nose is looked for once a
    * swing (again only where the predicted landing moves by 1% of the leg): two rays, nine where it
    * finds one. Default 0.15; 0 turns it off.
@@ -1548,9 +1549,10 @@ export class FootPlacement {
    * answer) is then cast there, and the move is kept in `edgeShift` (the targets take it as the
    * landing nears: computeTargets). Landing where the clip has it, the foot would pass over the
    * upper level until touchdown, then drop the step's height in that frame (CMU 131_01's heel
-   * 2 mm past a nose: its target fell 14.5 cm, a knee turned 30°); walking up, a toe landing just
-   * past a riser, where the prediction read the lower level, would rise the step's height in
-   * that frame (the Fox's hind paws: 35° at a knee). The nose is looked for once a
+   * 2 mm past a nose: its target fell 14.5 cm, a knee turned 30°); walking up, a foot landing
+   * just short of a riser, or just past its nose, stands on the nose's edge, or meets the upper
+   * level it was not heading for (the Fox's front paw, 1–2 cm short of a riser, stood on its nose
+   * and dropped 15 cm when the clip slid it back: 35° at an elbow). The nose is looked for once a
    * swing (findNose) and kept with the path's direction until the foot lands, so that the landing
    * does not jump as the prediction wavers. The move is at most 5% of the leg more than the
    * clearance, and no more than `lockRadius` (the lock would slide it back). Returns whether the
@@ -1626,33 +1628,43 @@ export class FootPlacement {
     const clear = this.f[this.oSettings + 17] * L + (back > 0 ? back : 0);
     scratch.edgePlane.set(hit);
     const drop = 0.08 * L;
-    // The span (along the path from the landing) with the upper level at `high` and the lower at
-    // `low`, and their rises over the landing's plane. (The probe's numbers and its answer go
-    // through arrays: doubles passed to or returned from a call V8 does not inline are boxed,
-    // 42–54 B a frame.)
+    // (The probe's numbers and its answer go through arrays: doubles passed to or returned from a
+    // call V8 does not inline are boxed, 42–54 B a frame.)
     const probe = scratch.edgeProbe;
     probe[0] = px;
     probe[1] = pz;
     probe[2] = dx;
     probe[3] = dz;
-    // `behind` (behind the landing, on the foot's way) and `ahead`, and their rises: a nose lies
-    // between them where they differ by more than `drop` (walking down: the ground behind higher,
-    // or ahead lower; walking up: behind lower, or ahead higher).
+    // The span (along the path from the landing) from `behind` to `ahead`, and their rises over
+    // the landing's plane: a nose lies between them where they differ by more than `drop`.
+    // Walking down, the ground behind is higher, or else the ground ahead lower (as before the
+    // walk up was looked for: a drop ahead is taken first); walking up, the ground behind is
+    // lower, or else the ground ahead higher.
     let behind = -(length < clear ? length : clear);
     let ahead = 0;
     probe[4] = behind;
     this.riseAlong(i, ray);
     let behindRise = scratch.rise[0];
     let aheadRise = 0;
-    if (!(behindRise > drop || (behindRise < -drop && behindRise > Number.NEGATIVE_INFINITY))) {
+    if (!(behindRise > drop)) {
+      const riseBehind = behindRise;
+      const from = behind;
       behind = 0;
       behindRise = 0;
       ahead = 0.02 * L;
       probe[4] = ahead;
       this.riseAlong(i, ray);
       aheadRise = scratch.rise[0];
-      // (A hole ahead is no nose: there is no level to land on.)
-      if (!(aheadRise > drop || (aheadRise < -drop && aheadRise > Number.NEGATIVE_INFINITY))) return false;
+      // (A hole is no nose: there is no level to land on.)
+      if (!(aheadRise < -drop && aheadRise > Number.NEGATIVE_INFINITY)) {
+        if (riseBehind < -drop && riseBehind > Number.NEGATIVE_INFINITY) {
+          // Up past a riser behind the landing.
+          behind = from;
+          behindRise = riseBehind;
+          ahead = 0;
+          aheadRise = 0;
+        } else if (!(aheadRise > drop)) return false;
+      }
     }
     const half = 0.5 * (behindRise + aheadRise);
     const down = behindRise > aheadRise;

@@ -149,6 +149,30 @@ describe("a foot the clip lands just past a step's nose, walking down", () => {
   });
 });
 
+describe('a foot the clip lands just short of a riser, walking up', () => {
+  it("the Fox's front paw lands past the nose, not on its edge: no drop when the clip slides it back (35.3° before)", async () => {
+    // The steps laid 0.92 m on: the right front paw lands 1–2 cm short of a riser; its footprint
+    // stood it on the nose, and when the clip slid it back 4 cm mid-stance (its contact splits for
+    // 3 frames) it dropped 15 cm (the elbow, joint 9, 35.3° in frame 81).
+    const character = await fox();
+    const clip = character.clips.get('Walk') as Clip;
+    const track = computeContacts(clip, character.rig.legs, { loop: true });
+    const [gx, , gz] = track.groundVelocity;
+    const l = Math.hypot(gx, gz);
+    const m = walk({
+      clip,
+      rig: character.rig,
+      track,
+      ground: terrains([-gx / l, -gz / l], 0.92).steps,
+      scale: character.scale,
+      seconds: 2,
+    });
+    expect(m.maxAddedRotationStepDeg).toBeLessThanOrEqual(17);
+    expect(summary(m.sunk).max).toBeLessThanOrEqual(0.01);
+    expect(m.kneeFlips).toBe(0);
+  });
+});
+
 describe("a landing moved past a step's nose, as other things happen", () => {
   /**
    * The robot walking 3 s over the steps laid 0.89 m on (its left foot lands 1 cm past a nose at
