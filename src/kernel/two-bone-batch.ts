@@ -12,7 +12,8 @@
  */
 
 import { localUsable, modelUsable } from './pose-numbers.js';
-import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolve } from './two-bone.js';
+import { TWO_BONE, TWO_BONE_MEMORY_LENGTH, TWO_BONE_RESULT, twoBoneSolveGeneral } from './two-bone.js';
+import { twoBoneHingeLeg } from './two-bone-hinge-leg.js';
 
 /** Layout of the `legs` array of {@link twoBoneSolveBatch}: four joint indices per leg. */
 export const TWO_BONE_LEG = {
@@ -127,13 +128,7 @@ export function twoBoneSolveLeg(
   i: number,
 ): boolean {
   const s = settings;
-  const mem = memoryLeg;
   const res = resultLeg;
-  const mo = i * TWO_BONE_MEMORY_LENGTH;
-  mem[0] = memory[mo];
-  mem[1] = memory[mo + 1];
-  mem[2] = memory[mo + 2];
-  mem[3] = memory[mo + 3];
   const lo = i * TWO_BONE_LEG.length;
   const root = legs[lo];
   const mid = legs[lo + 1];
@@ -149,7 +144,11 @@ export function twoBoneSolveLeg(
     status[i] = ST.invalid;
     return true;
   }
-  twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
+  // twoBoneSolve, its two paths called here: the fused leg, which reads no bend memory, and only
+  // when it declines the general path, which is given the leg's memory.
+  if (!twoBoneHingeLeg(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, res)) {
+    solveGeneral(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, memory, i);
+  }
   if (
     res[R.reached] === 0 &&
     res[R.outOfReach] === 0 &&
@@ -159,14 +158,12 @@ export function twoBoneSolveLeg(
   ) {
     // TwoBoneIk.solve's second pass: a reachable target missed (the limb's bones carry
     // non-uniform scale, which the closed form does not model).
-    twoBoneSolve(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, mem, res);
+    if (
+      !twoBoneHingeLeg(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, res)
+    ) {
+      solveGeneral(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, memory, i);
+    }
   }
-  // The memory as the solver object keeps it (the kernel may have set it before it found a zero
-  // rotation).
-  memory[mo] = mem[0];
-  memory[mo + 1] = mem[1];
-  memory[mo + 2] = mem[2];
-  memory[mo + 3] = mem[3];
   if (res[R.invalid] > 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)) {
     // Rare: the kernel met a NaN, an infinity or a zero rotation in the pose and wrote nothing.
     errors[i] = Number.NaN;
@@ -182,6 +179,45 @@ export function twoBoneSolveLeg(
     (res[R.clamped] > 0 ? ST.clamped : 0) |
     (res[R.degenerate] > 0 || res[R.invalid] > 0 ? ST.degenerate : 0);
   return false;
+}
+
+/**
+ * Leg `i` by `twoBoneSolveGeneral` (the legs the fused kernel declines), its bend memory
+ * `memory[4i …]` copied in and back out: the memory as the solver object keeps it, set by the
+ * kernel even where it then finds a zero rotation. Writes `resultLeg`.
+ */
+function solveGeneral(
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+  subtreeEnd: number,
+  settings: Float64Array,
+  memory: Float64Array,
+  i: number,
+): void {
+  const mem = memoryLeg;
+  const mo = i * TWO_BONE_MEMORY_LENGTH;
+  for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) mem[k] = memory[mo + k];
+  twoBoneSolveGeneral(
+    model,
+    parents,
+    translations,
+    rotations,
+    scales,
+    root,
+    mid,
+    end,
+    subtreeEnd,
+    settings,
+    mem,
+    resultLeg,
+  );
+  for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) memory[mo + k] = mem[k];
 }
 
 /**
@@ -202,7 +238,7 @@ function legInputsFinite(
   mid: number,
   end: number,
 ): boolean {
-  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + s[S.weight] + s[S.softness];
+  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + (s[S.weight] + s[S.softness]);
   if (s[S.hasPole] > 0) sum += s[S.pole] + s[S.pole + 1] + s[S.pole + 2];
   if (s[S.hasEndRotation] > 0) {
     if (end < 0) return false;
@@ -215,33 +251,27 @@ function legInputsFinite(
     sum += x + y + z + w;
   }
   // The local transforms of root, middle and end, written out (a double returned from a call
-  // V8 does not inline is boxed).
+  // V8 does not inline is boxed), in three sums side by side rather than one chain of additions
+  // (each waiting on the last). Any grouping serves: a NaN or an infinity makes each grouping's
+  // total non-finite, and an overflow goes to the exact check.
   let o = 3 * root;
   let q = 4 * root;
-  sum +=
-    translations[o] +
-    translations[o + 1] +
-    translations[o + 2] +
-    (scales[o] + scales[o + 1] + scales[o + 2]) +
-    (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  let t = translations[o] + translations[o + 1] + translations[o + 2];
+  let c = scales[o] + scales[o + 1] + scales[o + 2];
+  let r = rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   o = 3 * mid;
   q = 4 * mid;
-  sum +=
-    translations[o] +
-    translations[o + 1] +
-    translations[o + 2] +
-    (scales[o] + scales[o + 1] + scales[o + 2]) +
-    (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+  t += translations[o] + translations[o + 1] + translations[o + 2];
+  c += scales[o] + scales[o + 1] + scales[o + 2];
+  r += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   if (end >= 0) {
     o = 3 * end;
     q = 4 * end;
-    sum +=
-      translations[o] +
-      translations[o + 1] +
-      translations[o + 2] +
-      (scales[o] + scales[o + 1] + scales[o + 2]) +
-      (rotations[q] + rotations[q + 1] + rotations[q + 2] + rotations[q + 3]);
+    t += translations[o] + translations[o + 1] + translations[o + 2];
+    c += scales[o] + scales[o + 1] + scales[o + 2];
+    r += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   }
+  sum += t + c + r;
   if (sum - sum === 0) return true;
   return legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end);
 }
