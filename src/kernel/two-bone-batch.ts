@@ -134,19 +134,19 @@ export function twoBoneSolveLeg(
   const mid = legs[lo + 1];
   const end = legs[lo + 2];
   const subtreeEnd = legs[lo + 3];
-  if (
-    !legInputsFinite(s, model, parents, translations, rotations, scales, root, mid, end) ||
-    (s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end))
-  ) {
-    // Where TwoBoneIk.solve throws before it solves (at weight 0 it checks the pose, since the
-    // kernel then reads no more than the end's position).
-    errors[i] = Number.NaN;
-    status[i] = ST.invalid;
-    return true;
+  // The fused kernel reads the target, the pole, the weight and the rotations of root and middle
+  // before it writes, and declines a leg where one is not finite: the numbers it does not read are
+  // checked first, every number only for a leg it declines (or whose first check fails).
+  const unseen = legUnseenFinite(s, translations, rotations, scales, root, mid, end);
+  if (!unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
+    return flagInvalid(errors, status, i);
   }
   // twoBoneSolve, its two paths called here: the fused leg, which reads no bend memory, and only
   // when it declines the general path, which is given the leg's memory.
   if (!twoBoneHingeLeg(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, res)) {
+    if (unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
+      return flagInvalid(errors, status, i);
+    }
     solveGeneral(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, memory, i);
   }
   if (
@@ -166,9 +166,7 @@ export function twoBoneSolveLeg(
   }
   if (res[R.invalid] > 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)) {
     // Rare: the kernel met a NaN, an infinity or a zero rotation in the pose and wrote nothing.
-    errors[i] = Number.NaN;
-    status[i] = ST.invalid;
-    return true;
+    return flagInvalid(errors, status, i);
   }
   errors[i] = res[R.error];
   // As TwoBoneIk reports it: a kernel that wrote nothing on a finite pose (geometry too large
@@ -220,6 +218,35 @@ function solveGeneral(
   for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) memory[mo + k] = mem[k];
 }
 
+/** Leg `i` flagged `invalid`, its error NaN, nothing of its pose or memory written. */
+function flagInvalid(errors: Float64Array, status: Uint8Array, i: number): true {
+  errors[i] = Number.NaN;
+  status[i] = ST.invalid;
+  return true;
+}
+
+/**
+ * Whether the leg passes the checks `TwoBoneIk.solve` makes before it solves (where it does not,
+ * the solver object throws): its numbers usable ({@link legInputsFinite}) and, at weight 0, its
+ * pose too (the kernel then reads no more than the end's position).
+ */
+function legInputsUsable(
+  s: Float64Array,
+  model: Float64Array,
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  return (
+    legInputsFinite(s, model, parents, translations, rotations, scales, root, mid, end) &&
+    !(s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end))
+  );
+}
+
 /**
  * Whether the numbers of one leg that `TwoBoneIk.solve` checks before it solves are usable: the
  * target, pole, end rotation, weight and softness in its settings `s`, and the local transforms
@@ -238,7 +265,7 @@ function legInputsFinite(
   mid: number,
   end: number,
 ): boolean {
-  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + (s[S.weight] + s[S.softness]);
+  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + s[S.weight];
   if (s[S.hasPole] > 0) sum += s[S.pole] + s[S.pole + 1] + s[S.pole + 2];
   if (s[S.hasEndRotation] > 0) {
     if (end < 0) return false;
@@ -250,30 +277,48 @@ function legInputsFinite(
     if (!(x * x + y * y + z * z + w * w > 1e-12)) return false;
     sum += x + y + z + w;
   }
-  // The local transforms of root, middle and end, written out (a double returned from a call
-  // V8 does not inline is boxed), in three sums side by side rather than one chain of additions
-  // (each waiting on the last). Any grouping serves: a NaN or an infinity makes each grouping's
-  // total non-finite, and an overflow goes to the exact check.
-  let o = 3 * root;
   let q = 4 * root;
+  sum += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
+  q = 4 * mid;
+  sum += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
+  if (sum - sum === 0 && legUnseenFinite(s, translations, rotations, scales, root, mid, end)) return true;
+  return legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end);
+}
+
+/**
+ * The part of {@link legInputsFinite} that the fused kernel does not find for itself: the
+ * softness (a NaN one takes no branch of the kernel's), the local translations and scales of root,
+ * middle and end and the end's rotation (read by the forward kinematics after the rotations are
+ * written). Whether their sum is finite: `false` for a NaN or an infinity, or for finite numbers
+ * whose sum overflowed (which {@link legInputsExact} then tells apart).
+ */
+function legUnseenFinite(
+  s: Float64Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  // Written out (a double returned from a call V8 does not inline is boxed), in sums side by
+  // side rather than one chain of additions (each waiting on the last).
+  let o = 3 * root;
   let t = translations[o] + translations[o + 1] + translations[o + 2];
   let c = scales[o] + scales[o + 1] + scales[o + 2];
-  let r = rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   o = 3 * mid;
-  q = 4 * mid;
   t += translations[o] + translations[o + 1] + translations[o + 2];
   c += scales[o] + scales[o + 1] + scales[o + 2];
-  r += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
+  let sum = s[S.softness];
   if (end >= 0) {
     o = 3 * end;
-    q = 4 * end;
+    const q = 4 * end;
     t += translations[o] + translations[o + 1] + translations[o + 2];
     c += scales[o] + scales[o + 1] + scales[o + 2];
-    r += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
+    sum += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   }
-  sum += t + c + r;
-  if (sum - sum === 0) return true;
-  return legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end);
+  sum += t + c;
+  return sum - sum === 0;
 }
 
 /**

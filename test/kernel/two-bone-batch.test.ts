@@ -63,6 +63,12 @@ interface LegCase {
   readonly endRotation: readonly number[] | null;
   /** A NaN in the local translation of the leg's root, middle or end (0, 1, 2; −1: none). */
   readonly nanLocal: number;
+  /** A number put in a local rotation or scale of the leg's root, middle or end (0, 1, 2). */
+  readonly badLocal?: {
+    readonly array: 'rotations' | 'scales';
+    readonly joint: number;
+    readonly value: number;
+  };
 }
 
 interface CharacterCase {
@@ -190,6 +196,11 @@ function characterPose(c: CharacterCase): Pose {
       const limb = LIMBS[l];
       const j = [limb.root, limb.middle, limb.end][leg.nanLocal];
       pose.translations[3 * j + 1] = Number.NaN;
+    }
+    if (leg.badLocal !== undefined) {
+      const limb = LIMBS[l];
+      const j = [limb.root, limb.middle, limb.end][leg.badLocal.joint];
+      pose[leg.badLocal.array][(leg.badLocal.array === 'rotations' ? 4 : 3) * j + 1] = leg.badLocal.value;
     }
   });
   return pose;
@@ -326,6 +337,31 @@ function expectSame(actual: Float64Array, wanted: Float64Array, what: string): v
   }
 }
 
+/** One character, both legs hinged and reaching a target inside their reach, nothing invalid. */
+function sampleBase(): CharacterCase {
+  return {
+    parent: 0,
+    pelvisRotation: [0, 0, 0, 1],
+    legRotations: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1],
+    legs: [0, 1].map(
+      (): LegCase => ({
+        mode: 'hinge' as const,
+        endLocal: false,
+        softness: 0,
+        weight: 1,
+        twist: 0,
+        bendRange: false,
+        kind: 'inside',
+        dir: [0, -0.8, 0.6],
+        radius: 0.6,
+        pole: null,
+        endRotation: null,
+        nanLocal: -1,
+      }),
+    ),
+  };
+}
+
 describe('twoBoneSolveBatch', () => {
   it('gives TwoBoneIk.solve’s bits for every leg of a crowd, over two frames (memory carried)', () => {
     fc.assert(
@@ -337,27 +373,7 @@ describe('twoBoneSolveBatch', () => {
   });
 
   it('flags a NaN target, pole or local and leaves that leg alone, the others solved', () => {
-    const base: CharacterCase = {
-      parent: 0,
-      pelvisRotation: [0, 0, 0, 1],
-      legRotations: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1],
-      legs: [0, 1].map(
-        (): LegCase => ({
-          mode: 'hinge' as const,
-          endLocal: false,
-          softness: 0,
-          weight: 1,
-          twist: 0,
-          bendRange: false,
-          kind: 'inside',
-          dir: [0, -0.8, 0.6],
-          radius: 0.6,
-          pole: null,
-          endRotation: null,
-          nanLocal: -1,
-        }),
-      ),
-    };
+    const base = sampleBase();
     const nanTarget = { ...base, legs: [{ ...base.legs[0], kind: 'nan' }, base.legs[1]] };
     const nanPole = { ...base, legs: [base.legs[0], { ...base.legs[1], pole: [Number.NaN, 0, 0] }] };
     const nanLocal = { ...base, legs: [{ ...base.legs[0], nanLocal: 1 }, base.legs[1]] };
@@ -366,6 +382,72 @@ describe('twoBoneSolveBatch', () => {
     run([base, nanTarget, nanPole, nanLocal, zeroEnd], 1);
     for (const leg of [2, 5, 6, 8]) expect(expected.get(leg)!.threw).toBe(true);
     for (const leg of [0, 1, 3, 4, 7, 9]) expect(expected.get(leg)!.threw).toBe(false);
+  });
+
+  it('flags a NaN or an infinity in a rotation or scale of root, middle or end where TwoBoneIk throws', () => {
+    // The fused kernel finds the root's and the middle's rotations itself (it declines before it
+    // writes); the batch checks the rest before the kernel runs: both are held to the throws here.
+    const base = sampleBase();
+    const cases: CharacterCase[] = [base];
+    for (const array of ['rotations', 'scales'] as const) {
+      for (let joint = 0; joint < 3; joint++) {
+        for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+          cases.push({
+            ...base,
+            legs: [{ ...base.legs[0], badLocal: { array, joint, value } }, base.legs[1]],
+          });
+        }
+      }
+    }
+    expected.clear();
+    run(cases, 1);
+    for (let c = 1; c < cases.length; c++) {
+      expect(expected.get(2 * c)!.threw).toBe(true);
+      expect(expected.get(2 * c + 1)!.threw).toBe(false);
+    }
+  });
+
+  it('flags a leg whose weight or softness was set to NaN in its settings, writing nothing of it', () => {
+    for (const slot of [TWO_BONE.weight, TWO_BONE.softness]) {
+      const translations = new Float64Array(SKELETON.restTranslations);
+      const rotations = new Float64Array(SKELETON.restRotations);
+      const scales = new Float64Array(SKELETON.restScales);
+      const model = new Float64Array(16 * J);
+      localToModel(model, SKELETON.parents, translations, rotations, scales, 0, J);
+      const legs = new Int32Array(8);
+      const settings = new Float64Array(2 * TWO_BONE.length);
+      LIMBS.forEach((limb, l) => {
+        legs.set([limb.root, limb.middle, limb.end, SKELETON.subtreeEnds[limb.root]], 4 * l);
+        new TwoBoneIk(SKELETON, limb).writeSettings(settings, TWO_BONE.length * l);
+        settings.set([model[16 * limb.root + 12], 0.3, 0.2], TWO_BONE.length * l + TWO_BONE.target);
+      });
+      settings[slot] = Number.NaN;
+      const memory = new Float64Array(8).fill(0.5);
+      const errors = new Float64Array(2);
+      const status = new Uint8Array(2);
+      const before = { rotations: rotations.slice(), model: model.slice() };
+      const invalid = twoBoneSolveBatch(
+        model,
+        SKELETON.parents,
+        translations,
+        rotations,
+        scales,
+        legs,
+        settings,
+        memory,
+        errors,
+        status,
+        0,
+        2,
+      );
+      expect(invalid).toBe(1);
+      expect(status[0]).toBe(TWO_BONE_STATUS.invalid);
+      expect(errors[0]).toBeNaN();
+      expect(status[1] & TWO_BONE_STATUS.invalid).toBe(0);
+      expectSame(rotations.subarray(0, 4 * 6), before.rotations.subarray(0, 4 * 6), 'rotations');
+      expectSame(model.subarray(0, 16 * 6), before.model.subarray(0, 16 * 6), 'model');
+      expectSame(memory.subarray(0, 4), new Float64Array(4).fill(0.5), 'memory');
+    }
   });
 
   it('solves a leg range (first, count) and nothing outside it', () => {
