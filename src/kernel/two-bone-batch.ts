@@ -129,6 +129,7 @@ export function twoBoneSolveLeg(
 ): boolean {
   const s = settings;
   const res = resultLeg;
+  const mem = memoryLeg;
   const lo = i * TWO_BONE_LEG.length;
   const root = legs[lo];
   const mid = legs[lo + 1];
@@ -141,27 +142,48 @@ export function twoBoneSolveLeg(
   if (!unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
     return flagInvalid(errors, status, i);
   }
-  // twoBoneSolve, its two paths called here: the fused leg, which reads no bend memory, and only
-  // when it declines the general path, which is given the leg's memory.
-  if (!twoBoneHingeLeg(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, res)) {
-    if (unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
-      return flagInvalid(errors, status, i);
-    }
-    solveGeneral(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, memory, i);
-  }
-  if (
-    res[R.reached] === 0 &&
-    res[R.outOfReach] === 0 &&
-    res[R.clamped] === 0 &&
-    res[R.degenerate] === 0 &&
-    res[R.invalid] === 0
-  ) {
-    // TwoBoneIk.solve's second pass: a reachable target missed (the limb's bones carry
-    // non-uniform scale, which the closed form does not model).
+  // twoBoneSolve's two paths, called here: the fused leg, which reads no bend memory, and only
+  // where it declines, the general path, given the leg's memory (copied back out as the solver
+  // object keeps it, set even where the kernel then finds a zero rotation). A second pass where
+  // TwoBoneIk.solve makes one: a reachable target missed, no flag (the limb's bones carry
+  // non-uniform scale, which the closed form does not model).
+  for (let pass = 0; pass < 2; pass++) {
     if (
       !twoBoneHingeLeg(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, res)
     ) {
-      solveGeneral(model, parents, translations, rotations, scales, root, mid, end, subtreeEnd, s, memory, i);
+      if (
+        pass === 0 &&
+        unseen &&
+        !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)
+      ) {
+        return flagInvalid(errors, status, i);
+      }
+      const mo = i * TWO_BONE_MEMORY_LENGTH;
+      for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) mem[k] = memory[mo + k];
+      twoBoneSolveGeneral(
+        model,
+        parents,
+        translations,
+        rotations,
+        scales,
+        root,
+        mid,
+        end,
+        subtreeEnd,
+        s,
+        mem,
+        res,
+      );
+      for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) memory[mo + k] = mem[k];
+    }
+    if (
+      res[R.reached] !== 0 ||
+      res[R.outOfReach] !== 0 ||
+      res[R.clamped] !== 0 ||
+      res[R.degenerate] !== 0 ||
+      res[R.invalid] !== 0
+    ) {
+      break;
     }
   }
   if (res[R.invalid] > 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)) {
@@ -179,45 +201,6 @@ export function twoBoneSolveLeg(
   return false;
 }
 
-/**
- * Leg `i` by `twoBoneSolveGeneral` (the legs the fused kernel declines), its bend memory
- * `memory[4i …]` copied in and back out: the memory as the solver object keeps it, set by the
- * kernel even where it then finds a zero rotation. Writes `resultLeg`.
- */
-function solveGeneral(
-  model: Float64Array,
-  parents: Int32Array,
-  translations: Float64Array,
-  rotations: Float64Array,
-  scales: Float64Array,
-  root: number,
-  mid: number,
-  end: number,
-  subtreeEnd: number,
-  settings: Float64Array,
-  memory: Float64Array,
-  i: number,
-): void {
-  const mem = memoryLeg;
-  const mo = i * TWO_BONE_MEMORY_LENGTH;
-  for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) mem[k] = memory[mo + k];
-  twoBoneSolveGeneral(
-    model,
-    parents,
-    translations,
-    rotations,
-    scales,
-    root,
-    mid,
-    end,
-    subtreeEnd,
-    settings,
-    mem,
-    resultLeg,
-  );
-  for (let k = 0; k < TWO_BONE_MEMORY_LENGTH; k++) memory[mo + k] = mem[k];
-}
-
 /** Leg `i` flagged `invalid`, its error NaN, nothing of its pose or memory written. */
 function flagInvalid(errors: Float64Array, status: Uint8Array, i: number): true {
   errors[i] = Number.NaN;
@@ -227,34 +210,14 @@ function flagInvalid(errors: Float64Array, status: Uint8Array, i: number): true 
 
 /**
  * Whether the leg passes the checks `TwoBoneIk.solve` makes before it solves (where it does not,
- * the solver object throws): its numbers usable ({@link legInputsFinite}) and, at weight 0, its
- * pose too (the kernel then reads no more than the end's position).
+ * the solver object throws): the target, pole, end rotation, weight and softness in its settings
+ * `s`, and the local transforms of root, middle and end (which the kernel does not read itself,
+ * but recomputes model matrices from), usable; at weight 0, the pose too (the kernel then reads
+ * no more than the end's position). Sums, not a branch per number: a NaN or an infinity anywhere
+ * makes a sum NaN or infinite (and an overflow of huge finite numbers sends the leg to the exact
+ * check).
  */
 function legInputsUsable(
-  s: Float64Array,
-  model: Float64Array,
-  parents: Int32Array,
-  translations: Float64Array,
-  rotations: Float64Array,
-  scales: Float64Array,
-  root: number,
-  mid: number,
-  end: number,
-): boolean {
-  return (
-    legInputsFinite(s, model, parents, translations, rotations, scales, root, mid, end) &&
-    !(s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end))
-  );
-}
-
-/**
- * Whether the numbers of one leg that `TwoBoneIk.solve` checks before it solves are usable: the
- * target, pole, end rotation, weight and softness in its settings `s`, and the local transforms
- * of root, middle and end (which the kernel does not read itself, but recomputes model matrices
- * from). Sums, not a branch per number: a NaN or an infinity anywhere makes the sum NaN or
- * infinite (and an overflow of huge finite numbers sends the leg to the exact check).
- */
-function legInputsFinite(
   s: Float64Array,
   model: Float64Array,
   parents: Int32Array,
@@ -281,12 +244,19 @@ function legInputsFinite(
   sum += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   q = 4 * mid;
   sum += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
-  if (sum - sum === 0 && legUnseenFinite(s, translations, rotations, scales, root, mid, end)) return true;
-  return legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end);
+  if (
+    !(sum - sum === 0 && legUnseenFinite(s, translations, rotations, scales, root, mid, end)) &&
+    !legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end)
+  ) {
+    return false;
+  }
+  return !(
+    s[S.weight] === 0 && !legPoseUsable(model, parents, translations, rotations, scales, root, mid, end)
+  );
 }
 
 /**
- * The part of {@link legInputsFinite} that the fused kernel does not find for itself: the
+ * The part of {@link legInputsUsable} that the fused kernel does not find for itself: the
  * softness (a NaN one takes no branch of the kernel's), the local translations and scales of root,
  * middle and end and the end's rotation (read by the forward kinematics after the rotations are
  * written). Whether their sum is finite: `false` for a NaN or an infinity, or for finite numbers
@@ -322,7 +292,7 @@ function legUnseenFinite(
 }
 
 /**
- * Rare: a NaN or an infinity among the numbers {@link legInputsFinite} sums, or finite numbers so
+ * Rare: a NaN or an infinity among the numbers {@link legInputsUsable} sums, or finite numbers so
  * large that their sum overflowed (which the solver object lets through): number by number.
  */
 function legInputsExact(
