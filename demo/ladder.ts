@@ -33,8 +33,11 @@ export class LadderClimber {
   readonly world = new Float64Array(16);
   /** The ladder's rungs (and the bar), drawn. */
   readonly ladder = new Group();
-  ik = true;
+  /** The clip's time, seconds. */
   time = 0;
+  private on = true;
+  /** Real time not yet stepped (advance). */
+  private pending = 0;
   private readonly context: SamplerContext;
   private readonly before: Float64Array;
   private readonly hips: number;
@@ -111,33 +114,37 @@ export class LadderClimber {
     w[12] = this.x - (w[0] * at[0] + w[8] * at[1]) / n;
     w[14] = -(w[2] * at[0] + w[10] * at[1]) / n;
     // A rung (or a bar) 3 cm thick under the holds, on two posts: under a wrist by 3 cm, under an
-    // ankle by the ankle's height over the floor. Holds at one height and place (within 5 and
-    // 15 cm) share one, as long as they spread across (plus 10 cm at each end).
+    // ankle by the ankle's height over the floor. Holds within 5 cm in height and 15 cm in depth of
+    // a rung's mean share it, which spans them across (plus 10 cm at each end).
     const wood = new MeshStandardMaterial({ color: 0x9a7b55 });
-    const rungs = new Map<string, { x: number; n: number; y: number; z0: number; z1: number }>();
+    const rungs: { x: number; y: number; n: number; z0: number; z1: number }[] = [];
     for (let k = 0; k < holds.length; k += 5) {
       const [x, y, z, shift, hand] = holds.slice(k, k + 5);
       const wx = w[0] * x + w[8] * z + w[12];
       const wz = w[2] * x + w[10] * z + w[14];
       const wy = s * (y + shift) - (hand ? 0.03 : s * floor);
-      const key = `${Math.round(wy / 0.05)} ${Math.round(wx / 0.15)}`;
-      const r = rungs.get(key) ?? { x: 0, n: 0, y: wy, z0: wz, z1: wz };
+      let r = rungs.find((q) => Math.abs(q.y / q.n - wy) < 0.05 && Math.abs(q.x / q.n - wx) < 0.15);
+      if (!r) {
+        r = { x: 0, y: 0, n: 0, z0: wz, z1: wz };
+        rungs.push(r);
+      }
       r.x += wx;
+      r.y += wy;
       r.n++;
       r.z0 = Math.min(r.z0, wz);
       r.z1 = Math.max(r.z1, wz);
-      rungs.set(key, r);
     }
-    for (const r of rungs.values()) {
+    for (const r of rungs) {
       const x = r.x / r.n;
+      const y = r.y / r.n;
       const z0 = r.z0 - 0.1;
       const z1 = r.z1 + 0.1;
       const bar = new Mesh(new BoxGeometry(0.03, 0.03, z1 - z0), wood);
-      bar.position.set(x, r.y, 0.5 * (z0 + z1));
+      bar.position.set(x, y, 0.5 * (z0 + z1));
       this.ladder.add(bar);
       for (const z of [z0, z1]) {
-        const post = new Mesh(new BoxGeometry(0.02, r.y, 0.02), wood);
-        post.position.set(x, 0.5 * r.y, z);
+        const post = new Mesh(new BoxGeometry(0.02, y, 0.02), wood);
+        post.position.set(x, 0.5 * y, z);
         this.ladder.add(post);
       }
     }
@@ -164,41 +171,52 @@ export class LadderClimber {
     return this.clip.duration;
   }
 
+  /** Whether IK is on (the retarget's weight heading for 1). */
+  get ik(): boolean {
+    return this.on;
+  }
+
   /** Eases the retarget in (on) or out over 0.5 s: the capture's own hands and feet when out. */
   setIk(on: boolean): void {
-    this.ik = on;
+    this.on = on;
     this.retarget.setWeight(on ? 1 : 0, 0.5);
   }
 
   /**
-   * Moves the clip on by `dt` seconds (looping), retargets the frame, and measures each holding
-   * limb's distance to its place on the new rung (its animated place moved by its rung's shift):
-   * with IK, after the retarget; without, the capture's own.
+   * Moves the clip on by `dt` seconds of real time, in steps of 1/60 s (at most 6 a frame), as
+   * the walks do: what is measured does not depend on the frame rate.
    */
   advance(dt: number): void {
+    this.pending = Math.min(this.pending + dt, 6 / 60);
+    while (this.pending >= 1 / 60) {
+      this.pending -= 1 / 60;
+      this.step(1 / 60);
+    }
+  }
+
+  /**
+   * Moves the clip on by `dt` seconds (looping), retargets the frame, and measures each holding
+   * limb's distance to its place on the new rung (its animated place moved by its rung's whole
+   * shift): as shown (the retarget at its weight), and as captured.
+   */
+  step(dt: number): void {
     const { retarget, model, before } = this;
     this.time = (this.time + dt) % this.clip.duration;
     sampleClip(this.clip, this.context, this.time, this.pose, 'clamp');
     forwardKinematics(this.pose, model);
     before.set(model);
     retarget.apply(this.pose, model, this.time, dt);
-    const weight = retarget.weight;
     for (let i = 0; i < 4; i++) {
       if (retarget.holding[i] !== 1) continue;
       const shift = holdShift(retarget.holds[i], this.time);
-      add(this.withoutIk, this.scale * Math.abs(shift));
-      // Mid-ease a limb is neither on its rung nor where the capture has it.
-      if (weight !== 1) continue;
       const o = 16 * retarget.joints[i] + 12;
-      add(
-        this.withIk,
-        this.scale *
-          Math.hypot(
-            model[o] - before[o],
-            model[o + 1] - (before[o + 1] + shift),
-            model[o + 2] - before[o + 2],
-          ),
+      const shown = Math.hypot(
+        model[o] - before[o],
+        model[o + 1] - (before[o + 1] + shift),
+        model[o + 2] - before[o + 2],
       );
+      add(this.withIk, this.scale * shown);
+      add(this.withoutIk, this.scale * Math.abs(shift));
     }
   }
 

@@ -54,44 +54,63 @@ async function main(): Promise<void> {
   const select = document.getElementById('clip') as HTMLSelectElement;
   const ikBox = document.getElementById('ik') as HTMLInputElement;
 
-  const walkers = await Promise.all(
-    CLIPS.map(async ({ file, label, scale }) => {
-      const text = await (await fetch(file)).text();
-      const { skeleton, clip } = importBvh(text, { source: file });
-      const rig = findRig(skeleton);
-      const rest = restModelMatrices(skeleton);
-      let walker: Walker | LadderClimber;
-      if (file.includes('ladder')) {
-        walker = new LadderClimber(clip, rig, scale, LADDER_X);
-        walker.ladder.visible = false;
-        scene.add(walker.ladder);
-      } else {
-        // Take out the capture's travel (more than half a leg over the clip is travel, not sway).
-        walker = new Walker({
-          clip: inPlace(clip, 0.5 * legLength(rest, rig.legs[0])),
-          rig,
-          scale,
-          ground,
-          loop: false,
-          startX: 1,
-        });
-      }
-      const figure = new StickFigure(skeleton, 0.045, 0xe8c07a);
-      figure.group.visible = false;
-      scene.add(figure.group);
-      const option = document.createElement('option');
-      option.value = file;
-      option.textContent = label;
-      select.appendChild(option);
-      return { file, walker, figure };
-    }),
+  /** A clip's walker (or climber) and figure, made from its file. */
+  interface Loaded {
+    file: string;
+    walker: Walker | LadderClimber;
+    figure: StickFigure;
+  }
+  const load = async (file: string, scale: number): Promise<Loaded> => {
+    const text = await (await fetch(file)).text();
+    const { skeleton, clip } = importBvh(text, { source: file });
+    const rig = findRig(skeleton);
+    const rest = restModelMatrices(skeleton);
+    let walker: Walker | LadderClimber;
+    if (file.includes('ladder')) {
+      walker = new LadderClimber(clip, rig, scale, LADDER_X);
+      walker.ladder.visible = false;
+      scene.add(walker.ladder);
+    } else {
+      // Take out the capture's travel (more than half a leg over the clip is travel, not sway).
+      walker = new Walker({
+        clip: inPlace(clip, 0.5 * legLength(rest, rig.legs[0])),
+        rig,
+        scale,
+        ground,
+        loop: false,
+        startX: 1,
+      });
+    }
+    const figure = new StickFigure(skeleton, 0.045, 0xe8c07a);
+    figure.group.visible = false;
+    scene.add(figure.group);
+    return { file, walker, figure };
+  };
+  for (const { file, label } of CLIPS) {
+    const option = document.createElement('option');
+    option.value = file;
+    option.textContent = label;
+    select.appendChild(option);
+  }
+  // The walks at once; the ladder (3.4 MB of capture, its holds read at set-up) when first chosen.
+  const loaded = new Map<string, Promise<Loaded>>();
+  const loadOnce = (file: string): Promise<Loaded> => {
+    let entry = loaded.get(file);
+    if (!entry) {
+      const clip = CLIPS.find((c) => c.file === file);
+      if (!clip) throw new Error(`no clip ${file}`);
+      entry = load(file, clip.scale);
+      loaded.set(file, entry);
+    }
+    return entry;
+  };
+  const walks = await Promise.all(
+    CLIPS.filter((c) => !c.file.includes('ladder')).map((c) => loadOnce(c.file)),
   );
-  let current = walkers[0];
+  let current = walks[0];
   // Where the walks have got to: a walk chosen after the ladder goes on from there.
   let walkedTo = 1;
-  const choose = (file: string) => {
-    const next = walkers.find((w) => w.file === file);
-    if (!next) throw new Error(`no clip ${file}`);
+  const show = (next: Loaded) => {
     current.figure.group.visible = false;
     if (current.walker instanceof Walker) walkedTo = current.walker.x;
     if (current.walker instanceof LadderClimber) current.walker.ladder.visible = false;
@@ -100,10 +119,20 @@ async function main(): Promise<void> {
     next.walker.setIk(ikBox.checked);
     current = next;
     current.figure.group.visible = true;
-    select.value = file;
+    select.value = next.file;
   };
-  choose(walkers[0].file);
-  select.addEventListener('change', () => choose(select.value));
+  const choose = async (file: string): Promise<void> => {
+    select.value = file;
+    const next = await loadOnce(file);
+    // (A clip chosen while this one loaded wins.)
+    if (select.value === file) show(next);
+  };
+  show(walks[0]);
+  select.addEventListener('change', () => {
+    choose(select.value).catch((error: unknown) => {
+      panel.textContent = describeError(error);
+    });
+  });
   const setIk = (on: boolean) => {
     ikBox.checked = on;
     current.walker.setIk(on);

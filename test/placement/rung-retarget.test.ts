@@ -37,6 +37,8 @@ interface Played {
   stepAt: number;
   /** Per frame, the largest rotation IK adds to a joint, degrees. */
   added: number[];
+  /** Per frame, the largest change of that rotation from the frame before, degrees (0 at frame 0). */
+  steps: number[];
 }
 
 /**
@@ -50,7 +52,7 @@ function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void)
   const model = createModelBuffer(skeleton);
   const before = createModelBuffer(skeleton);
   const context = new SamplerContext(clip);
-  const out: Played = { holds: 0, shifted: 0, maxError: 0, maxStep: 0, stepAt: -1, added: [] };
+  const out: Played = { holds: 0, shifted: 0, maxError: 0, maxStep: 0, stepAt: -1, added: [], steps: [] };
   const added = new Float64Array(4 * skeleton.jointCount);
   for (let f = 0; f < clip.duration * 60; f++) {
     const t = f / 60;
@@ -62,6 +64,7 @@ function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void)
     retarget.apply(pose, model, t, 1 / 60);
     // The rotation IK adds to each joint, and its change from the last frame.
     let most = 0;
+    let frameStep = 0;
     for (let o = 0; o < added.length; o += 4) {
       const a = animated.rotations;
       const p = pose.rotations;
@@ -77,6 +80,7 @@ function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void)
           Math.abs(x * added[o] + y * added[o + 1] + z * added[o + 2] + w * added[o + 3]),
         );
         const step = (2 * Math.acos(d) * 180) / Math.PI;
+        frameStep = Math.max(frameStep, step);
         if (step > out.maxStep) {
           out.maxStep = step;
           out.stepAt = f;
@@ -85,6 +89,7 @@ function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void)
       added.set([x, y, z, w], o);
     }
     out.added.push(most);
+    out.steps.push(frameStep);
     for (let i = 0; i < 4; i++) {
       if (retarget.holding[i] !== 1) continue;
       out.holds++;
@@ -175,8 +180,11 @@ describe('RungRetarget', () => {
   });
 
   describe('weights', () => {
-    // Frame 1050 (17.5 s, on the bar): the IK adds 80° to a joint there, the clip's largest.
+    // Frame 1040 (17.3 s, on the bar): the IK adds 80° to a joint about there, the clip's most.
     const OFF = 1040;
+    // The frames the switches can move: from the first switch to 0.5 s after the last.
+    const WINDOW: [number, number] = [OFF - 5, OFF + 140];
+    const windowMax = (steps: number[]) => Math.max(...steps.slice(WINDOW[0], WINDOW[1]));
 
     it('eases out and back in over 0.5 s, turned back mid-ease too: no joint jumps more than 10° in a frame (at once, the 80°)', () => {
       const { clip, rig } = ladderClip();
@@ -187,8 +195,9 @@ describe('RungRetarget', () => {
           for (const [at, goal, ease] of goals) if (f === at) retarget.setWeight(goal, ease);
           weights.push(retarget.weight);
         });
-        return { ...m, weights };
+        return { ...m, weights, window: windowMax(m.steps) };
       };
+      const steady = switched([]);
       const eased = switched([
         [OFF, 0, 0.5],
         [OFF + 60, 1, 0.5],
@@ -196,6 +205,8 @@ describe('RungRetarget', () => {
       // Out by the time it is switched back on; in again 0.5 s later.
       expect(eased.weights[OFF + 59]).toBe(0);
       expect(eased.weights[OFF + 60 + 31]).toBe(1);
+      // Over the switches' frames, and over the whole clip.
+      expect(eased.window).toBeLessThanOrEqual(10);
       expect(eased.maxStep).toBeLessThanOrEqual(10);
       expect(eased.maxError).toBeLessThanOrEqual(0.01);
       // Turned back mid-ease (the default ease), and half way.
@@ -204,16 +215,17 @@ describe('RungRetarget', () => {
         [OFF + 12, 1, 0.5],
         [OFF + 100, 0.5, 0.5],
       ]);
+      expect(back.window).toBeLessThanOrEqual(10);
       expect(back.maxStep).toBeLessThanOrEqual(10);
       expect(back.weights[OFF + 140]).toBe(0.5);
       const atOnce = switched([
         [OFF, 0, 0],
         [OFF + 60, 1, 0],
       ]);
-      expect(atOnce.maxStep).toBeGreaterThan(60);
+      expect(atOnce.window).toBeGreaterThan(60);
       if (process.env.REPORT) {
         console.log(
-          `RungRetarget switched off at frame ${OFF} and on: eased 0.5 s ${eased.maxStep.toFixed(1)}° (frame ${eased.stepAt}), turned back mid-ease ${back.maxStep.toFixed(1)}°, at once ${atOnce.maxStep.toFixed(1)}°`,
+          `RungRetarget switched off at frame ${OFF} and on, largest IK step over frames ${WINDOW[0]}–${WINDOW[1]}: not switched ${steady.window.toFixed(1)}°, eased 0.5 s ${eased.window.toFixed(1)}°, turned back mid-ease ${back.window.toFixed(1)}°, at once ${atOnce.window.toFixed(1)}° (over the clip, eased: ${eased.maxStep.toFixed(1)}° at frame ${eased.stepAt})`,
         );
       }
     });
