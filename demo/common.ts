@@ -293,3 +293,23 @@ export function describeError(error: unknown): string {
 export function publish(api: object): void {
   (window as unknown as { tendonDemo: object }).tendonDemo = api;
 }
+
+/**
+ * Real time cut into fixed steps of 1/60 s, at most 6 a frame (a slow frame slows the motion
+ * rather than making a step coarse), as a game's fixed update: what a page measures does not
+ * depend on its frame rate.
+ */
+export class FixedSteps {
+  private pending = 0;
+
+  /** How many steps of 1/60 s `dt` more seconds of real time make now. */
+  take(dt: number): number {
+    this.pending = Math.min(this.pending + dt, 6 / 60);
+    let steps = 0;
+    while (this.pending >= 1 / 60) {
+      this.pending -= 1 / 60;
+      steps++;
+    }
+    return steps;
+  }
+}

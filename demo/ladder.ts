@@ -16,6 +16,7 @@ import {
   SamplerContext,
   sampleClip,
 } from '../src/index.js';
+import { FixedSteps } from './common.js';
 import { type FootError, summary, type Tally, tally } from './walker.js';
 
 /**
@@ -36,8 +37,7 @@ export class LadderClimber {
   /** The clip's time, seconds. */
   time = 0;
   private on = true;
-  /** Real time not yet stepped (advance). */
-  private pending = 0;
+  private readonly steps = new FixedSteps();
   private readonly context: SamplerContext;
   private readonly before: Float64Array;
   private readonly hips: number;
@@ -187,11 +187,7 @@ export class LadderClimber {
    * the walks do: what is measured does not depend on the frame rate.
    */
   advance(dt: number): void {
-    this.pending = Math.min(this.pending + dt, 6 / 60);
-    while (this.pending >= 1 / 60) {
-      this.pending -= 1 / 60;
-      this.step(1 / 60);
-    }
+    for (let k = this.steps.take(dt); k > 0; k--) this.step(1 / 60);
   }
 
   /**

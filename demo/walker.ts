@@ -23,7 +23,7 @@ import {
   springOmega,
   springStep,
 } from '../src/index.js';
-import { headingMatrix } from './common.js';
+import { FixedSteps, headingMatrix } from './common.js';
 
 /** Mean and largest foot–ground distance at contacts (world units), and how many were measured. */
 export interface FootError {
@@ -174,8 +174,7 @@ export class Walker {
   private readonly spring = new Float64Array(SPRING.length);
   private readonly meter: FootMeter;
   private started = false;
-  /** Seconds of real time not yet stepped. */
-  private pending = 0;
+  private readonly steps = new FixedSteps();
   /** The contact track's own planted flags: measured whether IK is on or not. */
   private readonly contactWeights: Float64Array;
   private readonly planted: Uint8Array;
@@ -219,11 +218,7 @@ export class Walker {
    * placement and what is measured do not depend on the frame rate.
    */
   advance(dt: number): void {
-    this.pending = Math.min(this.pending + dt, 6 / 60);
-    while (this.pending >= 1 / 60) {
-      this.pending -= 1 / 60;
-      this.step(1 / 60);
-    }
+    for (let k = this.steps.take(dt); k > 0; k--) this.step(1 / 60);
   }
 
   /** Moves the walk on by `dt` seconds: sample, move, place, measure. */

@@ -18,6 +18,23 @@ import {
 import { Pose } from '../../src/pose/pose.js';
 import { robot } from './characters.js';
 
+/** The robot over its Idle clip: the character, a sampler on the clip, and the poses a frame uses. */
+async function idleRobot() {
+  const character = await robot();
+  const { skeleton, rig } = character;
+  const idle = character.clips.get('Idle') as Clip;
+  return {
+    character,
+    skeleton,
+    rig,
+    idle,
+    context: new SamplerContext(idle),
+    animated: new Pose(skeleton),
+    pose: new Pose(skeleton),
+    model: createModelBuffer(skeleton),
+  };
+}
+
 /** Largest frame-to-frame change of the rotation IK adds to any joint, degrees (see walk-harness). */
 class AddedRotationSteps {
   max = 0;
@@ -55,13 +72,7 @@ function worldOf(W: Float64Array, m: Float64Array, joint: number): number[] {
 
 describe('LadderClimb', () => {
   it('climbs the robot up 10 rungs and back down: grips within 1 cm, ≤ 10° per frame', async () => {
-    const character = await robot();
-    const { skeleton, rig } = character;
-    const idle = character.clips.get('Idle') as Clip;
-    const context = new SamplerContext(idle);
-    const animated = new Pose(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
+    const { character, skeleton, rig, idle, context, animated, pose, model } = await idleRobot();
     const climb = new LadderClimb(skeleton, rig, {
       ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 10, spacing: 0.3 },
       scale: character.scale,
@@ -272,13 +283,7 @@ describe('LadderClimb: what it is given', () => {
 
 describe('BarHang', () => {
   it('hangs the robot from a bar for 5 s, swinging and moving along it: hands within 1 cm', async () => {
-    const character = await robot();
-    const { skeleton, rig } = character;
-    const idle = character.clips.get('Idle') as Clip;
-    const context = new SamplerContext(idle);
-    const animated = new Pose(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
+    const { character, skeleton, rig, idle, context, animated, pose, model } = await idleRobot();
     const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale: character.scale });
     const steps = new AddedRotationSteps(skeleton.jointCount);
     let maxError = 0;
@@ -320,13 +325,7 @@ describe('BarHang from a ledge (ledgeWall)', () => {
    * largest IK step.
    */
   const hangFromLedge = async (ledgeWall: number | undefined) => {
-    const character = await robot();
-    const { skeleton, rig } = character;
-    const idle = character.clips.get('Idle') as Clip;
-    const context = new SamplerContext(idle);
-    const animated = new Pose(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
+    const { character, skeleton, rig, idle, context, animated, pose, model } = await idleRobot();
     const hang = new BarHang(skeleton, rig, {
       from: [-2, 2.4, 0],
       to: [2, 2.4, 0],
@@ -409,13 +408,7 @@ describe('BarHang from a ledge (ledgeWall)', () => {
 describe('BarHang at rest', () => {
   /** Runs `frames` frames of the Idle clip, moving `move(f)` along the bar; measures every frame. */
   async function hangFor(frames: number, start: number | null, move: (f: number) => number) {
-    const character = await robot();
-    const { skeleton, rig } = character;
-    const idle = character.clips.get('Idle') as Clip;
-    const context = new SamplerContext(idle);
-    const animated = new Pose(skeleton);
-    const pose = new Pose(skeleton);
-    const model = createModelBuffer(skeleton);
+    const { character, skeleton, rig, idle, context, animated, pose, model } = await idleRobot();
     const barY = 2.4;
     const hang = new BarHang(skeleton, rig, {
       from: [-2, barY, 0],
