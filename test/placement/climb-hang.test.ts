@@ -324,11 +324,12 @@ describe('BarHang from a ledge (ledgeWall)', () => {
    * height along the body's up), its z at the end, the hands' largest distance to the edge and the
    * largest IK step.
    */
-  const hangFromLedge = async (ledgeWall: number | undefined) => {
+  const hangFromLedge = async (ledgeWall: number | undefined, rise = 0) => {
     const { character, skeleton, rig, idle, context, animated, pose, model } = await idleRobot();
+    // The edge from (−2, 2.4 − rise, 0) to (2, 2.4 + rise, 0): its height at x is 2.4 + rise·x/2.
     const hang = new BarHang(skeleton, rig, {
-      from: [-2, 2.4, 0],
-      to: [2, 2.4, 0],
+      from: [-2, 2.4 - rise, 0],
+      to: [2, 2.4 + rise, 0],
       scale: character.scale,
       ledgeWall,
     });
@@ -365,7 +366,7 @@ describe('BarHang from a ledge (ledgeWall)', () => {
         const t = hang.report.subarray(o, o + 3);
         out.hands = Math.max(out.hands, Math.hypot(p[0] - t[0], p[1] - t[1], p[2] - t[2]));
         // The grip is on the edge.
-        out.grip = Math.max(out.grip, Math.hypot(t[1] - 2.4, t[2]));
+        out.grip = Math.max(out.grip, Math.hypot(t[1] - (2.4 + (rise * t[0]) / 2), t[2]));
       }
     }
     out.steps = steps.max;
@@ -384,6 +385,13 @@ describe('BarHang from a ledge (ledgeWall)', () => {
     // A bar: the same pushes swing the body through where the wall would be.
     const bar = await hangFromLedge(undefined);
     expect(bar.minZ).toBeLessThan(-0.2);
+    // A ledge rising 10 cm a metre along its length: the same.
+    const sloped = await hangFromLedge(0.15, 0.2);
+    expect(sloped.minZ).toBeGreaterThanOrEqual(0.15 - 1e-9);
+    expect(sloped.maxZ).toBeGreaterThan(0.4);
+    expect(sloped.endZ).toBeCloseTo(0.15, 3);
+    expect(sloped.hands).toBeLessThanOrEqual(0.01);
+    expect(sloped.grip).toBeLessThanOrEqual(1e-9);
   });
 
   it('refuses a gap below 0, not a number, or as long as the hang (placement/invalid-option, naming ledgeWall)', async () => {
