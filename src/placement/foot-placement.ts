@@ -250,6 +250,12 @@ export interface FootPlacementOptions {
   readonly forward?: readonly [number, number, number];
 }
 
+/**
+ * How far below its hip a swinging foot is aimed at most, a fraction of the leg's length (eased
+ * out as its contact eases in): a leg aimed above its hip folds and its knee flips.
+ */
+const SWING_BELOW_HIP = 0.3;
+
 /** Per-leg numbers of the last solve, in world space (read them for debugging and measuring). */
 export const LEG_REPORT = {
   /** Where the foot was aimed (after weights). */
@@ -2854,8 +2860,22 @@ export class FootPlacement {
       }
       // Target in model space.
       const tx = report[r + LEG_REPORT.target];
-      const ty = report[r + LEG_REPORT.target + 1];
+      let ty = report[r + LEG_REPORT.target + 1];
       const tz = report[r + LEG_REPORT.target + 2];
+      if (this.planted[i] === 0) {
+        // A swinging foot is aimed no higher than SWING_BELOW_HIP legs below its hip, by as much
+        // as its contact has eased out: kept over a step behind it while the hips drop for the
+        // standing leg (a staircase walked down, the stride spanning two treads), it was aimed
+        // above the hip, and the knee flipped (the robot: 115 frames, 104° in a frame).
+        const W = scratch.world;
+        const ro = 16 * leg.root + 12;
+        const hy = W[1] * model[ro] + W[5] * model[ro + 1] + W[9] * model[ro + 2] + W[13];
+        const most = hy - SWING_BELOW_HIP * this.f[this.oLengths + i] * scratch.frameNumbers[1];
+        if (ty > most) {
+          ty = most + (ty - most) * this.contactWeights[i];
+          report[r + LEG_REPORT.target + 1] = ty;
+        }
+      }
       v[0] = Wi[0] * tx + Wi[4] * ty + Wi[8] * tz + Wi[12];
       v[1] = Wi[1] * tx + Wi[5] * ty + Wi[9] * tz + Wi[13];
       v[2] = Wi[2] * tx + Wi[6] * ty + Wi[10] * tz + Wi[14];

@@ -45,9 +45,9 @@ const CASES: {
     character: robot,
     clip: 'Walking',
     loop: true,
-    bounds: { sole: 0.008, step: 104, flips: 115 },
+    bounds: { sole: 0.008, step: 19, flips: 0 },
   },
-  { name: 'Fox Walk', character: fox, clip: 'Walk', loop: true, bounds: { sole: 0.61, step: 171, flips: 0 } },
+  { name: 'Fox Walk', character: fox, clip: 'Walk', loop: true, bounds: { sole: 0.61, step: 129, flips: 0 } },
   {
     name: 'CMU 02_01 walk',
     character: () => cmu('cmu_02_01_walk.bvh'),
