@@ -1,8 +1,8 @@
 /**
  * The placement workload of the cross-engine determinism test: a synthetic walker placed over a
  * heightfield, a mesh and steps (feet, pelvis, locks, tilt, the joint-step limit, a landing moved
- * past a step's nose, look-at), then climbing a ladder and hanging
- * from a bar and from a ledge, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
+ * past a step's nose, look-at), a climb retargeted onto other rungs, then climbing a ladder and
+ * hanging from a bar and from a ledge, every number of every pose written out as its IEEE-754 bits. Bundled and run in V8
  * and in QuickJS; the two strings must be equal.
  */
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
@@ -13,6 +13,7 @@ import { LadderClimb } from '../../src/placement/ladder-climb.js';
 import { LookAt } from '../../src/placement/look-at.js';
 import { MeshGround } from '../../src/placement/mesh-ground.js';
 import { ProfileGround } from '../../src/placement/profile-ground.js';
+import { RungRetarget } from '../../src/placement/rung-retarget.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
@@ -83,6 +84,24 @@ export function run(frames: number): string {
       bits(pose.rotations, out);
       bits(model, out);
     }
+  }
+  // The walk's hands, still beside the body, read as holds on a rung of a captured ladder (25 cm
+  // apart): played on rungs 23 cm apart, the arms bend 6 cm lower, eased out part way and back.
+  const retarget = new RungRetarget(clip, rig, {
+    capturedFirstRung: 0.25,
+    capturedSpacing: 0.25,
+    firstRung: 0.23,
+    spacing: 0.23,
+  });
+  for (let f = 0; f < frames; f++) {
+    sampleClip(clip, context, f / 60, pose);
+    forwardKinematics(pose, model);
+    if (f === 3) retarget.setWeight(0.4, 0.05);
+    if (f === 8) retarget.setWeight(1, 0.05);
+    retarget.apply(pose, model, f / 60, 1 / 60);
+    bits(pose.translations, out);
+    bits(pose.rotations, out);
+    bits(retarget.shifts, out);
   }
   const climb = new LadderClimb(skeleton, rig, {
     ladder: { bottom: [0, 0, 0], facing: [0, -1], rungCount: 6, spacing: 0.3 },
