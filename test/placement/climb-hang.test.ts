@@ -16,6 +16,7 @@ import {
   restModelMatrices,
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { AddedRotationSteps } from './added-rotation-steps.js';
 import { robot } from './characters.js';
 
 /** The robot over its Idle clip: the character, a sampler on the clip, and the poses a frame uses. */
@@ -33,36 +34,6 @@ async function idleRobot() {
     pose: new Pose(skeleton),
     model: createModelBuffer(skeleton),
   };
-}
-
-/** Largest frame-to-frame change of the rotation IK adds to any joint, degrees (see walk-harness). */
-class AddedRotationSteps {
-  max = 0;
-  private readonly previous: Float64Array;
-  private first = true;
-  constructor(count: number) {
-    this.previous = new Float64Array(4 * count);
-  }
-  add(animated: Float64Array, placed: Float64Array): void {
-    for (let o = 0; o < animated.length; o += 4) {
-      const [ax, ay, az, aw] = [-animated[o], -animated[o + 1], -animated[o + 2], animated[o + 3]];
-      const p = placed;
-      const x = aw * p[o] + ax * p[o + 3] + ay * p[o + 2] - az * p[o + 1];
-      const y = aw * p[o + 1] - ax * p[o + 2] + ay * p[o + 3] + az * p[o];
-      const z = aw * p[o + 2] + ax * p[o + 1] - ay * p[o] + az * p[o + 3];
-      const w = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
-      const q = this.previous;
-      if (!this.first) {
-        const d = Math.min(1, Math.abs(x * q[o] + y * q[o + 1] + z * q[o + 2] + w * q[o + 3]));
-        this.max = Math.max(this.max, (2 * Math.acos(d) * 180) / Math.PI);
-      }
-      q[o] = x;
-      q[o + 1] = y;
-      q[o + 2] = z;
-      q[o + 3] = w;
-    }
-    this.first = false;
-  }
 }
 
 function worldOf(W: Float64Array, m: Float64Array, joint: number): number[] {

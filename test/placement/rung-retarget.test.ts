@@ -12,6 +12,7 @@ import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kin
 import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
 import { assetsDir } from '../helpers/assets.js';
+import { AddedRotationSteps } from './added-rotation-steps.js';
 import { CMU_SCALE } from './characters.js';
 
 /** CMU 01_03 and its rig. */
@@ -35,8 +36,6 @@ interface Played {
   /** The largest change between two frames of the rotation IK adds to a joint, degrees, and its frame. */
   maxStep: number;
   stepAt: number;
-  /** Per frame, the largest rotation IK adds to a joint, degrees. */
-  added: number[];
   /** Per frame, the largest change of that rotation from the frame before, degrees (0 at frame 0). */
   steps: number[];
 }
@@ -52,8 +51,8 @@ function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void)
   const model = createModelBuffer(skeleton);
   const before = createModelBuffer(skeleton);
   const context = new SamplerContext(clip);
-  const out: Played = { holds: 0, shifted: 0, maxError: 0, maxStep: 0, stepAt: -1, added: [], steps: [] };
-  const added = new Float64Array(4 * skeleton.jointCount);
+  const out: Played = { holds: 0, shifted: 0, maxError: 0, maxStep: 0, stepAt: -1, steps: [] };
+  const added = new AddedRotationSteps(skeleton.jointCount);
   for (let f = 0; f < clip.duration * 60; f++) {
     const t = f / 60;
     sampleClip(clip, context, t, animated, 'clamp');
@@ -62,34 +61,12 @@ function play(retarget: RungRetarget, clip: Clip, onFrame?: (f: number) => void)
     before.set(model);
     onFrame?.(f);
     retarget.apply(pose, model, t, 1 / 60);
-    // The rotation IK adds to each joint, and its change from the last frame.
-    let most = 0;
-    let frameStep = 0;
-    for (let o = 0; o < added.length; o += 4) {
-      const a = animated.rotations;
-      const p = pose.rotations;
-      const [ax, ay, az, aw] = [-a[o], -a[o + 1], -a[o + 2], a[o + 3]];
-      const x = aw * p[o] + ax * p[o + 3] + ay * p[o + 2] - az * p[o + 1];
-      const y = aw * p[o + 1] - ax * p[o + 2] + ay * p[o + 3] + az * p[o];
-      const z = aw * p[o + 2] + ax * p[o + 1] - ay * p[o] + az * p[o + 3];
-      const w = aw * p[o + 3] - ax * p[o] - ay * p[o + 1] - az * p[o + 2];
-      most = Math.max(most, (2 * Math.acos(Math.min(1, Math.abs(w))) * 180) / Math.PI);
-      if (f > 0) {
-        const d = Math.min(
-          1,
-          Math.abs(x * added[o] + y * added[o + 1] + z * added[o + 2] + w * added[o + 3]),
-        );
-        const step = (2 * Math.acos(d) * 180) / Math.PI;
-        frameStep = Math.max(frameStep, step);
-        if (step > out.maxStep) {
-          out.maxStep = step;
-          out.stepAt = f;
-        }
-      }
-      added.set([x, y, z, w], o);
+    added.add(animated.rotations, pose.rotations);
+    if (added.last > out.maxStep) {
+      out.maxStep = added.last;
+      out.stepAt = f;
     }
-    out.added.push(most);
-    out.steps.push(frameStep);
+    out.steps.push(added.last);
     for (let i = 0; i < 4; i++) {
       if (retarget.holding[i] !== 1) continue;
       out.holds++;
