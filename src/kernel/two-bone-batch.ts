@@ -2,8 +2,10 @@
  * Two-bone IK over many limbs in one call: the legs of a crowd, whose characters share one set of
  * typed arrays.
  *
- * Each leg is solved by {@link twoBoneSolve} itself, on the shared buffers, so a leg's answer is
- * the per-call solver's to the bit (the same arithmetic in the same order: nothing is re-derived).
+ * Each leg is solved by {@link twoBoneSolve}'s own two paths, on the shared buffers: the fused leg
+ * ({@link twoBoneHingeLeg}), or where it declines the general path ({@link twoBoneSolveGeneral}),
+ * as `twoBoneSolve` dispatches them, so a leg's answer is the per-call solver's to the bit (the
+ * same arithmetic in the same order: nothing is re-derived).
  * What the batch pays once per call instead of once per leg is everything around the kernel: the
  * object, the argument checks, the status object. The per-leg numbers the per-call solver checks by
  * throwing are checked here by flagging that leg {@link TWO_BONE_STATUS}`.invalid` and skipping it.
@@ -61,7 +63,7 @@ const ST = TWO_BONE_STATUS;
 
 /**
  * Solves legs `first … first + count − 1`, each as `TwoBoneIk.solve` would solve it: the kernel
- * {@link twoBoneSolve}, and a second pass from the corrected pose when the first reports nothing
+ * {@link twoBoneSolve}'s paths, and a second pass from the corrected pose when the first reports nothing
  * (no flag) yet misses the tolerance, as the solver object does for bones with non-uniform scale.
  *
  * The buffers hold any number of skeletons side by side (a crowd: character `c`'s joint `j` at

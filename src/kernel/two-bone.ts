@@ -78,7 +78,7 @@ const END = 107; // the limb's end, model space (endPosition)
  * a straight limb and a pole on the root–target line fall back to the hinge or to `memory` (the
  * bend-plane normal of the last solve, in the root's parent frame) so the bend side survives.
  *
- * The common limb (hinge-true, full weight, no bend range or end rotation) goes through
+ * The common limb (hinge-true, a weight in (0, 1], no bend range or end rotation) goes through
  * {@link twoBoneHingeLeg}: the same arithmetic in the same order, fused into one function, so the
  * same bits; every other case, and any rare branch it meets, through {@link twoBoneSolveGeneral}.
  * Allocates nothing.
