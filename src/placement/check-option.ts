@@ -1,6 +1,6 @@
 /**
  * The range check of a placement step's numeric options, refused by its constructor with the
- * option named.
+ * option named; and the refusal of a frame's `dt`.
  *
  * @packageDocumentation
  */
@@ -34,4 +34,13 @@ export function checkOption(
       `${who}: ${what} is ${describeArg(value)}, not ${kind} ${open ? '>' : '≥'} ${min}${below}`,
     );
   }
+}
+
+/**
+ * Throws `placement/invalid-input` for a frame's `dt` that is not a finite number ≥ 0, naming
+ * `who`. The check stays at the caller, by arithmetic (`!(dt >= 0 && dt - dt === 0)`: no builtin
+ * call, no double passed in a frame that goes on); only the refusal is out of line.
+ */
+export function refuseDt(dt: number, who: string): never {
+  throw new TendonError('placement/invalid-input', `${who}: dt ${dt} is not a finite number ≥ 0`);
 }

@@ -24,6 +24,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
+import { refuseDt } from './check-option.js';
 import { ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
@@ -1005,9 +1006,7 @@ export class FootPlacement {
     }
     // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call:
     // a double passed to one that is not inlined is boxed, and a frame must not allocate.
-    if (!(dt >= 0 && dt - dt === 0)) {
-      throw new TendonError('placement/invalid-input', `${name}: dt ${dt} is not a finite number ≥ 0`);
-    }
+    if (!(dt >= 0 && dt - dt === 0)) refuseDt(dt, name);
     if (world === null || typeof world !== 'object') {
       throw new TendonError('placement/invalid-input', `${name}: world must be 16 numbers`);
     }

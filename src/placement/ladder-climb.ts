@@ -19,7 +19,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption } from './check-option.js';
+import { checkOption, refuseDt } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
@@ -429,12 +429,7 @@ export class LadderClimb {
         `LadderClimb.update: delta ${deltaRungs} is not finite`,
       );
     }
-    if (!(dt >= 0 && dt - dt === 0)) {
-      throw new TendonError(
-        'placement/invalid-input',
-        `LadderClimb.update: dt ${dt} is not a finite number ≥ 0`,
-      );
-    }
+    if (!(dt >= 0 && dt - dt === 0)) refuseDt(dt, 'LadderClimb.update');
     checkPoseAndModelArgs(pose, model, this.skeleton, 'LadderClimb.update');
     checkPoseReads(this.reads, pose, model, 'LadderClimb.update');
     const state = this.state;

@@ -18,6 +18,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
+import { refuseDt } from './check-option.js';
 import { GoalWeight } from './goal-weight.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import { EASED_WEIGHT_LENGTH, SPRING, springOmega, springStep3 } from './spring.js';
@@ -266,9 +267,7 @@ export class LookAt {
     const name = 'LookAt.solve';
     // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call:
     // a double passed to one that is not inlined is boxed, and a frame must not allocate.
-    if (!(dt >= 0 && dt - dt === 0)) {
-      throw new TendonError('placement/invalid-input', `${name}: dt ${dt} is not a finite number ≥ 0`);
-    }
+    if (!(dt >= 0 && dt - dt === 0)) refuseDt(dt, name);
     if (
       targetWorld === null ||
       typeof targetWorld !== 'object' ||

@@ -15,7 +15,7 @@ import { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption } from './check-option.js';
+import { checkOption, refuseDt } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
@@ -300,12 +300,7 @@ export class RungRetarget {
     if (!(time - time === 0)) {
       throw new TendonError('placement/invalid-input', `RungRetarget.apply: time ${time} is not finite`);
     }
-    if (!(dt >= 0 && dt - dt === 0)) {
-      throw new TendonError(
-        'placement/invalid-input',
-        `RungRetarget.apply: dt ${dt} is not a finite number ≥ 0`,
-      );
-    }
+    if (!(dt >= 0 && dt - dt === 0)) refuseDt(dt, 'RungRetarget.apply');
     checkPoseAndModelArgs(pose, model, this.skeleton, 'RungRetarget.apply');
     checkPoseReads(this.reads, pose, model, 'RungRetarget.apply');
     this.goalWeight.stepBy(this.clock, 1);
