@@ -134,9 +134,16 @@ export interface FootPlacementOptions {
   readonly maxDrop?: number;
   /** Largest rise of the pelvis. Default 0.1. */
   readonly maxRise?: number;
-  /** Rays start this far above the foot. Default 0.6 (a step up to 60% of the leg is seen). */
+  /**
+   * Rays start this far above the foot. Default 0.6 (a step up to 60% of the leg is seen). On a
+   * four-legged rig each foot's rays also start as much higher as the body's pitch
+   * (`maxBodyPitch`) can raise it: its distance ahead of or behind the pelvis times the pitch's sine.
+   */
   readonly rayAbove?: number;
-  /** Rays search this far below the foot. Default 0.6; farther ground counts as a hole. */
+  /**
+   * Rays search this far below the foot (plus `maxDrop`, and on a four-legged rig as far as the
+   * body's pitch can lower the foot, as for `rayAbove`). Default 0.6; farther ground counts as a hole.
+   */
   readonly rayBelow?: number;
   /** Smoothing of the pelvis offset. Default 0.1 s. */
   readonly pelvisSmoothTime?: number;
@@ -335,6 +342,11 @@ export class FootPlacement {
   private readonly oLengths: number;
   /** Per leg: the rest length of its upper bone, root to middle (model units). */
   private readonly oUpperLengths: number;
+  /**
+   * Per leg, how far the body's pitch can raise or lower its foot, a fraction of its leg: its rays
+   * start that much higher and reach that much lower (0 but on a four-legged rig).
+   */
+  private readonly oPitchReach: number;
   /**
    * Per leg, at the last solve: the hip-to-target distance the pelvis left (world units), and 1
    * where it is known (the leg was weighted).
@@ -572,6 +584,7 @@ export class FootPlacement {
     };
     this.oLengths = f64(n);
     this.oUpperLengths = f64(n);
+    this.oPitchReach = f64(n);
     this.oLastReach = f64(n);
     this.oClipReach2 = f64(n);
     this.oLastClipReach = f64(n);
@@ -761,6 +774,23 @@ export class FootPlacement {
     const front = frontLegs(rest, this.legs, lengths, forward);
     this.b.set(front, this.oFront);
     this.frontCount = front.length;
+    if (this.frontCount > 0 && this.pelvis >= 0) {
+      // The body pitches about the pelvis: a paw d ahead of it (or behind) rises and sinks by up to
+      // d·sin(maxBodyPitch). Rays that did not cover that missed the ground under the Fox's front
+      // paws on a staircase (two risers below the hind paws' tread), read it as a hole and
+      // blended the paws out, 60 cm off the ground.
+      const fl = Math.sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
+      const p = 16 * this.pelvis + 12;
+      this.legs.forEach((leg, i) => {
+        const f = 16 * leg.foot + 12;
+        const d =
+          ((rest[f] - rest[p]) * forward[0] +
+            (rest[f + 1] - rest[p + 1]) * forward[1] +
+            (rest[f + 2] - rest[p + 2]) * forward[2]) /
+          fl;
+        this.f[this.oPitchReach + i] = (Math.abs(d) * pitchSin) / lengths[i];
+      });
+    }
     this.footprint = option('footprint', this.frontCount > 0 ? 0.05 : 0, 0.5);
     // The least softness of a leg the animation holds straight, at most `softness`: in the
     // settings, not a field (a double field read in the frame boxed: 54 B a frame on the Fox).
@@ -1325,7 +1355,8 @@ export class FootPlacement {
         ray[RAY.origin] += this.f[this.oLandShift + 2 * i];
         ray[RAY.origin + 2] += this.f[this.oLandShift + 2 * i + 1];
       }
-      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + s[sO + 4] * L;
+      const pitchReach = this.f[this.oPitchReach + i];
+      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + (s[sO + 4] + pitchReach) * L;
       if (toeHeld > 0) {
         // A flat foot held on its toe: under where its joint will be, as far as the toe holds.
         ray[RAY.origin] += (this.f[this.oAnimated + 3 * i] + driftX - ray[RAY.origin]) * toeHeld;
@@ -1338,7 +1369,7 @@ export class FootPlacement {
       ray[RAY.direction + 2] = 0;
       // Measured from the foot's planted height, not from a swinging foot: a paw lifted high,
       // far ahead of the hips on a slope down, still finds the ground it will land on.
-      ray[RAY.maxDistance] = (s[sO + 4] + s[sO + 5] + s[sO + 2]) * L + (lift > 0 ? lift : 0);
+      ray[RAY.maxDistance] = (s[sO + 4] + s[sO + 5] + s[sO + 2] + 2 * pitchReach) * L + (lift > 0 ? lift : 0);
       const found = this.castFootprint(ray, hit, i);
       if (found && holding && report[r + LEG_REPORT.grounded] === 1) {
         // A planted foot stays on the ground it stood on: where the ground under it jumps by more
@@ -1420,7 +1451,8 @@ export class FootPlacement {
       track.groundTravelAt(scratch.frameNumbers, 2, this.f, this.oLandingIn + i, g, 0);
       ray[RAY.origin] -= W[0] * g[0] + W[8] * g[2];
       ray[RAY.origin + 2] -= W[2] * g[0] + W[10] * g[2];
-      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + s[sO + 4] * L;
+      ray[RAY.origin + 1] =
+        this.f[this.oAnimated + 3 * i + 1] + (s[sO + 4] + this.f[this.oPitchReach + i]) * L;
       const jx = ray[RAY.origin];
       const jz = ray[RAY.origin + 2];
       if (steep) {
@@ -1743,7 +1775,8 @@ export class FootPlacement {
       ? this.f[this.oLocks + 4 * i + 3]
       : this.f[this.oAnimatedToe + 3 * i + 2] + this.f[this.oDrift + 2 * i + 1];
     ray[RAY.origin] = tx;
-    ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + this.f[this.oSettings + 4] * L;
+    ray[RAY.origin + 1] =
+      this.f[this.oAnimated + 3 * i + 1] + (this.f[this.oSettings + 4] + this.f[this.oPitchReach + i]) * L;
     ray[RAY.origin + 2] = tz;
     if (!this.castChecked(ray, hit, this.legs[i])) return;
     if (!standable(report, r + LEG_REPORT.groundNormal)) return;

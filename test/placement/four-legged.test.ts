@@ -10,7 +10,11 @@ import { type ContactTrack, computeContacts } from '../../src/placement/contacts
 import { FootPlacement, type FootPlacementOptions, LEG_REPORT } from '../../src/placement/foot-placement.js';
 import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
 import { PlaneGround } from '../../src/placement/plane-ground.js';
-import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
+import {
+  createModelBuffer,
+  forwardKinematics,
+  restModelMatrices,
+} from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { type Character, fox } from './characters.js';
 import { terrains } from './terrains.js';
@@ -209,16 +213,52 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
       if (s * m[16 * leg.foot + 13] - planted > 0.1 * length) break;
     }
     expect(f).toBeLessThan(120);
-    // With the defaults (rayAbove 0.6, rayBelow 0.6, maxDrop 0.5 of the leg) the ray reaches 1.1
-    // legs below the planted height, wherever the paw is.
-    const grounded = async (depth: number) => {
-      const r = await run(new PlaneGround([0, planted - depth * length, 0], [0, 1, 0]));
+    // With the defaults (rayAbove 0.6, rayBelow 0.6, maxDrop 0.5 of the leg) and a level body
+    // (maxBodyPitch 0) the ray reaches 1.1 legs below the planted height, wherever the paw is.
+    const grounded = async (depth: number, options: Partial<FootPlacementOptions> = {}) => {
+      const r = await run(new PlaneGround([0, planted - depth * length, 0], [0, 1, 0]), options);
       r.animate(f);
       r.solve(f);
       return r.placement.report[LEG_REPORT.length * FRONT_LEFT + LEG_REPORT.grounded];
     };
-    expect(await grounded(1.05)).toBe(1);
-    expect(await grounded(1.15)).toBe(0);
+    const level = { maxBodyPitch: 0 };
+    expect(await grounded(1.05, level)).toBe(1);
+    expect(await grounded(1.15, level)).toBe(0);
+    // A body that pitches (0.5 rad by default) lowers a paw d ahead of the pelvis by up to
+    // d·sin(0.5): the ray reaches that much farther (and starts that much higher).
+    const rest = restModelMatrices(probe.character.skeleton);
+    const d = (rest[16 * leg.foot + 14] - rest[16 * probe.character.rig.pelvis + 14]) * s;
+    const pitchReach = (Math.abs(d) * Math.sin(0.5)) / length;
+    expect(pitchReach).toBeGreaterThan(0.2);
+    expect(await grounded(1.05 + pitchReach)).toBe(1);
+    expect(await grounded(1.15 + pitchReach)).toBe(0);
+    expect(await grounded(1.15)).toBe(1);
+  });
+
+  it('finds a step up the body can pitch to: the ray starts above it', async () => {
+    const probe = await run(new PlaneGround([0, 0, 0], [0, 1, 0]));
+    const s = probe.character.scale;
+    const leg = probe.character.rig.legs[FRONT_LEFT];
+    const m = probe.animate(0);
+    const rest = restModelMatrices(probe.character.skeleton);
+    const length =
+      s *
+      (Math.hypot(...[0, 1, 2].map((k) => m[16 * leg.middle + 12 + k] - m[16 * leg.root + 12 + k])) +
+        Math.hypot(...[0, 1, 2].map((k) => m[16 * leg.foot + 12 + k] - m[16 * leg.middle + 12 + k])));
+    const pitchReach =
+      (Math.abs(rest[16 * leg.foot + 14] - rest[16 * probe.character.rig.pelvis + 14]) * s * Math.sin(0.5)) /
+      length;
+    const paw = s * m[16 * leg.foot + 13];
+    const grounded = async (above: number, options: Partial<FootPlacementOptions> = {}) => {
+      const r = await run(new PlaneGround([0, paw + above * length, 0], [0, 1, 0]), options);
+      r.animate(0);
+      r.solve(0);
+      return r.placement.report[LEG_REPORT.length * FRONT_LEFT + LEG_REPORT.grounded];
+    };
+    // Ground 0.7 legs above the paw is above the level body's rays (0.6), within the pitching one's.
+    expect(await grounded(0.55 + pitchReach)).toBe(1);
+    expect(await grounded(0.7, { maxBodyPitch: 0 })).toBe(0);
+    expect(await grounded(0.7)).toBe(1);
   });
 
   it('keeps a leg the clip holds straight a little bent (minSoftness), so a front paw lands without a snap', async () => {
