@@ -72,6 +72,8 @@ interface Stats {
   probe: [number, number, number];
   /** What the page says about the file, empty when all is well. */
   message: string;
+  /** The credit shown for it (a glTF's asset.copyright, CMU's statement for its captures). */
+  credit: string;
   footError: FootError | null;
 }
 
@@ -97,6 +99,10 @@ function sizeOf(skeleton: Skeleton, rig: Rig): number {
   return high > low ? 1.5 / (high - low) : 1;
 }
 
+/** The statement CMU asks of users of its motion capture database. */
+const CMU_CREDIT =
+  'The data used in this project was obtained from mocap.cs.cmu.edu. The database was created with funding from NSF EIA-0196217.';
+
 /** Its walk if it has one (by name), else its first clip. */
 function pickClip(clips: readonly Clip[]): Clip | null {
   return clips.find((c) => /walk/i.test(c.name)) ?? clips[0] ?? null;
@@ -109,6 +115,7 @@ async function main(): Promise<void> {
   const message = document.getElementById('message') as HTMLElement;
   const panel = document.getElementById('panel') as HTMLElement;
   const picker = document.getElementById('file') as HTMLInputElement;
+  const credit = document.getElementById('credit') as HTMLElement;
   let loaded: Loaded | null = null;
   let loading = false;
 
@@ -128,6 +135,7 @@ async function main(): Promise<void> {
     unload();
     loading = true;
     message.textContent = `loading ${name}…`;
+    credit.textContent = '';
     const notes: string[] = [];
     try {
       const extension = name.toLowerCase().split('.').pop() ?? '';
@@ -138,6 +146,7 @@ async function main(): Promise<void> {
         const { skeleton: s, clip } = importBvh(new TextDecoder().decode(bytes), { source: name });
         skeleton = s;
         clips = [clip];
+        if (name.startsWith('cmu_')) credit.textContent = CMU_CREDIT;
       } else if (extension === 'glb' || extension === 'gltf') {
         const imported = await importGltf(bytes, { source: name });
         if (stale()) return stats();
@@ -148,6 +157,12 @@ async function main(): Promise<void> {
         const gltf = await new GLTFLoader().parseAsync(bytes.slice().buffer, '');
         if (stale()) return stats();
         gltfScene = gltf.scene;
+        // The file's own credit (the Fox's CC-BY 4.0 attribution is there), its links left out
+        // to keep it short on the page.
+        const copyright = gltf.asset?.copyright;
+        if (typeof copyright === 'string' && copyright !== '') {
+          credit.textContent = `Credit: ${copyright.replace(/\s*https?:\/\/\S+/g, '')}`;
+        }
       } else {
         throw new Error(`${name}: tendon reads .glb, .gltf and .bvh files, not .${extension}`);
       }
@@ -217,6 +232,7 @@ async function main(): Promise<void> {
     } catch (error) {
       if (stale()) return stats();
       unload();
+      credit.textContent = '';
       message.textContent = `Cannot use ${name}: ${describeError(error)}`;
     }
     loading = false;
@@ -233,10 +249,17 @@ async function main(): Promise<void> {
     const file = e.dataTransfer?.files[0];
     if (file) await loadFile(file.name, new Uint8Array(await file.arrayBuffer()));
   });
-  (document.getElementById('robot') as HTMLButtonElement).addEventListener('click', async () => {
-    const bytes = new Uint8Array(await (await fetch('RobotExpressive.glb')).arrayBuffer());
-    await loadFile('RobotExpressive.glb', bytes);
-  });
+  // The characters the demo ships (examples/assets, LICENSES.md there), one click away.
+  for (const [id, file] of [
+    ['robot', 'RobotExpressive.glb'],
+    ['fox', 'Fox.glb'],
+    ['walk', 'cmu_02_01_walk.bvh'],
+  ] as const) {
+    (document.getElementById(id) as HTMLButtonElement).addEventListener('click', async () => {
+      const bytes = new Uint8Array(await (await fetch(file)).arrayBuffer());
+      await loadFile(file, bytes);
+    });
+  }
 
   const probe = (): [number, number, number] => {
     if (!loaded) return [0, 0, 0];
@@ -261,6 +284,7 @@ async function main(): Promise<void> {
     walking: loaded?.walker != null,
     probe: probe(),
     message: message.textContent ?? '',
+    credit: credit.textContent ?? '',
     footError: loaded?.walker ? loaded.walker.stats().footError : null,
   });
 

@@ -15,6 +15,7 @@ const PAGES = ['main', 'playground', 'mocap', 'character', 'crowd'];
 /** What the pages fetch, shipped in examples/assets (see its LICENSES.md). */
 const ASSETS = [
   'RobotExpressive.glb',
+  'Fox.glb',
   'cmu_02_01_walk.bvh',
   'cmu_run_jog_daz_filtered.bvh',
   'cmu_01_03_climb_ladder_hang.bvh',

@@ -47,6 +47,7 @@ interface CharacterStats {
   walking: boolean;
   probe: [number, number, number];
   message: string;
+  credit: string;
   footError: FootError | null;
 }
 interface Hooks {
@@ -261,7 +262,7 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
     }
   }, 360_000);
 
-  it('your character: the Fox walks with its four legs found, a dropped BVH walks, a truncated file is an error on the page', async () => {
+  it('your character: the Fox (a button) walks with its four legs found and its credit shown, a dropped BVH walks, a truncated file is an error on the page', async () => {
     const { page, problems } = await open('character.html');
     try {
       // Only the terrain so far, and it is drawn.
@@ -275,17 +276,16 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
           file,
           { timeout: 60_000 },
         );
-      await page.setInputFiles('#file', {
-        name: 'Fox.glb',
-        mimeType: 'model/gltf-binary',
-        buffer: Buffer.from(readAsset('gltf', 'Fox.glb')),
-      });
+      // The Fox the demo ships, one click away; its CC-BY 4.0 credit (the file's asset.copyright) shown.
+      await page.click('#fox');
       await loaded('Fox.glb');
       const first = await stats(page);
       expect(first.legs).toBe(4);
       expect(first.clip).toBe('Walk');
       expect(first.walking).toBe(true);
       expect(first.message).toBe('');
+      expect(first.credit).toContain('PixelMannen');
+      expect(await page.textContent('#credit')).toContain('CC-BY 4.0');
       // It walks: its foot moves on along the terrain (waited for: a loaded machine draws slowly).
       await page.waitForFunction(
         (x) => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().probe[0] - x > 0.3,
@@ -314,6 +314,7 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(dropped.legs).toBe(2);
       expect(dropped.walking).toBe(true);
       expect(dropped.message).toBe('');
+      expect(dropped.credit).toContain('mocap.cs.cmu.edu');
 
       // A .glb cut short: the importer's code and message on the page, and the page still draws.
       await page.setInputFiles('#file', {
@@ -330,6 +331,8 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       );
       const text = (await page.textContent('#message')) ?? '';
       expect(text).toContain('cut.glb');
+      // No credit left over from the file before.
+      expect(await page.textContent('#credit')).toBe('');
       expect(text).toContain('gltf/parse');
       expect(await page.isVisible('#message')).toBe(true);
       // Not frozen: frames go on being drawn (waited for, not timed: a loaded machine draws slowly).
