@@ -44,7 +44,7 @@ export interface BarHangOptions {
   readonly damping?: number;
   /**
    * Hanging from a ledge: the wall under the edge stands in front of the character (its facing:
-   * `from → to` turned a quarter turn clockwise seen from above, so a bar along +X faces −Z), and
+   * `from → to` turned a quarter turn counter-clockwise seen from above, so a bar along +X faces −Z), and
    * the body's point (the shoulders' midpoint) stays at least this far behind the edge, world
    * units: it rests against the wall, swings back from it when pushed, and comes to a stop against
    * it, never into it. From 0 to less than the hang's length (`armExtension` of the arms' reach).

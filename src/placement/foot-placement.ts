@@ -2898,11 +2898,16 @@ export class FootPlacement {
         // A swinging foot is aimed no higher than SWING_BELOW_HIP legs below its hip, by as much
         // as its contact has eased out: kept over a step behind it while the hips drop for the
         // standing leg (a staircase walked down, the stride spanning two treads), it was aimed
-        // above the hip, and the knee flipped (the robot: 115 frames, 104° in a frame).
+        // above the hip, and the knee flipped (the robot: 115 frames, 104° in a frame). But no
+        // farther below the hip than the clip has it (a kick, a tuck: the clip's swing is not
+        // flattened; and at a low weight, where the hips are nearly the clip's, the foot stays near
+        // the animation's: pulled down 20 cm at weight 1e-6 until 27 November).
         const W = scratch.world;
         const ro = 16 * leg.root + 12;
         const hy = W[1] * model[ro] + W[5] * model[ro + 1] + W[9] * model[ro + 2] + W[13];
-        const most = hy - SWING_BELOW_HIP * this.f[this.oLengths + i] * scratch.frameNumbers[1];
+        const bound = SWING_BELOW_HIP * this.f[this.oLengths + i] * scratch.frameNumbers[1];
+        const clip = this.f[this.oHips + 3 * i + 1] - this.f[this.oAnimated + 3 * i + 1];
+        const most = hy - (clip < bound ? clip : bound);
         if (ty > most) {
           ty = most + (ty - most) * this.contactWeights[i];
           report[r + LEG_REPORT.target + 1] = ty;

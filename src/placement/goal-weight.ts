@@ -1,5 +1,5 @@
 /**
- * A controller's goal weight, eased in and out: what `LookAt`, `LadderClimb` and `BarHang` keep
+ * A controller's goal weight, eased in and out: what `LookAt`, `LadderClimb`, `BarHang` and `RungRetarget` keep
  * for their `setWeight` and `weight`.
  *
  * @packageDocumentation

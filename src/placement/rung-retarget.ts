@@ -308,8 +308,12 @@ export class RungRetarget {
     const t = time < 0 ? 0 : time > this.duration ? this.duration : time;
     this.now[0] = t;
     for (let i = 0; i < 4; i++) this.shiftAt(i);
+    if (weight === 0) {
+      // (Written 0, not scaled: a lowered rung's shift times 0 is −0.)
+      this.shifts.fill(0);
+      return;
+    }
     if (weight !== 1) for (let i = 0; i < 4; i++) this.shifts[i] *= weight;
-    if (weight === 0) return;
     // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,
     // bent on a ladder, take up what the hands' rungs differ by.
     const mean = 0.5 * (this.shifts[2] + this.shifts[3]);

@@ -450,6 +450,49 @@ describe('twoBoneSolveBatch', () => {
     }
   });
 
+  it('flags a leg at weight 0 whose root rotation has length 0 (TwoBoneIk.solve throws there), writing nothing of it', () => {
+    // At weight 0 the solve writes no rotation, but the pose it would read must still be usable.
+    const translations = new Float64Array(SKELETON.restTranslations);
+    const rotations = new Float64Array(SKELETON.restRotations);
+    const scales = new Float64Array(SKELETON.restScales);
+    const model = new Float64Array(16 * J);
+    localToModel(model, SKELETON.parents, translations, rotations, scales, 0, J);
+    const legs = new Int32Array(8);
+    const settings = new Float64Array(2 * TWO_BONE.length);
+    LIMBS.forEach((limb, l) => {
+      legs.set([limb.root, limb.middle, limb.end, SKELETON.subtreeEnds[limb.root]], 4 * l);
+      new TwoBoneIk(SKELETON, limb).writeSettings(settings, TWO_BONE.length * l);
+      settings.set([model[16 * limb.root + 12], 0.3, 0.2], TWO_BONE.length * l + TWO_BONE.target);
+    });
+    settings[TWO_BONE.weight] = 0;
+    rotations.fill(0, 4 * LIMBS[0].root, 4 * LIMBS[0].root + 4);
+    const memory = new Float64Array(8).fill(0.5);
+    const errors = new Float64Array(2);
+    const status = new Uint8Array(2);
+    const before = { rotations: rotations.slice(), model: model.slice() };
+    const invalid = twoBoneSolveBatch(
+      model,
+      SKELETON.parents,
+      translations,
+      rotations,
+      scales,
+      legs,
+      settings,
+      memory,
+      errors,
+      status,
+      0,
+      2,
+    );
+    expect(invalid).toBe(1);
+    expect(status[0]).toBe(TWO_BONE_STATUS.invalid);
+    expect(errors[0]).toBeNaN();
+    expect(status[1] & TWO_BONE_STATUS.invalid).toBe(0);
+    expectSame(rotations.subarray(0, 4 * 6), before.rotations.subarray(0, 4 * 6), 'rotations');
+    expectSame(model.subarray(0, 16 * 6), before.model.subarray(0, 16 * 6), 'model');
+    expectSame(memory.subarray(0, 4), new Float64Array(4).fill(0.5), 'memory');
+  });
+
   it('solves a leg range (first, count) and nothing outside it', () => {
     const characters: CharacterCase[] = fc.sample(characterCase, { seed: PROPERTY_SEED, numRuns: 3 });
     const count = characters.length;

@@ -25,8 +25,8 @@ import { groundUnder, summary, walk } from './walk-harness.js';
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
-function setUp(ground: Ground) {
-  const walker = syntheticWalker();
+function setUp(ground: Ground, options: { kick?: boolean } = {}) {
+  const walker = syntheticWalker(options);
   const { skeleton, clip, rig } = walker;
   const placement = new FootPlacement(skeleton, rig, { ground });
   const contacts = syntheticWalkerContacts(walker);
@@ -52,6 +52,43 @@ class Hole implements Ground {
 }
 
 describe('FootPlacement', () => {
+  it('keeps a swing the clip lifts near its hip (a kick), and at a low weight stays near the animation', () => {
+    // The swinging foot is aimed no higher than 0.3 legs below its hip (a staircase's guard), but
+    // not lower below its hip than the clip itself has it, and only as far as the placement is
+    // weighted.
+    const worst = (weight: number) => {
+      const { placement, pose, model, frame, rig } = setUp(new PlaneGround([0, 0, 0], [0, 1, 0]), {
+        kick: true,
+      });
+      placement.setWeight(weight, 0);
+      const foot = 16 * rig.legs[0].foot + 13;
+      const hip = 16 * rig.legs[0].root + 13;
+      let moved = 0;
+      let pulledBelow = 0;
+      let high = Number.NEGATIVE_INFINITY;
+      for (let f = 0; f < 120; f++) {
+        frame(f / 60);
+        const animated = model[foot];
+        const below = model[hip] - animated;
+        high = Math.max(high, -below);
+        placement.solve(pose, model, IDENTITY, 1 / 60, f / 60);
+        if (placement.planted[0] === 0) {
+          moved = Math.max(moved, Math.abs(model[foot] - animated));
+          // Where the guard would act: the clip's ankle within 0.3 legs of its hip.
+          if (below < 0.3 * 0.82) pulledBelow = Math.max(pulledBelow, model[hip] - model[foot] - below);
+        }
+      }
+      return { moved, pulledBelow, high };
+    };
+    const full = worst(1);
+    // The clip's kick brings the ankle within 0.3 legs of its hip (legs here are 0.82 m) …
+    expect(full.high).toBeGreaterThan(-0.3 * 0.82);
+    // … and placed, the ankle is no farther below its hip than the clip has it (it was 20 cm).
+    expect(full.pulledBelow).toBeLessThan(1e-3);
+    // Nearly off, the ankle stays with the animation (it was pulled 20 cm down at weight 1e-6).
+    expect(worst(1e-3).moved).toBeLessThan(1e-3);
+  });
+
   it('writes nothing at weight 0 (bit for bit the animation), and eases back in without a jump', () => {
     const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0.1, 0], [0, 1, 0]));
     placement.setWeight(0, 0);

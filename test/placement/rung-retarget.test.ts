@@ -229,7 +229,7 @@ describe('RungRetarget', () => {
         expect([...pose.translations]).toEqual([...translations]);
         expect([...pose.rotations]).toEqual([...rotations]);
         expect([...model]).toEqual([...before]);
-        expect([...retarget.shifts].every((x) => x === 0)).toBe(true);
+        expect([...retarget.shifts].every((x) => Object.is(x, 0))).toBe(true);
         holding += retarget.holding.reduce((a, b) => a + b, 0);
       }
       expect(holding).toBeGreaterThan(100);
@@ -271,6 +271,20 @@ describe('RungRetarget', () => {
       }
       expect(retarget.weight).toBe(0.5);
       expect([...model]).toEqual([...before]);
+      // A time that is not finite, or a pose it cannot read (a NaN in an arm's joint), is refused
+      // before the weight steps.
+      expect(() => retarget.apply(pose, model, Number.NaN, 0.5)).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-input' }),
+      );
+      expect(retarget.weight).toBe(0.5);
+      const elbow = 4 * rig.arms[0].middle;
+      const kept = pose.rotations[elbow];
+      pose.rotations[elbow] = Number.NaN;
+      expect(() => retarget.apply(pose, model, 3, 0.5)).toThrow(
+        expect.objectContaining({ code: 'pose/not-finite' }),
+      );
+      expect(retarget.weight).toBe(0.5);
+      pose.rotations[elbow] = kept;
       retarget.apply(pose, model, 3, 0.5);
       expect(retarget.weight).toBeGreaterThan(0.5);
       expect(retarget.weight).toBeLessThan(1);

@@ -11,7 +11,11 @@ import { Pose } from '../../src/pose/pose.js';
 import type { Rig } from '../../src/rig/limbs.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 
-export function syntheticWalker(): { skeleton: Skeleton; clip: Clip; rig: Rig } {
+export function syntheticWalker(options: { kick?: boolean } = {}): {
+  skeleton: Skeleton;
+  clip: Clip;
+  rig: Rig;
+} {
   const names = [
     'pelvis',
     'hip.L',
@@ -45,7 +49,12 @@ export function syntheticWalker(): { skeleton: Skeleton; clip: Clip; rig: Rig } 
   const s = [0, 0.149438, 0, -0.149438, 0]; // sin(θ/2) for θ = 0, 0.3, 0, −0.3, 0
   const c = [1, 0.988771, 1, 0.988771, 1];
   const t = [0, 0.25, 0.5, 0.75, 1];
-  const hip = (phase: number) => t.flatMap((_, k) => [s[(k + phase) % 4], 0, 0, c[(k + phase) % 4]]);
+  // `kick`: the left hip turned 90° forward at 0.5 s, mid-swing (its foot swung up near the hip's
+  // height), a key of the clip.
+  const hip = (phase: number, kick = false) =>
+    t.flatMap((_, k) =>
+      kick && k === 2 ? [-Math.SQRT1_2, 0, 0, Math.SQRT1_2] : [s[(k + phase) % 4], 0, 0, c[(k + phase) % 4]],
+    );
   const knee = (phase: number) =>
     t.flatMap((_, k) => {
       const bent = (k + phase) % 4 === 1;
@@ -54,7 +63,7 @@ export function syntheticWalker(): { skeleton: Skeleton; clip: Clip; rig: Rig } 
   const clip = Clip.create(skeleton, {
     name: 'walk',
     tracks: [
-      { joint: 'hip.L', path: 'rotation', times: t, values: hip(0) },
+      { joint: 'hip.L', path: 'rotation', times: t, values: hip(0, options.kick === true) },
       { joint: 'hip.R', path: 'rotation', times: t, values: hip(2) },
       { joint: 'knee.L', path: 'rotation', times: t, values: knee(0) },
       { joint: 'knee.R', path: 'rotation', times: t, values: knee(2) },
