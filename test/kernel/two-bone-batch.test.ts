@@ -337,6 +337,54 @@ function expectSame(actual: Float64Array, wanted: Float64Array, what: string): v
   }
 }
 
+/**
+ * Both legs of the rest pose aimed at a reachable target, `spoil` applied to the first one's
+ * settings or pose, then solved as a batch: the first is flagged invalid (error NaN) with nothing
+ * of it written (its rotations, model matrices and bend memory as they were), the second solved.
+ */
+function expectFirstLegRefused(
+  spoil: (leg: { settings: Float64Array; rotations: Float64Array }) => void,
+): void {
+  const translations = new Float64Array(SKELETON.restTranslations);
+  const rotations = new Float64Array(SKELETON.restRotations);
+  const scales = new Float64Array(SKELETON.restScales);
+  const model = new Float64Array(16 * J);
+  localToModel(model, SKELETON.parents, translations, rotations, scales, 0, J);
+  const legs = new Int32Array(8);
+  const settings = new Float64Array(2 * TWO_BONE.length);
+  LIMBS.forEach((limb, l) => {
+    legs.set([limb.root, limb.middle, limb.end, SKELETON.subtreeEnds[limb.root]], 4 * l);
+    new TwoBoneIk(SKELETON, limb).writeSettings(settings, TWO_BONE.length * l);
+    settings.set([model[16 * limb.root + 12], 0.3, 0.2], TWO_BONE.length * l + TWO_BONE.target);
+  });
+  spoil({ settings, rotations });
+  const memory = new Float64Array(8).fill(0.5);
+  const errors = new Float64Array(2);
+  const status = new Uint8Array(2);
+  const before = { rotations: rotations.slice(), model: model.slice() };
+  const invalid = twoBoneSolveBatch(
+    model,
+    SKELETON.parents,
+    translations,
+    rotations,
+    scales,
+    legs,
+    settings,
+    memory,
+    errors,
+    status,
+    0,
+    2,
+  );
+  expect(invalid).toBe(1);
+  expect(status[0]).toBe(TWO_BONE_STATUS.invalid);
+  expect(errors[0]).toBeNaN();
+  expect(status[1] & TWO_BONE_STATUS.invalid).toBe(0);
+  expectSame(rotations.subarray(0, 4 * 6), before.rotations.subarray(0, 4 * 6), 'rotations');
+  expectSame(model.subarray(0, 16 * 6), before.model.subarray(0, 16 * 6), 'model');
+  expectSame(memory.subarray(0, 4), new Float64Array(4).fill(0.5), 'memory');
+}
+
 /** One character, both legs hinged and reaching a target inside their reach, nothing invalid. */
 function sampleBase(): CharacterCase {
   return {
@@ -409,88 +457,18 @@ describe('twoBoneSolveBatch', () => {
 
   it('flags a leg whose weight or softness was set to NaN in its settings, writing nothing of it', () => {
     for (const slot of [TWO_BONE.weight, TWO_BONE.softness]) {
-      const translations = new Float64Array(SKELETON.restTranslations);
-      const rotations = new Float64Array(SKELETON.restRotations);
-      const scales = new Float64Array(SKELETON.restScales);
-      const model = new Float64Array(16 * J);
-      localToModel(model, SKELETON.parents, translations, rotations, scales, 0, J);
-      const legs = new Int32Array(8);
-      const settings = new Float64Array(2 * TWO_BONE.length);
-      LIMBS.forEach((limb, l) => {
-        legs.set([limb.root, limb.middle, limb.end, SKELETON.subtreeEnds[limb.root]], 4 * l);
-        new TwoBoneIk(SKELETON, limb).writeSettings(settings, TWO_BONE.length * l);
-        settings.set([model[16 * limb.root + 12], 0.3, 0.2], TWO_BONE.length * l + TWO_BONE.target);
+      expectFirstLegRefused((leg) => {
+        leg.settings[slot] = Number.NaN;
       });
-      settings[slot] = Number.NaN;
-      const memory = new Float64Array(8).fill(0.5);
-      const errors = new Float64Array(2);
-      const status = new Uint8Array(2);
-      const before = { rotations: rotations.slice(), model: model.slice() };
-      const invalid = twoBoneSolveBatch(
-        model,
-        SKELETON.parents,
-        translations,
-        rotations,
-        scales,
-        legs,
-        settings,
-        memory,
-        errors,
-        status,
-        0,
-        2,
-      );
-      expect(invalid).toBe(1);
-      expect(status[0]).toBe(TWO_BONE_STATUS.invalid);
-      expect(errors[0]).toBeNaN();
-      expect(status[1] & TWO_BONE_STATUS.invalid).toBe(0);
-      expectSame(rotations.subarray(0, 4 * 6), before.rotations.subarray(0, 4 * 6), 'rotations');
-      expectSame(model.subarray(0, 16 * 6), before.model.subarray(0, 16 * 6), 'model');
-      expectSame(memory.subarray(0, 4), new Float64Array(4).fill(0.5), 'memory');
     }
   });
 
   it('flags a leg at weight 0 whose root rotation has length 0 (TwoBoneIk.solve throws there), writing nothing of it', () => {
     // At weight 0 the solve writes no rotation, but the pose it would read must still be usable.
-    const translations = new Float64Array(SKELETON.restTranslations);
-    const rotations = new Float64Array(SKELETON.restRotations);
-    const scales = new Float64Array(SKELETON.restScales);
-    const model = new Float64Array(16 * J);
-    localToModel(model, SKELETON.parents, translations, rotations, scales, 0, J);
-    const legs = new Int32Array(8);
-    const settings = new Float64Array(2 * TWO_BONE.length);
-    LIMBS.forEach((limb, l) => {
-      legs.set([limb.root, limb.middle, limb.end, SKELETON.subtreeEnds[limb.root]], 4 * l);
-      new TwoBoneIk(SKELETON, limb).writeSettings(settings, TWO_BONE.length * l);
-      settings.set([model[16 * limb.root + 12], 0.3, 0.2], TWO_BONE.length * l + TWO_BONE.target);
+    expectFirstLegRefused((leg) => {
+      leg.settings[TWO_BONE.weight] = 0;
+      leg.rotations.fill(0, 4 * LIMBS[0].root, 4 * LIMBS[0].root + 4);
     });
-    settings[TWO_BONE.weight] = 0;
-    rotations.fill(0, 4 * LIMBS[0].root, 4 * LIMBS[0].root + 4);
-    const memory = new Float64Array(8).fill(0.5);
-    const errors = new Float64Array(2);
-    const status = new Uint8Array(2);
-    const before = { rotations: rotations.slice(), model: model.slice() };
-    const invalid = twoBoneSolveBatch(
-      model,
-      SKELETON.parents,
-      translations,
-      rotations,
-      scales,
-      legs,
-      settings,
-      memory,
-      errors,
-      status,
-      0,
-      2,
-    );
-    expect(invalid).toBe(1);
-    expect(status[0]).toBe(TWO_BONE_STATUS.invalid);
-    expect(errors[0]).toBeNaN();
-    expect(status[1] & TWO_BONE_STATUS.invalid).toBe(0);
-    expectSame(rotations.subarray(0, 4 * 6), before.rotations.subarray(0, 4 * 6), 'rotations');
-    expectSame(model.subarray(0, 16 * 6), before.model.subarray(0, 16 * 6), 'model');
-    expectSame(memory.subarray(0, 4), new Float64Array(4).fill(0.5), 'memory');
   });
 
   it('solves a leg range (first, count) and nothing outside it', () => {
