@@ -103,6 +103,36 @@ function sizeOf(skeleton: Skeleton, rig: Rig): number {
 const CMU_CREDIT =
   'The data used in this project was obtained from mocap.cs.cmu.edu. The database was created with funding from NSF EIA-0196217.';
 
+/** The files the demo ships (examples/assets): their licences are in the served LICENSES.md. */
+const SHIPPED = new Set(['RobotExpressive.glb', 'Fox.glb', 'cmu_02_01_walk.bvh']);
+
+/**
+ * Shows `text` as the credit of what is on stage: its web addresses as links (named by their
+ * host), a CC BY 4.0 licence it names linked to the licence, and for a file the demo ships, a link
+ * to the licences of its files. Empty text clears it.
+ */
+function showCredit(element: HTMLElement, text: string, shipped: boolean): void {
+  element.replaceChildren();
+  if (text === '') return;
+  const link = (href: string, label: string) => {
+    const a = document.createElement('a');
+    a.href = href;
+    a.textContent = label;
+    a.target = '_blank';
+    a.rel = 'noopener';
+    return a;
+  };
+  element.append('Credit: ');
+  text.split(/(https?:\/\/\S+)/).forEach((part, k) => {
+    if (k % 2 === 0) element.append(part);
+    else element.append(link(part, new URL(part).hostname));
+  });
+  if (/CC[- ]BY[- ]4\.0/i.test(text)) {
+    element.append(' · ', link('https://creativecommons.org/licenses/by/4.0/', 'CC BY 4.0'));
+  }
+  if (shipped) element.append(' · ', link('LICENSES.md', "the demo's files' licences"));
+}
+
 /** Its walk if it has one (by name), else its first clip. */
 function pickClip(clips: readonly Clip[]): Clip | null {
   return clips.find((c) => /walk/i.test(c.name)) ?? clips[0] ?? null;
@@ -135,7 +165,7 @@ async function main(): Promise<void> {
     unload();
     loading = true;
     message.textContent = `loading ${name}…`;
-    credit.textContent = '';
+    showCredit(credit, '', false);
     const notes: string[] = [];
     try {
       const extension = name.toLowerCase().split('.').pop() ?? '';
@@ -146,7 +176,7 @@ async function main(): Promise<void> {
         const { skeleton: s, clip } = importBvh(new TextDecoder().decode(bytes), { source: name });
         skeleton = s;
         clips = [clip];
-        if (name.startsWith('cmu_')) credit.textContent = CMU_CREDIT;
+        if (name.startsWith('cmu_')) showCredit(credit, CMU_CREDIT, SHIPPED.has(name));
       } else if (extension === 'glb' || extension === 'gltf') {
         const imported = await importGltf(bytes, { source: name });
         if (stale()) return stats();
@@ -157,11 +187,10 @@ async function main(): Promise<void> {
         const gltf = await new GLTFLoader().parseAsync(bytes.slice().buffer, '');
         if (stale()) return stats();
         gltfScene = gltf.scene;
-        // The file's own credit (the Fox's CC-BY 4.0 attribution is there), its links left out
-        // to keep it short on the page.
+        // The file's own credit (the Fox's CC-BY 4.0 attribution is there, with its links).
         const copyright = gltf.asset?.copyright;
         if (typeof copyright === 'string' && copyright !== '') {
-          credit.textContent = `Credit: ${copyright.replace(/\s*https?:\/\/\S+/g, '')}`;
+          showCredit(credit, copyright, SHIPPED.has(name));
         }
       } else {
         throw new Error(`${name}: tendon reads .glb, .gltf and .bvh files, not .${extension}`);
@@ -232,7 +261,7 @@ async function main(): Promise<void> {
     } catch (error) {
       if (stale()) return stats();
       unload();
-      credit.textContent = '';
+      showCredit(credit, '', false);
       message.textContent = `Cannot use ${name}: ${describeError(error)}`;
     }
     loading = false;

@@ -41,7 +41,8 @@ export async function buildDemo() {
       copyFileSync(path.join(root, 'demo', file), path.join(dist, file));
     }
   }
-  for (const file of ASSETS) {
+  // The assets' licences travel with them (the Fox is CC-BY 4.0: its attribution goes where it goes).
+  for (const file of [...ASSETS, 'LICENSES.md']) {
     copyFileSync(path.join(root, 'examples', 'assets', file), path.join(dist, file));
   }
   return dist;
@@ -54,6 +55,7 @@ const TYPES = {
   '.glb': 'model/gltf-binary',
   '.css': 'text/css',
   '.bvh': 'text/plain',
+  '.md': 'text/plain; charset=utf-8',
 };
 
 /** Serves `dir` on 127.0.0.1 (port 0: any free one); resolves to the server and its URL. */

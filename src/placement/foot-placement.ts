@@ -3075,11 +3075,15 @@ function frontLegs(
   forward: readonly number[],
 ): Uint8Array {
   if (legs.length < 4) return new Uint8Array(0);
+  // Along the unit forward: the spread is compared with a length (a `forward` of any length is
+  // accepted; [0, 0, 0.01] made the Fox two-legged here).
+  const fl = Math.sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
   const along = legs.map(
     (leg) =>
-      rest[16 * leg.root + 12] * forward[0] +
-      rest[16 * leg.root + 13] * forward[1] +
-      rest[16 * leg.root + 14] * forward[2],
+      (rest[16 * leg.root + 12] * forward[0] +
+        rest[16 * leg.root + 13] * forward[1] +
+        rest[16 * leg.root + 14] * forward[2]) /
+      fl,
   );
   const lo = Math.min(...along);
   const hi = Math.max(...along);

@@ -286,6 +286,14 @@ describe.skipIf(!hasChromium)('the demo pages in Chromium', () => {
       expect(first.message).toBe('');
       expect(first.credit).toContain('PixelMannen');
       expect(await page.textContent('#credit')).toContain('CC-BY 4.0');
+      // Its links, the licence's and the demo's LICENSES.md (served with the files).
+      const links = await page.$$eval('#credit a', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+      expect(links).toContain('https://creativecommons.org/licenses/by/4.0/');
+      expect(links.some((href) => href.includes('sketchfab.com'))).toBe(true);
+      const licences = links.find((href) => href.endsWith('/LICENSES.md')) as string;
+      expect(licences).toBeDefined();
+      const served = await page.evaluate(async (url) => (await fetch(url)).text(), licences);
+      expect(served).toContain('## Fox.glb');
       // It walks: its foot moves on along the terrain (waited for: a loaded machine draws slowly).
       await page.waitForFunction(
         (x) => (window as unknown as { tendonDemo: Hooks }).tendonDemo.stats().probe[0] - x > 0.3,

@@ -259,6 +259,9 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
     expect(await grounded(0.55 + pitchReach)).toBe(1);
     expect(await grounded(0.7, { maxBodyPitch: 0 })).toBe(0);
     expect(await grounded(0.7)).toBe(1);
+    // `forward` of any length: a short one found no front and hind legs (the spread was compared
+    // with a length), and the body did not pitch.
+    expect(await grounded(0.7, { forward: [0, 0, 0.01] })).toBe(1);
   });
 
   it('keeps a leg the clip holds straight a little bent (minSoftness), so a front paw lands without a snap', async () => {
