@@ -251,9 +251,11 @@ export interface FootPlacementOptions {
    */
   readonly edgeClearance?: number;
   /**
-   * The character's forward direction in model space. Default +Z. Used for a leg whose rest pose is
-   * straight: its knee bends toward forward. Three finite numbers, not all 0 (else the constructor
-   * throws `placement/invalid-option`).
+   * The character's forward direction in model space, of any length. Default +Z. Used for a leg
+   * whose rest pose is straight (its knee bends toward forward), to tell a four-legged rig's front
+   * legs from its hind ones, and along a paw's footprint. Three finite numbers, not all 0, with a
+   * part along the ground (x or z) of at least 1e-3 of its length: else the constructor throws
+   * `placement/invalid-option`.
    */
   readonly forward?: readonly [number, number, number];
 }
@@ -748,7 +750,18 @@ export class FootPlacement {
         `${name}: forward must be 3 finite numbers, not all 0 (got ${String(forward)})`,
       );
     }
-    this.f.set(forward, this.oForwardModel);
+    // Made unit once, scaled by its largest component first (squares of 1e-200 or 1e200 under- or
+    // overflow), and refused where it has no part along the ground: the side axis (up × forward)
+    // and the front / hind split are read from it (a vertical forward made the Fox two-legged and a
+    // straight leg's hinge 0).
+    const unit = unitForward(forward);
+    if (unit === null) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: forward must point along the ground (its x or z not 0 beside its y; got ${String(forward)})`,
+      );
+    }
+    this.f.set(unit, this.oForwardModel);
     this.solvers = this.legs.map((leg, i) => {
       const end =
         leg.shape === 'effector'
@@ -757,7 +770,7 @@ export class FootPlacement {
       // A leg straight at rest has no bend plane to take its knee's hinge from: the knee then
       // bends about the character's side axis, so that it goes forward (a human knee; give the
       // rest pose a bend, or a forward of −Z, for a leg that bends the other way).
-      const hingeAxis = restIsStraight(rest, leg) ? sideAxisIn(rest, leg.middle, forward) : undefined;
+      const hingeAxis = restIsStraight(rest, leg) ? sideAxisIn(rest, leg.middle, unit) : undefined;
       return new TwoBoneIk(skeleton, {
         root: leg.root,
         middle: leg.middle,
@@ -771,7 +784,7 @@ export class FootPlacement {
         tolerance: 1e-5 * this.f[this.oLengths + i],
       });
     });
-    const front = frontLegs(rest, this.legs, lengths, forward);
+    const front = frontLegs(rest, this.legs, lengths, unit);
     this.b.set(front, this.oFront);
     this.frontCount = front.length;
     if (this.frontCount > 0 && this.pelvis >= 0) {
@@ -779,15 +792,13 @@ export class FootPlacement {
       // d·sin(maxBodyPitch). Rays that did not cover that missed the ground under the Fox's front
       // paws on a staircase (two risers below the hind paws' tread), read it as a hole and
       // blended the paws out, 60 cm off the ground.
-      const fl = Math.sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
       const p = 16 * this.pelvis + 12;
       this.legs.forEach((leg, i) => {
         const f = 16 * leg.foot + 12;
         const d =
-          ((rest[f] - rest[p]) * forward[0] +
-            (rest[f + 1] - rest[p + 1]) * forward[1] +
-            (rest[f + 2] - rest[p + 2]) * forward[2]) /
-          fl;
+          (rest[f] - rest[p]) * unit[0] +
+          (rest[f + 1] - rest[p + 1]) * unit[1] +
+          (rest[f + 2] - rest[p + 2]) * unit[2];
         this.f[this.oPitchReach + i] = (Math.abs(d) * pitchSin) / lengths[i];
       });
     }
@@ -979,7 +990,8 @@ export class FootPlacement {
   /**
    * Places the feet for one frame. `model` must hold the model matrices of `pose` (forward
    * kinematics after sampling); `world` is the character's model-to-world matrix (column-major 4x4:
-   * translation, a rotation about +Y or any rotation, a uniform scale); `dt` the seconds since the
+   * translation, a rotation about +Y, a uniform scale: the model's +Y stays the world's up, which
+   * the contacts and the ground's rays are read along); `dt` the seconds since the
    * last solve; `time` the clip time, when a contact track drives the contacts
    * ({@link FootPlacement.setContactTrack}). Writes the pelvis translation, the legs' rotations and the effector feet into
    * `pose`, and updates `model`.
@@ -3075,21 +3087,32 @@ function frontLegs(
   forward: readonly number[],
 ): Uint8Array {
   if (legs.length < 4) return new Uint8Array(0);
-  // Along the unit forward: the spread is compared with a length (a `forward` of any length is
-  // accepted; [0, 0, 0.01] made the Fox two-legged here).
-  const fl = Math.sqrt(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
+  // (`forward` is unit: the spread is compared with a length.)
   const along = legs.map(
     (leg) =>
-      (rest[16 * leg.root + 12] * forward[0] +
-        rest[16 * leg.root + 13] * forward[1] +
-        rest[16 * leg.root + 14] * forward[2]) /
-      fl,
+      rest[16 * leg.root + 12] * forward[0] +
+      rest[16 * leg.root + 13] * forward[1] +
+      rest[16 * leg.root + 14] * forward[2],
   );
   const lo = Math.min(...along);
   const hi = Math.max(...along);
   if (!(hi - lo > 0.5 * Math.min(...lengths))) return new Uint8Array(0);
   const mid = 0.5 * (lo + hi);
   return Uint8Array.from(along, (a) => (a > mid ? 1 : 0));
+}
+
+/**
+ * `forward` made unit (scaled by its largest component first, so that no square under- or
+ * overflows), or `null` where its part along the ground (x, z) is under 1e-3 of it.
+ */
+function unitForward(forward: readonly number[]): [number, number, number] | null {
+  const m = Math.max(Math.abs(forward[0]), Math.abs(forward[1]), Math.abs(forward[2]));
+  const x = forward[0] / m;
+  const y = forward[1] / m;
+  const z = forward[2] / m;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  const u: [number, number, number] = [x / l, y / l, z / l];
+  return u[0] * u[0] + u[2] * u[2] < 1e-6 ? null : u;
 }
 
 /** Whether a leg's rest pose is straight (bent by less than ~0.06°, too little for a bend plane). */

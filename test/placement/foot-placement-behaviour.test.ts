@@ -482,6 +482,9 @@ describe('FootPlacement', () => {
       [0, 0, 1, 0],
       [0, Number.NaN, 1],
       [0, 0, 0],
+      // Straight up or down: no part along the ground to take a side axis from.
+      [0, 1, 0],
+      [1e-9, -2, 0],
     ]) {
       expect(
         () =>

@@ -235,6 +235,32 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
     expect(await grounded(1.15)).toBe(1);
   });
 
+  it('places the same for a forward of any length (1e-200 to 1e200): it is made unit once', async () => {
+    // Squares of 1e-200 or 1e200 under- or overflow: measured plainly, such a forward made the Fox
+    // two-legged (its paws 17 cm off on steps).
+    const world = async (forward: [number, number, number]) => {
+      const r = await run(terrains([0, 1], 0.3).steps, { forward });
+      const out: number[] = [];
+      for (let f = 0; f < 90; f++) {
+        r.animate(f);
+        r.solve(f);
+        out.push(...r.model);
+      }
+      return out;
+    };
+    const unit = await world([0, 0, 1]);
+    for (const forward of [
+      [0, 0, 1e-200],
+      [0, 0, 1e200],
+      [0, 0, 0.01],
+    ] as [number, number, number][]) {
+      const other = await world(forward);
+      let most = 0;
+      for (let k = 0; k < unit.length; k++) most = Math.max(most, Math.abs(other[k] - unit[k]));
+      expect(most).toBe(0);
+    }
+  });
+
   it('finds a step up the body can pitch to: the ray starts above it', async () => {
     const probe = await run(new PlaneGround([0, 0, 0], [0, 1, 0]));
     const s = probe.character.scale;
