@@ -17,7 +17,7 @@ import {
   sampleClip,
 } from '../src/index.js';
 import { FixedSteps } from './common.js';
-import { type FootError, summary, type Tally, tally } from './walker.js';
+import { type FootError, summary, type Tally, tally, tallyAdd } from './walker.js';
 
 /**
  * The captured ladder, about 25 cm between rungs from 25 cm up (4.4 units), and the one it is
@@ -211,8 +211,8 @@ export class LadderClimber {
         model[o + 1] - (before[o + 1] + shift),
         model[o + 2] - before[o + 2],
       );
-      add(this.withIk, this.scale * shown);
-      add(this.withoutIk, this.scale * Math.abs(shift));
+      tallyAdd(this.withIk, this.scale * shown);
+      tallyAdd(this.withoutIk, this.scale * Math.abs(shift));
     }
   }
 
@@ -231,11 +231,4 @@ export class LadderClimber {
 function holdShift(holds: Float64Array, time: number): number {
   for (let k = 0; k < holds.length; k += 3) if (time >= holds[k] && time <= holds[k + 1]) return holds[k + 2];
   return 0;
-}
-
-function add(t: Tally, d: number): void {
-  t.sum += d;
-  t.max = Math.max(t.max, d);
-  t.samples++;
-  if (d <= 0.01) t.near++;
 }

@@ -47,6 +47,14 @@ export function tally(): Tally {
   return { sum: 0, max: 0, samples: 0, near: 0 };
 }
 
+/** One more distance (world units) into a tally. */
+export function tallyAdd(t: Tally, d: number): void {
+  t.sum += d;
+  t.max = Math.max(t.max, d);
+  t.samples++;
+  if (d <= 0.01) t.near++;
+}
+
 /** A tally's mean, largest and within-1-cm share. */
 export function summary(e: Tally): FootError {
   return {
@@ -126,10 +134,7 @@ export class FootMeter {
         }
       }
       if (Number.isNaN(best)) continue;
-      into.sum += best;
-      into.max = Math.max(into.max, best);
-      into.samples++;
-      if (best <= 0.01) into.near++;
+      tallyAdd(into, best);
     }
   }
 }

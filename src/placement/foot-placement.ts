@@ -345,10 +345,11 @@ export class FootPlacement {
   /** Per leg: the rest length of its upper bone, root to middle (model units). */
   private readonly oUpperLengths: number;
   /**
-   * Per leg, how far the body's pitch can raise or lower its foot, a fraction of its leg: its rays
-   * start that much higher and reach that much lower (0 but on a four-legged rig).
+   * Per leg, in legs: how far above the foot its rays start (`rayAbove`), and how long they are
+   * (`rayAbove + rayBelow + maxDrop`, before the swing's lift), each with the reach of the body's
+   * pitch (on a four-legged rig: how far the pitch can raise or lower the foot).
    */
-  private readonly oPitchReach: number;
+  private readonly oRaySpans: number;
   /**
    * Per leg, at the last solve: the hip-to-target distance the pelvis left (world units), and 1
    * where it is known (the leg was weighted).
@@ -586,7 +587,7 @@ export class FootPlacement {
     };
     this.oLengths = f64(n);
     this.oUpperLengths = f64(n);
-    this.oPitchReach = f64(n);
+    this.oRaySpans = f64(2 * n);
     this.oLastReach = f64(n);
     this.oClipReach2 = f64(n);
     this.oLastClipReach = f64(n);
@@ -787,21 +788,26 @@ export class FootPlacement {
     const front = frontLegs(rest, this.legs, lengths, unit);
     this.b.set(front, this.oFront);
     this.frontCount = front.length;
-    if (this.frontCount > 0 && this.pelvis >= 0) {
+    this.legs.forEach((leg, i) => {
       // The body pitches about the pelvis: a paw d ahead of it (or behind) rises and sinks by up to
       // d·sin(maxBodyPitch). Rays that did not cover that missed the ground under the Fox's front
       // paws on a staircase (two risers below the hind paws' tread), read it as a hole and
       // blended the paws out, 60 cm off the ground.
-      const p = 16 * this.pelvis + 12;
-      this.legs.forEach((leg, i) => {
+      let reach = 0;
+      if (this.frontCount > 0 && this.pelvis >= 0) {
+        const p = 16 * this.pelvis + 12;
         const f = 16 * leg.foot + 12;
         const d =
           (rest[f] - rest[p]) * unit[0] +
           (rest[f + 1] - rest[p + 1]) * unit[1] +
           (rest[f + 2] - rest[p + 2]) * unit[2];
-        this.f[this.oPitchReach + i] = (Math.abs(d) * pitchSin) / lengths[i];
-      });
-    }
+        reach = (Math.abs(d) * pitchSin) / lengths[i];
+      }
+      const s = this.f;
+      const sO = this.oSettings;
+      s[this.oRaySpans + 2 * i] = s[sO + 4] + reach;
+      s[this.oRaySpans + 2 * i + 1] = s[sO + 4] + s[sO + 5] + s[sO + 2] + 2 * reach;
+    });
     this.footprint = option('footprint', this.frontCount > 0 ? 0.05 : 0, 0.5);
     // The least softness of a leg the animation holds straight, at most `softness`: in the
     // settings, not a field (a double field read in the frame boxed: 54 B a frame on the Fox).
@@ -1367,8 +1373,7 @@ export class FootPlacement {
         ray[RAY.origin] += this.f[this.oLandShift + 2 * i];
         ray[RAY.origin + 2] += this.f[this.oLandShift + 2 * i + 1];
       }
-      const pitchReach = this.f[this.oPitchReach + i];
-      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + (s[sO + 4] + pitchReach) * L;
+      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + this.f[this.oRaySpans + 2 * i] * L;
       if (toeHeld > 0) {
         // A flat foot held on its toe: under where its joint will be, as far as the toe holds.
         ray[RAY.origin] += (this.f[this.oAnimated + 3 * i] + driftX - ray[RAY.origin]) * toeHeld;
@@ -1381,7 +1386,7 @@ export class FootPlacement {
       ray[RAY.direction + 2] = 0;
       // Measured from the foot's planted height, not from a swinging foot: a paw lifted high,
       // far ahead of the hips on a slope down, still finds the ground it will land on.
-      ray[RAY.maxDistance] = (s[sO + 4] + s[sO + 5] + s[sO + 2] + 2 * pitchReach) * L + (lift > 0 ? lift : 0);
+      ray[RAY.maxDistance] = this.f[this.oRaySpans + 2 * i + 1] * L + (lift > 0 ? lift : 0);
       const found = this.castFootprint(ray, hit, i);
       if (found && holding && report[r + LEG_REPORT.grounded] === 1) {
         // A planted foot stays on the ground it stood on: where the ground under it jumps by more
@@ -1463,8 +1468,7 @@ export class FootPlacement {
       track.groundTravelAt(scratch.frameNumbers, 2, this.f, this.oLandingIn + i, g, 0);
       ray[RAY.origin] -= W[0] * g[0] + W[8] * g[2];
       ray[RAY.origin + 2] -= W[2] * g[0] + W[10] * g[2];
-      ray[RAY.origin + 1] =
-        this.f[this.oAnimated + 3 * i + 1] + (s[sO + 4] + this.f[this.oPitchReach + i]) * L;
+      ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + this.f[this.oRaySpans + 2 * i] * L;
       const jx = ray[RAY.origin];
       const jz = ray[RAY.origin + 2];
       if (steep) {
@@ -1787,8 +1791,7 @@ export class FootPlacement {
       ? this.f[this.oLocks + 4 * i + 3]
       : this.f[this.oAnimatedToe + 3 * i + 2] + this.f[this.oDrift + 2 * i + 1];
     ray[RAY.origin] = tx;
-    ray[RAY.origin + 1] =
-      this.f[this.oAnimated + 3 * i + 1] + (this.f[this.oSettings + 4] + this.f[this.oPitchReach + i]) * L;
+    ray[RAY.origin + 1] = this.f[this.oAnimated + 3 * i + 1] + this.f[this.oRaySpans + 2 * i] * L;
     ray[RAY.origin + 2] = tz;
     if (!this.castChecked(ray, hit, this.legs[i])) return;
     if (!standable(report, r + LEG_REPORT.groundNormal)) return;
