@@ -484,7 +484,8 @@ export class ContactTrack {
  * that point is: a heel strike and a push-off on the toe are contact too.
  *
  * The ground's velocity: zero when the legs' common ancestor (the pelvis) travels through the clip
- * (root motion); otherwise (an in-place clip) the median horizontal velocity of the low feet, the
+ * (root motion); otherwise (an in-place clip) the median horizontal velocity of the low feet (along
+ * their heading and across it, so a clip turned about +Y reads the same speed turned), the
  * negative of the speed the character must travel at. An animator's planted foot seldom moves at one
  * constant speed under an in-place clip, so there a foot counts as still within 60% of the ground's
  * speed of it (plus `stillSpeed`).
@@ -578,19 +579,17 @@ export function computeContacts(
   const travel = duration > 0 ? Math.sqrt(pelvisTravel[0] ** 2 + pelvisTravel[2] ** 2) / duration : 0;
   let groundVelocity: [number, number, number] = [0, 0, 0];
   if (!(travel > 0.2 * shortest)) {
-    // In place: the ground moves under the planted feet. The median velocity of the low feet.
-    const vx: number[] = [];
-    const vz: number[] = [];
+    // In place: the ground moves under the planted feet. The median velocity of the low feet, taken
+    // in the plane (a median per axis would read a clip's heading differently as it is turned).
+    const v: number[] = [];
     legs.forEach((_, i) => {
       for (let k = 0; k < count; k++) {
         const [p, height] = contactPoint(i, k);
-        if (height <= lowHeight * lengths[i]) {
-          vx.push(velocity(p, k, 0));
-          vz.push(velocity(p, k, 2));
-        }
+        if (height <= lowHeight * lengths[i]) v.push(velocity(p, k, 0), velocity(p, k, 2));
       }
     });
-    groundVelocity = [median(vx), 0, median(vz)];
+    const [mx, mz] = headingMedian(v);
+    groundVelocity = [mx, 0, mz];
   }
   const intervals: number[][] = [];
   const footHeights: number[] = [];
@@ -726,11 +725,80 @@ function runs(flags: Uint8Array, loop: boolean): [number, number][] {
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const s = values.slice().sort((a, b) => a - b);
+/**
+ * The median of the points `(xy[2i], xy[2i+1])` along their heading and across it: a median per
+ * axis, taken on axes that turn with the points (the heading is their geometric median's
+ * direction), so a clip turned about +Y reads the same ground speed turned.
+ */
+function headingMedian(xy: readonly number[]): [number, number] {
+  const [gx, gy] = geometricMedian(xy);
+  const g = dist(gx, gy);
+  if (!(g > 0)) return [gx, gy];
+  const ux = gx / g;
+  const uy = gy / g;
+  const n = xy.length >> 1;
+  const along = new Float64Array(n);
+  const across = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    along[i] = ux * xy[2 * i] + uy * xy[2 * i + 1];
+    across[i] = -uy * xy[2 * i] + ux * xy[2 * i + 1];
+  }
+  const a = median(along);
+  const c = median(across);
+  return [ux * a - uy * c, uy * a + ux * c];
+}
+
+function median(values: Float64Array): number {
+  const s = values.slice().sort();
   const m = s.length >> 1;
   return s.length % 2 === 1 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+}
+
+/**
+ * The geometric median of the points `(xy[2i], xy[2i+1])` (the point with the least sum of
+ * distances to them), by Weiszfeld's iteration from their mean: like a median it ignores the few
+ * far-off samples (a foot's lift), and unlike a median per axis it turns with the points.
+ */
+function geometricMedian(xy: readonly number[]): [number, number] {
+  const n = xy.length >> 1;
+  if (n === 0) return [0, 0];
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < n; i++) {
+    x += xy[2 * i];
+    y += xy[2 * i + 1];
+  }
+  x /= n;
+  y /= n;
+  let spread = 0;
+  for (let i = 0; i < n; i++) spread = Math.max(spread, dist(xy[2 * i] - x, xy[2 * i + 1] - y));
+  // Closer than this a sample counts as the estimate itself (Weiszfeld's weight 1/d is unbounded).
+  const near = 1e-12 * spread;
+  for (let iteration = 0; iteration < 500 && spread > 0; iteration++) {
+    let sx = 0;
+    let sy = 0;
+    let sw = 0;
+    for (let i = 0; i < n; i++) {
+      const d = dist(xy[2 * i] - x, xy[2 * i + 1] - y);
+      if (d <= near) continue;
+      sx += xy[2 * i] / d;
+      sy += xy[2 * i + 1] / d;
+      sw += 1 / d;
+    }
+    if (sw === 0) break;
+    const nx = sx / sw;
+    const ny = sy / sw;
+    const moved = dist(nx - x, ny - y);
+    x = nx;
+    y = ny;
+    if (moved <= 1e-13 * spread) break;
+  }
+  return [x, y];
+}
+
+/** Length of (x, y) by `Math.sqrt`, correctly rounded in every engine (`Math.hypot` is not). */
+function dist(x: number, y: number): number {
+  return Math.sqrt(x * x + y * y);
 }
 
 /**
