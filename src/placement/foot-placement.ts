@@ -39,6 +39,7 @@ import {
   springStep,
   springStep3,
 } from './spring.js';
+import { straightKneeHinge } from './straight-knee-hinge.js';
 
 /**
  * Leg lengths by which a planted foot may stand off its solve, at weight 0, before the joint-step
@@ -771,7 +772,7 @@ export class FootPlacement {
       // A leg straight at rest has no bend plane to take its knee's hinge from: the knee then
       // bends about the character's side axis, so that it goes forward (a human knee; give the
       // rest pose a bend, or a forward of −Z, for a leg that bends the other way).
-      const hingeAxis = restIsStraight(rest, leg) ? sideAxisIn(rest, leg.middle, unit) : undefined;
+      const hingeAxis = straightKneeHinge(rest, leg, unit);
       return new TwoBoneIk(skeleton, {
         root: leg.root,
         middle: leg.middle,
@@ -3116,63 +3117,6 @@ function unitForward(forward: readonly number[]): [number, number, number] | nul
   const l = Math.sqrt(x * x + y * y + z * z);
   const u: [number, number, number] = [x / l, y / l, z / l];
   return u[0] * u[0] + u[2] * u[2] < 1e-6 ? null : u;
-}
-
-/** Whether a leg's rest pose is straight (bent by less than ~0.06°, too little for a bend plane). */
-function restIsStraight(rest: Float64Array, leg: LegRig): boolean {
-  const a = 16 * leg.root + 12;
-  const b = 16 * leg.middle + 12;
-  let cx: number;
-  let cy: number;
-  let cz: number;
-  if (leg.end >= 0) {
-    cx = rest[16 * leg.end + 12];
-    cy = rest[16 * leg.end + 13];
-    cz = rest[16 * leg.end + 14];
-  } else {
-    const p = leg.endLocal ?? [0, 0, 0];
-    const m = 16 * leg.middle;
-    cx = rest[m] * p[0] + rest[m + 4] * p[1] + rest[m + 8] * p[2] + rest[m + 12];
-    cy = rest[m + 1] * p[0] + rest[m + 5] * p[1] + rest[m + 9] * p[2] + rest[m + 13];
-    cz = rest[m + 2] * p[0] + rest[m + 6] * p[1] + rest[m + 10] * p[2] + rest[m + 14];
-  }
-  const ux = rest[b] - rest[a];
-  const uy = rest[b + 1] - rest[a + 1];
-  const uz = rest[b + 2] - rest[a + 2];
-  const wx = cx - rest[b];
-  const wy = cy - rest[b + 1];
-  const wz = cz - rest[b + 2];
-  const nx = uy * wz - uz * wy;
-  const ny = uz * wx - ux * wz;
-  const nz = ux * wy - uy * wx;
-  const n = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  const lu = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  const lw = Math.sqrt(wx * wx + wy * wy + wz * wz);
-  return !(n > 1e-3 * lu * lw);
-}
-
-/**
- * The character's side axis (up × forward, up = +Y: +X for a character facing +Z), in the joint's
- * rest rotation frame: a knee turning positively about it moves forward.
- */
-function sideAxisIn(rest: Float64Array, joint: number, forward: readonly number[]): [number, number, number] {
-  // up × forward with up = (0, 1, 0).
-  const sx = forward[2];
-  const sy = 0;
-  const sz = -forward[0];
-  const t = new Float64Array(3);
-  const q = new Float64Array(4);
-  const sc = new Float64Array(3);
-  decompose(t, 0, q, 0, sc, 0, rest, 16 * joint);
-  // q⁻¹ · s · q.
-  const x = -q[0];
-  const y = -q[1];
-  const z = -q[2];
-  const w = q[3];
-  const tx = 2 * (y * sz - z * sy);
-  const ty = 2 * (z * sx - x * sz);
-  const tz = 2 * (x * sy - y * sx);
-  return [sx + w * tx + (y * tz - z * ty), sy + w * ty + (z * tx - x * tz), sz + w * tz + (x * ty - y * tx)];
 }
 
 function transformPointInto(

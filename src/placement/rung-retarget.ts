@@ -13,12 +13,13 @@ import { invert } from '../kernel/mat4.js';
 import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
 import { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
-import type { Rig } from '../rig/limbs.js';
+import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption, refuseDt } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { straightKneeHinge } from './straight-knee-hinge.js';
 
 /** How {@link RungRetarget} reads a clip's grips; distances are fractions of the leg's length. */
 export interface RungRetargetOptions {
@@ -40,6 +41,15 @@ export interface RungRetargetOptions {
    */
   readonly sampleRate?: number;
 }
+
+/** Seconds of the clip a limb's speed is read over (its position at each end). */
+const SPEED_SPAN = 0.1;
+
+/** The least time between a limb's holds on two rungs, seconds: its shift eases over it. */
+const RUNG_CHANGE = 0.25;
+
+/** The share of a limb's full length the hips leave it to reach a rung with (not quite straight). */
+const REACH_SHARE = 0.995;
 
 /** The limbs, in order: left hand, right hand, left foot, right foot. */
 export const RUNG_LIMBS = ['left hand', 'right hand', 'left foot', 'right foot'] as const;
@@ -69,6 +79,10 @@ export class RungRetarget {
   readonly shifts = new Float64Array(4);
   /** Per limb (left hand, right hand, left foot, right foot), 1 while it holds a rung this frame. */
   readonly holding = new Uint8Array(4);
+  /** Per limb, its root joint (the shoulder or the hip). */
+  private readonly limbRoots: Int32Array;
+  /** Per limb, its middle joint (the elbow or the knee). */
+  private readonly limbMiddles: Int32Array;
   private readonly duration: number;
   private readonly skeleton: Skeleton;
   /** The joints a frame reads, checked before it writes anything (pose-reads.ts). */
@@ -117,6 +131,8 @@ export class RungRetarget {
     const legL = rig.legs.find((l) => left(l.side)) ?? rig.legs[0];
     const legR = rig.legs.find((l) => l !== legL) ?? rig.legs[1];
     this.joints = Int32Array.of(armL.end, armR.end, legL.foot, legR.foot);
+    this.limbRoots = Int32Array.of(armL.root, armR.root, legL.root, legR.root);
+    this.limbMiddles = Int32Array.of(armL.middle, armR.middle, legL.middle, legR.middle);
     const rest = restModelMatrices(skeleton);
     this.hips = rig.pelvis;
     this.duration = clip.duration;
@@ -124,49 +140,65 @@ export class RungRetarget {
     const rate = options.sampleRate ?? 60;
     const still = (options.stillSpeed ?? 0.3) * L;
     const minFrames = Math.ceil((options.minDuration ?? 0.15) * rate);
-    // Sample the limbs' heights and speeds.
+    // Sample the limbs' heights and speeds. A speed is read over a fixed span of the clip, not
+    // between two samples: over one sample's step a capture's jitter of a millimetre or two reads
+    // as a speed that grows with the rate (a hand held 11.6 s at 10 samples a second, 1.6 s at 60,
+    // none at 120), and the holds would depend on the rate.
     const count = Math.max(2, Math.floor(clip.duration * rate) + 1);
     const pose = new Pose(skeleton);
     const model = createModelBuffer(skeleton);
     const context = new SamplerContext(clip);
     const heights = Array.from({ length: 4 }, () => new Float64Array(count));
     const speeds = Array.from({ length: 4 }, () => new Float64Array(count));
-    const previous = new Float64Array(12);
+    const before = new Float64Array(12);
+    const joints = this.joints;
+    const positionsAt = (time: number, out: Float64Array | null) => {
+      sampleClip(clip, context, Math.max(0, Math.min(clip.duration, time)), pose, 'clamp');
+      forwardKinematics(pose, model);
+      if (out)
+        for (let i = 0; i < 4; i++) out.set(model.subarray(16 * joints[i] + 12, 16 * joints[i] + 15), 3 * i);
+    };
     let floor = Number.POSITIVE_INFINITY;
     for (let k = 0; k < count; k++) {
-      sampleClip(clip, context, Math.min(clip.duration, k / rate), pose, 'clamp');
-      forwardKinematics(pose, model);
+      const t = Math.min(clip.duration, k / rate);
+      const from = Math.max(0, t - SPEED_SPAN / 2);
+      const to = Math.min(clip.duration, t + SPEED_SPAN / 2);
+      positionsAt(from, before);
+      positionsAt(to, null);
       for (let i = 0; i < 4; i++) {
-        const o = 16 * this.joints[i] + 12;
-        heights[i][k] = model[o + 1];
-        if (k > 0) {
-          const dx = model[o] - previous[3 * i];
-          const dy = model[o + 1] - previous[3 * i + 1];
-          const dz = model[o + 2] - previous[3 * i + 2];
-          speeds[i][k] = Math.sqrt(dx * dx + dy * dy + dz * dz) * rate;
-        }
-        previous[3 * i] = model[o];
-        previous[3 * i + 1] = model[o + 1];
-        previous[3 * i + 2] = model[o + 2];
-        if (i >= 2) floor = Math.min(floor, model[o + 1]);
+        const o = 16 * joints[i] + 12;
+        const dx = model[o] - before[3 * i];
+        const dy = model[o + 1] - before[3 * i + 1];
+        const dz = model[o + 2] - before[3 * i + 2];
+        speeds[i][k] = to > from ? Math.sqrt(dx * dx + dy * dy + dz * dz) / (to - from) : 0;
+      }
+      positionsAt(t, null);
+      for (let i = 0; i < 4; i++) {
+        heights[i][k] = model[16 * joints[i] + 13];
+        if (i >= 2) floor = Math.min(floor, heights[i][k]);
       }
     }
-    // A capture's rest pose is a T-pose: straight arms and legs, with no bend plane to read; their
-    // solvers then take the least motion (the elbow and knee stay as near as they can to where the
-    // capture has them: a retarget moves a limb by a few centimetres).
-    const solver = (root: number, middle: number, end: number) =>
-      new TwoBoneIk(skeleton, { root, middle, end });
+    // A capture's rest pose is a T-pose: straight arms and legs, with no bend plane to read. The
+    // arms take the least motion (the elbow stays as near as it can to where the capture has it;
+    // a capture's elbow turns about more than one axis, and a hinge of the rest pose's turned it
+    // further from the clip: measured, steps up to 26°). A leg straight in the clip and bent by the
+    // retarget, though, had its bend plane from rounding noise (the knee turned 35° and back
+    // between two frames): where the rest pose is straight, a knee bends forward (+Z, the
+    // capture's forward), as FootPlacement bends it.
+    const arm = (a: ArmRig) => new TwoBoneIk(skeleton, { root: a.root, middle: a.middle, end: a.end });
+    const leg = (l: LegRig) =>
+      new TwoBoneIk(skeleton, {
+        root: l.root,
+        middle: l.middle,
+        end: l.end,
+        hingeAxis: straightKneeHinge(rest, l, [0, 0, 1]),
+      });
     // A frame runs forward kinematics over the whole skeleton: every joint is read.
     this.reads = poseReads(
       skeleton,
       skeleton.names.map((_, j) => j),
     );
-    this.solvers = [
-      solver(armL.root, armL.middle, armL.end),
-      solver(armR.root, armR.middle, armR.end),
-      solver(legL.root, legL.middle, legL.end),
-      solver(legR.root, legR.middle, legR.end),
-    ];
+    this.solvers = [arm(armL), arm(armR), leg(legL), leg(legR)];
     this.holds = heights.map((h, i) => {
       const out: number[] = [];
       let start = -1;
@@ -188,7 +220,14 @@ export class RungRetarget {
               );
               shift = firstRung + rung * spacing - (capturedFirstRung + rung * capturedSpacing);
             }
-            out.push(start / rate, (k - 1) / rate, shift);
+            let from = start / rate;
+            const to = (k - 1) / rate;
+            // A limb does not change rungs in a frame: a hold next to one on another rung (a hand
+            // pivoting on a rung while the body climbs reads as still, its height crossing
+            // between rungs) starts a little later, so that its shift eases in.
+            const n = out.length;
+            if (n > 0 && out[n - 1] !== shift) from = Math.max(from, out[n - 2] + RUNG_CHANGE);
+            if (to - from >= minFrames / rate) out.push(from, to, shift);
           }
           start = -1;
         }
@@ -236,6 +275,14 @@ export class RungRetarget {
       shift = to * (1 - u * u * (3 - 2 * u));
     }
     this.shifts[i] = shift;
+  }
+
+  /** Limb `i`'s length in `model`: root to middle to end (its two bones, as they are scaled). */
+  private limbReach(i: number, model: Float64Array): number {
+    const a = 16 * this.limbRoots[i];
+    const b = 16 * this.limbMiddles[i];
+    const c = 16 * this.joints[i];
+    return distance(model, a, b) + distance(model, b, c);
   }
 
   /** The frame's clip time, clamped to the clip, as {@link RungRetarget.shiftAt} reads it. */
@@ -315,8 +362,27 @@ export class RungRetarget {
     }
     if (weight !== 1) for (let i = 0; i < 4; i++) this.shifts[i] *= weight;
     // The hips follow the feet (legs carry the body and are the nearer to straight); the arms,
-    // bent on a ladder, take up what the hands' rungs differ by.
-    const mean = 0.5 * (this.shifts[2] + this.shifts[3]);
+    // bent on a ladder, take up what the hands' rungs differ by. But no further than each limb
+    // reaches its target: a hand held at the waist on straight arms (its rung lowered) or a foot
+    // under a straight leg moves the hips with it, the other limbs bending. (Bounded by the
+    // shifts, which ease, and by the pose, the hips do not jump.)
+    let mean = 0.5 * (this.shifts[2] + this.shifts[3]);
+    for (let i = 0; i < 4; i++) {
+      const root = 16 * this.limbRoots[i];
+      const end = 16 * this.joints[i];
+      const dx = model[end + 12] - model[root + 12];
+      const dz = model[end + 14] - model[root + 14];
+      // Where the limb's end goes, above its root (the hips shift its root with them).
+      const dy = model[end + 13] + this.shifts[i] - (model[root + 13] + mean);
+      // As far as the animation stretches it, or nearly straight (its own stretch needs no move).
+      const reach = Math.max(REACH_SHARE * this.limbReach(i, model), distance(model, root, end));
+      const level = reach * reach - dx * dx - dz * dz;
+      if (!(level > 0)) continue;
+      const span = Math.sqrt(level);
+      // The root's height above the end may be from −span to span: the hips' shift so.
+      if (dy < -span) mean -= -span - dy;
+      else if (dy > span) mean += dy - span;
+    }
     // The hips move by the mean shift, through their parent's frame.
     const hips = this.hips;
     const parent = pose.skeleton.parents[hips];
@@ -347,4 +413,12 @@ export class RungRetarget {
       this.solvers[i].solve(pose, model, this.target);
     }
   }
+}
+
+/** Distance between the translations of the matrices at `a` and `b` in `model`. */
+function distance(model: Float64Array, a: number, b: number): number {
+  const x = model[a + 12] - model[b + 12];
+  const y = model[a + 13] - model[b + 13];
+  const z = model[a + 14] - model[b + 14];
+  return Math.sqrt(x * x + y * y + z * z);
 }

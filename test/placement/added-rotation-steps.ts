@@ -8,6 +8,8 @@ export class AddedRotationSteps {
   max = 0;
   /** The largest change in the last frame added (0 in the first). */
   last = 0;
+  /** The joint of that change (-1 in the first frame). */
+  lastJoint = -1;
   private readonly previous: Float64Array;
   private first = true;
   constructor(count: number) {
@@ -16,6 +18,7 @@ export class AddedRotationSteps {
   /** Adds a frame: the animated and the placed local rotations, 4 numbers a joint. */
   add(animated: Float64Array, placed: Float64Array): void {
     this.last = 0;
+    this.lastJoint = -1;
     for (let o = 0; o < animated.length; o += 4) {
       const [ax, ay, az, aw] = [-animated[o], -animated[o + 1], -animated[o + 2], animated[o + 3]];
       const p = placed;
@@ -26,7 +29,11 @@ export class AddedRotationSteps {
       const q = this.previous;
       if (!this.first) {
         const d = Math.min(1, Math.abs(x * q[o] + y * q[o + 1] + z * q[o + 2] + w * q[o + 3]));
-        this.last = Math.max(this.last, (2 * Math.acos(d) * 180) / Math.PI);
+        const step = (2 * Math.acos(d) * 180) / Math.PI;
+        if (step > this.last) {
+          this.last = step;
+          this.lastJoint = o >> 2;
+        }
       }
       q[o] = x;
       q[o + 1] = y;

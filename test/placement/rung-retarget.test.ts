@@ -26,6 +26,15 @@ function ladderClip() {
 /** The captured rungs: about 25 cm apart from 25 cm up (4.4 units); the new: 22.6 cm from 22.6 cm. */
 const RUNGS = { capturedFirstRung: 4.4, capturedSpacing: 4.4, firstRung: 4, spacing: 4 };
 
+/** Per limb (hands, then feet), the seconds of the clip it holds a rung for. */
+function holdSeconds(retarget: RungRetarget): number[] {
+  return retarget.holds.map((h) => {
+    let sum = 0;
+    for (let k = 0; k < h.length; k += 3) sum += h[k + 1] - h[k];
+    return sum;
+  });
+}
+
 /** What {@link play} measured over the clip. */
 interface Played {
   /** Limb frames holding a rung, and those of them whose rung moved. */
@@ -88,14 +97,39 @@ describe('RungRetarget', () => {
     const { clip, rig } = ladderClip();
     const retarget = new RungRetarget(clip, rig, RUNGS);
     const m = play(retarget, clip);
-    expect(m.holds).toBeGreaterThan(1000);
+    // Each hand holds a rung for more than 10 s of the clip's 35, each foot for more than 18 s.
+    // (Until the speeds were read over a tenth of a second, the capture's jitter read as speed and
+    // the left hand held 1.6 s at the default rate.)
+    const held = holdSeconds(retarget);
+    expect(held.slice(0, 2).every((s) => s > 10)).toBe(true);
+    expect(held.slice(2).every((s) => s > 18)).toBe(true);
+    expect(m.holds).toBeGreaterThan(3500);
     // Held rungs moved: hands on the bar 2.4 units (13 cm) lower, feet by 0.4-1.2 units per rung.
-    expect(m.shifted).toBeGreaterThan(300);
+    expect(m.shifted).toBeGreaterThan(2000);
     expect(
       new Set(retarget.holds.flatMap((h) => [...h].filter((_, k) => k % 3 === 2).map((x) => x.toFixed(1)))),
-    ).toEqual(new Set(['0.0', '-0.4', '-0.8', '-1.2', '-2.0', '-2.4']));
+    ).toEqual(new Set(['0.0', '-0.4', '-0.8', '-1.2', '-1.6', '-2.0', '-2.4']));
+    // Hands held low on straight arms (a rung lowered 13 cm at the waist) reach it: the hips go
+    // down with them (before, they followed the feet alone and such hands missed by up to 4 cm).
     expect(m.maxError).toBeLessThanOrEqual(0.01);
     expect(m.maxStep).toBeLessThanOrEqual(10);
+    if (process.env.REPORT) {
+      console.log(
+        `RungRetarget on CMU 01_03: holds ${held.map((s) => s.toFixed(1)).join(' / ')} s (hands, feet); ${m.holds} limb frames holding, ${m.shifted} moved; farthest from its rung ${(100 * m.maxError).toFixed(3)} cm; largest IK step ${m.maxStep.toFixed(1)}° (frame ${m.stepAt})`,
+      );
+    }
+  });
+
+  it('reads the same holds at any sample rate, within 15% (at 10 Hz a hold’s ends fall a tenth of a second apart)', () => {
+    const { clip, rig } = ladderClip();
+    const base = holdSeconds(new RungRetarget(clip, rig, RUNGS));
+    for (const sampleRate of [10, 30, 120, 240]) {
+      const held = holdSeconds(new RungRetarget(clip, rig, { ...RUNGS, sampleRate }));
+      // Until 27 November the left hand held 11.6 s at 10 samples a second, 1.6 s at 60, none at 120.
+      held.forEach((s, limb) => {
+        expect(Math.abs(s - base[limb]), `${sampleRate} Hz, limb ${limb}`).toBeLessThan(0.15 * base[limb]);
+      });
+    }
   });
 
   it('refuses an option out of range from the constructor, naming it (placement/invalid-option)', () => {
