@@ -36,7 +36,10 @@ export interface BarHangOptions {
   readonly armExtension?: number;
   /** Distance between the hands along the bar. Default the shoulders' width. */
   readonly gripWidth?: number;
-  /** Distance a hand moves along the bar in one move. Default 0.3. */
+  /**
+   * Distance a hand moves along the bar in one move, world units, at most the bar's length.
+   * Default half the arms' reach (as scaled; 0.3 m for a human's), or the bar's length if shorter.
+   */
   readonly handStep?: number;
   /** Gravity, world units per second². Default 9.81. */
   readonly gravity?: number;
@@ -211,7 +214,8 @@ export class BarHang {
     }
     const scale = optionNumber(options.scale, 1, 'scale', 0, false, Infinity);
     const extension = optionNumber(options.armExtension, 0.92, 'armExtension', 0, false, 1);
-    const step = optionNumber(options.handStep, 0.3, 'handStep', 0, false, length);
+    const given =
+      options.handStep === undefined ? -1 : optionNumber(options.handStep, 0, 'handStep', 0, false, length);
     const gravity = optionNumber(options.gravity, 9.81, 'gravity', 0, true, Infinity);
     const damping = optionNumber(options.damping, 0.15, 'damping', 0, true, Infinity);
     if (options.gripWidth !== undefined) optionNumber(options.gripWidth, 0, 'gripWidth', 0, true, length);
@@ -235,6 +239,9 @@ export class BarHang {
       });
     this.reaches = Float64Array.of(armLength(left), armLength(right));
     const reach = Math.min(this.reaches[0], this.reaches[1]) * scale;
+    // By default a move is half the arm's reach (0.3 m for a human's 0.6 m arm): the character's
+    // own size, whatever the world's unit and the character's scale.
+    const step = given >= 0 ? given : Math.min(length, 0.5 * reach);
     const shoulderY = 0.5 * (rest[16 * left.root + 13] + rest[16 * right.root + 13]) * scale;
     const shoulderWidth = Math.abs(rest[16 * left.root + 12] - rest[16 * right.root + 12]) * scale;
     const hang = extension * reach;
@@ -692,7 +699,10 @@ export class BarHang {
         const progress = g[o + GRIP.progress] + (byTravel > byTime ? byTravel : byTime);
         let goal = home + g[o + GRIP.lead] * 0.25 * step;
         goal = goal < 0 ? 0 : goal > f[6] ? f[6] : goal;
-        if (progress >= 1) {
+        // Landed at 1 less the rounding of the sum: a move that divides the span exactly lands
+        // on the same frame at any scale of the world (the sum of thirds is 1 − 1e-16 at one
+        // scale, 1 at another).
+        if (progress >= 1 - 1e-9) {
           g[o + GRIP.at] = goal;
           g[o + GRIP.reaching] = 0;
         } else {

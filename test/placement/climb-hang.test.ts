@@ -520,6 +520,54 @@ describe('BarHang inputs', () => {
     }
   });
 
+  it('hangs the same at three times the size: moves of half the reach, hands landing on the same frames', async () => {
+    // The world ×3: the character's scale, the bar, gravity (the same period), the pushes and the
+    // moves. Until 27 November the hands moved 0.3 world units by default at any size, and a hand
+    // landed when its progress summed to 1, a frame early or late as the sum rounded.
+    const character = await robot();
+    const { skeleton, rig } = character;
+    const run = (k: number, handStep?: number) => {
+      const hang = new BarHang(skeleton, rig, {
+        from: [-2 * k, 2.4 * k, 0],
+        to: [2 * k, 2.4 * k, 0],
+        scale: character.scale * k,
+        gravity: 9.81 * k,
+        ...(handStep === undefined ? {} : { handStep: handStep * k }),
+      });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const frames: { gripping: number[]; hands: number[]; rotations: number[] }[] = [];
+      for (let f = 0; f < 300; f++) {
+        forwardKinematics(pose.resetToRest(), model);
+        if (f % 50 === 0) hang.pushBody(0, 0, 0.6 * k);
+        // Along the bar and back: 1/120 of the reach-scaled world a frame.
+        hang.update(pose, model, 1 / 60, (f < 150 ? 0.01 : -0.01) * k);
+        const r = hang.report;
+        const n = HANG_HAND.length;
+        frames.push({
+          gripping: [r[HANG_HAND.gripping], r[n + HANG_HAND.gripping]],
+          hands: [r[0], r[1], r[2], r[n], r[n + 1], r[n + 2]].map((x) => x / k),
+          rotations: [...pose.rotations],
+        });
+      }
+      return frames;
+    };
+    for (const handStep of [undefined, 0.3]) {
+      const one = run(1, handStep);
+      const three = run(3, handStep);
+      expect(one.filter((f) => f.gripping[0] === 0 || f.gripping[1] === 0).length).toBeGreaterThan(20);
+      one.forEach((a, f) => {
+        const b = three[f];
+        expect(b.gripping, `frame ${f}`).toEqual(a.gripping);
+        for (let i = 0; i < 6; i++)
+          expect(Math.abs(b.hands[i] - a.hands[i]), `frame ${f}`).toBeLessThan(1e-9);
+        for (let i = 0; i < a.rotations.length; i++) {
+          expect(Math.abs(b.rotations[i] - a.rotations[i]), `frame ${f}`).toBeLessThan(1e-7);
+        }
+      });
+    }
+  });
+
   it('an update, a push or a position that throws leaves the hang as it was', async () => {
     const character = await robot();
     const { skeleton, rig } = character;
