@@ -31,13 +31,17 @@ export interface RungRetargetOptions {
   readonly firstRung: number;
   /** Distance between the new ladder's rungs (model units), > 0. */
   readonly spacing: number;
-  /** A hand or foot holds while slower than this (leg lengths per second), > 0. Default 0.3. */
+  /**
+   * A hand or foot holds while slower than this (leg lengths per second, its speed read over a
+   * tenth of a second of the clip), > 0. Default 0.3.
+   */
   readonly stillSpeed?: number;
   /** Holds shorter than this many seconds are not holds: from 0 to the clip's duration. Default 0.15. */
   readonly minDuration?: number;
   /**
    * Samples per second the set-up reads the clip at, from 10 (a hold of 0.15 s still spans a
-   * sample or two) to 1000 (the set-up's arrays stay small). Default 60.
+   * sample or two) to 1000 (the set-up's arrays stay small): how finely a hold's start and end
+   * are read, not what counts as held. Default 60.
    */
   readonly sampleRate?: number;
 }
