@@ -827,6 +827,25 @@ export function footPoint(out: Float64Array, o: number, model: Float64Array, leg
   }
 }
 
+/**
+ * Where a leg's end is in `matrices` (model matrices, 16 numbers a joint): its end joint, or the
+ * point `endLocal` of its middle joint.
+ */
+export function legEndIn(matrices: Float64Array, leg: LegRig): [number, number, number] {
+  if (leg.end >= 0) {
+    const e = 16 * leg.end + 12;
+    return [matrices[e], matrices[e + 1], matrices[e + 2]];
+  }
+  const p = leg.endLocal ?? [0, 0, 0];
+  const o = 16 * leg.middle;
+  const m = matrices;
+  return [
+    m[o] * p[0] + m[o + 4] * p[1] + m[o + 8] * p[2] + m[o + 12],
+    m[o + 1] * p[0] + m[o + 5] * p[1] + m[o + 9] * p[2] + m[o + 13],
+    m[o + 2] * p[0] + m[o + 6] * p[1] + m[o + 10] * p[2] + m[o + 14],
+  ];
+}
+
 /** A leg's length in the rest pose: root to middle plus middle to its end (joint or point). */
 export function legLength(rest: Float64Array, leg: LegRig): number {
   checkFloat64Arg(rest, 'legLength', 'the rest matrices');
@@ -841,20 +860,7 @@ export function legLength(rest: Float64Array, leg: LegRig): number {
   }
   const r = 16 * leg.root + 12;
   const m = 16 * leg.middle + 12;
-  let ex: number;
-  let ey: number;
-  let ez: number;
-  if (leg.end >= 0) {
-    ex = rest[16 * leg.end + 12];
-    ey = rest[16 * leg.end + 13];
-    ez = rest[16 * leg.end + 14];
-  } else {
-    const p = leg.endLocal ?? [0, 0, 0];
-    const o = 16 * leg.middle;
-    ex = rest[o] * p[0] + rest[o + 4] * p[1] + rest[o + 8] * p[2] + rest[o + 12];
-    ey = rest[o + 1] * p[0] + rest[o + 5] * p[1] + rest[o + 9] * p[2] + rest[o + 13];
-    ez = rest[o + 2] * p[0] + rest[o + 6] * p[1] + rest[o + 10] * p[2] + rest[o + 14];
-  }
+  const [ex, ey, ez] = legEndIn(rest, leg);
   const a = norm3(rest[m] - rest[r], rest[m + 1] - rest[r + 1], rest[m + 2] - rest[r + 2]);
   const b = norm3(ex - rest[m], ey - rest[m + 1], ez - rest[m + 2]);
   return a + b;

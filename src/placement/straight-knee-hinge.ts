@@ -7,6 +7,7 @@
  */
 import { decompose } from '../kernel/trs.js';
 import type { LegRig } from '../rig/limbs.js';
+import { legEndIn } from './contacts.js';
 
 /**
  * The hinge axis for `leg`'s two-bone solver, in its middle joint's rest frame: the side axis
@@ -26,20 +27,7 @@ export function straightKneeHinge(
 function restIsStraight(rest: Float64Array, leg: LegRig): boolean {
   const a = 16 * leg.root + 12;
   const b = 16 * leg.middle + 12;
-  let cx: number;
-  let cy: number;
-  let cz: number;
-  if (leg.end >= 0) {
-    cx = rest[16 * leg.end + 12];
-    cy = rest[16 * leg.end + 13];
-    cz = rest[16 * leg.end + 14];
-  } else {
-    const p = leg.endLocal ?? [0, 0, 0];
-    const m = 16 * leg.middle;
-    cx = rest[m] * p[0] + rest[m + 4] * p[1] + rest[m + 8] * p[2] + rest[m + 12];
-    cy = rest[m + 1] * p[0] + rest[m + 5] * p[1] + rest[m + 9] * p[2] + rest[m + 13];
-    cz = rest[m + 2] * p[0] + rest[m + 6] * p[1] + rest[m + 10] * p[2] + rest[m + 14];
-  }
+  const [cx, cy, cz] = legEndIn(rest, leg);
   const ux = rest[b] - rest[a];
   const uy = rest[b + 1] - rest[a + 1];
   const uz = rest[b + 2] - rest[a + 2];
