@@ -16,11 +16,17 @@ import type { LegRig } from '../rig/limbs.js';
 
 /** How {@link computeContacts} reads a clip. Distances are fractions of each leg's length. */
 export interface ContactOptions {
-  /** Samples per second of clip time, at most 1,000. Default 60. */
+  /**
+   * Samples per second of clip time, at most 1,000: how finely a contact's ends are read (a
+   * foot's speed is read across 1/30 s of the clip at any rate). Default 60.
+   */
   readonly sampleRate?: number;
   /** A foot counts as low within this height above its lowest point in the clip. Default 0.06. */
   readonly lowHeight?: number;
-  /** A foot counts as still below this speed (leg lengths per second) relative to the ground. Default 0.4. */
+  /**
+   * A foot counts as still below this speed (leg lengths per second, read across 1/30 s of the
+   * clip) relative to the ground. Default 0.4.
+   */
   readonly stillSpeed?: number;
   /** Hysteresis: a contact ends only past the thresholds times this factor. Default 1.5. */
   readonly releaseFactor?: number;
@@ -557,10 +563,21 @@ export function computeContacts(
   const rest = restModelMatrices(skeleton);
   const lengths = legs.map((leg) => legLength(rest, leg));
   const shortest = Math.min(...lengths);
+  // A velocity is read across a thirtieth of a second (the samples either side at the default
+  // rate), whatever the rate: between two samples 1/240 s apart a capture's jitter reads as speed
+  // and splits contacts.
+  const half = step > 0 ? Math.max(1, Math.round(VELOCITY_SPAN / (2 * step))) : 1;
   const velocity = (p: Float64Array, k: number, axis: number): number => {
     if (step === 0) return 0;
-    const prev = k > 0 ? k - 1 : loop ? count - 1 : 0;
-    const next = k < count - 1 ? k + 1 : loop ? 0 : count - 1;
+    let prev = k - half;
+    let next = k + half;
+    if (loop) {
+      prev = (prev + count) % count;
+      next = next % count;
+    } else {
+      prev = prev < 0 ? 0 : prev;
+      next = next > count - 1 ? count - 1 : next;
+    }
     return (p[3 * next + axis] - p[3 * prev + axis]) / (step * (next - prev + (next < prev ? count : 0)));
   };
   const lowest = (p: Float64Array): number => {
@@ -747,6 +764,9 @@ function headingMedian(xy: readonly number[]): [number, number] {
   const c = median(across);
   return [ux * a - uy * c, uy * a + ux * c];
 }
+
+/** Seconds of the clip a foot's velocity is read across, at any sample rate. */
+const VELOCITY_SPAN = 1 / 30;
 
 function median(values: Float64Array): number {
   const s = values.slice().sort();
