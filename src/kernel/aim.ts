@@ -153,6 +153,9 @@ function normalizeInPlace(w: Float64Array, i: number): boolean {
  *    is clamped to the cone's, the twist's to the nearer (circularly) of the twist limits, by
  *    comparing half-angle cosines and sines; the parts are recomposed. This is the chain solvers'
  *    joint-limit clamp ({@link clampRotation}) on the record at {@link AIM_LIMIT}.
+ * 4. Where the limits changed the answer and there is an up direction: the roll of step 2 again,
+ *    about the clamped forward axis (it changes the twist only, the swing staying in its cone),
+ *    then the limits again (the twist's).
  */
 export function aimLocal(w: Float64Array, flags: number): number {
   let result = 0;
@@ -233,9 +236,35 @@ export function aimLocal(w: Float64Array, flags: number): number {
   // 3. Limits relative to rest.
   if ((flags & (AIM_HAS_CONE | AIM_HAS_TWIST)) !== 0) {
     w[AIM_LIMIT + LIMIT_KIND] = LIMIT_CONE_KIND;
-    if (clampRotation(w, AIM_RESULT, w, AIM_LIMIT)) result |= AIM_CLAMPED;
+    if (clampRotation(w, AIM_RESULT, w, AIM_LIMIT)) {
+      result |= AIM_CLAMPED;
+      // 4. The roll was for the forward axis on the target; the clamp turned it away, keeping
+      // the roll as a tilt (40° at a cone of 0). Rolled again about the clamped forward axis:
+      // this moves the twist only, so the swing stays within its cone; then the twist limit.
+      if ((flags & AIM_HAS_UP) !== 0 && reroll(w)) clampRotation(w, AIM_RESULT, w, AIM_LIMIT);
+    }
   }
   return result;
+}
+
+/**
+ * Step 4 of {@link aimLocal}: rolls the clamped result about its own forward axis so that its up
+ * axis's projection ⟂ that axis lies along the up direction's. False (the result left as it is)
+ * where the roll is undefined.
+ */
+function reroll(w: Float64Array): boolean {
+  // CORR ← q⁻¹ · q_clamped, the clamped correction in the current rotation frame.
+  w[TMP_Q] = -w[AIM_ROTATION];
+  w[TMP_Q + 1] = -w[AIM_ROTATION + 1];
+  w[TMP_Q + 2] = -w[AIM_ROTATION + 2];
+  w[TMP_Q + 3] = w[AIM_ROTATION + 3];
+  multiply(w, CORR, w, TMP_Q, w, AIM_RESULT);
+  // The roll's axis: the forward axis after the clamped correction.
+  rotateVec3(w, D_DIR, w, CORR, w, AIM_FORWARD);
+  if (!normalizeInPlace(w, D_DIR) || !roll(w)) return false;
+  multiply(w, AIM_RESULT, w, AIM_ROTATION, w, CORR);
+  normalize(w, AIM_RESULT, w, AIM_RESULT);
+  return true;
 }
 
 /** Composes the roll about d̂ onto CORR; false when the roll is undefined (and skipped). */

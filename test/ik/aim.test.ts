@@ -280,6 +280,41 @@ for (const { name, pc, runs, boneScale } of CASES) {
       );
     });
 
+    it('clamped by its cone, the up axis still lies in the plane of forward and the up direction', () => {
+      // Until 27 November the roll was made for the forward axis on the target and kept by the
+      // clamp as a tilt: a head looking up and aside at a cone of 0 leaned 40° to a shoulder.
+      const rig = makeRig(pc, boneScale);
+      const upAxis: V3 = [1, 0, 0.2];
+      const ik = new AimIk(rig.skeleton, { joint: 'bone', up: upAxis, coneAngle: 0.3 });
+      const upLocal = [upAxis[0] / boneScale[0], upAxis[1] / boneScale[1], upAxis[2] / boneScale[2]];
+      const target = new Float64Array(3);
+      const up = new Float64Array(3);
+      let clamped = 0;
+      fc.assert(
+        fc.property(arbQuat, arbDir, arbDist, arbDir, (q, dir, dist, upDir) => {
+          setBone(rig, q);
+          targetNear(rig, pc, dir, dist, target);
+          up.set(upDir);
+          const status = ik.solve(rig.pose, rig.model, target, up);
+          const bone = pos(rig.model, rig.bone);
+          const forward = sub3(pos(rig.model, rig.child), bone);
+          // Up nearly along the clamped forward axis leaves the roll ill-conditioned.
+          fc.pre(status.clamped && sinAngle(forward, upDir) > 1e-3);
+          clamped++;
+          const upModel = dirOf(rig.model, rig.bone, upLocal);
+          const a = cross3(forward, upModel);
+          const b = cross3(forward, upDir);
+          check(
+            sinAngle(a, b) <= 1e-9 && dot3(a, b) > 0,
+            () => `clamped: up axis off the plane by sin ${sinAngle(a, b)} (dot ${dot3(a, b)})`,
+          );
+          check(unitQuatError(rig.pose.rotations, rig.bone) <= 1e-12, () => 'quaternion not unit');
+        }),
+        options,
+      );
+      expect(clamped).toBeGreaterThan(10);
+    });
+
     it('cone and twist limits hold to 1e-9 and are flagged; unlimited answers are exact', () => {
       const rig = makeRig(pc, boneScale);
       const free = makeRig(pc, boneScale);
