@@ -83,6 +83,101 @@ describe('LookAt', () => {
     expect(pose.rotations).toEqual(skeleton.restRotations);
   });
 
+  it('never turns a joint more than 9° a frame (3π rad/s) for a target crossing behind, circling or jumping side to side', async () => {
+    // Until 27 November a target crossing the line straight behind the head (1 mm a frame, 2 m
+    // back) turned the torso 89.9° and the head 83.4° in one frame: the cone's nearest turn flips
+    // from one side to the other there (a hostile test).
+    const character = await robot();
+    const { skeleton } = character;
+    const rig = findRig(skeleton);
+    const idle = character.clips.get('Idle') as Clip;
+    const world = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1];
+    const base = new Pose(skeleton);
+    const baseModel = createModelBuffer(skeleton);
+    sampleClip(idle, new SamplerContext(idle), 0, base);
+    forwardKinematics(base, baseModel);
+    // [label, target at frame f, whether it pops without the limit]
+    const paths: [string, (f: number) => number[], boolean][] = [
+      // (Smooth without the limit too since the aim's roll is redone after its cone, 27 November.)
+      ['crossing behind', (f) => [(f - 40) * 0.001, 1.5, -2], false],
+      // Once round the head in 2 s (the cone's nearest turn flips from side to side behind it).
+      ['circling', (f) => circle[f % circle.length], true],
+      ['jumping side to side', (f) => [Math.floor(f / 20) % 2 === 0 ? -2 : 2, 1.5, 0], true],
+      ['jumping side to side behind', (f) => [Math.floor(f / 20) % 2 === 0 ? -2 : 2, 1.5, -1], true],
+    ];
+    // 120 points round a circle of 2 m, by rotating a step (cos, sin of 3°) with no Math.sin.
+    const circle: number[][] = [];
+    let [cx, cz] = [0, 2];
+    const [c3, s3] = [0.9986295347545738, 0.05233595624294383];
+    for (let k = 0; k < 120; k++) {
+      circle.push([cx, 1.5, cz]);
+      [cx, cz] = [c3 * cx - s3 * cz, s3 * cx + c3 * cz];
+    }
+    const angle = (a: Float64Array, b: Float64Array, j: number) => {
+      const d = Math.abs(
+        a[4 * j] * b[4 * j] +
+          a[4 * j + 1] * b[4 * j + 1] +
+          a[4 * j + 2] * b[4 * j + 2] +
+          a[4 * j + 3] * b[4 * j + 3],
+      );
+      return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+    };
+    for (const [label, at, pops] of paths) {
+      for (const maxTurnSpeed of [undefined, Number.POSITIVE_INFINITY]) {
+        const look = new LookAt(skeleton, rig, maxTurnSpeed === undefined ? {} : { maxTurnSpeed });
+        const pose = new Pose(skeleton);
+        const model = createModelBuffer(skeleton);
+        let previous: Float64Array | null = null;
+        let most = 0;
+        for (let f = 0; f < 240; f++) {
+          pose.copyFrom(base);
+          model.set(baseModel);
+          look.solve(pose, model, at(f), world, 1 / 60);
+          if (previous)
+            for (const j of look.joints) most = Math.max(most, angle(previous, pose.rotations, j));
+          previous = pose.rotations.slice();
+        }
+        if (maxTurnSpeed === undefined) expect(most, label).toBeLessThanOrEqual(9 + 1e-9);
+        // Without the limit the same paths pop (the measure can fail).
+        else if (pops) expect(most, label).toBeGreaterThan(30);
+      }
+    }
+  });
+
+  it('turns at once on its first solve, after reset() and after a weight set with no ease', async () => {
+    const { skeleton, rig, pose, model } = await robotAtRest();
+    const start = model.slice();
+    const rotations = pose.rotations.slice();
+    const frame = (look: LookAt, target: number[]) => {
+      pose.rotations.set(rotations);
+      model.set(start);
+      look.solve(pose, model, target, IDENTITY, 1 / 60);
+      return pose.rotations.slice();
+    };
+    // Far to each side: 9° a frame takes several frames to get from one to the other.
+    const [left, right] = [
+      [3, 1.5, 0.5],
+      [-3, 1.5, 0.5],
+    ];
+    const firstLeft = frame(new LookAt(skeleton, rig, { smoothTime: 0 }), left);
+    const firstRight = frame(new LookAt(skeleton, rig, { smoothTime: 0 }), right);
+    const look = new LookAt(skeleton, rig, { smoothTime: 0 });
+    expect(frame(look, left)).toEqual(firstLeft);
+    // Limited: not there in a frame.
+    expect(frame(look, right)).not.toEqual(firstRight);
+    look.reset();
+    expect(frame(look, right)).toEqual(firstRight);
+    look.setWeight(0, 0);
+    frame(look, left);
+    look.setWeight(1, 0);
+    expect(frame(look, left)).toEqual(firstLeft);
+    // Eased in instead, the limit holds from the animation (weight 0: nothing added).
+    look.setWeight(0, 0);
+    frame(look, right);
+    look.setWeight(1, 0.01);
+    expect(frame(look, right)).not.toEqual(firstRight);
+  });
+
   it('turns each joint as its AimIk would, to the bit, whether its joints are a chain or not', async () => {
     const character = await robot();
     const { skeleton } = character;
@@ -98,7 +193,12 @@ describe('LookAt', () => {
     ];
     const world = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0.2, 0, -1, 1];
     for (const options of cases) {
-      const look = new LookAt(skeleton, rig, { ...options, smoothTime: 0 });
+      // No turn limit: the target jumps front to back every frame, and the limit is not AimIk's.
+      const look = new LookAt(skeleton, rig, {
+        ...options,
+        smoothTime: 0,
+        maxTurnSpeed: Number.POSITIVE_INFINITY,
+      });
       const shares = options.shares ?? [0.25, 0.4, 1];
       const pose = new Pose(skeleton);
       const model = createModelBuffer(skeleton);
@@ -265,6 +365,7 @@ describe('LookAt', () => {
     refuses({ up: [0, 0, 1] }, 'parallel');
     refuses({ up: [0, Number.NaN, 1] }, 'up');
     refuses({ forward: [0, 0] }, 'forward');
+    for (const maxTurnSpeed of [0, -1, Number.NaN, '6']) refuses({ maxTurnSpeed }, 'maxTurnSpeed');
     // Typed arrays and a smoothing of 0 (no smoothing) are fine.
     expect(
       () => new LookAt(skeleton, rig, { up: new Float64Array([0, 1, 0]) as never, smoothTime: 0 }),
