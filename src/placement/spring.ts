@@ -90,8 +90,17 @@ function stepAxis(
   const e = 1 / (1 + x + 0.48 * x * x + 0.235 * x * x * x);
   const d = state[p] - goal;
   const k = (state[v] + omega * d) * dt;
-  state[v] = (state[v] - omega * k) * e;
-  state[p] = goal + (d + k) * e;
+  const velocity = (state[v] - omega * k) * e;
+  const value = goal + (d + k) * e;
+  // A step so stiff or so long that its numbers leave the doubles (ω·dt past 1e100: e is 0 and
+  // ω·k infinite) has long settled: at the goal, at rest. (Its NaN stayed in the state.)
+  if (!(velocity - velocity === 0 && value - value === 0)) {
+    state[p] = goal;
+    state[v] = 0;
+    return;
+  }
+  state[v] = velocity;
+  state[p] = value;
 }
 
 /** Numbers an eased weight keeps (see {@link easedWeightStep}); its value is at offset 3. */

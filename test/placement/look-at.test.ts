@@ -144,6 +144,26 @@ describe('LookAt', () => {
     }
   });
 
+  it('keeps looking with a smoothing time of 1e-200 or after a step of 1e308 seconds', async () => {
+    // Until 27 November the target's spring kept a NaN velocity there: every later frame was
+    // refused as an ik/invalid-target (a hostile test).
+    const { skeleton, rig, pose, model } = await robotAtRest();
+    const start = model.slice();
+    const rotations = pose.rotations.slice();
+    for (const [options, dts] of [
+      [{ smoothTime: 1e-200 }, [1 / 60, 1 / 60, 1 / 60, 1 / 60]],
+      [{}, [1 / 60, 1e308, 1 / 60, 1 / 60]],
+    ] as const) {
+      const look = new LookAt(skeleton, rig, options);
+      dts.forEach((dt, f) => {
+        pose.rotations.set(rotations);
+        model.set(start);
+        look.solve(pose, model, f < 1 ? [2, 1.5, 2] : [-2, 1.5, 2], IDENTITY, dt);
+        expect(model.every(Number.isFinite)).toBe(true);
+      });
+    }
+  });
+
   it('turns at once on its first solve, after reset() and after a weight set with no ease', async () => {
     const { skeleton, rig, pose, model } = await robotAtRest();
     const start = model.slice();

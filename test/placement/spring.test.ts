@@ -62,6 +62,28 @@ describe('springStep (critically damped)', () => {
     );
   });
 
+  it('stays finite at the doubles’ ends: any smoothing time from 1e-300, any step to 1e308, any goal to ±1e300', () => {
+    // Until 27 November a smoothing time of 1e-200 (ω·dt past the doubles) made its velocity
+    // −∞·0 = NaN, kept in the state: a LookAt then refused every later frame (a hostile test).
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e300, max: 1e300, noNaN: true }),
+        fc.double({ min: -1e300, max: 1e300, noNaN: true }),
+        fc.double({ min: 0, max: 1e308, noNaN: true }),
+        fc.double({ min: 1e-300, max: 1e3, noNaN: true }),
+        (start, goal, dt, smooth) => {
+          const state = new Float64Array([start, 0]);
+          for (let k = 0; k < 3; k++) springStep(state, 0, at(goal), 0, params(springOmega(smooth), dt));
+          expect(Number.isFinite(state[0]) && Number.isFinite(state[1])).toBe(true);
+        },
+      ),
+      { numRuns: runs, seed: 23 },
+    );
+    const state = new Float64Array([0, 0]);
+    springStep(state, 0, at(2), 0, params(springOmega(1e-200), 1 / 60));
+    expect([...state]).toEqual([2, 0]);
+  });
+
   it('snaps with a smoothing time of 0, and the vector step matches three scalar steps', () => {
     const state = new Float64Array([5, 3]);
     springStep(state, 0, at(2), 0, params(springOmega(0), 1 / 60));
