@@ -179,9 +179,14 @@ export class LadderClimb {
     checkOption(ladder.spacing, name, 'ladder.spacing', 0, true);
     if (ladder.firstRung !== undefined) checkOption(ladder.firstRung, name, 'ladder.firstRung', 0, true);
     if (ladder.width !== undefined) checkOption(ladder.width, name, 'ladder.width', 0, true);
-    const fl = Math.sqrt(ladder.facing[0] ** 2 + ladder.facing[1] ** 2);
-    if (!(fl > 0))
+    // Made unit scaled by its larger component first: the squares of 1e-200 or 1e200 under- or
+    // overflow (1e-200 was refused as zero, 1e200 flattened the climber to nothing).
+    const fm = Math.max(Math.abs(ladder.facing[0]), Math.abs(ladder.facing[1]));
+    if (!(fm > 0))
       throw new TendonError('placement/invalid-option', `${name}: facing must be a non-zero [x, z]`);
+    const fx = ladder.facing[0] / fm;
+    const fz = ladder.facing[1] / fm;
+    const fl = Math.sqrt(fx * fx + fz * fz);
     this.skeleton = skeleton;
     const scale = options.scale ?? 1;
     checkOption(scale, name, 'scale', 0, true);
@@ -224,8 +229,8 @@ export class LadderClimb {
       ladder.bottom[0],
       ladder.bottom[1],
       ladder.bottom[2],
-      ladder.facing[0] / fl,
-      ladder.facing[1] / fl,
+      fx / fl,
+      fz / fl,
       ladder.rungCount,
       spacing,
       ladder.firstRung ?? spacing,

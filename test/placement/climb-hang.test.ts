@@ -117,6 +117,37 @@ describe('LadderClimb', () => {
     }
   });
 
+  it('climbs the same at any length of the ladder’s facing, 1e-200 to 1e200', async () => {
+    // Until 27 November its length was squared: 1e-200 was refused as zero, 3e-162 squashed the
+    // climber 4.6%, and 1e200 flattened it (its world's x and z columns 0), no error (a hostile test).
+    const { skeleton, rig, scale } = await robot();
+    const run = (length: number) => {
+      const climb = new LadderClimb(skeleton, rig, {
+        ladder: { bottom: [0, 0, 0], facing: [0.6 * length, -0.8 * length], rungCount: 10, spacing: 0.3 },
+        scale,
+      });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      for (let k = 0; k < 60; k++) {
+        forwardKinematics(pose.resetToRest(), model);
+        climb.update(pose, model, 0.02);
+      }
+      return [...climb.world, ...climb.report, ...pose.rotations];
+    };
+    const unit = run(1);
+    // To rounding: the facing is divided by its larger component, whose ratio to the other rounds.
+    for (const length of [1e-200, 3e-162, 1e-3, 1e3, 1e200]) {
+      const numbers = run(length);
+      // (The report's rung is NaN where a limb holds none: the same in both.)
+      const off = Math.max(
+        ...numbers.map((v, k) =>
+          Number.isNaN(unit[k]) ? (Number.isNaN(v) ? 0 : Number.POSITIVE_INFINITY) : Math.abs(v - unit[k]),
+        ),
+      );
+      expect(off, `${length}`).toBeLessThan(1e-9);
+    }
+  });
+
   it('refuses a ladder of one rung and a rig without arms, with typed errors', async () => {
     const { skeleton, rig } = await robot();
     const ladder = {
