@@ -130,8 +130,8 @@ export class CrowdPlacement {
    * clip is left alone. Call after the crowd's `sample` and `forwardKinematics`.
    *
    * @throws {@link TendonError} `argument/invalid` for a range outside the crowd,
-   *   `placement/invalid-input` for a world matrix of a character of the range (with a clip) with
-   *   a number that is not finite,
+   *   `placement/invalid-input` for a world matrix or a time ({@link Crowd.times}) of a character
+   *   of the range (with a clip) with a number that is not finite,
    *   what the `contacts` option throws or a track it returns that does not fit the rig
    *   (`placement/invalid-option`): all before any character is placed; and what
    *   {@link FootPlacement.solve} throws (a bad `dt`, a ground that fails, a world matrix that
@@ -162,6 +162,15 @@ export class CrowdPlacement {
             `CrowdPlacement.solve: world[${i - 16 * c}] of character ${c} is ${v}, not a finite number`,
           );
         }
+      }
+      // Its time too (set by hand after the crowd's sample refused it): a NaN stopped the solve
+      // at that character, those before placed and those after not.
+      const time = crowd.times[c];
+      if (!(time - time === 0)) {
+        throw new TendonError(
+          'placement/invalid-input',
+          `CrowdPlacement.solve: the time of character ${c} is ${time}, not a finite number`,
+        );
       }
     }
     const dt = this.clock[0];

@@ -214,7 +214,7 @@ describe('CrowdPlacement', () => {
     expect(reset).toHaveBeenCalledTimes(1);
   });
 
-  it('fails before placing anyone for a bad world or bad contacts in the range', () => {
+  it('fails before placing anyone for a bad world, time or contacts in the range', () => {
     const crowd = new Crowd(skeleton, 3);
     for (let c = 0; c < 3; c++) crowd.setClip(c, walk);
     crowd.sample();
@@ -232,6 +232,14 @@ describe('CrowdPlacement', () => {
     badWorld.worlds[16 * 2 + 12] = Number.POSITIVE_INFINITY;
     expect(code(() => badWorld.solve(1 / 60))).toBe('placement/invalid-input');
     expectSame(crowd.model, before, 'model after a bad world');
+    // A time set by hand to NaN for the second character: none placed (until 27 November the
+    // first was, and the solve stopped at the second).
+    const badTime = new CrowdPlacement(crowd, rig, { ground });
+    const time = crowd.times[1];
+    crowd.times[1] = Number.NaN;
+    expect(code(() => badTime.solve(1 / 60))).toBe('placement/invalid-input');
+    expectSame(crowd.model, before, 'model after a bad time');
+    crowd.times[1] = time;
     // A contacts option that gives no track for the second character's clip.
     crowd.setClip(1, run);
     const badContacts = new CrowdPlacement(crowd, rig, {
