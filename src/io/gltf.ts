@@ -19,6 +19,7 @@ import { Clip, type Interpolation, type RawTrack, type TrackPath } from '../anim
 import { checkNumberArg, checkObjectArg, checkStringArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { Skeleton } from '../skeleton/skeleton.js';
+import { uniqueNames } from '../skeleton/unique-names.js';
 import { Skin, type SkinnedVertices } from '../skin/skin.js';
 import { checkGltfLimits, dataUriBytes } from './gltf-limits.js';
 
@@ -392,20 +393,18 @@ function buildSkeleton(
     position.set(node, i);
   });
   const n = order.length;
-  const names: string[] = [];
-  const used = new Set<string>();
   const parents = new Int32Array(n);
   const t = new Float64Array(3 * n);
   const r = new Float64Array(4 * n);
   const s = new Float64Array(3 * n);
-  const nodes = new Int32Array(n);
+  const nodes = Int32Array.from(order, (node) => nodeIndex.get(node)!);
+  // A repeated name takes its node's index (and never another joint's name).
+  const names = uniqueNames(
+    order.map((node, i) => node.getName() || `node_${nodes[i]}`),
+    (i) => nodes[i],
+  );
   order.forEach((node, i) => {
-    const index = nodeIndex.get(node)!;
-    nodes[i] = index;
-    let name = node.getName() || `node_${index}`;
-    if (used.has(name)) name = `${name}_${index}`;
-    used.add(name);
-    names.push(name);
+    const index = nodes[i];
     const parent = node.getParentNode();
     parents[i] = parent !== null && position.has(parent) ? position.get(parent)! : -1;
     t.set(trs(node.getTranslation(), 3, source, index, 'translation'), 3 * i);

@@ -13,6 +13,7 @@ import { skinPalette } from '../kernel/skin-palette.js';
 import { createModelBuffer } from '../pose/forward-kinematics.js';
 import { Pose } from '../pose/pose.js';
 import { Skeleton } from '../skeleton/skeleton.js';
+import { uniqueNames } from '../skeleton/unique-names.js';
 import { Skin } from '../skin/skin.js';
 
 /** Options of {@link bindThreeSkeleton}. */
@@ -513,17 +514,16 @@ export function bindThreeSkeleton(
     index.set(o, i);
   });
   const n = order.length;
-  const names: string[] = [];
-  const used = new Set<string>();
+  // A repeated name takes its joint's index (and never another joint's name).
+  const names = uniqueNames(
+    order.map((o, i) => originalName(o) || `joint_${i}`),
+    (i) => i,
+  );
   const parents = new Int32Array(n);
   const t = new Float64Array(3 * n);
   const r = new Float64Array(4 * n);
   const s = new Float64Array(3 * n);
   order.forEach((o, i) => {
-    let name = originalName(o) || `joint_${i}`;
-    if (used.has(name)) name = `${name}_${i}`;
-    used.add(name);
-    names.push(name);
     parents[i] = o.parent !== null && index.has(o.parent) ? index.get(o.parent)! : -1;
     t[3 * i] = o.position.x;
     t[3 * i + 1] = o.position.y;
@@ -600,10 +600,16 @@ function matchByName(
       `has ${given.jointCount} joints, but ${order.length} objects lie between the root and the bones (${names.join(', ')})`,
     );
   }
+  // By name only where three's own name is given once: a name made unique (a repeated name with a
+  // suffix) is matched by its place below, since the suffixes need not agree (importGltf's are
+  // node indices, the binding's joint indices: "Arm_3" was bound to another "Arm").
+  const count = new Map<string, number>();
+  for (const o of order) count.set(originalName(o), (count.get(originalName(o)) ?? 0) + 1);
   const byName = new Map<string, Object3D>();
-  names.forEach((name, i) => {
-    byName.set(name, order[i]);
-  });
+  for (const o of order) {
+    const name = originalName(o);
+    if (name !== '' && count.get(name) === 1) byName.set(name, o);
+  }
   const found: (Object3D | undefined)[] = given.names.map((name) => byName.get(name));
   const claimed = new Set<Object3D>();
   for (const o of found) if (o !== undefined) claimed.add(o);
@@ -626,7 +632,7 @@ function matchByName(
     const candidate = childrenOf.get(parent)?.find((o) => {
       if (claimed.has(o)) return false;
       const original = originalName(o);
-      return original === '' ? unnamed : original === stem;
+      return original === '' ? unnamed : original === name || original === stem;
     });
     if (candidate === undefined) fail(`has a joint "${name}" that three does not`);
     found[j] = candidate;

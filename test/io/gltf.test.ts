@@ -198,6 +198,24 @@ describe('importGltf on malformed input', () => {
     await expectGltfError(json, 'gltf/parse', /missing\.bin|resource|could not read/);
   });
 
+  it('names a repeated node by its index, never taking another joint’s name', async () => {
+    // Node 1 a second "A": named A_1 until 27 November, taking the name of node 3, the real A_1,
+    // renamed A_1_3 (jointIndex('A_1') was the wrong bone; a hostile test).
+    const doc = new Document();
+    const root = doc.createNode('Root');
+    const second = doc.createNode('A');
+    const first = doc.createNode('A');
+    const real = doc.createNode('A_1');
+    root.addChild(first).addChild(second).addChild(real);
+    doc.createScene().addChild(root);
+    const skin = doc.createSkin().addJoint(root).addJoint(first).addJoint(second).addJoint(real);
+    root.setSkin(skin);
+    const bytes = await new WebIO().setLogger(new Logger(Logger.Verbosity.SILENT)).writeBinary(doc);
+    const { skeleton } = (await importGltf(bytes)).skeletons[0];
+    expect(skeleton.names).toEqual(['Root', 'A', 'A_1_1', 'A_1']);
+    expect(skeleton.parents[skeleton.jointIndex('A_1')]).toBe(0);
+  });
+
   it('a file without a skin', async () => {
     const doc = new Document();
     doc.createScene().addChild(doc.createNode('lonely'));

@@ -117,4 +117,52 @@ describe('bindThreeSkeleton with a given skeleton, where names differ from three
       /joint "leg_2" that three does not/,
     );
   });
+
+  it('matches repeated names by place even where the suffixes collide', () => {
+    // Three bones named "Arm" under Hips, the file's nodes 2, 4 and 3 in that order: importGltf
+    // calls them Arm, Arm_4, Arm_3 (node indices), the binding Arm, Arm_3, Arm_4 (joint indices).
+    // Until 27 November "Arm_3" was looked up among the binding's names and bound to the other
+    // arm: the two arms swapped, no error (a hostile test).
+    const armature = new Object3D();
+    const hips = new Bone();
+    hips.name = 'Hips';
+    const arms = [1, 3, 2].map((x, k) => {
+      const bone = new Bone();
+      bone.name = k === 0 ? 'Arm' : `Arm_${k}`;
+      bone.userData.name = 'Arm';
+      bone.position.x = x;
+      return bone;
+    });
+    armature.add(hips);
+    hips.add(...arms);
+    const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
+    mesh.bind(new ThreeSkeleton([hips, ...arms]));
+    const scene = new Group();
+    scene.add(armature, mesh);
+    expect(bindThreeSkeleton(scene).skeleton.names).toEqual(['joint_0', 'Hips', 'Arm', 'Arm_3', 'Arm_4']);
+    const given = Skeleton.create({
+      names: ['node_0', 'Hips', 'Arm', 'Arm_4', 'Arm_3'],
+      parents: [-1, 0, 1, 1, 1],
+    });
+    expect(bindThreeSkeleton(scene, { skeleton: given }).objects).toEqual([armature, hips, ...arms]);
+  });
+
+  it('never gives a repeated name a name another joint has: A, A, A_2 bind as A, A_2_1, A_2', () => {
+    const armature = new Object3D();
+    const bones = ['A', 'A', 'A_2'].map((name) => {
+      const bone = new Bone();
+      bone.userData.name = name;
+      bone.name = name;
+      return bone;
+    });
+    armature.add(...bones);
+    const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
+    mesh.bind(new ThreeSkeleton(bones));
+    const scene = new Group();
+    scene.add(armature, mesh);
+    const binding = bindThreeSkeleton(scene);
+    // (Until 27 November the second A, joint 2, was named A_2: the real A_2 was renamed A_2_3.)
+    expect(binding.skeleton.names).toEqual(['joint_0', 'A', 'A_2_1', 'A_2']);
+    expect(binding.objects[binding.skeleton.jointIndex('A_2')]).toBe(bones[2]);
+  });
 });
