@@ -62,6 +62,7 @@ export type TendonErrorCode =
   | 'three/invalid-skeleton'
   | 'three/invalid-ground'
   | 'three/unsupported-mesh'
+  | 'three/disposed'
   | 'crowd/no-shared-memory'
   | 'crowd/worker-failed'
   | 'crowd/busy';

@@ -264,7 +264,8 @@ export class ThreeInstancedCrowd {
    * {@link palettes}, for the skinned meshes.
    *
    * @throws {@link index!TendonError} `argument/invalid` for a crowd larger than the capacity,
-   *   `pose/skeleton-mismatch` for a crowd of another skeleton.
+   *   `pose/skeleton-mismatch` for a crowd of another skeleton, `three/disposed` after
+   *   {@link dispose}.
    */
   writePalettes(crowd: Crowd): void {
     this.checkCrowd(crowd, 'writePalettes');
@@ -334,9 +335,13 @@ export class ThreeInstancedCrowd {
 
   /**
    * Frees what the crowd made: the skinned parts' geometries and materials, the rigid parts' copies
-   * of geometries with morph targets, the textures (the rest is the source's, shared).
+   * of geometries with morph targets, the textures (the rest is the source's, shared). A second call
+   * does nothing; {@link writePalettes} and {@link update} then throw `three/disposed`.
    */
   dispose(): void {
+    // Once: a second call has nothing left to free.
+    if (this.disposed) return;
+    this.disposed = true;
     for (const part of this.rigid) {
       if (part.ownGeometry) part.mesh.geometry.dispose();
       part.mesh.dispose();
@@ -380,7 +385,14 @@ export class ThreeInstancedCrowd {
     mesh.instanceMatrix.needsUpdate = true;
   }
 
+  /** Whether {@link dispose} ran. */
+  private disposed = false;
+
   private checkCrowd(crowd: Crowd, method: string): void {
+    if (this.disposed) {
+      // Its geometries, materials and textures are freed: three would upload them again, unseen.
+      throw new TendonError('three/disposed', `ThreeInstancedCrowd.${method}: the crowd was disposed`);
+    }
     if (crowd?.skeleton !== this.binding.skeleton) {
       throw new TendonError(
         'pose/skeleton-mismatch',

@@ -235,6 +235,11 @@ describe('ThreeInstancedCrowd', () => {
     expect(codeOf(() => new ThreeInstancedCrowd(binding, { capacity: 2.5 }))).toBe('argument/invalid');
     binding.meshes[0].bindMode = 'detached';
     expect(codeOf(() => new ThreeInstancedCrowd(binding, { capacity: 2 }))).toBe('three/unsupported-mesh');
+    // Disposed: once, then refused (three would upload its freed textures again, unseen).
+    drawn.dispose();
+    drawn.dispose();
+    expect(codeOf(() => drawn.writePalettes(crowd))).toBe('three/disposed');
+    expect(codeOf(() => drawn.update(crowd, worlds))).toBe('three/disposed');
   });
 
   it('places a mesh that is itself a joint (an ancestor of the bones) by its own motion', () => {
