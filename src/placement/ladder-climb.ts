@@ -17,7 +17,7 @@ import { invert } from '../kernel/mat4.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
-import type { LegRig, Rig } from '../rig/limbs.js';
+import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption, refuseDt } from './check-option.js';
 import { legLength } from './contacts.js';
@@ -59,6 +59,12 @@ export interface LadderClimbOptions {
    * least 2.
    */
   readonly handRungsAbove?: number;
+  /**
+   * Rungs a limb moves at a time, 1 or 2: at 2 the right hand and foot hold even rungs and the left
+   * odd ones, at 1 both hands hold one rung and both feet one. Default 2 where a hand's and a
+   * foot's span of heights while they hold (1.5 rungs) fit the character's arms and legs, else 1.
+   */
+  readonly rungsPerMove?: 1 | 2;
 }
 
 /**
@@ -100,8 +106,8 @@ const MOVE = 0.5;
 /**
  * A climb up or down a ladder, driven by one number: the climb's progress in rungs. Each limb holds
  * a rung while one other moves: right hand, left foot, left hand, right foot, each two rungs per
- * cycle, a moving limb arcing away from the ladder onto its next rung, while the body rises (or
- * sinks) steadily. Progress below the ladder stands on the ground in front of it (the feet step
+ * cycle (one, on rungs wide for the character: {@link LadderClimbOptions.rungsPerMove}), a moving
+ * limb arcing away from the ladder onto its next rung, while the body rises (or sinks) steadily. Progress below the ladder stands on the ground in front of it (the feet step
  * from the ground onto the first rungs), progress past the top climbs onto the ground above (the
  * feet step onto it, the body moves over the top, the hands let go). Running the progress backward
  * climbs down the same way.
@@ -145,6 +151,8 @@ export class LadderClimb {
   private readonly pole = new Float64Array(3);
   private readonly sides: Float64Array;
   private readonly limbOffsets: Float64Array;
+  /** Rungs a limb moves at a time ({@link LadderClimbOptions.rungsPerMove}). */
+  readonly step: 1 | 2;
 
   /**
    * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms and two legs,
@@ -204,27 +212,53 @@ export class LadderClimb {
     const armR = rig.arms.find((a) => a !== armL && !left(a.side)) ?? rig.arms[1];
     const rest = restModelMatrices(skeleton);
     const legLengthWorld = legLength(rest, legL) * scale;
-    const armLengthWorld =
-      legLength(rest, {
-        ...legL,
-        root: armL.root,
-        middle: armL.middle,
-        end: armL.end,
-        endLocal: null,
-        shape: 'chain',
-      }) * scale;
     const spacing = ladder.spacing;
-    // A climber's hips sit 40% of a leg above its feet's level and 30% of a leg out from the
-    // ladder: a foot up to 1.25 rungs below or above that level stays within reach. Its origin
-    // (the soles' level when standing) is then `crouch` below the feet's level; the hands grip
-    // about 55% of an arm above the shoulders, where the rungs they hold stay within the arm's
-    // reach and outside its fold.
+    // A climber's hips sit about 40% of a leg above its feet's level and 30% of a leg out from
+    // the ladder. Its origin (the soles' level when standing) is then `crouch` below the feet's
+    // level.
     const hipY = rest[16 * legL.root + 13] * scale;
     const shoulderY = rest[16 * armL.root + 13] * scale;
     const standOff = options.standOff ?? 0.3 * legLengthWorld;
-    const crouch = hipY - 0.4 * legLengthWorld;
-    const handsAboveFeet = shoulderY - crouch + 0.55 * armLengthWorld;
-    const hands = options.handRungsAbove ?? Math.max(2, Math.round(handsAboveFeet / spacing - 0.5));
+    const width = ladder.width ?? 0.45;
+    if (options.rungsPerMove !== undefined && options.rungsPerMove !== 1 && options.rungsPerMove !== 2) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: rungsPerMove is ${String(options.rungsPerMove)}, not 1 or 2`,
+      );
+    }
+    // While a hand or foot holds, the body climbs on under it: 0.75 of the rungs a limb moves at a
+    // time (it moves for a quarter of its cycle). A hand's span of heights against its shoulder is
+    // centred in the band where it is neither past the arm's reach nor folded in to its elbow; a
+    // foot's is kept within the leg's reach and below the hips. The rungs come in whole spacings:
+    // what `hands` leaves over moves the body up or down (the hips' height above the feet), as far
+    // as the legs allow. Two rungs a move where both spans fit, else one (wide rungs for the
+    // character).
+    const [bandLow, bandHigh] = armBand(rest, armL, scale, standOff, 0.4 * width);
+    const band = 0.5 * (bandLow + bandHigh);
+    const hipsAbove = 0.4 * legLengthWorld;
+    const shoulderAbove = shoulderY - hipY + hipsAbove;
+    const legReach = 0.95 * legLengthWorld > standOff ? 0.95 * legLengthWorld : standOff;
+    const legSpan = Math.sqrt(legReach * legReach - standOff * standOff);
+    const travel = (g: number) => 0.75 * g * spacing;
+    // (With a fifth of the band to spare: stepping on and off the ladder, and a hand's distance
+    // from the rungs changing as the body climbs, take more. The robot at half scale: 0.3 m rungs
+    // fit, and 0.35 m rungs did not, its hands 3 cm off them, 22° a frame.)
+    const fits = (g: number) =>
+      travel(g) <= 0.8 * (bandHigh - bandLow) && travel(g) <= 0.8 * (legSpan - 0.1 * legLengthWorld);
+    const step: 1 | 2 = options.rungsPerMove ?? (fits(2) ? 2 : 1);
+    // Where a hand holds on average, in rungs above the feet's level (the phases' means): `hands`
+    // and a half moving two rungs at a time, and a quarter moving one.
+    const mean = step === 2 ? 0.5 : 0.25;
+    const hands = options.handRungsAbove ?? Math.max(2, Math.round((band + shoulderAbove) / spacing - mean));
+    // The body raised by `rise` puts the hands' span's centre at the band's; the lowest foot within
+    // 0.95 of the leg, the highest 0.1 of it below the hips.
+    let rise = (hands + mean) * spacing - shoulderAbove - band;
+    const highest = legSpan - hipsAbove - 0.5 * travel(step);
+    const lowest = 0.1 * legLengthWorld + 0.5 * travel(step) - hipsAbove;
+    if (rise > highest) rise = highest;
+    if (rise < lowest) rise = lowest > highest ? highest : lowest;
+    if (!(rise > 0 || rise <= 0)) rise = 0;
+    const crouch = hipY - hipsAbove - rise;
     this.frame = Float64Array.of(
       ladder.bottom[0],
       ladder.bottom[1],
@@ -234,7 +268,7 @@ export class LadderClimb {
       ladder.rungCount,
       spacing,
       ladder.firstRung ?? spacing,
-      ladder.width ?? 0.45,
+      width,
       scale,
       standOff,
       options.arc ?? 0.25 * spacing,
@@ -246,7 +280,9 @@ export class LadderClimb {
     // Per limb: the rung it reaches at the end of a cycle, from the cycle's start. With the phases,
     // a foot holds rungs around `progress + 0.25`, a hand around `progress + hands + 0.75`; the
     // right hand holds even rungs (from `hands`), the left odd ones, and the feet likewise.
-    this.limbOffsets = Float64Array.of(hands, 0, hands + 1, 1);
+    this.limbOffsets =
+      step === 2 ? Float64Array.of(hands, 0, hands + 1, 1) : Float64Array.of(hands, 0, hands, 0);
+    this.step = step;
     // Per limb: side (−1 right, +1 left) as seen by the climber, and whether it is a foot.
     this.sides = Float64Array.of(-1, 1, 1, -1);
     this.feet = Int32Array.of(0, 1, 0, 1);
@@ -451,15 +487,18 @@ export class LadderClimb {
       const foot = this.feet[i] === 1;
       const side = this.sides[i];
       // Which rung the limb holds, or which two it moves between (see PHASES).
-      const q = p + (foot ? 0 : handShift) - PHASES[i];
-      const k = Math.floor(q / 2);
-      const u = q - 2 * k;
-      const to = 2 * k + 2 + this.limbOffsets[i];
-      const from = to - 2;
+      // (At one rung a move, the cycle and the phases are halved.)
+      const g = this.step;
+      const q = p + (foot ? 0 : handShift) - 0.5 * g * PHASES[i];
+      const k = Math.floor(q / g);
+      const u = q - g * k;
+      const to = g * k + g + this.limbOffsets[i];
+      const from = to - g;
       const r = LIMB_REPORT(i);
-      if (u < MOVE) {
+      const move = 0.5 * g * MOVE;
+      if (u < move) {
         // Moving: an arc away from the ladder, eased in and out.
-        const t0 = u / MOVE;
+        const t0 = u / move;
         const t = t0 * t0 * (3 - 2 * t0);
         this.rungPoint(a, this.clampRung(from, foot), side, foot);
         this.rungPoint(b, this.clampRung(to, foot), side, foot);
@@ -522,7 +561,7 @@ export class LadderClimb {
     const count = f[5];
     // The feet's level in rungs (a foot holds rungs around progress + 0.25), and the exit's
     // progress over the top as the feet step onto it.
-    const level = p + 0.25;
+    const level = p + (this.step === 2 ? 0.25 : -0.125);
     const over = smooth01((level - (count - 1)) / 2);
     const feetY = f[1] + f[7] + (level < count ? level : count) * spacing;
     // Crouched on the rungs, standing on the ground below and above: the higher of the two,
@@ -671,4 +710,36 @@ function smoothMax(a: number, b: number, w: number): number {
 function smooth01(x: number): number {
   const t = x < 0 ? 0 : x > 1 ? 1 : x;
   return t * t * (3 - 2 * t);
+}
+
+/**
+ * The lowest and highest heights above its shoulder (world units) where arm `arm`'s hand can hold a rung
+ * `across` to the side of the ladder's centre and `standOff` out from the character's origin: from
+ * where it is folded in to its elbow (the two bones' difference, and a twentieth of the arm besides)
+ * to 0.95 of its reach, at its horizontal distance from the shoulder at rest.
+ */
+function armBand(
+  rest: Float64Array,
+  arm: ArmRig,
+  scale: number,
+  standOff: number,
+  across: number,
+): [number, number] {
+  const a = 16 * arm.root + 12;
+  const b = 16 * arm.middle + 12;
+  const c = 16 * arm.end + 12;
+  const upper = Math.sqrt(
+    (rest[b] - rest[a]) ** 2 + (rest[b + 1] - rest[a + 1]) ** 2 + (rest[b + 2] - rest[a + 2]) ** 2,
+  );
+  const lower = Math.sqrt(
+    (rest[c] - rest[b]) ** 2 + (rest[c + 1] - rest[b + 1]) ** 2 + (rest[c + 2] - rest[b + 2]) ** 2,
+  );
+  const reach = 0.95 * (upper + lower) * scale;
+  const fold = (Math.abs(upper - lower) + 0.05 * (upper + lower)) * scale;
+  const out = standOff - rest[a + 2] * scale;
+  const side = across - Math.abs(rest[a]) * scale;
+  const flat = out * out + side * side;
+  const top = reach * reach > flat ? Math.sqrt(reach * reach - flat) : 0;
+  const bottom = fold * fold > flat ? Math.sqrt(fold * fold - flat) : 0;
+  return [bottom, top];
 }
