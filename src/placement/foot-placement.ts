@@ -681,16 +681,14 @@ export class FootPlacement {
       throw new TendonError('placement/invalid-option', `${name}: footHeights must be ${n} finite numbers`);
     }
     this.f.set(heights, this.oFootHeights);
-    const option = (
-      key: keyof FootPlacementOptions,
-      fallback: number,
-      max = Number.POSITIVE_INFINITY,
-    ): number => {
+    // Finite, even where no bound is given: a ray reaching up Infinity cast NaN, and every solve
+    // then blamed the ground.
+    const option = (key: keyof FootPlacementOptions, fallback: number, max = Number.MAX_VALUE): number => {
       const value = options[key] ?? fallback;
       if (typeof value !== 'number' || !(value >= 0 && value <= max)) {
         throw new TendonError(
           'placement/invalid-option',
-          `${name}: ${key} = ${String(value)} is not a number in [0, ${max}]`,
+          `${name}: ${key} = ${String(value)} is not ${max === Number.MAX_VALUE ? 'a finite number ≥ 0' : `a number in [0, ${max}]`}`,
         );
       }
       return value;
@@ -714,7 +712,8 @@ export class FootPlacement {
         option('anticipation', 0.3),
         option('softness', 0.03, 0.5),
         option('lockDrop', 0.04, 1),
-        option('maxRiseSpeed', 0.2),
+        // (Infinity: no limit, the pelvis rises as fast as its spring.)
+        option('maxRiseSpeed', 0.2, Number.POSITIVE_INFINITY),
         // minSoftness, set below (its default depends on the rig's shape).
         0,
         option('edgeClearance', 0.15, 1),

@@ -500,6 +500,26 @@ describe('FootPlacement', () => {
         () => new FootPlacement(skeleton, rig, { ground, edgeClearance: edgeClearance as number }),
       ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
     }
+    // Lengths and times with no upper bound still finite: rayAbove Infinity was taken, and every
+    // solve then threw ground-failed, blaming the ground (a hostile test).
+    for (const key of [
+      'rayAbove',
+      'rayBelow',
+      'lockRadius',
+      'footSmoothTime',
+      'groundEaseTime',
+      'anticipation',
+    ]) {
+      expect(
+        () => new FootPlacement(skeleton, rig, { ground, [key]: Number.POSITIVE_INFINITY }),
+        key,
+      ).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-option',
+          message: expect.stringContaining(`${key} = Infinity is not a finite number ≥ 0`),
+        }),
+      );
+    }
     // Any array of 3 (a typed array too), as before the check.
     const typed = new Float64Array([0, 0, 1]) as unknown as [number, number, number];
     expect(() => new FootPlacement(skeleton, rig, { ground, forward: typed })).not.toThrow();
