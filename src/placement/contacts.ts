@@ -17,8 +17,9 @@ import type { LegRig } from '../rig/limbs.js';
 /** How {@link computeContacts} reads a clip. Distances are fractions of each leg's length. */
 export interface ContactOptions {
   /**
-   * Samples per second of clip time, at most 1,000: how finely a contact's ends are read (a
-   * foot's speed is read across 1/30 s of the clip at any rate). Default 60.
+   * Samples per second of clip time, at most 1,000 (and four over the clip at least): how finely a
+   * contact's ends are read (a foot's speed is read across 1/30 s of the clip at any rate).
+   * Default 60.
    */
   readonly sampleRate?: number;
   /** A foot counts as low within this height above its lowest point in the clip. Default 0.06. */
@@ -40,10 +41,10 @@ export interface ContactOptions {
 export interface ContactTrackDefinition {
   /** The clip's duration, seconds. */
   readonly duration: number;
-  /** Per leg, `[start0, end0, start1, end1, …]` in seconds; for a looping clip an end may pass the duration (wrapping). */
+  /** Per leg, `[start0, end0, start1, end1, …]` in seconds, each start within [0, duration]; for a looping clip an end may pass the duration (wrapping). */
   readonly intervals: readonly (readonly number[])[];
   /** Per leg, the foot joint's height above the clip's ground while planted (model units). */
-  readonly footHeights: readonly number[];
+  readonly footHeights: ArrayLike<number>;
   /** Per leg, the toe joint's height while planted, NaN for a foot without a toe. Default NaN. */
   readonly toeHeights?: readonly number[];
   /**
@@ -127,40 +128,53 @@ export class ContactTrack {
         `${name}: duration ${duration} is not a positive number`,
       );
     }
-    if (!Array.isArray(intervals) || !Array.isArray(footHeights) || intervals.length !== footHeights.length) {
+    const listLike = (v: unknown): v is ArrayLike<unknown> => Array.isArray(v) || ArrayBuffer.isView(v);
+    if (!Array.isArray(intervals) || !listLike(footHeights) || intervals.length !== footHeights.length) {
       throw new TendonError(
         'placement/invalid-contacts',
         `${name}: one interval list and one foot height per leg`,
       );
     }
+    if (definition.loop !== undefined && typeof definition.loop !== 'boolean') {
+      throw new TendonError(
+        'placement/invalid-contacts',
+        `${name}: loop is ${String(definition.loop)}, not a boolean`,
+      );
+    }
     this.duration = duration;
     this.loop = definition.loop ?? true;
-    this.intervals = intervals.map((list, leg) => {
-      const a = Float64Array.from(list);
+    this.intervals = intervals.map((list: unknown, leg) => {
+      // Each a list of numbers: a string, null or an object was read as no contacts or threw a
+      // bare TypeError.
+      const numbers =
+        listLike(list) && Array.prototype.every.call(list, (v: unknown) => typeof v === 'number');
+      const a = numbers ? Float64Array.from(list as ArrayLike<number>) : new Float64Array(1).fill(Number.NaN);
       for (let i = 0; i < a.length; i += 2) {
+        // Each contact starts within the clip: one starting past its end was never sampled.
         const ok =
           a.length % 2 === 0 &&
-          Number.isFinite(a[i]) &&
+          a[i] >= 0 &&
+          a[i] <= duration &&
           Number.isFinite(a[i + 1]) &&
           a[i] <= a[i + 1] &&
           (i === 0 || a[i] >= a[i - 1]);
         if (!ok) {
           throw new TendonError(
             'placement/invalid-contacts',
-            `${name}: leg ${leg}'s intervals [${list.join(', ')}] are not sorted [start, end] pairs`,
+            `${name}: leg ${leg}'s intervals ${numbers ? `[${Array.from(a).join(', ')}]` : describeArg(list)} are not sorted [start, end] pairs starting within the clip (0 to ${duration} s)`,
           );
         }
       }
       return a;
     });
-    this.footHeights = Float64Array.from(footHeights);
+    this.footHeights = Float64Array.from(footHeights as ArrayLike<number>);
     if (!this.footHeights.every(Number.isFinite)) {
       throw new TendonError(
         'placement/invalid-contacts',
-        `${name}: foot heights [${footHeights.join(', ')}] are not finite`,
+        `${name}: foot heights [${Array.from(this.footHeights).join(', ')}] are not finite`,
       );
     }
-    this.toeHeights = Float64Array.from(definition.toeHeights ?? footHeights.map(() => Number.NaN));
+    this.toeHeights = Float64Array.from(definition.toeHeights ?? this.footHeights.map(() => Number.NaN));
     if (this.toeHeights.length !== footHeights.length) {
       throw new TendonError('placement/invalid-contacts', `${name}: one toe height per leg`);
     }
@@ -530,7 +544,9 @@ export function computeContacts(
   for (let i = 0; i < legs.length; i++) checkLegRig(legs[i], clip.skeleton, name, `leg ${i}`);
   const skeleton = clip.skeleton;
   const duration = clip.duration;
-  const frames = Math.max(2, Math.round(duration * rate));
+  // Four samples at least: at two, a looping clip's samples either side of one are the same one,
+  // and its velocity was 0/0 (a rate of 1 on a one-second clip failed as non-finite velocities).
+  const frames = Math.max(4, Math.round(duration * rate));
   const step = duration > 0 ? duration / frames : 0;
   const count = loop ? frames : frames + 1;
   const pose = new Pose(skeleton);

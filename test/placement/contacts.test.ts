@@ -138,6 +138,42 @@ describe('computeContacts at other sample rates', () => {
   });
 });
 
+describe('computeContacts and ContactTrack refuse what they cannot use, by name', () => {
+  it('reads an in-place clip at one sample a second (four samples at least), and refuses malformed tracks', async () => {
+    // Until 27 November a rate of 0.5 to 2 on the Fox's 1.2 s walk sampled it twice: a velocity
+    // of 0/0, refused as "groundVelocities must be finite" (a hostile test).
+    const character = await fox();
+    const clip = character.clips.get('Walk') as Clip;
+    for (const sampleRate of [0.5, 1, 2]) {
+      const track = computeContacts(clip, character.rig.legs, { sampleRate });
+      expect(track.groundVelocities.every(Number.isFinite), `${sampleRate}`).toBe(true);
+    }
+    const refuses = (definition: Record<string, unknown>, text: RegExp) =>
+      expect(
+        () => new ContactTrack({ duration: 1, footHeights: [0], ...definition } as never),
+        String(text),
+      ).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-contacts', message: expect.stringMatching(text) }),
+      );
+    // Before: a string threw a bare TypeError, null too, and [5] or [{}] were no contacts.
+    refuses({ intervals: ['ab'] }, /leg 0's intervals the string "ab" are not sorted/);
+    refuses({ intervals: [null] }, /leg 0's intervals null/);
+    refuses({ intervals: [[5]] }, /\[5\] are not sorted \[start, end\] pairs/);
+    refuses({ intervals: [[{}]] }, /leg 0's intervals an array of 1/);
+    // A contact starting past the clip's end was never sampled.
+    refuses({ intervals: [[3, 3.5]] }, /starting within the clip \(0 to 1 s\)/);
+    refuses({ intervals: [[-0.5, 0.2]] }, /starting within the clip/);
+    refuses({ intervals: [[0.1, 0.2]], loop: 'no' }, /loop is no, not a boolean/);
+    // Foot heights in a typed array are fine.
+    const track = new ContactTrack({
+      duration: 1,
+      intervals: [[0.1, 1.2]],
+      footHeights: Float64Array.of(0.05),
+    });
+    expect(track.footHeights[0]).toBe(0.05);
+  });
+});
+
 describe('ContactTrack.groundTravel', () => {
   it("integrates a looping walk's velocity, across the loop's end and many cycles on", async () => {
     const character = await fox();
