@@ -627,12 +627,11 @@ function matchByName(
     const name = given.names[j];
     const p = given.parents[j];
     const parent = p < 0 ? null : found[p]!;
-    const stem = /^(.*)_\d+$/.exec(name)?.[1];
     const unnamed = /^node_\d+$/.test(name);
     const candidate = childrenOf.get(parent)?.find((o) => {
       if (claimed.has(o)) return false;
       const original = originalName(o);
-      return original === '' ? unnamed : original === name || original === stem;
+      return original === '' ? unnamed : madeFrom(name, original);
     });
     if (candidate === undefined) fail(`has a joint "${name}" that three does not`);
     found[j] = candidate;
@@ -649,6 +648,15 @@ function matchByName(
     }
   }
   return objects;
+}
+
+/**
+ * Whether `name` is `original` or a name made unique from it: suffixes of digits, one or more
+ * (`uniqueNames` adds `_1`, `_2`… to a suffix a real name has: `A, A, A_1` become `A, A_1_1, A_1`).
+ */
+function madeFrom(name: string, original: string): boolean {
+  if (name === original) return true;
+  return name.startsWith(`${original}_`) && /^\d+(_\d+)*$/.test(name.slice(original.length + 1));
 }
 
 /** The glTF node name GLTFLoader keeps in `userData.name`, else three's `name` (`''` if none). */

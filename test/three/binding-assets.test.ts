@@ -147,6 +147,26 @@ describe('bindThreeSkeleton with a given skeleton, where names differ from three
     expect(bindThreeSkeleton(scene, { skeleton: given }).objects).toEqual([armature, hips, ...arms]);
   });
 
+  it('binds with the skeleton importGltf names A, A, A_1 (A, A_1_1, A_1), each joint to its own bone', () => {
+    // A name made unique twice over (A_1_1) was matched by its last suffix only, as "A_1", and the
+    // bind threw (a review).
+    const armature = new Object3D();
+    const bones = ['A', 'A', 'A_1'].map((name, k) => {
+      const bone = new Bone();
+      bone.userData.name = name;
+      bone.name = k === 1 ? 'A_1' : name;
+      bone.position.x = k + 1;
+      return bone;
+    });
+    armature.add(...bones);
+    const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
+    mesh.bind(new ThreeSkeleton(bones));
+    const scene = new Group();
+    scene.add(armature, mesh);
+    const given = Skeleton.create({ names: ['node_0', 'A', 'A_1_1', 'A_1'], parents: [-1, 0, 0, 0] });
+    expect(bindThreeSkeleton(scene, { skeleton: given }).objects).toEqual([armature, ...bones]);
+  });
+
   it('never gives a repeated name a name another joint has: A, A, A_2 bind as A, A_2_1, A_2', () => {
     const armature = new Object3D();
     const bones = ['A', 'A', 'A_2'].map((name) => {
