@@ -48,8 +48,9 @@ export interface LookAtOptions {
   /**
    * Fastest the rotation the look adds to each joint may change, radians per second, > 0 (or
    * `Infinity`, no limit). A target crossing behind the character moves the turn its cone allows
-   * from one side to the other; this spreads that over frames. Not applied on the first solve,
-   * after {@link LookAt.reset} or after a weight set with an ease time of 0. Default 3π (9° a frame
+   * from one side to the other; this spreads that over frames, and a look eased out faster turns
+   * back at this pace before the pose passes as given. Not applied on the first solve, after
+   * {@link LookAt.reset} or after a weight changed with an ease time of 0. Default 3π (9° a frame
    * at 60 frames a second).
    */
   readonly maxTurnSpeed?: number;
@@ -256,9 +257,11 @@ export class LookAt {
 
   /** Eases the look in (1) or out (0) over `easeTime` seconds. */
   setWeight(goal: number, easeTime = 0.3): void {
+    const before = this.goalWeight.value;
     this.goalWeight.set(goal, easeTime, 'LookAt.setWeight');
-    // At once: the turn limit would spread what was asked for now.
-    if (easeTime === 0) this.turnFresh = true;
+    // A jump at once: the turn limit would spread what was asked for now. (Only a jump: the same
+    // weight set at once every frame kept the limit off.)
+    if (easeTime === 0 && this.goalWeight.value !== before) this.turnFresh = true;
   }
 
   /** Forgets the smoothing and the turn limit's last turns: the next solve looks straight at its target. */
@@ -356,7 +359,9 @@ export class LookAt {
       this.initialized = true;
     }
     const weight = this.goalWeight.state[3];
-    if (weight === 0) {
+    // At weight 0 the pose passes as given, once the limit has brought the turns back: eased out
+    // faster than the limit turns, the rest of the turn snapped back in a frame (29° at 0.05 s).
+    if (weight === 0 && (this.turnFresh || this.addedIsNone())) {
       this.clamped.fill(0);
       // Nothing added this frame: the next turns are limited from there.
       for (let k = 0; k < this.added.length; k += 4) {
@@ -515,6 +520,13 @@ export class LookAt {
     }
     for (let c = 0; c < 4; c++) added[b + c] = q[c];
     return changed;
+  }
+
+  /** Whether the last solve added no turn to any joint (its added rotations' axes all 0). */
+  private addedIsNone(): boolean {
+    const a = this.added;
+    for (let k = 0; k < a.length; k += 4) if (a[k] !== 0 || a[k + 1] !== 0 || a[k + 2] !== 0) return false;
+    return true;
   }
 
   /** Puts back the weight and the target as they were before this solve stepped them. */

@@ -164,6 +164,46 @@ describe('LookAt', () => {
     }
   });
 
+  it('eases out faster than it may turn at the limit’s pace, then passes the pose as given; a weight set again every frame keeps the limit', async () => {
+    // A review: eased out over 0.05 s the held-back turn snapped back in a frame once the weight
+    // reached 0 (29°), and setWeight(1, 0) every frame kept the limit off.
+    const { skeleton, rig, pose, model } = await robotAtRest();
+    const start = model.slice();
+    const rotations = pose.rotations.slice();
+    const angle = (a: Float64Array, b: Float64Array, j: number) => {
+      let d = 0;
+      for (let c = 0; c < 4; c++) d += a[4 * j + c] * b[4 * j + c];
+      return (2 * Math.acos(Math.min(1, Math.abs(d))) * 180) / Math.PI;
+    };
+    const run = (frame: (look: LookAt, f: number) => number[]) => {
+      const look = new LookAt(skeleton, rig, { smoothTime: 0 });
+      let previous: Float64Array | null = null;
+      let most = 0;
+      for (let f = 0; f < 80; f++) {
+        pose.rotations.set(rotations);
+        model.set(start);
+        look.solve(pose, model, frame(look, f), IDENTITY, 1 / 60);
+        if (previous && f > 0)
+          for (const j of look.joints) most = Math.max(most, angle(previous, pose.rotations, j));
+        previous = pose.rotations.slice();
+      }
+      return { most, look };
+    };
+    const easedOut = run((look, f) => {
+      if (f === 20) look.setWeight(0, 0.05);
+      return [3, 1.5, 0.5];
+    });
+    // (Frame 0 to 1 is the first look, at once.)
+    expect(easedOut.most).toBeLessThanOrEqual(9 + 1e-9);
+    expect(easedOut.look.weight).toBe(0);
+    expect(pose.rotations).toEqual(rotations);
+    const setEachFrame = run((look, f) => {
+      look.setWeight(1, 0);
+      return [f % 20 < 10 ? 3 : -3, 1.5, 0.5];
+    });
+    expect(setEachFrame.most).toBeLessThanOrEqual(9 + 1e-9);
+  });
+
   it('turns at once on its first solve, after reset() and after a weight set with no ease', async () => {
     const { skeleton, rig, pose, model } = await robotAtRest();
     const start = model.slice();
