@@ -55,8 +55,8 @@ export interface LadderClimbOptions {
   readonly arc?: number;
   /**
    * How many rungs above the feet the hands grip: a whole number, 2 or more (a hand holds a rung,
-   * and at 1 a hand would share its rung with a foot). Default: the shoulders' height in rungs, at
-   * least 2.
+   * and at 1 a hand would share its rung with a foot). Default: the rungs that put a gripping
+   * hand's span of heights in the middle of what its arm reaches, at least 2.
    */
   readonly handRungsAbove?: number;
   /**
@@ -227,7 +227,7 @@ export class LadderClimb {
       );
     }
     // While a hand or foot holds, the body climbs on under it: 0.75 of the rungs a limb moves at a
-    // time (it moves for a quarter of its cycle). A hand's span of heights against its shoulder is
+    // time (it moves for a quarter of its cycle). The hands' span of heights against the shoulder is
     // centred in the band where it is neither past the arm's reach nor folded in to its elbow; a
     // foot's is kept within the leg's reach and below the hips. The rungs come in whole spacings:
     // what `hands` leaves over moves the body up or down (the hips' height above the feet), as far
@@ -239,7 +239,9 @@ export class LadderClimb {
     const shoulderAbove = shoulderY - hipY + hipsAbove;
     const legReach = 0.95 * legLengthWorld > standOff ? 0.95 * legLengthWorld : standOff;
     const legSpan = Math.sqrt(legReach * legReach - standOff * standOff);
-    const travel = (g: number) => 0.75 * g * spacing;
+    // (One rung a move, the two hands hold half a cycle apart: together they span 1.25 rungs, as
+    // the two feet do; two rungs a move, each hand and each foot spans 1.5.)
+    const travel = (g: number) => (g === 2 ? 1.5 : 1.25) * spacing;
     // (With a fifth of the band to spare: stepping on and off the ladder, and a hand's distance
     // from the rungs changing as the body climbs, take more. The robot at half scale: 0.3 m rungs
     // fit, and 0.35 m rungs did not, its hands 3 cm off them, 22° a frame.)
@@ -559,7 +561,8 @@ export class LadderClimb {
     const f = this.frame;
     const spacing = f[6];
     const count = f[5];
-    // The feet's level in rungs (a foot holds rungs around progress + 0.25), and the exit's
+    // The feet's level in rungs (the feet hold rungs around progress + 0.25 moving two rungs at a
+    // time, progress − 0.125 moving one), and the exit's
     // progress over the top as the feet step onto it.
     const level = p + (this.step === 2 ? 0.25 : -0.125);
     const over = smooth01((level - (count - 1)) / 2);
