@@ -18,15 +18,16 @@ import type { LegRig } from '../rig/limbs.js';
 export interface ContactOptions {
   /**
    * Samples per second of clip time, at most 1,000 (and four over the clip at least): how finely a
-   * contact's ends are read (a foot's speed is read across 1/30 s of the clip at any rate).
+   * contact's ends are read (a foot's speed is read across about 1/30 s of the clip, or the
+   * samples either side at rates under 60).
    * Default 60.
    */
   readonly sampleRate?: number;
   /** A foot counts as low within this height above its lowest point in the clip. Default 0.06. */
   readonly lowHeight?: number;
   /**
-   * A foot counts as still below this speed (leg lengths per second, read across 1/30 s of the
-   * clip) relative to the ground. Default 0.4.
+   * A foot counts as still below this speed (leg lengths per second, read across about 1/30 s of
+   * the clip) relative to the ground. Default 0.4.
    */
   readonly stillSpeed?: number;
   /** Hysteresis: a contact ends only past the thresholds times this factor. Default 1.5. */
@@ -579,10 +580,12 @@ export function computeContacts(
   const rest = restModelMatrices(skeleton);
   const lengths = legs.map((leg) => legLength(rest, leg));
   const shortest = Math.min(...lengths);
-  // A velocity is read across a thirtieth of a second (the samples either side at the default
-  // rate), whatever the rate: between two samples 1/240 s apart a capture's jitter reads as speed
-  // and splits contacts.
-  const half = step > 0 ? Math.max(1, Math.round(VELOCITY_SPAN / (2 * step))) : 1;
+  // A velocity is read across about a thirtieth of a second (the samples either side at the
+  // default rate; at rates under 60, across the samples either side), whatever the rate: between
+  // two samples 1/240 s apart a capture's jitter reads as speed and splits contacts.
+  let half = step > 0 ? Math.max(1, Math.round(VELOCITY_SPAN / (2 * step))) : 1;
+  // A loop shorter than the span: the samples either side must not meet (or pass) each other.
+  if (loop && 2 * half >= count) half = Math.max(1, (count - 1) >> 1);
   const velocity = (p: Float64Array, k: number, axis: number): number => {
     if (step === 0) return 0;
     let prev = k - half;

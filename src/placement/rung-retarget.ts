@@ -203,14 +203,18 @@ export class RungRetarget {
       skeleton.names.map((_, j) => j),
     );
     this.solvers = [arm(armL), arm(armR), leg(legL), leg(legR)];
+    // Samples between holds on two rungs, at least.
+    const change = Math.ceil(RUNG_CHANGE * rate);
     this.holds = heights.map((h, i) => {
       const out: number[] = [];
       let start = -1;
+      // The last hold's last sample.
+      let lastEnd = 0;
       for (let k = 1; k <= count; k++) {
         const isStill = k < count && speeds[i][k] < still;
         if (isStill && start < 0) start = k;
         if (!isStill && start >= 0) {
-          if (k - start >= minFrames) {
+          if (k - 1 - start >= minFrames) {
             let sum = 0;
             for (let q = start; q < k; q++) sum += h[q];
             const y = sum / (k - start);
@@ -224,14 +228,17 @@ export class RungRetarget {
               );
               shift = firstRung + rung * spacing - (capturedFirstRung + rung * capturedSpacing);
             }
-            let from = start / rate;
-            const to = (k - 1) / rate;
             // A limb does not change rungs in a frame: a hold next to one on another rung (a hand
             // pivoting on a rung while the body climbs reads as still, its height crossing
-            // between rungs) starts a little later, so that its shift eases in.
+            // between rungs) starts a little later, so that its shift eases in. A hold kept spans
+            // `minDuration` from its first sample to its last (counted in samples: compared in
+            // seconds, rounding kept or dropped one of that length at random).
             const n = out.length;
-            if (n > 0 && out[n - 1] !== shift) from = Math.max(from, out[n - 2] + RUNG_CHANGE);
-            if (to - from >= minFrames / rate) out.push(from, to, shift);
+            const from = n > 0 && out[n - 1] !== shift ? Math.max(start, lastEnd + change) : start;
+            if (k - 1 - from >= minFrames) {
+              out.push(from / rate, (k - 1) / rate, shift);
+              lastEnd = k - 1;
+            }
           }
           start = -1;
         }
