@@ -155,7 +155,8 @@ function normalizeInPlace(w: Float64Array, i: number): boolean {
  *    joint-limit clamp ({@link clampRotation}) on the record at {@link AIM_LIMIT}.
  * 4. Where the limits changed the answer and there is an up direction: the roll of step 2 again,
  *    about the clamped forward axis (it changes the twist only, the swing staying in its cone),
- *    then the limits again (the twist's).
+ *    then the limits again (the twist's); skipped and flagged as step 2's where the up direction
+ *    lies along that axis.
  */
 export function aimLocal(w: Float64Array, flags: number): number {
   let result = 0;
@@ -241,7 +242,11 @@ export function aimLocal(w: Float64Array, flags: number): number {
       // 4. The roll was for the forward axis on the target; the clamp turned it away, keeping
       // the roll as a tilt (40° at a cone of 0). Rolled again about the clamped forward axis:
       // this moves the twist only, so the swing stays within its cone; then the twist limit.
-      if ((flags & AIM_HAS_UP) !== 0 && reroll(w)) clampRotation(w, AIM_RESULT, w, AIM_LIMIT);
+      if ((flags & AIM_HAS_UP) !== 0) {
+        if (reroll(w)) clampRotation(w, AIM_RESULT, w, AIM_LIMIT);
+        // The up direction along the clamped forward axis: no roll to make, flagged as step 2's.
+        else result |= (result & AIM_DEGENERATE) !== 0 ? AIM_DEGENERATE : AIM_DEGENERATE | AIM_ROLL_SKIPPED;
+      }
     }
   }
   return result;

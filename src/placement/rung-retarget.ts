@@ -65,9 +65,10 @@ export const RUNG_LIMBS = ['left hand', 'right hand', 'left foot', 'right foot']
  * rung on the new ladder's rung of the same number. Each frame, every limb moves by its rung's
  * shift: the shift of the hold it is in, or, between holds, eased from the last hold's shift to the
  * next one's; the hips move by the feet's mean shift (the legs carry the body; the arms, bent on a
- * ladder, take up what the hands' rungs differ by); then the arms and legs bend onto their targets
- * by two-bone IK. A hold on the floor does not move. A weight ({@link RungRetarget.setWeight})
- * eases the retarget in and out.
+ * ladder, take up what the hands' rungs differ by), and further where a limb could not reach its
+ * target otherwise; then the arms and legs bend onto their targets by two-bone IK (a knee straight
+ * at rest bending forward, +Z: the clip's rest pose faces +Z, as CMU's does). A hold on the floor
+ * does not move. A weight ({@link RungRetarget.setWeight}) eases the retarget in and out.
  */
 export class RungRetarget {
   /** Per limb, flat `[start, end, shift, …]` holds: clip seconds and the vertical shift (model units). */
@@ -188,7 +189,8 @@ export class RungRetarget {
     // further from the clip: measured, steps up to 26°). A leg straight in the clip and bent by the
     // retarget, though, had its bend plane from rounding noise (the knee turned 35° and back
     // between two frames): where the rest pose is straight, a knee bends forward (+Z, the
-    // capture's forward), as FootPlacement bends it.
+    // capture's forward at rest: a clip whose rest pose faces elsewhere bends its knees sideways),
+    // as FootPlacement bends it.
     const arm = (a: ArmRig) => new TwoBoneIk(skeleton, { root: a.root, middle: a.middle, end: a.end });
     const leg = (l: LegRig) =>
       new TwoBoneIk(skeleton, {
@@ -376,7 +378,8 @@ export class RungRetarget {
     // bent on a ladder, take up what the hands' rungs differ by. But no further than each limb
     // reaches its target: a hand held at the waist on straight arms (its rung lowered) or a foot
     // under a straight leg moves the hips with it, the other limbs bending. (Bounded by the
-    // shifts, which ease, and by the pose, the hips do not jump.)
+    // shifts, which ease, and by the pose, the hips do not jump. The limbs in turn, hands then
+    // feet: where a hand and a foot ask the hips opposite ways, the foot, last, has its way.)
     let mean = 0.5 * (this.shifts[2] + this.shifts[3]);
     for (let i = 0; i < 4; i++) {
       const root = 16 * this.limbRoots[i];
