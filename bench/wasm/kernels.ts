@@ -362,14 +362,15 @@ export function sample(
       }
       const t0 = load<f64>(times + ((<usize>(base + k)) << 3));
       const t1 = load<f64>(times + ((<usize>(base + k + 1)) << 3));
-      if (tt <= t0) {
-        copyValue(o, p0, stride);
-        continue;
-      }
       const v1 = v0 + keyWidth;
       const p1 = values + ((<usize>v1) << 3);
-      if (tt >= t1 || interp === 0) {
-        copyValue(o, tt >= t1 ? p1 : p0, stride);
+      // The later key first, as src/kernel/keyframes.ts: at a time two keys share, the later holds.
+      if (tt >= t1) {
+        copyValue(o, p1, stride);
+        continue;
+      }
+      if (tt <= t0 || interp === 0) {
+        copyValue(o, p0, stride);
         continue;
       }
       const dt = t1 - t0;

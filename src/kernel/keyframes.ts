@@ -149,13 +149,16 @@ export function sampleTracksAt(
     }
     const t0 = times[base + k];
     const t1 = times[base + k + 1];
-    if (t <= t0) {
-      copyValue(out, o, values, v0, stride);
+    const v1 = v0 + keyWidth;
+    // At or past the later key first: at a time two keys share (a jump), the later one holds, at
+    // the end too (the earlier was taken there, so a clip ending on a jump never reached its last
+    // value).
+    if (t >= t1) {
+      copyValue(out, o, values, v1, stride);
       continue;
     }
-    const v1 = v0 + keyWidth;
-    if (t >= t1 || interp === INTERP_STEP) {
-      copyValue(out, o, values, t >= t1 ? v1 : v0, stride);
+    if (t <= t0 || interp === INTERP_STEP) {
+      copyValue(out, o, values, v0, stride);
       continue;
     }
     const dt = t1 - t0;

@@ -419,6 +419,27 @@ describe('sampleTracks', () => {
     }
   });
 
+  it('takes the later of two keys at a time they share: mid-track, and at the end (the last value)', () => {
+    // Until 27 November a track ending on two keys at one time (x 0@0, 5@1, 9@1) sampled 5 at and
+    // after its end, never its last value, while the same jump mid-track took the later key
+    // (a hostile test).
+    for (const interp of [INTERP_STEP, INTERP_LINEAR, INTERP_CUBIC]) {
+      const keys = (xs: number[]) =>
+        xs.flatMap((x) => (interp === INTERP_CUBIC ? [0, 0, 0, x, 0, 0, 0, 0, 0] : [x, 0, 0]));
+      const rig = (times: number[], xs: number[]): Rig => {
+        const tracks = [{ target: 0, path: PATH_TRANSLATION, interp, times, values: keys(xs) }];
+        return { tracks, table: table(tracks), joints: 1 };
+      };
+      const end = rig([0, 1, 1], [0, 5, 9]);
+      for (const t of [1, 1.5, 100])
+        expect(sample(end, t).read(end.tracks[0])[0], `${interp} at ${t}`).toBe(9);
+      const middle = rig([0, 1, 1, 2], [0, 5, 9, 9]);
+      expect(sample(middle, 1).read(middle.tracks[0])[0], `${interp} mid-track`).toBe(9);
+      // Before the jump, the earlier key's side.
+      expect(sample(middle, 1 - 1e-9).read(middle.tracks[0])[0]).toBeLessThan(5 + 1e-6);
+    }
+  });
+
   it('single-key tracks hold their value at every time', () => {
     const r = rng(27);
     for (let trial = 0; trial < 30; trial++) {
