@@ -1901,6 +1901,22 @@ export class FootPlacement {
         `FootPlacement.solve: a zero normal for leg "${leg.label}"`,
       );
     }
+    // The point on the ray, within its length (to a thousandth of the ray, for a renderer's
+    // float32 geometry): a point 1e300 off, taken, stood a foot's target there and held the hips
+    // down for a second. (The hit's distance is not read: a ground may leave it out.)
+    const dx = hit[0] - ray[RAY.origin];
+    const dy = hit[1] - ray[RAY.origin + 1];
+    const dz = hit[2] - ray[RAY.origin + 2];
+    const along = dx * ray[RAY.direction] + dy * ray[RAY.direction + 1] + dz * ray[RAY.direction + 2];
+    const length = ray[RAY.maxDistance];
+    const tolerance = 1e-3 * length;
+    const across = dx * dx + dy * dy + dz * dz - along * along;
+    if (!(along >= -tolerance && along <= length + tolerance) || !(across <= tolerance * tolerance)) {
+      throw new TendonError(
+        'placement/ground-failed',
+        `FootPlacement.solve: the ground answered a point off its ray for leg "${leg.label}" (${along} along a ray of ${length}, ${Math.sqrt(across > 0 ? across : 0)} off it)`,
+      );
+    }
     return true;
   }
 

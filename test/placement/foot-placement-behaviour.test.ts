@@ -136,7 +136,7 @@ describe('FootPlacement', () => {
     expect(planted).toBeGreaterThan(100);
   });
 
-  it('turns a throwing or NaN ground into placement/ground-failed, the pose untouched', () => {
+  it('turns a throwing or NaN ground, or one answering a point off its ray, into placement/ground-failed, the pose untouched', () => {
     const throwing: Ground = {
       raycast() {
         throw new RangeError('boom');
@@ -148,7 +148,17 @@ describe('FootPlacement', () => {
         return true;
       },
     };
-    for (const ground of [throwing, nan]) {
+    // A finite point off the ray or past its end (taken until 27 November: a point 1e300 off
+    // stood a foot's target there and held the hips down for a second; a hostile test).
+    const plane = new PlaneGround([0, 0, 0], [0, 1, 0]);
+    const off = (k: number, by: number): Ground => ({
+      raycast(ray: Float64Array, hit: Float64Array) {
+        if (!plane.raycast(ray, hit)) return false;
+        hit[k] += by;
+        return true;
+      },
+    });
+    for (const ground of [throwing, nan, off(0, 1e300), off(1, 1e6), off(2, 0.5), off(1, -5)]) {
       const { placement, pose, model, frame } = setUp(ground);
       frame(0.2);
       const before = [pose.translations.slice(), pose.rotations.slice(), model.slice()];
