@@ -12,6 +12,10 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import type { Clip } from './clip.js';
 import { SamplerContext, type WrapMode, wrapTimeAt } from './sampler.js';
 
+/** 2^100 and 2^-100 (written out: exact, and no `**` at load), the base weights' scale steps. */
+const TWO_100 = 1.2676506002282294e30;
+const TWO_MINUS_100 = 7.888609052210118e-31;
+
 /** Options of {@link Mixer.addLayer}. */
 export interface MixerLayerOptions {
   /** The clip this layer plays (for `additive`, a clip from {@link makeAdditiveClip}). */
@@ -178,6 +182,7 @@ export class Mixer {
     }
     let base = 0;
     let single: MixerLayer | null = null;
+    let most = 0;
     // Indexed loops: a for-of iterator is not always optimized away, and this runs every frame.
     const layers = this.layers;
     for (let i = 0; i < layers.length; i++) {
@@ -186,7 +191,21 @@ export class Mixer {
       if (!layer.additive && layer.weight > 0) {
         base++;
         single = layer;
+        if (layer.weight > most) most = layer.weight;
       }
+    }
+    // The base weights brought near 1 by a power of two, which changes no bit of the blend (every
+    // product and sum scales exactly) but keeps it inside the doubles: weights of 1e155 summed
+    // their rotations past them (a zero quaternion), 1e308 to NaN, and 5e-324 under them (the rest
+    // pose). Weights from 2^-100 to 2^100 are taken as they are.
+    let scale = 1;
+    while (most > TWO_100) {
+      most *= TWO_MINUS_100;
+      scale *= TWO_MINUS_100;
+    }
+    while (most > 0 && most < TWO_MINUS_100) {
+      most *= TWO_100;
+      scale *= TWO_100;
     }
     const n = this.skeleton.jointCount;
     if (base === 0) {
@@ -202,7 +221,7 @@ export class Mixer {
         this.scratch.resetToRest();
         sample(layer, this.scratch);
         const s = this.scratch;
-        this.weight[0] = layer.weight;
+        this.weight[0] = layer.weight * scale;
         blendAccumulate(
           this.accT,
           this.accR,

@@ -75,6 +75,32 @@ describe('Mixer', () => {
     expect(out.rotations).toEqual(b.rotations);
   });
 
+  it('blends the same bits at any scale of the weights, from 5e-324 to 1e308', () => {
+    // Until 27 November weights of 1e155 summed the rotations past the doubles (a zero
+    // quaternion), 1e308 to NaN, and 5e-324 under them (the rest pose; a hostile test).
+    const blend = (a: number, b: number) => {
+      const mixer = new Mixer(skeleton);
+      mixer.addLayer({ clip: clip('Walking'), weight: a, time: 0.2 });
+      mixer.addLayer({ clip: clip('Running'), weight: b, time: 0.2 });
+      const out = new Pose(skeleton);
+      mixer.evaluate(out);
+      return [...out.translations, ...out.rotations, ...out.scales];
+    };
+    const unit = blend(3, 1);
+    expect(unit.every(Number.isFinite)).toBe(true);
+    // Powers of two times 3 and 1: the same bits; other scales, the same to rounding.
+    for (const k of [2 ** 500, 2 ** -500, 2 ** 1000, 2 ** -1070]) expect(blend(3 * k, k), `${k}`).toEqual(unit);
+    for (const [a, b] of [
+      [1e155, 1e155 / 3],
+      [1e308, 1e308 / 3],
+      [3 * 5e-324, 5e-324],
+    ]) {
+      const out = blend(a, b);
+      const off = Math.max(...out.map((v, k) => Math.abs(v - unit[k])));
+      expect(off, `${a}, ${b}`).toBeLessThan(1e-9);
+    }
+  });
+
   it('restricts a layer to a masked subtree', () => {
     const mixer = new Mixer(skeleton);
     mixer.addLayer({ clip: clip('Walking'), time: 0.4 });
