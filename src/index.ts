@@ -32,6 +32,7 @@ export {
   type CrowdWorkerHooks,
   CrowdWorkers,
   type CrowdWorkersOptions,
+  MAX_WORKERS,
   serveCrowdWorker,
 } from './crowd/workers.js';
 export { isTendonError, TendonError, type TendonErrorCode } from './errors.js';

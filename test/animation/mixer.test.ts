@@ -89,7 +89,8 @@ describe('Mixer', () => {
     const unit = blend(3, 1);
     expect(unit.every(Number.isFinite)).toBe(true);
     // Powers of two times 3 and 1: the same bits; other scales, the same to rounding.
-    for (const k of [2 ** 500, 2 ** -500, 2 ** 1000, 2 ** -1070]) expect(blend(3 * k, k), `${k}`).toEqual(unit);
+    for (const k of [2 ** 500, 2 ** -500, 2 ** 1000, 2 ** -1070])
+      expect(blend(3 * k, k), `${k}`).toEqual(unit);
     for (const [a, b] of [
       [1e155, 1e155 / 3],
       [1e308, 1e308 / 3],

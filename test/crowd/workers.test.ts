@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
 import { nodeCrowdWorker } from '../../src/crowd/node.js';
 import { sharedMemoryStatus } from '../../src/crowd/shared-memory.js';
-import { CROWD_STEP, type CrowdWorkerHandle, CrowdWorkers } from '../../src/crowd/workers.js';
+import { CROWD_STEP, type CrowdWorkerHandle, CrowdWorkers, MAX_WORKERS } from '../../src/crowd/workers.js';
 import { isTendonError } from '../../src/errors.js';
 import { AimBatch } from '../../src/ik/aim-batch.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
@@ -172,6 +172,31 @@ async function start(
 }
 
 describe('CrowdWorkers', () => {
+  it('starts no more workers than characters, and refuses more than MAX_WORKERS', async () => {
+    // Until 27 November 16 workers for 2 characters were 16 threads (0.8 s and 250 MB to start),
+    // and a billion ran the process out of memory (a hostile test).
+    const crowd = new Crowd(skeleton, 2, { shared: true });
+    crowd.setClip(0, clipList[0]);
+    crowd.setClip(1, clipList[1]);
+    const pool = await CrowdWorkers.start(crowd, { workers: 16, createWorker });
+    pools.push(pool);
+    expect(pool.workerCount).toBe(2);
+    expect([...pool.ranges]).toEqual([0, 1, 2]);
+    const withCaller = await CrowdWorkers.start(crowd, {
+      workers: 16,
+      createWorker,
+      callingThreadTakesPart: true,
+    });
+    pools.push(withCaller);
+    expect(withCaller.workerCount).toBe(1);
+    for (const workers of [MAX_WORKERS + 1, 1e9]) {
+      await expect(CrowdWorkers.start(crowd, { workers, createWorker })).rejects.toMatchObject({
+        code: 'argument/invalid',
+        message: expect.stringContaining(`from 0 to ${MAX_WORKERS}`),
+      });
+    }
+  });
+
   it.each([
     [1, false],
     [2, false],
