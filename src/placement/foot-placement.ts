@@ -42,6 +42,13 @@ import {
 import { straightKneeHinge } from './straight-knee-hinge.js';
 
 /**
+ * The least `maxJointStep` other than 0, radians a frame: 0.02 let a swinging leg lag until its
+ * solve, taken whole where its knee would bend the other way, jumped 16°, 0.01 54°, 1e-6 75°
+ * (the robot's walk over bumps; 0.05 and up hold).
+ */
+const MIN_JOINT_STEP = 0.05;
+
+/**
  * Leg lengths by which a planted foot may stand off its solve, at weight 0, before the joint-step
  * limit yields to it (limitSteps); none at full weight.
  */
@@ -177,9 +184,10 @@ export interface FootPlacementOptions {
    * other way from the animation's: there the leg takes its solve whole. So that a planted leg's knee need not be held back,
    * the pelvis rises and sinks no faster than turns a planted knee by 0.9 of this beyond the
    * animation's own turn, and the pitch placement adds to a four-legged body changes by at most
-   * this a frame. Default
-   * 0.1745 (just under 10°); 0 turns all of them off.
-   * docs/placement-details.md measures it on the walk table.
+   * this a frame. Default 0.1745 (just under 10°); 0 turns all of them off; otherwise from 0.05
+   * to π (a tighter limit held a swinging leg back so far that its solve, taken whole where the
+   * knee would bend the other way, jumped 75° in a frame). docs/placement-details.md measures it
+   * on the walk table.
    */
   readonly maxJointStep?: number;
   /**
@@ -722,6 +730,12 @@ export class FootPlacement {
     );
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
     const maxStep = option('maxJointStep', 0.1745, Math.PI);
+    if (maxStep > 0 && maxStep < MIN_JOINT_STEP) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: maxJointStep = ${maxStep} is under ${MIN_JOINT_STEP} (0 turns the limit off): a leg held back so far takes its solve whole in a frame`,
+      );
+    }
     const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
     // The knee's own straightening limit, a little under the step limit: the hip's turn adds to it.
     const [kneeCos, kneeSin] = cosSinOfAngle(0.9 * maxStep);

@@ -530,6 +530,19 @@ describe('FootPlacement', () => {
         }),
       );
     }
+    // A joint-step limit tighter than 0.05 rad a frame (0 is off): 0.01 held a swinging leg back
+    // until its solve, taken whole, jumped 54° in a frame (a hostile test).
+    for (const maxJointStep of [0.01, 1e-6, 0.049]) {
+      expect(() => new FootPlacement(skeleton, rig, { ground, maxJointStep }), `${maxJointStep}`).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-option',
+          message: expect.stringContaining('maxJointStep'),
+        }),
+      );
+    }
+    for (const maxJointStep of [0, 0.05, Math.PI]) {
+      expect(() => new FootPlacement(skeleton, rig, { ground, maxJointStep })).not.toThrow();
+    }
     // Any array of 3 (a typed array too), as before the check.
     const typed = new Float64Array([0, 0, 1]) as unknown as [number, number, number];
     expect(() => new FootPlacement(skeleton, rig, { ground, forward: typed })).not.toThrow();
