@@ -238,6 +238,20 @@ export class HeightfieldGround implements Ground {
     nx *= inv;
     ny *= inv;
     nz *= inv;
+    if (!(nx * nx + ny * ny + nz * nz > 0.5)) {
+      // Cells so small (1e-160) that the gradient's square overflows: (−Δh, cell, −Δh') scaled
+      // by its largest part first (the normal was 0, or NaN at 5e-324).
+      const gx = -(b + d * fv);
+      const gz = -(c + d * fu);
+      const m = Math.max(Math.abs(gx), cs, Math.abs(gz));
+      const ux = gx / m;
+      const uy = cs / m;
+      const uz = gz / m;
+      const l = Math.sqrt(ux * ux + uy * uy + uz * uz);
+      nx = ux / l;
+      ny = uy / l;
+      nz = uz / l;
+    }
     if (nx * ray[RAY.direction] + ny * dy + nz * ray[RAY.direction + 2] > 0) {
       nx = -nx;
       ny = -ny;

@@ -142,6 +142,18 @@ describe('HeightfieldGround', () => {
     expect(cast(field, [5, 3, 0], down)).toBeNull(); // off the grid: a hole
   });
 
+  it('gives a unit normal on cells as small as 5e-324', () => {
+    // Until 27 November the gradient's square overflowed: a zero normal at 1e-160, NaN at 5e-324
+    // (a hostile test).
+    for (const cellSize of [1e-150, 1e-160, 1e-300, 5e-324]) {
+      const tiny = new HeightfieldGround({ cellSize, columns: 2, rows: 2, heights: [0, 1, 0, 0] });
+      const hit = cast(tiny, [cellSize / 2, 10, cellSize / 2], down) as Float64Array;
+      const n = [hit[HIT.normal], hit[HIT.normal + 1], hit[HIT.normal + 2]];
+      expect(Math.hypot(...n), `${cellSize}`).toBeCloseTo(1, 12);
+      expect(n[1]).toBeGreaterThan(0);
+    }
+  });
+
   it('meets the bilinear surface exactly on oblique rays (checked by bisection)', () => {
     fc.assert(
       fc.property(
