@@ -73,6 +73,15 @@ function climbUpAndDown(robot: Awaited<ReturnType<typeof idleRobot>>, climb: Lad
   return { top, maxError, gripping, maxStep: steps.max };
 }
 
+/** Up to the top and back down, gripping limbs within 1 cm of their rungs, ≤ 10° a frame. */
+function expectClimbed(climb: LadderClimb, m: ReturnType<typeof climbUpAndDown>): void {
+  expect(m.top).toBe(climb.end);
+  expect(climb.progress).toBe(climb.start);
+  expect(m.gripping).toBeGreaterThan(2000);
+  expect(m.maxError).toBeLessThanOrEqual(0.01);
+  expect(m.maxStep).toBeLessThanOrEqual(10);
+}
+
 describe('LadderClimb', () => {
   it('climbs rungs wide for the robot one rung a move: 0.40 m apart, grips within 1 cm, ≤ 10° per frame', async () => {
     // Two rungs a move, a gripping hand rose 0.6 m against its shoulder while it held: past the
@@ -91,11 +100,7 @@ describe('LadderClimb', () => {
     });
     expect(climb.step).toBe(1);
     const m = climbUpAndDown(robot, climb, 0.6);
-    expect(m.top).toBe(climb.end);
-    expect(climb.progress).toBe(climb.start);
-    expect(m.gripping).toBeGreaterThan(2000);
-    expect(m.maxError).toBeLessThanOrEqual(0.01);
-    expect(m.maxStep).toBeLessThanOrEqual(10);
+    expectClimbed(climb, m);
     // 0.3 m apart: two rungs a move, as the robot climbs its ladder below; asked for, one.
     expect(
       new LadderClimb(skeleton, rig, { ladder: { ...ladder, spacing: 0.3 }, scale: character.scale }).step,
@@ -131,11 +136,7 @@ describe('LadderClimb', () => {
     });
     expect(climb.step).toBe(2);
     const m = climbUpAndDown(robot, climb, 1.2);
-    expect(m.top).toBe(climb.end);
-    expect(climb.progress).toBe(climb.start);
-    expect(m.gripping).toBeGreaterThan(2000);
-    expect(m.maxError).toBeLessThanOrEqual(0.01);
-    expect(m.maxStep).toBeLessThanOrEqual(10);
+    expectClimbed(climb, m);
   });
 
   it('on the ladder, moves one limb at a time, each onto the next rung but one', async () => {

@@ -91,6 +91,27 @@ describe.each(listAssets('gltf'))('bindThreeSkeleton on %s', (file) => {
   });
 });
 
+/**
+ * A scene as GLTFLoader makes one: an armature holding bones of these glTF names (kept in
+ * `userData.name`), each 1 m further along +X, bound to a skinned mesh.
+ */
+function bonesNamed(names: string[]) {
+  const armature = new Object3D();
+  const bones = names.map((name, k) => {
+    const bone = new Bone();
+    bone.userData.name = name;
+    bone.name = name;
+    bone.position.x = k + 1;
+    return bone;
+  });
+  armature.add(...bones);
+  const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
+  mesh.bind(new ThreeSkeleton(bones));
+  const scene = new Group();
+  scene.add(armature, mesh);
+  return { scene, armature, bones };
+}
+
 describe('bindThreeSkeleton with a given skeleton, where names differ from three’s', () => {
   it('matches unnamed nodes and repeated names by place, and refuses a named stranger', () => {
     // As GLTFLoader makes them: an unnamed armature, two nodes named "arm" (three renames the
@@ -150,36 +171,13 @@ describe('bindThreeSkeleton with a given skeleton, where names differ from three
   it('binds with the skeleton importGltf names A, A, A_1 (A, A_1_1, A_1), each joint to its own bone', () => {
     // A name made unique twice over (A_1_1) was matched by its last suffix only, as "A_1", and the
     // bind threw (a review).
-    const armature = new Object3D();
-    const bones = ['A', 'A', 'A_1'].map((name, k) => {
-      const bone = new Bone();
-      bone.userData.name = name;
-      bone.name = k === 1 ? 'A_1' : name;
-      bone.position.x = k + 1;
-      return bone;
-    });
-    armature.add(...bones);
-    const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
-    mesh.bind(new ThreeSkeleton(bones));
-    const scene = new Group();
-    scene.add(armature, mesh);
+    const { scene, armature, bones } = bonesNamed(['A', 'A', 'A_1']);
     const given = Skeleton.create({ names: ['node_0', 'A', 'A_1_1', 'A_1'], parents: [-1, 0, 0, 0] });
     expect(bindThreeSkeleton(scene, { skeleton: given }).objects).toEqual([armature, ...bones]);
   });
 
   it('never gives a repeated name a name another joint has: A, A, A_2 bind as A, A_2_1, A_2', () => {
-    const armature = new Object3D();
-    const bones = ['A', 'A', 'A_2'].map((name) => {
-      const bone = new Bone();
-      bone.userData.name = name;
-      bone.name = name;
-      return bone;
-    });
-    armature.add(...bones);
-    const mesh = new SkinnedMesh(new BufferGeometry(), new MeshBasicMaterial());
-    mesh.bind(new ThreeSkeleton(bones));
-    const scene = new Group();
-    scene.add(armature, mesh);
+    const { scene, bones } = bonesNamed(['A', 'A', 'A_2']);
     const binding = bindThreeSkeleton(scene);
     // (Until 27 November the second A, joint 2, was named A_2: the real A_2 was renamed A_2_3.)
     expect(binding.skeleton.names).toEqual(['joint_0', 'A', 'A_2_1', 'A_2']);
