@@ -169,10 +169,12 @@ export class Skeleton {
           );
         }
       }
-      if (lenSq === 0) {
+      // (Too large to square too: [1e200, 1e200, 0, 0] was stored as [0, 0, 0, 0], and every
+      // pose of the skeleton then refused.)
+      if (lenSq === 0 || lenSq === Number.POSITIVE_INFINITY) {
         throw new TendonError(
           'skeleton/not-finite',
-          `Skeleton: joint "${names[src]}" has a zero rest rotation quaternion`,
+          `Skeleton: joint "${names[src]}" has a rest rotation quaternion whose squared length ${lenSq === 0 ? 'underflows to 0' : 'overflows'}`,
         );
       }
       // One already unit to rounding is kept as it is: normalizing again may move its last bit,

@@ -145,7 +145,13 @@ describe('Skeleton.create', () => {
     expectCode(
       () => Skeleton.create({ names: ['a'], parents: [-1], restRotations: [0, 0, 0, 0] }),
       'skeleton/not-finite',
-      /zero/,
+      /underflows to 0/,
+    );
+    // Too large to square: it was stored as [0, 0, 0, 0] and every pose refused (a hostile test).
+    expectCode(
+      () => Skeleton.create({ names: ['a'], parents: [-1], restRotations: [1e200, 1e200, 0, 0] }),
+      'skeleton/not-finite',
+      /"a".*overflows/,
     );
     const s = Skeleton.create({ names: ['a'], parents: [-1] });
     expectCode(() => s.jointIndex('b'), 'skeleton/unknown-joint', /"b"/);
