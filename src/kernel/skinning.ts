@@ -44,14 +44,27 @@ export function skinVertices(
     let z = 0;
     let total = 0;
     const base = v * influences;
-    for (let k = 0; k < influences; k++) {
-      const w = weights[base + k];
-      if (w === 0) continue;
-      const m = joints[base + k] * 16;
-      total += w;
-      x += w * (palette[m] * px + palette[m + 4] * py + palette[m + 8] * pz + palette[m + 12] * w3);
-      y += w * (palette[m + 1] * px + palette[m + 5] * py + palette[m + 9] * pz + palette[m + 13] * w3);
-      z += w * (palette[m + 2] * px + palette[m + 6] * py + palette[m + 10] * pz + palette[m + 14] * w3);
+    // Weights whose sum leaves the doubles (1e308 twice, or 5e-324) are taken relative to the
+    // largest: the same blend, and NaN or Infinity no longer (others keep their bits).
+    let most = 1;
+    for (let pass = 0; pass < 2; pass++) {
+      x = 0;
+      y = 0;
+      z = 0;
+      total = 0;
+      for (let k = 0; k < influences; k++) {
+        // (Divided, not multiplied by its inverse: 1 / 1e-320 overflows.)
+        const w = pass === 0 ? weights[base + k] : weights[base + k] / most;
+        if (w === 0) continue;
+        const m = joints[base + k] * 16;
+        total += w;
+        x += w * (palette[m] * px + palette[m + 4] * py + palette[m + 8] * pz + palette[m + 12] * w3);
+        y += w * (palette[m + 1] * px + palette[m + 5] * py + palette[m + 9] * pz + palette[m + 13] * w3);
+        z += w * (palette[m + 2] * px + palette[m + 6] * py + palette[m + 10] * pz + palette[m + 14] * w3);
+      }
+      if (total === 0 || (total > 1e-300 && total < 1e300)) break;
+      most = 0;
+      for (let k = 0; k < influences; k++) if (weights[base + k] > most) most = weights[base + k];
     }
     if (total === 0) {
       out[v * 3] = px;

@@ -471,13 +471,24 @@ export class Crowd {
     // a time; 10⁶ frames of 4 robots' sample, forward kinematics and palettes scavenged 4 times),
     // and so did `skin instanceof Skin` here (32 B a frame on the lines with workers). A skin is
     // told by its skeleton and its joints (an object without them goes to the checker).
+    // (Its inverse bind matrices too: an object with a skeleton and joints but none was taken and
+    // wrote NaN.)
     if (
       skin?.skeleton !== this.skeleton ||
       !(skin.joints instanceof Int32Array) ||
+      !(skin.inverseBindMatrices instanceof Float64Array) ||
+      skin.inverseBindMatrices.length !== 16 * skin.joints.length ||
       (layout !== 'mat4' && layout !== '3x4') ||
       !(out instanceof Float32Array || out instanceof Float64Array)
     ) {
       checkPaletteArgs(this.skeleton, this.count, skin, out, layout, 'Crowd.skinPalettes');
+    }
+    // Its joints in the skeleton (a Skin's joints edited after it was made wrote NaN).
+    const joints = skin.joints;
+    const jointCount = this.skeleton.jointCount;
+    for (let k = 0; k < joints.length; k++) {
+      const j = joints[k];
+      if (!(j >= 0 && j < jointCount)) refuseSkinJoint(k, j, jointCount);
     }
     const stride = layout === 'mat4' ? PALETTE_MAT4 : PALETTE_3X4;
     if (out.length !== stride * skin.joints.length * this.count) {
@@ -494,4 +505,12 @@ export class Crowd {
       count,
     );
   }
+}
+
+/** Throws for a skin's joint `k` (`j`) outside a skeleton of `jointCount` joints. */
+function refuseSkinJoint(k: number, j: number, jointCount: number): never {
+  throw new TendonError(
+    'skin/joint-out-of-range',
+    `Crowd.skinPalettes: the skin's joint ${k} is ${j}, not a joint of the skeleton (0 to ${jointCount - 1})`,
+  );
 }

@@ -157,11 +157,15 @@ export function skinMesh(
     positionsOut.length !== mesh.positions.length ||
     mesh.joints.length !== v * mesh.influences ||
     mesh.weights.length !== v * mesh.influences ||
-    (normalsOut !== undefined && mesh.normals !== undefined && normalsOut.length !== mesh.normals.length)
+    (normalsOut !== undefined && mesh.normals !== undefined && normalsOut.length !== mesh.normals.length) ||
+    // The normals one per position (fewer were read past their end: NaN), the palette whole
+    // matrices (20 numbers were 1.25 joints: NaN).
+    (mesh.normals !== undefined && mesh.normals.length !== mesh.positions.length) ||
+    palette.length % 16 !== 0
   ) {
     throw new TendonError(
       'skin/array-size',
-      `skinMesh: ${mesh.positions.length} position numbers, ${mesh.joints.length} joints and ${mesh.weights.length} weights do not describe ${v} vertices of ${mesh.influences} influences`,
+      `skinMesh: ${mesh.positions.length} position numbers, ${mesh.normals?.length ?? 'no'} normal numbers, ${mesh.joints.length} joints and ${mesh.weights.length} weights do not describe ${v} vertices of ${mesh.influences} influences, or a palette of ${palette.length} numbers is not whole 4x4 matrices`,
     );
   }
   const paletteJoints = palette.length / 16;
@@ -175,7 +179,9 @@ export function skinMesh(
         `skinMesh: vertex ${Math.floor(i / mesh.influences)} has weight ${w} (influence ${i % mesh.influences}), not a finite number ≥ 0`,
       );
     }
-    if (mesh.joints[i] >= paletteJoints && w !== 0) {
+    // A joint in the palette: a negative one (an Int32Array's -1) read before it, NaN.
+    const j = mesh.joints[i];
+    if (!(j >= 0 && j < paletteJoints && j === Math.floor(j)) && w !== 0) {
       throw new TendonError(
         'skin/joint-out-of-range',
         `skinMesh: vertex ${Math.floor(i / mesh.influences)} uses palette joint ${mesh.joints[i]} of ${paletteJoints}`,

@@ -21,6 +21,7 @@ import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kin
 import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { Skin } from '../../src/skin/skin.js';
 import { readAsset } from '../helpers/assets.js';
 import { restPointIn } from '../placement/characters.js';
 
@@ -395,6 +396,14 @@ describe('Crowd', () => {
         /Crowd\.skinPalettes: out is null, not a Float32Array or a Float64Array/,
       ],
       [skin, new Int8Array(size), 'argument/invalid', /out is a Int8Array/],
+      // A skeleton and joints but no inverse bind matrices: taken until 27 November, NaN written
+      // (a hostile test).
+      [
+        { skeleton, joints: skin.joints, inverseBindMatrices: new Float64Array(0) },
+        new Float32Array(size),
+        'argument/invalid',
+        /the skin is a Object, not a Skin/,
+      ],
       [skin, new Array(size).fill(0), 'argument/invalid', /out is an array of/],
     ];
     for (const [s, out, code, text] of refusals) {
@@ -408,6 +417,17 @@ describe('Crowd', () => {
     }
     // Both float arrays are palettes, as for Skin.computePalette.
     crowd.skinPalettes(skin, new Float64Array(size));
+    // A Skin whose joints were edited after it was made: refused, naming the joint.
+    const edited = new Skin(skeleton, { joints: Array.from(skin.joints) });
+    edited.joints[1] = 99;
+    const written = new Float32Array(size).fill(7);
+    expect(() => crowd.skinPalettes(edited, written)).toThrow(
+      expect.objectContaining({
+        code: 'skin/joint-out-of-range',
+        message: expect.stringContaining("skin's joint 1 is 99"),
+      }),
+    );
+    expect(written.every((v) => v === 7)).toBe(true);
     expect(() => new Crowd(skeleton, -1)).toThrow(TendonError);
   });
 });

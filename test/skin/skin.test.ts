@@ -52,4 +52,42 @@ describe('skinMesh', () => {
     expect(Array.from(out)).toEqual([1, 2.5, 3, 4, 5, 6]);
     expect(Array.from(normalsOut)).toEqual([0, 1, 0, 0, 1, 0]);
   });
+
+  it('skins weights whose sum leaves the doubles as their ratios say, and refuses what it cannot read (a hostile test)', () => {
+    // Until 27 November 1e308 twice gave NaN, 5e-324 Infinity; a joint of -1, a palette of 20
+    // numbers and normals for two vertices of one wrote NaN without a word.
+    const one = (weights: number[], joints = [0, 1, 0, 0]) => ({
+      positions: new Float64Array([1, 2, 3]),
+      joints: new Int32Array(joints),
+      weights: new Float64Array(weights),
+      influences: 4,
+    });
+    const half = new Float64Array(3);
+    skinMesh(one([1, 1, 0, 0]), palette, half);
+    for (const w of [1e308, 1e-320, 5e-324]) {
+      const out = new Float64Array(3);
+      skinMesh(one([w, w, 0, 0]), palette, out);
+      expect(Array.from(out), `${w}`).toEqual(Array.from(half));
+    }
+    const refuses = (call: () => void, code: string) =>
+      expect(call).toThrow(expect.objectContaining({ code }));
+    refuses(
+      () => skinMesh(one([0.5, 0.5, 0, 0], [-1, 1, 0, 0]), palette, new Float64Array(3)),
+      'skin/joint-out-of-range',
+    );
+    refuses(
+      () => skinMesh(one([1, 0, 0, 0]), palette.subarray(0, 20), new Float64Array(3)),
+      'skin/array-size',
+    );
+    refuses(
+      () =>
+        skinMesh(
+          { ...one([1, 0, 0, 0]), normals: new Float64Array(6) },
+          palette,
+          new Float64Array(3),
+          new Float64Array(6),
+        ),
+      'skin/array-size',
+    );
+  });
 });
