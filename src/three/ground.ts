@@ -6,6 +6,7 @@
  */
 import {
   type BufferAttribute,
+  BufferGeometry,
   type InterleavedBufferAttribute,
   Matrix4,
   type Mesh,
@@ -131,8 +132,25 @@ export class ThreeRaycastGround implements Ground {
           `ThreeRaycastGround: mesh "${name}" needs a position attribute of 3 floats per vertex`,
         );
       }
-      const own = (mesh.geometry as { boundsTree?: unknown }).boundsTree;
-      const tree = own instanceof MeshBVH ? own : new MeshBVH(mesh.geometry);
+      const geometry = mesh.geometry;
+      const own = (geometry as { boundsTree?: unknown }).boundsTree;
+      const elements = geometry.index !== null ? geometry.index.count : position.count;
+      // A tree holds the triangles drawn, by groups and draw range: a geometry that draws fewer
+      // gets its tree over a stand-in of the same attributes with neither, `indirect` so that the
+      // shared index keeps its order (the triangles past a draw range or outside the groups were
+      // no ground, and an empty draw range threw as a tree of another version).
+      const drawsAll =
+        geometry.groups.length === 0 &&
+        geometry.drawRange.start === 0 &&
+        geometry.drawRange.count >= elements;
+      let tree: MeshBVH;
+      if (drawsAll) tree = own instanceof MeshBVH ? own : new MeshBVH(geometry);
+      else {
+        const whole = new BufferGeometry();
+        whole.setAttribute('position', position);
+        if (geometry.index !== null) whole.setIndex(geometry.index);
+        tree = new MeshBVH(whole, { indirect: true });
+      }
       const entry = readTree(tree, name);
       depth = Math.max(depth, entry.depth);
       trees.push(tree);

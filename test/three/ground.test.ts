@@ -216,8 +216,9 @@ describe('ThreeRaycastGround', () => {
     for (const geometry of cases) {
       const mesh = floor(geometry, 0.25);
       const ground = new ThreeRaycastGround([mesh]);
+      // (One root each: a grouped geometry's tree is over a stand-in without its groups.)
       const roots = MeshBVH.serialize(ground.trees[0], { cloneBuffers: false }).roots.length;
-      expect(roots).toBe(geometry === grouped ? 2 : 1);
+      expect(roots).toBe(1);
       const hit = new Float64Array(HIT.length);
       for (let i = 0; i < 100; i++) {
         // Straight down (two direction components exactly 0) half the time, oblique otherwise.
@@ -227,6 +228,32 @@ describe('ThreeRaycastGround', () => {
         expect(ground.raycast(ray, hit)).toBe(expected !== null);
         if (expected !== null) expectHitLike(hit, expected);
       }
+    }
+  });
+
+  it('stands on every triangle, whatever the draw range and groups, and leaves the geometry’s index as it was', () => {
+    // Until 27 November the tree held the triangles drawn only: past a draw range or outside the
+    // groups was no ground, and an empty draw range threw as a tree of another version (a hostile
+    // test). A 10 m plane of two triangles, one under (-3, -3), the other under (3, 3).
+    const edits: [string, (g: BufferGeometry) => void][] = [
+      ['draw range of the first triangle', (g) => g.setDrawRange(0, 3)],
+      ['a group of the first triangle', (g) => g.addGroup(0, 3, 0)],
+      ['an empty draw range', (g) => g.setDrawRange(0, 0)],
+    ];
+    for (const [label, edit] of edits) {
+      const geometry = new PlaneGeometry(10, 10);
+      edit(geometry);
+      const order = Array.from(geometry.getIndex()!.array);
+      const ground = new ThreeRaycastGround([floor(geometry, 0)]);
+      const hit = new Float64Array(HIT.length);
+      for (const [x, z] of [
+        [-3, -3],
+        [3, 3],
+      ]) {
+        expect(ground.raycast(makeRay([x, 5, z], [0, -1, 0], 10), hit), `${label} at ${x}, ${z}`).toBe(true);
+        expect(hit[HIT.point + 1]).toBeCloseTo(0, 12);
+      }
+      expect(Array.from(geometry.getIndex()!.array), label).toEqual(order);
     }
   });
 
