@@ -68,20 +68,36 @@ export function chainOnLine(
       lLenSq = pLenSq;
     }
   }
-  if (!(lLenSq > 0)) return false;
+  // Measured in units of l's largest part, so that no square leaves the doubles: in metres
+  // squared, a chain 1e80 long overflowed and one 1e-82 long underflowed, and a chain bent 90° read
+  // as on the line.
+  const m = Math.max(lx < 0 ? -lx : lx, ly < 0 ? -ly : ly, lz < 0 ? -lz : lz);
+  if (!(m > 0 && m < Number.POSITIVE_INFINITY)) return false;
+  lx /= m;
+  ly /= m;
+  lz /= m;
+  const lLen = Math.sqrt(lx * lx + ly * ly + lz * lz);
+  const ux = lx / lLen;
+  const uy = ly / lLen;
+  const uz = lz / lLen;
+  // No farther from the line than sinθ·|l|, in those units.
+  const bound = Math.sqrt(sinSq) * lLen;
   for (let i = 1; i <= count; i++) {
     // The points 1 … count − 1, then the target.
     const src = i < count ? positions : target;
     const so = i < count ? 3 * i : to;
-    const px = src[so] - rx;
-    const py = src[so + 1] - ry;
-    const pz = src[so + 2] - rz;
-    const cx = py * lz - pz * ly;
-    const cy = pz * lx - px * lz;
-    const cz = px * ly - py * lx;
-    // |p × l|² ≤ sin²θ |l|⁴: no farther from the line than sinθ·|l| (an angle of θ seen from the root
-    // at |l|); points near the root are not held to an angle they cannot define.
-    if (cx * cx + cy * cy + cz * cz > sinSq * lLenSq * lLenSq) return false;
+    const px = (src[so] - rx) / m;
+    const py = (src[so + 1] - ry) / m;
+    const pz = (src[so + 2] - rz) / m;
+    const cx = py * uz - pz * uy;
+    const cy = pz * ux - px * uz;
+    const cz = px * uy - py * ux;
+    // Its distance from the line |p × û|, first by its largest part (a point far beyond the chain
+    // would square past the doubles; NaN fails too); points near the root are not held to an
+    // angle they cannot define.
+    const cm = Math.max(cx < 0 ? -cx : cx, cy < 0 ? -cy : cy, cz < 0 ? -cz : cz);
+    if (!(cm <= bound)) return false;
+    if (cx * cx + cy * cy + cz * cz > bound * bound) return false;
   }
   const ax = lx < 0 ? -lx : lx;
   const ay = ly < 0 ? -ly : ly;
