@@ -41,11 +41,52 @@ export interface ThreeBindingOptions {
   readonly skeleton?: Skeleton;
 }
 
-/** What three.js objects {@link ThreeSkeletonBinding.useTendonPalette} changed, to restore them. */
-interface SavedFlags {
-  readonly matrixAutoUpdate: boolean[];
-  readonly matrixWorldAutoUpdate: boolean[];
-  readonly frustumCulled: boolean[];
+/**
+ * What {@link ThreeSkeletonBinding.useTendonPalette} changed on a three.js object (a bone, a mesh,
+ * a skeleton), as it was before the first binding changed it, and how many bindings hold it so:
+ * the last to restore puts it back. (Each binding kept its own copy: two bindings over the same
+ * bones, restored in the order they were used, left the bones frozen with the first's changes.)
+ */
+interface Held {
+  count: number;
+  readonly matrixAutoUpdate: boolean;
+  readonly matrixWorldAutoUpdate: boolean;
+  readonly frustumCulled: boolean;
+  /** A skeleton's own `update` (an app's override), or `undefined` where it had none of its own. */
+  readonly update: unknown;
+  readonly ownUpdate: boolean;
+}
+
+/** The objects held by bindings in Mode 2, across bindings. */
+const held = new WeakMap<object, Held>();
+
+/** Holds `object` for one more binding, saving what it was when the first took it. */
+function hold(object: object): boolean {
+  const entry = held.get(object);
+  if (entry !== undefined) {
+    entry.count++;
+    return false;
+  }
+  const o = object as { matrixAutoUpdate?: boolean; matrixWorldAutoUpdate?: boolean; frustumCulled?: boolean };
+  held.set(object, {
+    count: 1,
+    matrixAutoUpdate: o.matrixAutoUpdate === true,
+    matrixWorldAutoUpdate: o.matrixWorldAutoUpdate === true,
+    frustumCulled: o.frustumCulled === true,
+    update: (object as { update?: unknown }).update,
+    ownUpdate: Object.hasOwn(object, 'update'),
+  });
+  return true;
+}
+
+/** Lets go of `object` for one binding; what it was when the last lets go, or `null` till then. */
+function release(object: object): Held | null {
+  const entry = held.get(object);
+  if (entry === undefined) return null;
+  entry.count--;
+  if (entry.count > 0) return null;
+  held.delete(object);
+  return entry;
 }
 
 /**
@@ -105,7 +146,8 @@ export class ThreeSkeletonBinding {
   /** Model matrices moved to world space, for the palette when {@link root} is not at the origin. */
   private readonly worldModel: Float64Array;
   private rootIsIdentity = true;
-  private saved: SavedFlags | null = null;
+  /** Whether this binding holds its objects in Mode 2 ({@link useTendonPalette}). */
+  private holding = false;
   /** What the last {@link readFromThree} read (the animation's), for {@link restoreThree}. */
   private readonly readTranslations: Float64Array;
   private readonly readRotations: Float64Array;
@@ -342,19 +384,22 @@ export class ThreeSkeletonBinding {
    * Returns `this`. {@link restoreThreePalette} undoes it.
    */
   useTendonPalette(): this {
-    if (this.saved !== null) return this;
-    const bones = this.boneObjects();
-    this.saved = {
-      matrixAutoUpdate: bones.map((b) => b.matrixAutoUpdate),
-      matrixWorldAutoUpdate: bones.map((b) => b.matrixWorldAutoUpdate),
-      frustumCulled: this.meshes.map((m) => m.frustumCulled),
-    };
-    for (const skeleton of this.threeSkeletons) skeleton.update = noUpdate;
-    for (const bone of bones) {
+    if (this.holding) return this;
+    this.holding = true;
+    // Each object once (a bone listed twice, or in two of the binding's skeletons, is held once).
+    for (const skeleton of new Set(this.threeSkeletons)) {
+      hold(skeleton);
+      skeleton.update = noUpdate;
+    }
+    for (const bone of new Set(this.boneObjects())) {
+      hold(bone);
       bone.matrixAutoUpdate = false;
       bone.matrixWorldAutoUpdate = false;
     }
-    for (const mesh of this.meshes) mesh.frustumCulled = false;
+    for (const mesh of new Set(this.meshes)) {
+      hold(mesh);
+      mesh.frustumCulled = false;
+    }
     return this;
   }
 
@@ -362,22 +407,30 @@ export class ThreeSkeletonBinding {
     return Array.from(this.boneJoints, (j) => this.objects[j]);
   }
 
-  /** Undoes {@link useTendonPalette}: three computes the bones and the palette again. Returns `this`. */
+  /**
+   * Undoes {@link useTendonPalette}: three computes the bones and the palette again (an `update`
+   * the app set on a skeleton is its own again). Where other bindings still use tendon's palette
+   * over the same objects, they stay as those need them until the last one restores. Returns `this`.
+   */
   restoreThreePalette(): this {
-    const saved = this.saved;
-    if (saved === null) return this;
-    const bones = this.boneObjects();
-    for (const skeleton of this.threeSkeletons) {
-      if (Object.hasOwn(skeleton, 'update')) delete (skeleton as { update?: unknown }).update;
+    if (!this.holding) return this;
+    this.holding = false;
+    for (const skeleton of new Set(this.threeSkeletons)) {
+      const was = release(skeleton);
+      if (was === null) continue;
+      if (was.ownUpdate) skeleton.update = was.update as ThreeSkeleton['update'];
+      else delete (skeleton as { update?: unknown }).update;
     }
-    bones.forEach((bone, i) => {
-      bone.matrixAutoUpdate = saved.matrixAutoUpdate[i];
-      bone.matrixWorldAutoUpdate = saved.matrixWorldAutoUpdate[i];
-    });
-    this.meshes.forEach((mesh, i) => {
-      mesh.frustumCulled = saved.frustumCulled[i];
-    });
-    this.saved = null;
+    for (const bone of new Set(this.boneObjects())) {
+      const was = release(bone);
+      if (was === null) continue;
+      bone.matrixAutoUpdate = was.matrixAutoUpdate;
+      bone.matrixWorldAutoUpdate = was.matrixWorldAutoUpdate;
+    }
+    for (const mesh of new Set(this.meshes)) {
+      const was = release(mesh);
+      if (was !== null) mesh.frustumCulled = was.frustumCulled;
+    }
     return this;
   }
 }

@@ -451,4 +451,31 @@ describe('bindThreeSkeleton on RobotExpressive (GLTFLoader)', () => {
       expect.objectContaining({ code: 'pose/buffer-size' }),
     );
   });
+
+  it('Mode 2 over the same bones by two bindings, restored in either order, gives three its bones back; an app’s own update comes back', async () => {
+    // Until 27 November each binding kept its own copy of the flags: used A then B and restored A
+    // then B, the bones stayed frozen with A's changes, and an update the app had set on the
+    // skeleton was deleted (a hostile test).
+    const { root } = await loadRobot();
+    const a = bindThreeSkeleton(root);
+    const b = bindThreeSkeleton(root);
+    const bones = a.threeSkeletons[0].bones;
+    const own = () => undefined;
+    const skeleton = a.threeSkeletons[0];
+    skeleton.update = own;
+    for (const order of [
+      [a, b],
+      [b, a],
+    ]) {
+      a.useTendonPalette();
+      b.useTendonPalette();
+      order[0].restoreThreePalette();
+      // The other still uses tendon's palette: three keeps off the bones.
+      expect(bones.every((bone) => !bone.matrixAutoUpdate && !bone.matrixWorldAutoUpdate)).toBe(true);
+      order[1].restoreThreePalette();
+      expect(bones.every((bone) => bone.matrixAutoUpdate && bone.matrixWorldAutoUpdate)).toBe(true);
+      expect(a.meshes.every((m) => m.frustumCulled)).toBe(true);
+      expect(skeleton.update).toBe(own);
+    }
+  });
 });
