@@ -182,7 +182,11 @@ export class CcdIk {
     if (st.dist >= st.reach * (1 - NEAR_FULL_REACH) && st.dist > 0 && maxIterations > 0) {
       this.straighten(pose, model, targetModel);
     }
-    this.sweepUntilDone(pose, model, targetModel, maxIterations);
+    // Out of reach, a straightening pass that no limit held back is the answer: a sweep after it
+    // changed nothing and was counted (two sweeps reported for one pass).
+    if (!(st.iterations === 1 && st.dist > st.reach && !st.clamped)) {
+      this.sweepUntilDone(pose, model, targetModel, maxIterations);
+    }
     // The sweeps kept only the path to the end current: now the whole subtree.
     subtreeToModel(pose, model, this.joints[0]);
     status.iterations = st.iterations;

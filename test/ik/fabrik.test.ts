@@ -1368,7 +1368,9 @@ describe('FabrikIk and CcdIk at any scale', () => {
           const label = `${Solver.name} L=${L} ${reachable ? 'reachable' : 'far'}`;
           expect(status.reached, label).toBe(reachable);
           expect(status.outOfReach, label).toBe(!reachable);
-          if (reachable) expect(status.iterations, label).toBe(1);
+          // One pass either way (a far target's straightening pass counts as CCD's one sweep: it
+          // reported two, the second changing nothing).
+          expect(status.iterations, label).toBe(1);
         }
       }
     }
