@@ -67,7 +67,11 @@ function hold(object: object): boolean {
     entry.count++;
     return false;
   }
-  const o = object as { matrixAutoUpdate?: boolean; matrixWorldAutoUpdate?: boolean; frustumCulled?: boolean };
+  const o = object as {
+    matrixAutoUpdate?: boolean;
+    matrixWorldAutoUpdate?: boolean;
+    frustumCulled?: boolean;
+  };
   held.set(object, {
     count: 1,
     matrixAutoUpdate: o.matrixAutoUpdate === true,
