@@ -1016,8 +1016,7 @@ export class FootPlacement {
    * ({@link FootPlacement.setContactTrack}). Writes the pelvis translation, the legs' rotations and the effector feet into
    * `pose`, and updates `model`.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world`, one that tilts
-   *   the model's +Y off the world's up (to 1e-4 of its scale), or a bad `dt`,
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world` or a bad `dt`,
    *   or, while no contact track drives the contacts, a {@link FootPlacement.contactWeights} entry
    *   that is not a number in [0, 1] or a {@link FootPlacement.planted} entry that is not 0 or 1
    *   (naming the leg; refused before anything is written),
@@ -1086,27 +1085,6 @@ export class FootPlacement {
     }
     if (!invert(scratch.worldInverse, 0, W, 0)) {
       throw new TendonError('placement/invalid-input', `${name}: the world matrix is not invertible`);
-    }
-    // The model's +Y kept up (to 1e-4 of the scale, a float32 matrix's noise and more): the rays
-    // and the contacts are read along it, and a tilted world was placed without a word, its feet
-    // on ground measured sideways.
-    const up = W[5];
-    const tilt = 1e-4 * (up < 0 ? -up : up);
-    if (
-      !(up > 0) ||
-      W[4] > tilt ||
-      W[4] < -tilt ||
-      W[6] > tilt ||
-      W[6] < -tilt ||
-      W[1] > tilt ||
-      W[1] < -tilt ||
-      W[9] > tilt ||
-      W[9] < -tilt
-    ) {
-      throw new TendonError(
-        'placement/invalid-input',
-        `${name}: the world matrix tilts the model's +Y off the world's up (its y column ${W[4]}, ${W[5]}, ${W[6]}; x and z columns' y ${W[1]}, ${W[9]}): a rotation about +Y, a scale and a translation only`,
-      );
     }
     // Contacts set by hand are the caller's numbers, read by every later stage (a NaN weight reaches
     // the legs' targets, a weight of 5 drops the hips five times as far as it should): refused
