@@ -10,6 +10,7 @@ import { checkClipArg, checkObjectArg, checkPoseAndModelArgs } from '../argument
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
+import { distance } from '../kernel/vec3.js';
 import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose/forward-kinematics.js';
 import { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -295,7 +296,7 @@ export class RungRetarget {
     const a = 16 * this.limbRoots[i];
     const b = 16 * this.limbMiddles[i];
     const c = 16 * this.joints[i];
-    return distance(model, a, b) + distance(model, b, c);
+    return distance(model, a + 12, model, b + 12) + distance(model, b + 12, model, c + 12);
   }
 
   /** The frame's clip time, clamped to the clip, as {@link RungRetarget.shiftAt} reads it. */
@@ -389,7 +390,10 @@ export class RungRetarget {
       // Where the limb's end goes, above its root (the hips shift its root with them).
       const dy = model[end + 13] + this.shifts[i] - (model[root + 13] + mean);
       // As far as the animation stretches it, or nearly straight (its own stretch needs no move).
-      const reach = Math.max(REACH_SHARE * this.limbReach(i, model), distance(model, root, end));
+      const reach = Math.max(
+        REACH_SHARE * this.limbReach(i, model),
+        distance(model, root + 12, model, end + 12),
+      );
       const level = reach * reach - dx * dx - dz * dz;
       if (!(level > 0)) continue;
       const span = Math.sqrt(level);
@@ -427,12 +431,4 @@ export class RungRetarget {
       this.solvers[i].solve(pose, model, this.target);
     }
   }
-}
-
-/** Distance between the translations of the matrices at `a` and `b` in `model`. */
-function distance(model: Float64Array, a: number, b: number): number {
-  const x = model[a + 12] - model[b + 12];
-  const y = model[a + 13] - model[b + 13];
-  const z = model[a + 14] - model[b + 14];
-  return Math.sqrt(x * x + y * y + z * z);
 }
