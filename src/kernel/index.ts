@@ -17,6 +17,7 @@ export * as quat from './quat.js';
 export * from './skin-palette.js';
 export * from './skinning.js';
 export * as trs from './trs.js';
+export * from './turn-step-limit.js';
 export * from './two-bone.js';
 export * from './two-bone-batch.js';
 export * from './two-bone-hinge-leg.js';

@@ -17,6 +17,7 @@ import {
   rotateVec3,
 } from '../kernel/quat.js';
 import { decompose } from '../kernel/trs.js';
+import { limitTurnStep } from '../kernel/turn-step-limit.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
@@ -2654,41 +2655,11 @@ export class FootPlacement {
         for (let c = 0; c < 4; c++) sv[4 + 4 * (k - 3 * i) + c] = r[o0 + c];
       }
       for (let k = 3 * i; k < 3 * i + 3; k++) {
-        const o = 4 * limited[k];
-        // q[0..3] = entry⁻¹ · placed.
-        conjugate(q, 4, entry, entryO + 4 * k);
-        multiply(q, 0, q, 4, r, o);
-        if (fresh) {
-          for (let c = 0; c < 4; c++) added[addedO + 4 * k + c] = q[c];
-          continue;
+        if (
+          limitTurnStep(r, 4 * limited[k], entry, entryO + 4 * k, added, addedO + 4 * k, limit, limitO, fresh)
+        ) {
+          changed = true;
         }
-        // d = last⁻¹ · now, the change of the added rotation, with w ≥ 0 (the shorter way).
-        conjugate(q, 4, added, addedO + 4 * k);
-        multiply(q, 8, q, 4, q, 0);
-        let sign = 1;
-        if (q[11] < 0) sign = -1;
-        const dw = q[11] * sign;
-        if (dw >= limit[limitO]) {
-          for (let c = 0; c < 4; c++) added[addedO + 4 * k + c] = q[c];
-          continue;
-        }
-        const ax = q[8] * sign;
-        const ay = q[9] * sign;
-        const az = q[10] * sign;
-        const al = Math.sqrt(ax * ax + ay * ay + az * az);
-        if (!(al > 0)) continue;
-        const f = limit[limitO + 1] / al;
-        q[8] = ax * f;
-        q[9] = ay * f;
-        q[10] = az * f;
-        q[11] = limit[limitO];
-        // added ← last · d_limited; placed ← entry · added.
-        multiply(q, 12, added, addedO + 4 * k, q, 8);
-        normalizeQuat(q, 12, q, 12);
-        for (let c = 0; c < 4; c++) added[addedO + 4 * k + c] = q[12 + c];
-        multiply(r, o, entry, entryO + 4 * k, q, 12);
-        normalizeQuat(r, o, r, o);
-        changed = true;
       }
       if (changed) {
         const leg = this.legs[i];

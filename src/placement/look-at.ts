@@ -11,8 +11,8 @@ import { checkPose } from '../ik/chain.js';
 import { AIM_CLAMPED, AIM_WORK_SIZE } from '../kernel/aim.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
-import { multiply, normalize } from '../kernel/quat.js';
 import { decompose } from '../kernel/trs.js';
+import { limitTurnStep } from '../kernel/turn-step-limit.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -125,7 +125,6 @@ export class LookAt {
   private readonly added: Float64Array;
   /** The added rotations before this solve (put back if it throws). */
   private readonly addedHeld: Float64Array;
-  private readonly turnScratch = slab.f64(12);
   /** Whether the next solve turns without the limit (first, reset, a weight set at once). */
   private turnFresh = true;
 
@@ -477,49 +476,17 @@ export class LookAt {
    * where it turned the joint.
    */
   private limitTurn(i: number, r: Float64Array, fresh: boolean): boolean {
-    const q = this.turnScratch;
-    const o = 4 * this.joints[i];
-    const b = 4 * i;
-    const base = this.bases;
-    const added = this.added;
-    // q[0..3] = base⁻¹ · turned.
-    q[4] = -base[b];
-    q[5] = -base[b + 1];
-    q[6] = -base[b + 2];
-    q[7] = base[b + 3];
-    multiply(q, 0, q, 4, r, o);
-    let changed = false;
-    if (!fresh) {
-      // d = last⁻¹ · now, the shorter way (w ≥ 0).
-      q[4] = -added[b];
-      q[5] = -added[b + 1];
-      q[6] = -added[b + 2];
-      q[7] = added[b + 3];
-      multiply(q, 8, q, 4, q, 0);
-      const sign = q[11] < 0 ? -1 : 1;
-      const limit = this.turnLimit;
-      if (q[11] * sign < limit[0]) {
-        const ax = q[8] * sign;
-        const ay = q[9] * sign;
-        const az = q[10] * sign;
-        const al = Math.sqrt(ax * ax + ay * ay + az * az);
-        if (al > 0) {
-          const f = limit[1] / al;
-          q[8] = ax * f;
-          q[9] = ay * f;
-          q[10] = az * f;
-          q[11] = limit[0];
-          // added ← last · d limited; turned ← base · added.
-          multiply(q, 0, added, b, q, 8);
-          normalize(q, 0, q, 0);
-          multiply(r, o, base, b, q, 0);
-          normalize(r, o, r, o);
-          changed = true;
-        }
-      }
-    }
-    for (let c = 0; c < 4; c++) added[b + c] = q[c];
-    return changed;
+    return limitTurnStep(
+      r,
+      4 * this.joints[i],
+      this.bases,
+      4 * i,
+      this.added,
+      4 * i,
+      this.turnLimit,
+      0,
+      fresh,
+    );
   }
 
   /** Whether the last solve added no turn to any joint (its added rotations' axes all 0). */
