@@ -658,13 +658,7 @@ function readAxis(w: Float64Array, o: number, axis: ArrayLike<number>, name: str
   ) {
     throw new TendonError('ik/invalid-option', `${SOLVER}: ${name} must be three finite numbers`);
   }
-  const m = Math.max(Math.abs(axis[0]), Math.abs(axis[1]), Math.abs(axis[2]));
-  if (m === 0) throw new TendonError('ik/invalid-option', `${SOLVER}: the ${name} axis is zero`);
-  const x = axis[0] / m;
-  const y = axis[1] / m;
-  const z = axis[2] / m;
-  const inv = 1 / Math.sqrt(x * x + y * y + z * z);
-  w[o] = x * inv;
-  w[o + 1] = y * inv;
-  w[o + 2] = z * inv;
+  if (!vec3.normalizeScaled(w, o, [axis[0], axis[1], axis[2]], 0)) {
+    throw new TendonError('ik/invalid-option', `${SOLVER}: the ${name} axis is zero`);
+  }
 }

@@ -256,6 +256,27 @@ export function normalize(out: NumericArray, o: number, a: NumericArray, ao: num
   out[o + 2] = z * inv;
 }
 
+/**
+ * `out = a / |a|`, measured in units of `a`'s largest component first, so that no square under- or
+ * overflows (a vector of 1e-200 or 1e200 has a direction too). Returns `false`, with `out` left as
+ * it was, for a zero vector or one with a NaN or an infinity. For options and rare paths: it costs
+ * a division more than {@link normalize}.
+ */
+export function normalizeScaled(out: NumericArray, o: number, a: NumericArray, ao: number): boolean {
+  const m = largestAbs(a[ao], a[ao + 1], a[ao + 2]);
+  if (!(m > 0 && m < Number.POSITIVE_INFINITY)) return false;
+  const x = a[ao] / m;
+  const y = a[ao + 1] / m;
+  const z = a[ao + 2] / m;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  // In [1, √3] for finite parts; NaN where one was NaN (largestAbs passes over a NaN).
+  if (!(l >= 1)) return false;
+  out[o] = x / l;
+  out[o + 1] = y / l;
+  out[o + 2] = z / l;
+  return true;
+}
+
 /** Linear interpolation `out = a + (b − a) · t`. */
 export function lerp(
   out: NumericArray,

@@ -18,6 +18,7 @@ import {
 } from '../kernel/quat.js';
 import { decompose } from '../kernel/trs.js';
 import { limitTurnStep } from '../kernel/turn-step-limit.js';
+import { normalizeScaled } from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
@@ -3110,12 +3111,8 @@ function frontLegs(
  * overflows), or `null` where its part along the ground (x, z) is under 1e-3 of it.
  */
 function unitForward(forward: readonly number[]): [number, number, number] | null {
-  const m = Math.max(Math.abs(forward[0]), Math.abs(forward[1]), Math.abs(forward[2]));
-  const x = forward[0] / m;
-  const y = forward[1] / m;
-  const z = forward[2] / m;
-  const l = Math.sqrt(x * x + y * y + z * z);
-  const u: [number, number, number] = [x / l, y / l, z / l];
+  const u: [number, number, number] = [forward[0], forward[1], forward[2]];
+  if (!normalizeScaled(u, 0, u, 0)) return null;
   return u[0] * u[0] + u[2] * u[2] < 1e-6 ? null : u;
 }
 

@@ -5,7 +5,11 @@
  */
 import { checkArrayArg, checkObjectArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
+import { normalizeScaled } from '../kernel/vec3.js';
 import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
+
+// The gradient on the rare path of a normal (cells so small its square overflows).
+const gradient = new Float64Array(3);
 
 /** Where a {@link HeightfieldGround} lies and how fine it is. */
 export interface HeightfieldOptions {
@@ -241,16 +245,15 @@ export class HeightfieldGround implements Ground {
     if (!(nx * nx + ny * ny + nz * nz > 0.5)) {
       // Cells so small (1e-160) that the gradient's square overflows: (−Δh, cell, −Δh') scaled
       // by its largest part first (the normal was 0, or NaN at 5e-324).
-      const gx = -(b + d * fv);
-      const gz = -(c + d * fu);
-      const m = Math.max(Math.abs(gx), cs, Math.abs(gz));
-      const ux = gx / m;
-      const uy = cs / m;
-      const uz = gz / m;
-      const l = Math.sqrt(ux * ux + uy * uy + uz * uz);
-      nx = ux / l;
-      ny = uy / l;
-      nz = uz / l;
+      const g = gradient;
+      g[0] = -(b + d * fv);
+      g[1] = cs;
+      g[2] = -(c + d * fu);
+      if (normalizeScaled(g, 0, g, 0)) {
+        nx = g[0];
+        ny = g[1];
+        nz = g[2];
+      }
     }
     if (nx * ray[RAY.direction] + ny * dy + nz * ray[RAY.direction + 2] > 0) {
       nx = -nx;

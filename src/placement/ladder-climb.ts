@@ -14,6 +14,7 @@ import {
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
+import { normalizeScaled } from '../kernel/vec3.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -189,12 +190,10 @@ export class LadderClimb {
     if (ladder.width !== undefined) checkOption(ladder.width, name, 'ladder.width', 0, true);
     // Made unit scaled by its larger component first: the squares of 1e-200 or 1e200 under- or
     // overflow (1e-200 was refused as zero, 1e200 flattened the climber to nothing).
-    const fm = Math.max(Math.abs(ladder.facing[0]), Math.abs(ladder.facing[1]));
-    if (!(fm > 0))
+    const facing = [ladder.facing[0], 0, ladder.facing[1]];
+    if (!normalizeScaled(facing, 0, facing, 0)) {
       throw new TendonError('placement/invalid-option', `${name}: facing must be a non-zero [x, z]`);
-    const fx = ladder.facing[0] / fm;
-    const fz = ladder.facing[1] / fm;
-    const fl = Math.sqrt(fx * fx + fz * fz);
+    }
     this.skeleton = skeleton;
     const scale = options.scale ?? 1;
     checkOption(scale, name, 'scale', 0, true);
@@ -265,8 +264,8 @@ export class LadderClimb {
       ladder.bottom[0],
       ladder.bottom[1],
       ladder.bottom[2],
-      fx / fl,
-      fz / fl,
+      facing[0],
+      facing[2],
       ladder.rungCount,
       spacing,
       ladder.firstRung ?? spacing,

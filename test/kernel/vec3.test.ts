@@ -75,6 +75,34 @@ describe('vec3', () => {
     expectExact(z, [0, 0, 0], 'normalize(0)');
   });
 
+  it('normalizeScaled: gl-matrix’s direction at every scale, 1e-300 to 1e300; zero, NaN and infinity refused, out untouched', () => {
+    fc.assert(
+      fc.property(arbVec3(), fc.integer({ min: -300, max: 300 }), (a, e) => {
+        fc.pre(Math.hypot(...a) > 1e-6);
+        const o = out3();
+        const s = 10 ** e;
+        expect(vec3.normalizeScaled(o, 0, [a[0] * s, a[1] * s, a[2] * s], 0)).toBe(true);
+        expectClose(o, gv.normalize(out3(), F(a)), 1e-15, `normalizeScaled at 1e${e}`);
+        expect(Math.abs(vec3.length(o, 0) - 1)).toBeLessThan(4e-16);
+      }),
+      RUNS,
+    );
+    for (const bad of [
+      [0, 0, 0],
+      [Number.NaN, 1, 0],
+      [1, Number.NaN, 0],
+      [0, 1, Number.POSITIVE_INFINITY],
+    ]) {
+      const o = [5, 5, 5, 5];
+      expect(vec3.normalizeScaled(o, 1, bad, 0)).toBe(false);
+      expectExact(o, [5, 5, 5, 5], `normalizeScaled(${bad})`);
+    }
+    // In place, at offsets.
+    const p = [7, 0, 3e-200, 4e-200];
+    expect(vec3.normalizeScaled(p, 1, p, 1)).toBe(true);
+    expectClose(p, [7, 0, 0.6, 0.8], 1e-16, 'in place');
+  });
+
   it('lerp hits its endpoints exactly at t = 0 and t = 1', () => {
     fc.assert(
       fc.property(arbVec3(), arbVec3(), (a, b) => {
