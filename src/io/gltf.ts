@@ -174,6 +174,7 @@ async function readDocument(
       throw new TendonError('gltf/parse', `${source}: the JSON has no "asset" object, so it is not glTF`);
     }
     const resources: Record<string, Uint8Array> = { ...(options.resources ?? {}) };
+    checkExternalBuffers(json, resources, source);
     checkGltfLimits(json, source, text.length, (_, uri) =>
       typeof uri === 'string' && resources[uri] !== undefined ? resources[uri].byteLength : dataUriBytes(uri),
     );
@@ -187,6 +188,27 @@ async function readDocument(
     const message = error instanceof Error ? error.message : String(error);
     throw new TendonError('gltf/parse', `${source}: could not read the glTF (${message})`, { cause: error });
   }
+}
+
+/**
+ * A buffer kept in a file of its own must be among `resources`: glTF-Transform would otherwise fail
+ * with a TypeError that names neither the buffer nor the option.
+ */
+function checkExternalBuffers(json: object, resources: Record<string, Uint8Array>, source: string): void {
+  const buffers = (json as { buffers?: unknown }).buffers;
+  if (!Array.isArray(buffers)) return;
+  buffers.forEach((buffer: unknown, i) => {
+    const uri = typeof buffer === 'object' && buffer !== null ? (buffer as { uri?: unknown }).uri : undefined;
+    if (typeof uri === 'string' && !uri.startsWith('data:') && resources[uri] === undefined) {
+      const given = Object.keys(resources);
+      throw new TendonError(
+        'gltf/parse',
+        `${source}: buffer ${i} is the file "${uri}", which is not among options.resources (${
+          given.length === 0 ? 'none given' : `given: ${given.map((k) => `"${k}"`).join(', ')}`
+        }): pass its bytes as resources["${uri}"], or import the .glb`,
+      );
+    }
+  });
 }
 
 function readUint32(bytes: Uint8Array, offset: number): number {

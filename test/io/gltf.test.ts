@@ -195,7 +195,19 @@ describe('importGltf on malformed input', () => {
       bufferViews: [{ buffer: 0, byteLength: 64 }],
       buffers: [{ uri: 'missing.bin', byteLength: 64 }],
     });
-    await expectGltfError(json, 'gltf/parse', /missing\.bin|resource|could not read/);
+    await expectGltfError(
+      json,
+      'gltf/parse',
+      /buffer 0 is the file "missing\.bin".*options\.resources \(none given\)/,
+    );
+    // Given under another name: the names given are listed.
+    await expect(
+      importGltf(json, { source: 'case.gltf', resources: { 'other.bin': new Uint8Array(64) } }),
+    ).rejects.toThrow(/case\.gltf: buffer 0 is the file "missing\.bin".*given: "other\.bin"/);
+    // Under its own name it is read.
+    await expect(
+      importGltf(json, { source: 'case.gltf', resources: { 'missing.bin': new Uint8Array(64) } }),
+    ).resolves.toBeDefined();
   });
 
   it('names a repeated node by its index, never taking another joint’s name', async () => {
