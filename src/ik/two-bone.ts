@@ -12,6 +12,7 @@ import {
   turnSense,
   twoBoneSolve,
 } from '../kernel/two-bone.js';
+import { distanceInto } from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
@@ -428,13 +429,6 @@ function restEnd(
   );
 }
 
-function distance(model: Float64Array, i: number, j: number): number {
-  const dx = model[16 * i + 12] - model[16 * j + 12];
-  const dy = model[16 * i + 13] - model[16 * j + 13];
-  const dz = model[16 * i + 14] - model[16 * j + 14];
-  return Math.sqrt(dx * dx + dy * dy + dz * dz);
-}
-
 /** The hinge axis, normalized, into the settings; throws for a zero or non-finite one. */
 function readHinge(s: Float64Array, hinge: readonly number[], name: string): void {
   const [x, y, z] = hinge;
@@ -475,8 +469,11 @@ function defaultTolerance(
   const rest = restModelMatrices(skeleton);
   const e = restEnd(rest, middle, end, endLocal);
   const m = 16 * middle + 12;
-  const tail = Math.sqrt((e[0] - rest[m]) ** 2 + (e[1] - rest[m + 1]) ** 2 + (e[2] - rest[m + 2]) ** 2);
-  return 1e-6 * (distance(rest, root, middle) + tail);
+  // Without squares that overflow: bones of 1e160 made the default Infinity, refused as an option.
+  const lengths = new Float64Array(2);
+  distanceInto(lengths, 0, rest, 16 * root + 12, rest, m);
+  distanceInto(lengths, 1, e, 0, rest, m);
+  return 1e-6 * (lengths[0] + lengths[1]);
 }
 
 /**
