@@ -3,7 +3,8 @@
  *
  * The main entry point: skeletons, poses, forward kinematics, skinning, clips, sampling, blending,
  * IK solvers, character placement (feet on the ground, a head that looks), and the glTF and BVH
- * importers. The flat-array kernels are also available from `tendon/kernel`.
+ * importers. The flat-array kernels are exported from `tendon/kernel` only, the three.js adapter
+ * from `tendon/three`.
  *
  * @packageDocumentation
  */

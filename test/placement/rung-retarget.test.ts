@@ -97,7 +97,7 @@ describe('RungRetarget', () => {
     const { clip, rig } = ladderClip();
     const retarget = new RungRetarget(clip, rig, RUNGS);
     const m = play(retarget, clip);
-    // Each hand holds a rung for more than 10 s of the clip's 35, each foot for more than 18 s.
+    // Each hand holds a rung for more than 10 s of the clip's 37.6, each foot for more than 18 s.
     // (Until the speeds were read over a tenth of a second, the capture's jitter read as speed and
     // the left hand held 1.6 s at the default rate.)
     const held = holdSeconds(retarget);
