@@ -1,7 +1,7 @@
 /**
  * Cost of placing a character per frame, next to the cost of posing it, in one process.
  *
- * Posing: sampleClipClock (sampleClip at a time held in an array) + forwardKinematics + every skin's palette (what a game pays anyway).
+ * Posing: resetToRest + sampleClipClock (sampleClip at a time held in an array) + forwardKinematics + every skin's palette (what a game pays anyway).
  * Placement: contacts from the clip's track, two rays per foot into the ground (under the foot and
  * where it will land), the pelvis, two legs by two-bone IK with the feet turned to the ground, and
  * the head looking at a point (LookAt over torso, neck and head). Grounds: a heightfield of bumps
@@ -68,6 +68,9 @@ async function setup(ground) {
   const clock = context.clock;
   const poseFrame = () => {
     clock[0] += DT;
+    // From rest: Walking has no channel for the torso, which the look turns (a pose not reset
+    // kept last frame's turn there, and the look puts it back first: docs/placement.md).
+    pose.resetToRest();
     sampleClipClock(clip, context, pose);
     forwardKinematics(pose, model);
     for (let i = 0; i < skins.length; i++) skins[i].computePalette(model, palettes[i]);
@@ -205,6 +208,7 @@ async function hanger() {
   return () => {
     const i = count[0]++;
     context.clock[0] = (i % 120) / 60;
+    pose.resetToRest();
     sampleClipClock(idle, context, pose);
     forwardKinematics(pose, model);
     if (i % 100 === 0) hang.pushBody(0, 0, 5);
@@ -234,6 +238,7 @@ async function climbers() {
   const ladder = () => {
     const i = count[0]++;
     context.clock[0] = (i % 120) / 60;
+    pose.resetToRest();
     sampleClipClock(idle, context, pose);
     forwardKinematics(pose, model);
     // Eased half out and back in once a climb each way (setWeight: a call now and then).

@@ -22,6 +22,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
+import { OwnWrites } from './own-writes.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
@@ -154,6 +155,8 @@ export class BarHang {
   readonly report = new Float64Array(2 * HANG_HAND.length);
   /** The arms' solvers, left then right. */
   readonly arms: readonly TwoBoneIk[];
+  /** The arms' joints as the last update found and left them (a pose not animated since). */
+  private readonly own: OwnWrites;
   private readonly skeleton: Skeleton;
   /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
   private readonly reads: PoseReads;
@@ -291,6 +294,11 @@ export class BarHang {
       new TwoBoneIk(skeleton, { root: right.root, middle: right.middle, end: right.end }),
     ];
     this.reads = poseReads(skeleton, [left.root, left.middle, left.end, right.root, right.middle, right.end]);
+    this.own = new OwnWrites(
+      skeleton,
+      [],
+      [left.root, left.middle, left.end, right.root, right.middle, right.end].filter((j) => j >= 0),
+    );
     this.state[STATE.position] = 0.5 * length;
   }
 
@@ -352,6 +360,7 @@ export class BarHang {
     this.gripsSet = false;
     this.state[STATE.lastDt] = 0;
     this.pushCount = 0;
+    this.own.forget();
   }
 
   /**
@@ -460,6 +469,8 @@ export class BarHang {
     pivot[1] = f[1] + f[4] * position;
     pivot[2] = f[2] + f[5] * position;
     this.swing();
+    // A pose not animated since the last update is given back what that update found.
+    this.own.undo(pose, model);
     // The weight eased by this update's dt, once the swing is known not to throw.
     this.goalWeight.stepBy(this.clock, 0);
     this.state[STATE.position] = position;
@@ -467,6 +478,7 @@ export class BarHang {
     this.placeBody();
     this.placeHands();
     if (this.goalWeight.state[3] > 0) this.solveArms(pose, model);
+    this.own.done(pose);
   }
 
   /**

@@ -29,6 +29,7 @@ import { solverSlab as slab } from '../slab.js';
 import { refuseDt } from './check-option.js';
 import { ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
+import { OwnWrites } from './own-writes.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import {
   EASE,
@@ -321,6 +322,8 @@ export class FootPlacement {
   readonly legs: readonly LegRig[];
   /** The joint the pelvis offset moves, `-1` for none. */
   readonly pelvis: number;
+  /** The joints as the last solve found and left them (a pose not animated since is told by it). */
+  private readonly own: OwnWrites;
   /** The two-bone solver of each leg. */
   readonly solvers: readonly TwoBoneIk[];
   /**
@@ -837,6 +840,17 @@ export class FootPlacement {
         leg.shape === 'effector' || leg.end < 0 ? leg.foot : leg.end,
       ]),
     );
+    // The pelvis moves (and pitches, on four legs); the legs turn; an effector leg's foot bone
+    // moves and turns.
+    const pelvis = this.pelvis >= 0 ? [this.pelvis] : [];
+    const effectorFeet = this.legs
+      .filter((leg) => leg.shape === 'effector' && leg.foot >= 0)
+      .map((leg) => leg.foot);
+    this.own = new OwnWrites(
+      skeleton,
+      [...pelvis, ...effectorFeet],
+      [...new Set([...pelvis, ...this.limited, ...effectorFeet])],
+    );
     // The toes' model matrices are rebuilt from their locals with their legs'. A body that
     // pitches rebuilds the pelvis's subtree: the path from it to each leg and pole is read too.
     const pitchPaths =
@@ -988,6 +1002,7 @@ export class FootPlacement {
   reset(): void {
     this.forget();
     this.addedKnown = false;
+    this.own.forget();
   }
 
   /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
@@ -1154,6 +1169,8 @@ export class FootPlacement {
       // The pose is the animation's: placement adds nothing to the legs now.
       const end = this.oAddedRotations + 4 * this.limited.length;
       for (let o = this.oAddedRotations; o < end; o += 4) identity(this.f, o);
+      this.own.undo(pose, model);
+      this.own.done(pose);
       return;
     }
     if (!poseReadsUsable(this.reads, pose, model)) {
@@ -1179,8 +1196,16 @@ export class FootPlacement {
     f[1] = scale;
     f[2] = time;
     f[3] = globalWeight;
-    this.queryGround(model);
-    this.computeTargets();
+    // A pose not animated since the last solve is given back what that solve found (the pelvis
+    // would otherwise drop by its offset again each frame), before the feet and hips are read.
+    this.own.undo(pose, model);
+    try {
+      this.queryGround(model);
+      this.computeTargets();
+    } catch (error) {
+      this.own.revert(pose, model);
+      throw error;
+    }
     this.pitchBody(pose, model);
     this.applyPelvis(pose, model);
     const limiting = this.f[this.oStepLimit] >= -1;
@@ -1202,6 +1227,7 @@ export class FootPlacement {
         this.pelvisOffset === 0 &&
         this.f[this.oPitchApplied] === 0);
     this.initialized = true;
+    this.own.done(pose);
   }
 
   /** Reads the animated feet and hips and casts a ray under each foot. Writes nothing in the pose. */

@@ -23,6 +23,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkOption, refuseDt } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
+import { OwnWrites } from './own-writes.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
 /** A ladder in world space (+Y up): a vertical line of rungs. */
@@ -128,6 +129,8 @@ export class LadderClimb {
   readonly world = new Float64Array(16);
   /** The solvers: right arm, left leg, left arm, right leg. */
   readonly limbs: readonly TwoBoneIk[];
+  /** The limbs' joints as the last update found and left them (a pose not animated since). */
+  private readonly own: OwnWrites;
   private readonly skeleton: Skeleton;
   /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
   private readonly reads: PoseReads;
@@ -323,6 +326,12 @@ export class LadderClimb {
       [armR, armL, legL, legR].flatMap((limb) => [limb.root, limb.middle, limb.end]),
       // A separate foot bone is moved in its parent's frame: its model and its parent's are read.
       [legL.foot, legR.foot, skeleton.parents[legL.foot], skeleton.parents[legR.foot]],
+    );
+    // The limbs turn; an effector leg's foot bone follows its leg's end.
+    this.own = new OwnWrites(
+      skeleton,
+      [legL, legR].filter((leg) => leg.shape === 'effector' && leg.foot >= 0).map((leg) => leg.foot),
+      this.limbs.flatMap((limb) => [limb.root, limb.middle, limb.end].filter((j) => j >= 0)),
     );
     this.effectorFeet = Int32Array.of(
       -1,
@@ -524,7 +533,11 @@ export class LadderClimb {
         report[r + CLIMB_LIMB.weight] = released ? 0 : 1;
       }
     }
+    // (Before the poles are read from the model: a pose not animated since the last update is
+    // given back what that update found.)
+    this.own.undo(pose, model);
     if (!this.aim(model)) {
+      this.own.revert(pose, model);
       throw new TendonError(
         'placement/invalid-input',
         "LadderClimb.update: the limbs' targets are not finite (a ladder too far out or a scale too small for doubles)",
@@ -541,6 +554,7 @@ export class LadderClimb {
     this.world.set(this.nextWorld);
     this.report.set(report);
     if (weight > 0) this.solveLimbs(pose, model);
+    this.own.done(pose);
   }
 
   /** Feet below the ladder stand on the ground (rung −1); above it, on the top (rung = count). */

@@ -21,6 +21,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
 import { refuseDt } from './check-option.js';
 import { GoalWeight } from './goal-weight.js';
+import { OwnWrites } from './own-writes.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import { EASED_WEIGHT_LENGTH, SPRING, springOmega, springStep3 } from './spring.js';
 
@@ -123,6 +124,8 @@ export class LookAt {
   private readonly bases: Float64Array;
   /** Per joint, the rotation the look added to it in the last solve (base⁻¹ · turned). */
   private readonly added: Float64Array;
+  /** The joints as the last solve found and left them (a pose not animated since is told by it). */
+  private readonly own: OwnWrites;
   /** The added rotations before this solve (put back if it throws). */
   private readonly addedHeld: Float64Array;
   /** Whether the next solve turns without the limit (first, reset, a weight set at once). */
@@ -184,6 +187,7 @@ export class LookAt {
     this.joints = joints.slice();
     this.bases = slab.f64(4 * joints.length);
     this.added = slab.f64(4 * joints.length);
+    this.own = new OwnWrites(skeleton, [], joints);
     this.addedHeld = slab.f64(4 * joints.length);
     // In a chain, the joints between two turned ones are rebuilt from their locals: read too.
     this.reads = poseReads(skeleton, [
@@ -267,6 +271,7 @@ export class LookAt {
   reset(): void {
     this.initialized = false;
     this.turnFresh = true;
+    this.own.forget();
   }
 
   /**
@@ -361,6 +366,8 @@ export class LookAt {
     // At weight 0 the pose passes as given, once the limit has brought the turns back: eased out
     // faster than the limit turns, the rest of the turn snapped back in a frame (29° at 0.05 s).
     if (weight === 0 && (this.turnFresh || this.addedIsNone())) {
+      this.own.undo(pose, model);
+      this.own.done(pose);
       this.clamped.fill(0);
       // Nothing added this frame: the next turns are limited from there.
       for (let k = 0; k < this.added.length; k += 4) {
@@ -401,6 +408,7 @@ export class LookAt {
     const ranges = this.fkRanges;
     let turned = false;
     const r = pose.rotations;
+    this.own.undo(pose, model);
     for (let i = 0; i < this.joints.length; i++) {
       const o = 4 * this.joints[i];
       for (let c = 0; c < 4; c++) this.bases[4 * i + c] = r[o + c];
@@ -447,6 +455,7 @@ export class LookAt {
     }
     this.turnFresh = false;
     this.finish(pose, model, turned);
+    this.own.done(pose);
   }
 
   /**

@@ -204,6 +204,43 @@ describe('LookAt', () => {
     expect(setEachFrame.most).toBeLessThanOrEqual(9 + 1e-9);
   });
 
+  it('a pose not animated since its last solve (a joint the clip has no channel for) is turned from where the look found it, not from its own turn', async () => {
+    // A hostile test of placement.md's own loop, which sampled the Walking clip (no Torso channel)
+    // without resetting the pose: the torso stood turned 46° instead of 11.5°, and stayed so once
+    // the look had eased out.
+    const { skeleton, clips } = await robot();
+    const rig = findRig(skeleton);
+    const walk = clips.get('Walking') as Clip;
+    const torso = skeleton.jointIndex('Torso');
+    const run = (reset: boolean) => {
+      const look = new LookAt(skeleton, rig);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const context = new SamplerContext(walk);
+      const world = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1];
+      const frames: Float64Array[] = [];
+      for (let f = 0; f < 240; f++) {
+        if (f === 120) look.setWeight(0, 0.3);
+        if (f === 200) look.setWeight(1, 0.3);
+        if (reset) pose.resetToRest();
+        sampleClip(walk, context, f / 60, pose);
+        forwardKinematics(pose, model);
+        look.solve(pose, model, [3, 1.6, 1], world, 1 / 60);
+        frames.push(Float64Array.of(...pose.rotations, ...model));
+      }
+      return { frames, rotations: pose.rotations };
+    };
+    const reset = run(true);
+    const given = run(false);
+    // The same bits, frame by frame, whether the pose was reset or not.
+    for (let f = 0; f < reset.frames.length; f++) expect(given.frames[f]).toEqual(reset.frames[f]);
+    // (And the torso did turn: at frame 119 it is off the rest, at 199 back on it.)
+    const rest = new Pose(skeleton).rotations;
+    const at = (f: number) => reset.frames[f].subarray(4 * torso, 4 * torso + 4);
+    expect(Array.from(at(119))).not.toEqual(Array.from(rest.subarray(4 * torso, 4 * torso + 4)));
+    expect(Array.from(at(199))).toEqual(Array.from(rest.subarray(4 * torso, 4 * torso + 4)));
+  });
+
   it('turns at once on its first solve, after reset() and after a weight set with no ease', async () => {
     const { skeleton, rig, pose, model } = await robotAtRest();
     const start = model.slice();
@@ -267,6 +304,9 @@ describe('LookAt', () => {
       const context = new SamplerContext(clip);
       let differing = 0;
       for (let f = 0; f < 90; f++) {
+        // Reset first: the clip has no Torso channel (the reference would turn on from the look's
+        // last turn, which the look itself does not).
+        pose.resetToRest();
         sampleClip(clip, context, f / 60, pose);
         forwardKinematics(pose, model);
         reference.copyFrom(pose);
