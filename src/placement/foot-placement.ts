@@ -462,6 +462,11 @@ export class FootPlacement {
   private readonly oSoftness: number;
   /** Per leg, the sole's lift the contact corrects (held while the foot lifts off). */
   private readonly oFloorLift: number;
+  /**
+   * Per leg, the part of a foot's lift above its planted height that a contact begun well off
+   * it still holds (computeTargets): brought down at a leg a second, not in a frame.
+   */
+  private readonly oResidualLift: number;
   /** Per leg, how near its landing a swinging foot is (0 far or planted, rising to 1 at landing). */
   private readonly oLandingNear: number;
   /** Per leg of a four-legged rig: 1 front, 0 hind; empty when the body does not pitch. */
@@ -632,6 +637,7 @@ export class FootPlacement {
     this.oHipShift = f64(n);
     this.oLandingNear = f64(n);
     this.oFloorLift = f64(n);
+    this.oResidualLift = f64(n);
     this.oSoftness = f64(n);
     this.oToeRise = f64(n);
     this.oToeStep = f64(n);
@@ -1020,6 +1026,7 @@ export class FootPlacement {
     this.b.fill(0, this.oReachKnown, this.oReachKnown + n);
     // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
     this.f.fill(0, this.oLastContact, this.oLastContact + n);
+    this.f.fill(0, this.oResidualLift, this.oResidualLift + n);
     this.f.fill(0, this.oLandShift, this.oLandShift + 2 * n);
     this.b.fill(0, this.oEdgeFound, this.oEdgeFound + n);
   }
@@ -2003,8 +2010,35 @@ export class FootPlacement {
       // well above the ground is not pulled onto it early.
       const liftingOff = c < this.f[this.oLastContact + i] && this.planted[i] === 0;
       if (this.planted[i] === 1) {
-        this.f[this.oFloorLift + i] = soleLift;
-        this.f[this.oHeldLift + i] = soleLift < 0 ? -soleLift : soleLift;
+        // A foot planted by hand well off its planted height (mid-swing: a game stopping its
+        // character) comes down at a leg a second, not in a frame: taken whole, the swinging
+        // foot 37 cm up dropped onto the ground in one frame, its knee turning 88° (a hostile
+        // test).
+        // The part of the lift still held (residual) shrinks by that each frame, and follows the
+        // clip's foot down where it comes down faster: the sole never passes the ground.
+        const leg = this.f[this.oLengths + i] * scale;
+        const band = 0.03 * leg;
+        const most = 1 * leg * dt;
+        let held = this.f[this.oResidualLift + i];
+        if (this.b[this.oWasPlanted + i] === 0) {
+          // (From the correction last frame took: its contact weight times its floor's lift. A
+          // contact track's contacts are the clip's, its feet on its floor: taken whole, as a
+          // Fox's paw landing 1.7 cm above it was held there at a contact frame.)
+          held = soleLift - this.f[this.oLastContact + i] * this.f[this.oFloorLift + i];
+          if (!(held > band || held < -band) || this.track !== null) held = 0;
+        }
+        let residual = 0;
+        if (held > 0) {
+          residual = (held < soleLift ? held : soleLift) - most;
+          if (!(residual > 0)) residual = 0;
+        } else if (held < 0) {
+          residual = (held > soleLift ? held : soleLift) + most;
+          if (!(residual < 0)) residual = 0;
+        }
+        const lift = soleLift - residual;
+        this.f[this.oResidualLift + i] = residual;
+        this.f[this.oFloorLift + i] = lift;
+        this.f[this.oHeldLift + i] = lift < 0 ? -lift : lift;
       } else if (!liftingOff) {
         const small = 0.03 * this.f[this.oLengths + i] * scale;
         const band = this.f[this.oHeldLift + i] > small ? this.f[this.oHeldLift + i] : small;

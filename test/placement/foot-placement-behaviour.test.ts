@@ -18,6 +18,7 @@ import {
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import type { LegRig } from '../../src/rig/limbs.js';
+import { AddedRotationSteps } from './added-rotation-steps.js';
 import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
 import { terrains } from './terrains.js';
@@ -348,6 +349,60 @@ describe('FootPlacement', () => {
       expect([...b.placement.report]).toEqual([...a.placement.report]);
     }
     expect(refused).toBe(5);
+  });
+
+  it('brings down a foot planted by hand mid-swing over frames, not in one: ≤ 10° a frame', async () => {
+    // A hostile test: a game stopping its character (the track dropped, both feet planted by hand,
+    // as the demo does) dropped the swinging foot 37 cm onto the ground in one frame, its knee
+    // turning 88°. The clip is held at the stop's frame.
+    const { skeleton, clips, rig } = await robot();
+    const clip = clips.get('Walking') as Clip;
+    const track = computeContacts(clip, rig.legs);
+    const ground = new PlaneGround([0, 0, 0], [0, 1, 0]);
+    for (const stop of [60, 66, 72, 75, 78, 81, 87, 93, 99, 105, 111]) {
+      const placement = new FootPlacement(skeleton, rig, { ground });
+      placement.setContactTrack(track);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const context = new SamplerContext(clip);
+      const world = new Float64Array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1]);
+      const velocity = new Float64Array(3);
+      const steps = new AddedRotationSteps(skeleton.jointCount);
+      const height = (leg: number) => {
+        const f = 16 * rig.legs[leg].foot;
+        return world[1] * model[f + 12] + world[5] * model[f + 13] + world[9] * model[f + 14] + world[13];
+      };
+      let highest = 0;
+      let drop = 0;
+      let last = [0, 0];
+      for (let f = 0; f < stop + 40; f++) {
+        const time = (Math.min(f, stop) / 60) % clip.duration;
+        if (f === stop) {
+          placement.setContactTrack(null);
+          placement.contactWeights.fill(1);
+          placement.planted.fill(1);
+        }
+        pose.resetToRest();
+        sampleClip(clip, context, time, pose);
+        forwardKinematics(pose, model);
+        const animated = pose.rotations.slice();
+        if (f < stop) {
+          track.groundVelocityAt(time, velocity, 0);
+          world[14] -= (velocity[2] * 0.5) / 60;
+        }
+        placement.solve(pose, model, world, 1 / 60, time);
+        if (f >= stop - 1) steps.add(animated, pose.rotations);
+        const placed = [height(0), height(1)];
+        if (f === stop - 1) highest = Math.max(placed[0], placed[1]);
+        if (f >= stop) drop = Math.max(drop, last[0] - placed[0], last[1] - placed[1]);
+        last = placed;
+      }
+      expect(steps.max, `stopped at frame ${stop}`).toBeLessThanOrEqual(10 + 1e-6);
+      // Both feet down (the robot's foot joint stands within 2 cm of the ground), none dropped
+      // more than 8 cm in a frame (29–37 cm before; the clip itself lowers a foot up to 3 cm a frame there).
+      expect(Math.max(height(0), height(1)), `stopped at frame ${stop}`).toBeLessThan(0.02);
+      expect(drop, `stopped at frame ${stop} (a foot ${highest.toFixed(2)} m up)`).toBeLessThan(0.08);
+    }
   });
 
   it('refuses contacts set by hand out of range before writing anything, and the next frame is as if it had not come', () => {

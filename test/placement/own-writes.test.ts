@@ -22,8 +22,16 @@ import { robot } from './characters.js';
 function bumps(): HeightfieldGround {
   const columns = 81;
   const heights = new Float64Array(columns * columns);
-  for (let r = 0; r < columns; r++) for (let c = 0; c < columns; c++) heights[r * columns + c] = r % 8 === 4 ? 0.1 : 0;
-  return new HeightfieldGround({ originX: -10, originZ: -10, cellSize: 0.25, columns, rows: columns, heights });
+  for (let r = 0; r < columns; r++)
+    for (let c = 0; c < columns; c++) heights[r * columns + c] = r % 8 === 4 ? 0.1 : 0;
+  return new HeightfieldGround({
+    originX: -10,
+    originZ: -10,
+    cellSize: 0.25,
+    columns,
+    rows: columns,
+    heights,
+  });
 }
 
 /**
