@@ -12,6 +12,7 @@ import { AT_TWIST_MIN, halfAngleBound } from './joint-limits.js';
 import { localToModel } from './local-to-model.js';
 import { invertAffine, mirrored } from './mat4.js';
 import {
+  conjugate,
   fromAxisCosSin,
   fromMat4,
   multiply,
@@ -1057,10 +1058,7 @@ function matchEndRotation(
   const o = end * 4;
   if (settings[S.weight] < 1) {
     // From the current local rotation: q ← q · nlerp(I, q⁻¹ · wanted, w).
-    v[Q_TMP2] = -rotations[o];
-    v[Q_TMP2 + 1] = -rotations[o + 1];
-    v[Q_TMP2 + 2] = -rotations[o + 2];
-    v[Q_TMP2 + 3] = rotations[o + 3];
+    conjugate(v, Q_TMP2, rotations, o);
     multiply(v, Q_TMP2, v, Q_TMP2, v, Q_TMP);
     scaleTurn(v, Q_TMP2, settings, S.weight);
     multiply(rotations, o, rotations, o, v, Q_TMP2);
