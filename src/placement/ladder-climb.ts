@@ -14,7 +14,7 @@ import {
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
-import { normalizeScaled } from '../kernel/vec3.js';
+import { distance, normalizeScaled } from '../kernel/vec3.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -744,12 +744,8 @@ function armBand(
   const a = 16 * arm.root + 12;
   const b = 16 * arm.middle + 12;
   const c = 16 * arm.end + 12;
-  const upper = Math.sqrt(
-    (rest[b] - rest[a]) ** 2 + (rest[b + 1] - rest[a + 1]) ** 2 + (rest[b + 2] - rest[a + 2]) ** 2,
-  );
-  const lower = Math.sqrt(
-    (rest[c] - rest[b]) ** 2 + (rest[c + 1] - rest[b + 1]) ** 2 + (rest[c + 2] - rest[b + 2]) ** 2,
-  );
+  const upper = distance(rest, b, rest, a);
+  const lower = distance(rest, c, rest, b);
   const reach = 0.95 * (upper + lower) * scale;
   const fold = (Math.abs(upper - lower) + 0.05 * (upper + lower)) * scale;
   const out = standOff - rest[a + 2] * scale;
