@@ -173,7 +173,8 @@ async function readDocument(
     if (typeof json !== 'object' || json === null || !('asset' in json)) {
       throw new TendonError('gltf/parse', `${source}: the JSON has no "asset" object, so it is not glTF`);
     }
-    const resources: Record<string, Uint8Array> = { ...(options.resources ?? {}) };
+    // Without a prototype: a buffer whose URI is "constructor" must not find Object's.
+    const resources: Record<string, Uint8Array> = Object.assign(Object.create(null), options.resources);
     checkExternalBuffers(json, resources, source);
     checkGltfLimits(json, source, text.length, (_, uri) =>
       typeof uri === 'string' && resources[uri] !== undefined ? resources[uri].byteLength : dataUriBytes(uri),

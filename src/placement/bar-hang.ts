@@ -360,7 +360,6 @@ export class BarHang {
     this.gripsSet = false;
     this.state[STATE.lastDt] = 0;
     this.pushCount = 0;
-    this.own.forget();
   }
 
   /**

@@ -1008,7 +1008,6 @@ export class FootPlacement {
   reset(): void {
     this.forget();
     this.addedKnown = false;
-    this.own.forget();
   }
 
   /** The state a fresh start needs cleared (smoothing restarts at its goals on the next solve). */
@@ -1024,9 +1023,10 @@ export class FootPlacement {
     this.f[this.oPitchApplied] = 0;
     // The knees' last reach (kneeRates) is of a pose that is gone.
     this.b.fill(0, this.oReachKnown, this.oReachKnown + n);
-    // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept.
+    // The floor's error a contact corrects (floorLift, heldLift) is the clip's, kept; so is the
+    // lift a foot planted by hand still holds (residualLift): taken at once, a reset while it came
+    // down dropped it 35 cm in a frame.
     this.f.fill(0, this.oLastContact, this.oLastContact + n);
-    this.f.fill(0, this.oResidualLift, this.oResidualLift + n);
     this.f.fill(0, this.oLandShift, this.oLandShift + 2 * n);
     this.b.fill(0, this.oEdgeFound, this.oEdgeFound + n);
   }

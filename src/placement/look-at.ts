@@ -271,7 +271,6 @@ export class LookAt {
   reset(): void {
     this.initialized = false;
     this.turnFresh = true;
-    this.own.forget();
   }
 
   /**

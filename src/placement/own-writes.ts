@@ -34,7 +34,7 @@ export class OwnWrites {
   private readonly found: Float64Array;
   /** The same, as the last update left them. */
   private readonly left: Float64Array;
-  /** Per entry of {@link joints}, 1 where {@link undo} put it back (until {@link done} or {@link forget}). */
+  /** Per entry of {@link joints}, 1 where {@link undo} put it back (until {@link done} or {@link revert}). */
   private readonly marks: Uint8Array;
   /**
    * The model matrices as the update was given them, kept where {@link undo} put a joint back (for
@@ -44,6 +44,8 @@ export class OwnWrites {
   private given: Float64Array | null = null;
   /** Whether {@link found} and {@link left} are the last update's. */
   private known = false;
+  /** Whether the last {@link undo} compared (for {@link revert}, which puts that back). */
+  private compared = false;
 
   /**
    * For the joints whose translation (`moved`) and rotation (`turned`) a controller writes (joints
@@ -60,12 +62,6 @@ export class OwnWrites {
     this.marks = slab.u8(this.joints.length);
   }
 
-  /** Forgets the last update (after a reset, or an update that threw). */
-  forget(): void {
-    this.known = false;
-    this.marks.fill(0);
-  }
-
   /**
    * Puts back each translation and rotation that holds, to the bit, what the last update left it,
    * and that update changed, to what that update found, and computes the model matrices of their
@@ -80,6 +76,7 @@ export class OwnWrites {
     const marks = this.marks;
     const joints = this.joints;
     const check = this.known;
+    this.compared = check;
     this.known = false;
     let any = false;
     // One pass: compared with what the last update left, then kept as found (a value put back
@@ -149,8 +146,9 @@ export class OwnWrites {
 
   /**
    * For an update that throws after {@link undo}: what it put back is given what it held again
-   * (the pose and the model matrices as the update was given them), and the last update is
-   * forgotten.
+   * (the pose and the model matrices as the update was given them), and the next update compares
+   * as this one did. (What it found then stands for the joints it did not put back: they hold
+   * it; for those it did, the last update's.)
    */
   revert(pose: Pose, model: Float64Array): void {
     const t = pose.translations;
@@ -169,7 +167,8 @@ export class OwnWrites {
       any = true;
     }
     if (any && this.given !== null) model.set(this.given);
-    this.forget();
+    this.marks.fill(0);
+    this.known = this.compared;
   }
 
   /** Records the pose as this update leaves it. Call it when the update is done. */

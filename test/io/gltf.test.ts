@@ -204,6 +204,12 @@ describe('importGltf on malformed input', () => {
     await expect(
       importGltf(json, { source: 'case.gltf', resources: { 'other.bin': new Uint8Array(64) } }),
     ).rejects.toThrow(/case\.gltf: buffer 0 is the file "missing\.bin".*given: "other\.bin"/);
+    // A URI that names a property of every object is no resource either.
+    await expectGltfError(
+      json.replace('missing.bin', 'constructor'),
+      'gltf/parse',
+      /buffer 0 is the file "constructor"/,
+    );
     // Under its own name it is read.
     await expect(
       importGltf(json, { source: 'case.gltf', resources: { 'missing.bin': new Uint8Array(64) } }),

@@ -359,7 +359,11 @@ describe('FootPlacement', () => {
     const clip = clips.get('Walking') as Clip;
     const track = computeContacts(clip, rig.legs);
     const ground = new PlaneGround([0, 0, 0], [0, 1, 0]);
-    for (const stop of [60, 66, 72, 75, 78, 81, 87, 93, 99, 105, 111]) {
+    // (Again with reset() two frames into the stop, as after a teleport: the joint-step limit
+    // starts afresh then, but the foot still comes down over frames: a reset dropped it 35 cm.)
+    for (const [stop, resetAt] of [60, 66, 72, 75, 78, 81, 87, 93, 99, 105, 111, 66, 75, 81].map(
+      (stop, k) => [stop, k >= 11 ? stop + 2 : -1],
+    )) {
       const placement = new FootPlacement(skeleton, rig, { ground });
       placement.setContactTrack(track);
       const pose = new Pose(skeleton);
@@ -382,6 +386,7 @@ describe('FootPlacement', () => {
           placement.contactWeights.fill(1);
           placement.planted.fill(1);
         }
+        if (f === resetAt) placement.reset();
         pose.resetToRest();
         sampleClip(clip, context, time, pose);
         forwardKinematics(pose, model);
@@ -397,7 +402,7 @@ describe('FootPlacement', () => {
         if (f >= stop) drop = Math.max(drop, last[0] - placed[0], last[1] - placed[1]);
         last = placed;
       }
-      expect(steps.max, `stopped at frame ${stop}`).toBeLessThanOrEqual(10 + 1e-6);
+      if (resetAt < 0) expect(steps.max, `stopped at frame ${stop}`).toBeLessThanOrEqual(10 + 1e-6);
       // Both feet down (the robot's foot joint stands within 2 cm of the ground), none dropped
       // more than 8 cm in a frame (29–37 cm before; the clip itself lowers a foot up to 3 cm a frame there).
       expect(Math.max(height(0), height(1)), `stopped at frame ${stop}`).toBeLessThan(0.02);

@@ -13,6 +13,7 @@ import { FootPlacement } from '../../src/placement/foot-placement.js';
 import type { Ground } from '../../src/placement/ground.js';
 import { HeightfieldGround } from '../../src/placement/heightfield-ground.js';
 import { LadderClimb } from '../../src/placement/ladder-climb.js';
+import { LookAt } from '../../src/placement/look-at.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import type { Skeleton } from '../../src/skeleton/skeleton.js';
@@ -110,6 +111,8 @@ describe('a pose not animated since the last update', () => {
       bothWays(skeleton, idle, 200, () => {
         const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
         return (pose, model, f) => {
+          // (A reset forgets the swing, not what the hang wrote into the pose.)
+          if (f === 60) hang.reset();
           if (f === 100) hang.setWeight(0, 0.5);
           hang.update(pose, model, 1 / 60, 0);
         };
@@ -124,6 +127,22 @@ describe('a pose not animated since the last update', () => {
         return (pose, model, f) => {
           if (f === 120) climb.setWeight(0, 0.5);
           climb.update(pose, model, 0.02, 1 / 60);
+        };
+      }),
+    );
+  });
+
+  it('LookAt over Idle (no torso channel), reset mid-look and eased out', async () => {
+    const { skeleton, clips, rig } = await robot();
+    const idle = clips.get('Idle') as Clip;
+    expectSame(
+      bothWays(skeleton, idle, 200, () => {
+        const look = new LookAt(skeleton, rig);
+        const world = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1];
+        return (pose, model, f) => {
+          if (f === 60) look.reset();
+          if (f === 120) look.setWeight(0, 0.3);
+          look.solve(pose, model, [f < 60 ? 3 : -3, 1.6, 1], world, 1 / 60);
         };
       }),
     );
@@ -157,5 +176,21 @@ describe('a pose not animated since the last update', () => {
     fail = true;
     expect(() => placement.solve(pose, model, world, 1 / 60, 1 / 60)).toThrow(TendonError);
     expect([pose.rotations, pose.translations, model]).toEqual(given);
+    // And the next frames, the pose still not animated since, are placed as if that one had not
+    // come: as a twin that never met the failing ground, given its pose as it was given it.
+    fail = false;
+    const twin = new FootPlacement(skeleton, rig, { ground: plane });
+    twin.contactWeights.fill(1);
+    const twinPose = new Pose(skeleton);
+    const twinModel = createModelBuffer(skeleton);
+    sampleClip(idle, new SamplerContext(idle), 0, twinPose);
+    forwardKinematics(twinPose, twinModel);
+    twin.solve(twinPose, twinModel, world, 1 / 60, 0);
+    for (let f = 1; f < 30; f++) {
+      placement.solve(pose, model, world, 1 / 60, f / 60);
+      twin.solve(twinPose, twinModel, world, 1 / 60, f / 60);
+    }
+    expect(pose.translations).toEqual(twinPose.translations);
+    expect(pose.rotations).toEqual(twinPose.rotations);
   });
 });
