@@ -433,8 +433,9 @@ export class LookAt {
         0,
       );
       if (bits < 0) {
-        // A number the aim cannot use: the model made whole for the turns so far, then the
-        // joint's solver throws the error it names.
+        // A number the aim cannot use: what the look put back given back, the model made whole
+        // for the turns so far, then the joint's solver throws the error it names.
+        this.own.revert(pose, model);
         this.finish(pose, model, turned);
         this.restore(wasInitialized);
         this.added.set(this.addedHeld);
