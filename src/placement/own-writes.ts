@@ -69,79 +69,57 @@ export class OwnWrites {
    * longer throw for its inputs, before it reads the pose.
    */
   undo(pose: Pose, model: Float64Array): void {
-    const t = pose.translations;
-    const r = pose.rotations;
-    const found = this.found;
-    const left = this.left;
-    const marks = this.marks;
-    const joints = this.joints;
     const check = this.known;
     this.compared = check;
     this.known = false;
-    let any = false;
-    // One pass: compared with what the last update left, then kept as found (a value put back
-    // keeps what was found then).
+    // Translations (3 numbers, from found[0]), then rotations (4, after them).
     const moved = this.moved;
-    for (let i = 0; i < moved; i++) {
-      const a = 3 * joints[i];
-      const k = 3 * i;
-      const x = t[a];
-      const y = t[a + 1];
-      const z = t[a + 2];
-      if (
-        check &&
-        x === left[k] &&
-        y === left[k + 1] &&
-        z === left[k + 2] &&
-        !(x === found[k] && y === found[k + 1] && z === found[k + 2])
-      ) {
-        t[a] = found[k];
-        t[a + 1] = found[k + 1];
-        t[a + 2] = found[k + 2];
-        marks[i] = 1;
-        any = true;
-      } else {
-        found[k] = x;
-        found[k + 1] = y;
-        found[k + 2] = z;
-        marks[i] = 0;
-      }
-    }
-    for (let i = moved; i < joints.length; i++) {
-      const b = 4 * joints[i];
-      const k = 3 * moved + 4 * (i - moved);
-      const x = r[b];
-      const y = r[b + 1];
-      const z = r[b + 2];
-      const w = r[b + 3];
-      if (
-        check &&
-        w === left[k + 3] &&
-        x === left[k] &&
-        y === left[k + 1] &&
-        z === left[k + 2] &&
-        !(w === found[k + 3] && x === found[k] && y === found[k + 1] && z === found[k + 2])
-      ) {
-        r[b] = found[k];
-        r[b + 1] = found[k + 1];
-        r[b + 2] = found[k + 2];
-        r[b + 3] = found[k + 3];
-        marks[i] = 1;
-        any = true;
-      } else {
-        found[k] = x;
-        found[k + 1] = y;
-        found[k + 2] = z;
-        found[k + 3] = w;
-        marks[i] = 0;
-      }
-    }
-    if (any) {
+    const t = this.undoChannel(pose.translations, 3, 0, moved, 0, check);
+    const r = this.undoChannel(pose.rotations, 4, moved, this.joints.length, 3 * moved, check);
+    if (t || r) {
       if (this.given === null || this.given.length !== model.length)
         this.given = new Float64Array(model.length);
       this.given.set(model);
       this.subtrees(pose, model);
     }
+  }
+
+  /**
+   * {@link undo} for one channel: joints `from … to − 1` of {@link joints}, `width` numbers each in
+   * `values`, from `at` in {@link found} and {@link left}. One pass: compared with what the last
+   * update left (with `check`), then kept as found (a value put back keeps what was found then).
+   * Returns whether it put any back.
+   */
+  private undoChannel(
+    values: Float64Array,
+    width: number,
+    from: number,
+    to: number,
+    at: number,
+    check: boolean,
+  ): boolean {
+    const found = this.found;
+    const left = this.left;
+    let any = false;
+    for (let i = from; i < to; i++) {
+      const v = width * this.joints[i];
+      const k = at + width * (i - from);
+      let back = check;
+      let changed = false;
+      for (let c = 0; c < width && back; c++) {
+        back = values[v + c] === left[k + c];
+        changed ||= values[v + c] !== found[k + c];
+      }
+      if (back && changed) {
+        for (let c = 0; c < width; c++) values[v + c] = found[k + c];
+        this.marks[i] = 1;
+        any = true;
+      } else {
+        for (let c = 0; c < width; c++) found[k + c] = values[v + c];
+        this.marks[i] = 0;
+      }
+    }
+    return any;
   }
 
   /**
@@ -151,49 +129,48 @@ export class OwnWrites {
    * it; for those it did, the last update's.)
    */
   revert(pose: Pose, model: Float64Array): void {
-    const t = pose.translations;
-    const r = pose.rotations;
     const moved = this.moved;
-    let any = false;
-    for (let i = 0; i < this.joints.length; i++) {
-      if (this.marks[i] === 0) continue;
-      const j = this.joints[i];
-      if (i < moved) {
-        for (let c = 0; c < 3; c++) t[3 * j + c] = this.left[3 * i + c];
-      } else {
-        const k = 3 * moved + 4 * (i - moved);
-        for (let c = 0; c < 4; c++) r[4 * j + c] = this.left[k + c];
-      }
-      any = true;
-    }
-    if (any && this.given !== null) model.set(this.given);
+    const t = this.copyChannel(pose.translations, 3, 0, moved, 0, true);
+    const r = this.copyChannel(pose.rotations, 4, moved, this.joints.length, 3 * moved, true);
+    if ((t || r) && this.given !== null) model.set(this.given);
     this.marks.fill(0);
     this.known = this.compared;
   }
 
   /** Records the pose as this update leaves it. Call it when the update is done. */
   done(pose: Pose): void {
-    const t = pose.translations;
-    const r = pose.rotations;
-    const left = this.left;
-    const joints = this.joints;
     const moved = this.moved;
-    for (let i = 0; i < moved; i++) {
-      const a = 3 * joints[i];
-      const k = 3 * i;
-      left[k] = t[a];
-      left[k + 1] = t[a + 1];
-      left[k + 2] = t[a + 2];
-    }
-    for (let i = moved; i < joints.length; i++) {
-      const b = 4 * joints[i];
-      const k = 3 * moved + 4 * (i - moved);
-      left[k] = r[b];
-      left[k + 1] = r[b + 1];
-      left[k + 2] = r[b + 2];
-      left[k + 3] = r[b + 3];
-    }
+    this.copyChannel(pose.translations, 3, 0, moved, 0, false);
+    this.copyChannel(pose.rotations, 4, moved, this.joints.length, 3 * moved, false);
     this.known = true;
+  }
+
+  /**
+   * Between one channel's values and {@link left} (as {@link undoChannel} lays them out): into
+   * `values` for the marked joints (`back`), else into `left` for every joint. Returns whether it
+   * wrote any value back.
+   */
+  private copyChannel(
+    values: Float64Array,
+    width: number,
+    from: number,
+    to: number,
+    at: number,
+    back: boolean,
+  ): boolean {
+    const left = this.left;
+    let any = false;
+    for (let i = from; i < to; i++) {
+      const v = width * this.joints[i];
+      const k = at + width * (i - from);
+      if (!back) {
+        for (let c = 0; c < width; c++) left[k + c] = values[v + c];
+      } else if (this.marks[i] === 1) {
+        for (let c = 0; c < width; c++) values[v + c] = left[k + c];
+        any = true;
+      }
+    }
+    return any;
   }
 
   /** The model matrices of each put-back joint's subtree, one inside another's done once. */
