@@ -703,7 +703,9 @@ export class CrowdWorkers {
    * `steps` is an integer mask of {@link CROWD_STEP} bits (0: none, a hand-off alone), each a step
    * the pool was set up for; {@link CROWD_STEP}`.all` is every step it was set up for.
    *
-   * @throws {@link TendonError} (the promise rejects) `crowd/worker-failed` when a step threw in a
+   * @throws {@link TendonError} (the promise rejects) the crowd's own error for a time or blend
+   *   weight `Crowd.sample` refuses, checked on the calling thread before any worker runs (nothing
+   *   run); `crowd/worker-failed` when a step threw in a
    *   worker (its code and message are quoted; the other workers finished their ranges), a worker
    *   died or the pool was terminated during the frame, `crowd/busy` while a frame is running,
    *   `argument/invalid` for `steps` that are not such a mask (a string, NaN, 1.5, 64) or ask for a
@@ -818,6 +820,10 @@ export class CrowdWorkers {
     if (this.closed)
       throw new TendonError('crowd/worker-failed', 'CrowdWorkers: the workers were terminated');
     if (this.busy) throw new TendonError('crowd/busy', 'CrowdWorkers: a frame is already running');
+    // The crowd's times and blend weights checked here, for every character, before any worker
+    // runs: checked in the workers, a bad time refused one worker's range while the others had
+    // stepped theirs (the calling-thread fallback refuses the frame whole, as Crowd.sample does).
+    if ((steps & CROWD_STEP.sample) !== 0) this.crowd.checkSample(mode, 0, this.crowd.count);
     this.busy = true;
     const control = this.control;
     control[STEPS] = steps;

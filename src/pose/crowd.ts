@@ -276,7 +276,7 @@ export class Crowd {
    * @internal
    */
   checkSample(mode: WrapMode, first: number, count: number): void {
-    this.checkRange(first, count, 'sample');
+    this.checkRange(first, count, 'Crowd.sample');
     const times = this.times;
     const blendTimes = this.blendTimes;
     const weights = this.blendWeights;
@@ -428,7 +428,7 @@ export class Crowd {
    * @throws {@link TendonError} `argument/invalid` for a range outside the crowd.
    */
   forwardKinematics(first = 0, count: number = this.count - first): void {
-    this.checkRange(first, count, 'forwardKinematics');
+    this.checkRange(first, count, 'Crowd.forwardKinematics');
     const J = this.skeleton.jointCount;
     localToModel(
       this.model,
@@ -441,9 +441,12 @@ export class Crowd {
     );
   }
 
-  /** Throws unless `first … first + count − 1` are characters of the crowd. */
+  /**
+   * Throws unless `first … first + count − 1` are characters of the crowd. (`who` whole, a literal:
+   * a name put together here was a new string each call, 820 B a frame in a game's loop.)
+   */
   private checkRange(first: number, count: number, who: string): void {
-    checkCharacterRange(first, count, this.count, `Crowd.${who}`);
+    checkCharacterRange(first, count, this.count, who);
   }
 
   /**
@@ -465,7 +468,7 @@ export class Crowd {
     first = 0,
     count: number = this.count - first,
   ): void {
-    this.checkRange(first, count, 'skinPalettes');
+    this.checkRange(first, count, 'Crowd.skinPalettes');
     // Checked here, each failure sent to the shared checker, which names it: its call every frame
     // allocated (the crowd bench's one-thread crowd lines read 32 B a frame, or 2 KB 16 robots at
     // a time; 10⁶ frames of 4 robots' sample, forward kinematics and palettes scavenged 4 times),

@@ -338,21 +338,50 @@ describe('CrowdWorkers', () => {
     ).rejects.toMatchObject({ message: expect.stringContaining('the schedule not on a SharedArrayBuffer') });
   }, 60_000);
 
-  it('reports a step that throws in a worker as crowd/worker-failed, and keeps serving', async () => {
+  it('refuses a frame with a bad time on the calling thread before any worker runs, nothing stepped', async () => {
+    // Checked in the workers, the second worker refused its range while the first had stepped
+    // its own (a hostile test): the pool then no longer matched one thread.
     const s = scene(true);
     const pool = await start(s, 2);
     times(s.crowd, 0);
-    s.crowd.times[50] = Number.NaN; // in the second worker's range: Crowd.sample throws there
+    expect(await pool.run(CROWD_STEP.sample)).toBe(0);
+    times(s.crowd, 1);
+    s.crowd.times[50] = Number.NaN; // in the second worker's range
+    const before = s.crowd.rotations.slice();
+    await expect(pool.run()).rejects.toMatchObject({ code: 'animation/invalid-time' });
+    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'animation/invalid-time' }));
+    expectSame(s.crowd.rotations, before, 'rotations after the refused frames');
+    times(s.crowd, 1);
+    expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
+  }, 30_000);
+
+  it('reports a step that throws in a worker as crowd/worker-failed, and keeps serving', async () => {
+    const n = 16;
+    const walk = clips.get('Walking') ?? clipList[0];
+    const crowd = new Crowd(skeleton, n, { shared: true });
+    for (let c = 0; c < n; c++) crowd.setClip(c, walk);
+    const data: PlacementData = {
+      worlds: new Float64Array(new SharedArrayBuffer(8 * 16 * n)),
+      clock: new Float64Array(new SharedArrayBuffer(8)),
+    };
+    for (let c = 0; c < n; c++) data.worlds.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, c, 0, 0, 1], 16 * c);
+    const pool = await CrowdWorkers.start(crowd, {
+      workers: 2,
+      createWorker: nodeCrowdWorker({ url: new URL('./ts-placement-worker.mjs', import.meta.url) }),
+      custom: { step: placementStep(crowd, data), data },
+    });
+    pools.push(pool);
+    data.clock[0] = Number.NaN; // each worker's CrowdPlacement refuses the frame's dt
     const failed = await pool.run().then(
       () => null,
       (error: unknown) => error,
     );
     expect(isTendonError(failed, 'crowd/worker-failed')).toBe(true);
-    expect(String((failed as Error).message)).toContain('animation/invalid-time');
-    expect(() => pool.runSync()).toThrow(/animation\/invalid-time/);
-    times(s.crowd, 1);
-    expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
-  }, 30_000);
+    expect(String((failed as Error).message)).toContain('placement/invalid-input');
+    expect(() => pool.runSync()).toThrow(/placement\/invalid-input/);
+    data.clock[0] = 1 / 60;
+    expect(await pool.run()).toBe(0);
+  }, 60_000);
 
   it('refuses a second frame while one runs (crowd/busy), and frames after terminate', async () => {
     const s = scene(true);
