@@ -71,6 +71,8 @@ export class CrowdPlacement {
   private readonly options: CrowdPlacementOptions;
   /** The clip whose contacts each character's placement has (`undefined`: none set yet). */
   private readonly trackClips: (Clip | null | undefined)[];
+  /** Per character, {@link Crowd.despawns} when its clip was last followed. */
+  private readonly despawnsSeen: Uint32Array;
   private readonly tracks = new Map<Clip, ContactTrack | null>();
   private readonly contacts: (clip: Clip) => ContactTrack | null;
   /**
@@ -122,6 +124,7 @@ export class CrowdPlacement {
     if (n > 0) this.robotOf(0);
     else new FootPlacement(crowd.skeleton, rig, options);
     this.trackClips = new Array<Clip | null | undefined>(n).fill(undefined);
+    this.despawnsSeen = new Uint32Array(n);
   }
 
   /**
@@ -152,7 +155,8 @@ export class CrowdPlacement {
     // matrix, its clip's contacts.
     for (let c = first; c < first + count; c++) {
       const clip = crowd.clipOf(c);
-      if (clip !== this.trackClips[c]) this.followClip(c, clip);
+      // (A character taken out and given a clip again since, even the same clip, starts over.)
+      if (clip !== this.trackClips[c] || crowd.despawns(c) !== this.despawnsSeen[c]) this.followClip(c, clip);
       if (clip === null) continue;
       for (let i = 16 * c; i < 16 * c + 16; i++) {
         const v = worlds[i];
@@ -219,6 +223,9 @@ export class CrowdPlacement {
    */
   private followClip(c: number, clip: Clip | null): void {
     const placement = this.robotOf(c).placement;
+    const despawns = this.crowd.despawns(c);
+    const respawned = despawns !== this.despawnsSeen[c];
+    this.despawnsSeen[c] = despawns;
     if (clip === null) {
       this.trackClips[c] = null;
       return;
@@ -241,7 +248,7 @@ export class CrowdPlacement {
       placement.contactWeights.fill(1);
       placement.planted.fill(0);
     }
-    if (this.trackClips[c] === null) placement.reset();
+    if (this.trackClips[c] === null || respawned) placement.reset();
     this.trackClips[c] = clip;
   }
 }

@@ -92,6 +92,8 @@ export class Crowd {
   readonly buffer: ArrayBuffer | SharedArrayBuffer;
   private readonly clips: (Clip | null)[];
   private readonly contexts: (SamplerContext | null)[];
+  /** Per character, how many times it was given no clip (see {@link Crowd.despawns}). */
+  private readonly cleared: Uint32Array;
   private readonly blendClips: (Clip | null)[];
   private readonly blendContexts: (SamplerContext | null)[];
   /** A blend's two sampled poses, its accumulators (one character's size) and its layer weight. */
@@ -139,6 +141,7 @@ export class Crowd {
     this.blendWeights = arrays.blendWeights;
     this.clips = new Array(count).fill(null);
     this.contexts = new Array(count).fill(null);
+    this.cleared = new Uint32Array(count);
     this.blendClips = new Array(count).fill(null);
     this.blendContexts = new Array(count).fill(null);
     this.blendScratch = {
@@ -238,6 +241,17 @@ export class Crowd {
     this.checkClip(character, clip, 'setClip');
     this.clips[character] = clip;
     this.contexts[character] = clip === null ? null : new SamplerContext(clip);
+    if (clip === null) this.cleared[character]++;
+  }
+
+  /**
+   * How many times character `character` was given no clip ({@link Crowd.setClip} with `null`): a
+   * character taken out and given a clip again between two looks (an object pool, a far character
+   * on a schedule) is told by it, where its clip alone may read the same (`CrowdPlacement` starts
+   * its placement over then). 0 for a character out of range.
+   */
+  despawns(character: number): number {
+    return this.cleared[character] ?? 0;
   }
 
   /**
