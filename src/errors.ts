@@ -65,7 +65,8 @@ export type TendonErrorCode =
   | 'three/disposed'
   | 'crowd/no-shared-memory'
   | 'crowd/worker-failed'
-  | 'crowd/busy';
+  | 'crowd/busy'
+  | 'crowd/clips-changed';
 
 /**
  * Thrown for invalid input: a malformed file, a skeleton with a cycle, a buffer of the wrong size.

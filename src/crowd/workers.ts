@@ -373,6 +373,13 @@ export class CrowdWorkers {
   private readonly text: Uint8Array;
   private readonly timeoutMs: number;
   private busy = false;
+  /**
+   * Each character's first and second clip, and its {@link Crowd.despawns}, when the pool started:
+   * the workers sample those (a frame refuses any change, which they would not see).
+   */
+  private startClips: (Clip | null)[] = [];
+  private startBlendClips: (Clip | null)[] = [];
+  private startDespawns = new Uint32Array(0);
   private failure: unknown = null;
   private closed = false;
   private rejectRun: ((error: unknown) => void) | null = null;
@@ -573,9 +580,13 @@ export class CrowdWorkers {
     };
     const clipOf = new Int32Array(crowd.count);
     const blendClipOf = new Int32Array(crowd.count);
+    this.startDespawns = new Uint32Array(crowd.count);
     for (let c = 0; c < crowd.count; c++) {
       clipOf[c] = indexOf(crowd.clipOf(c));
       blendClipOf[c] = indexOf(crowd.blendClipOf(c));
+      this.startClips.push(crowd.clipOf(c));
+      this.startBlendClips.push(crowd.blendClipOf(c));
+      this.startDespawns[c] = crowd.despawns(c);
     }
     const base = {
       type: 'tendon/crowd-init' as const,
@@ -705,7 +716,8 @@ export class CrowdWorkers {
    *
    * @throws {@link TendonError} (the promise rejects) the crowd's own error for a time or blend
    *   weight `Crowd.sample` refuses, checked on the calling thread before any worker runs (nothing
-   *   run); `crowd/worker-failed` when a step threw in a
+   *   run); `crowd/clips-changed` for a character whose clip was set (or taken out) after the pool
+   *   started (nothing run; start the pool again); `crowd/worker-failed` when a step threw in a
    *   worker (its code and message are quoted; the other workers finished their ranges), a worker
    *   died or the pool was terminated during the frame, `crowd/busy` while a frame is running,
    *   `argument/invalid` for `steps` that are not such a mask (a string, NaN, 1.5, 64) or ask for a
@@ -824,6 +836,22 @@ export class CrowdWorkers {
     // runs: checked in the workers, a bad time refused one worker's range while the others had
     // stepped theirs (the calling-thread fallback refuses the frame whole, as Crowd.sample does).
     if ((steps & CROWD_STEP.sample) !== 0) this.crowd.checkSample(mode, 0, this.crowd.count);
+    // The workers sample the clips they were given at start: a clip set since (or a character
+    // taken out) would be sampled there as it was, where one thread samples it as it is now (a
+    // hostile test: silently different results, the same code right on the fallback).
+    const crowd = this.crowd;
+    for (let c = 0; c < crowd.count; c++) {
+      if (
+        crowd.clipOf(c) !== this.startClips[c] ||
+        crowd.blendClipOf(c) !== this.startBlendClips[c] ||
+        crowd.despawns(c) !== this.startDespawns[c]
+      ) {
+        throw new TendonError(
+          'crowd/clips-changed',
+          `CrowdWorkers: character ${c}'s clip was set after the pool started (the workers sample the clips they were given): start the pool again after setClip or setBlendClip`,
+        );
+      }
+    }
     this.busy = true;
     const control = this.control;
     control[STEPS] = steps;

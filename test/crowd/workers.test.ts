@@ -355,6 +355,30 @@ describe('CrowdWorkers', () => {
     expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
   }, 30_000);
 
+  it('refuses a frame after a clip was set or taken out since start (crowd/clips-changed), nothing run', async () => {
+    const s = scene(true);
+    const pool = await start(s, 2);
+    times(s.crowd, 0);
+    expect(await pool.run(CROWD_STEP.sample)).toBe(0);
+    const was = s.crowd.clipOf(5);
+    const other = clipList.find((clip) => clip !== was) ?? null;
+    const before = s.crowd.rotations.slice();
+    times(s.crowd, 1);
+    s.crowd.setClip(5, other);
+    await expect(pool.run()).rejects.toMatchObject({
+      code: 'crowd/clips-changed',
+      message: expect.stringContaining('character 5'),
+    });
+    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/clips-changed' }));
+    expectSame(s.crowd.rotations, before, 'rotations after the refused frames');
+    s.crowd.setClip(5, was);
+    expect(await pool.run(CROWD_STEP.sample)).toBe(0);
+    // Taken out and given its clip back: the workers would not start it over either.
+    s.crowd.setClip(5, null);
+    s.crowd.setClip(5, was);
+    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/clips-changed' }));
+  }, 30_000);
+
   it('reports a step that throws in a worker as crowd/worker-failed, and keeps serving', async () => {
     const n = 16;
     const walk = clips.get('Walking') ?? clipList[0];
