@@ -56,8 +56,9 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
  * character 0's (which the constructor makes to check the options); after
  * that {@link solve} allocates nothing, except when a character has a clip whose contacts are not
  * known yet (they are computed then, once per clip: a frame's hitch).
- * A character with a second clip ({@link Crowd.setBlendClip}) is placed with its first clip's
- * contacts at {@link Crowd.times}. A character whose clip is set to `null` is left alone; when it
+ * A character with a second clip ({@link Crowd.setBlendClip}) is placed with the contacts of the
+ * clip that weighs more, at that clip's time: its first clip's at {@link Crowd.times} up to a
+ * {@link Crowd.blendWeights} of 0.5, its second's at {@link Crowd.blendTimes} above. A character whose clip is set to `null` is left alone; when it
  * gets one again its placement starts over ({@link FootPlacement.reset}).
  */
 export class CrowdPlacement {
@@ -71,6 +72,8 @@ export class CrowdPlacement {
   private readonly options: CrowdPlacementOptions;
   /** The clip whose contacts each character's placement has (`undefined`: none set yet). */
   private readonly trackClips: (Clip | null | undefined)[];
+  /** Per character, 1 where its second clip leads its feet this solve (its weight above 0.5). */
+  private readonly leading: Uint8Array;
   /** Per character, {@link Crowd.despawns} when its clip was last followed. */
   private readonly despawnsSeen: Uint32Array;
   private readonly tracks = new Map<Clip, ContactTrack | null>();
@@ -125,6 +128,7 @@ export class CrowdPlacement {
     else new FootPlacement(crowd.skeleton, rig, options);
     this.trackClips = new Array<Clip | null | undefined>(n).fill(undefined);
     this.despawnsSeen = new Uint32Array(n);
+    this.leading = new Uint8Array(n);
   }
 
   /**
@@ -154,7 +158,13 @@ export class CrowdPlacement {
     // What can fail for a character of the range fails here, before any is placed: its world
     // matrix, its clip's contacts.
     for (let c = first; c < first + count; c++) {
-      const clip = crowd.clipOf(c);
+      // The clip that weighs more leads the feet, at its own time: a walk fading into a run took
+      // the walk's contacts to the end, the run's feet locked at the walk's contact times (legs
+      // turning 56–101° in a frame; a hostile test).
+      const base = crowd.clipOf(c);
+      const second = base !== null && crowd.blendClipOf(c) !== null && crowd.blendWeights[c] > 0.5;
+      const clip = second ? crowd.blendClipOf(c) : base;
+      this.leading[c] = second ? 1 : 0;
       // (A character taken out and given a clip again since, even the same clip, starts over.)
       if (clip !== this.trackClips[c] || crowd.despawns(c) !== this.despawnsSeen[c]) this.followClip(c, clip);
       if (clip === null) continue;
@@ -169,7 +179,7 @@ export class CrowdPlacement {
       }
       // Its time too (set by hand after the crowd's sample refused it): a NaN stopped the solve
       // at that character, those before placed and those after not.
-      const time = crowd.times[c];
+      const time = second ? crowd.blendTimes[c] : crowd.times[c];
       if (!(time - time === 0)) {
         throw new TendonError(
           'placement/invalid-input',
@@ -179,12 +189,13 @@ export class CrowdPlacement {
     }
     const dt = this.clock[0];
     const times = crowd.times;
+    const blendTimes = crowd.blendTimes;
     for (let c = first; c < first + count; c++) {
       if (this.trackClips[c] === null) continue;
       const robot = this.robotOf(c);
       const clock = robot.placement.clock;
       clock[0] = dt;
-      clock[1] = times[c];
+      clock[1] = this.leading[c] === 1 ? blendTimes[c] : times[c];
       robot.placement.solveClock(robot.pose, robot.model, robot.world);
     }
   }

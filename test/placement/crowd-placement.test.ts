@@ -58,6 +58,9 @@ describe('CrowdPlacement', () => {
       placed.worlds.set(worldOf(c), 16 * c);
       own[c].placement.setContactTrack(walkTrack);
     }
+    // Character 4 fades from the walk into the run: the clip that weighs more leads its feet, at
+    // that clip's time (the run's contacts from a weight above 0.5).
+    crowd.setBlendClip(4, run);
     let changed = 0;
     for (let frame = 0; frame < 40; frame++) {
       if (frame === 20) {
@@ -66,6 +69,10 @@ describe('CrowdPlacement', () => {
         own[3].placement.setContactTrack(runTrack);
       }
       for (let c = 0; c < count; c++) crowd.times[c] = 0.29 * c + frame / 60;
+      crowd.blendWeights[4] = frame / 39;
+      crowd.blendTimes[4] = 0.11 + frame / 60;
+      const runLeads = crowd.blendWeights[4] > 0.5;
+      own[4].placement.setContactTrack(runLeads ? runTrack : walkTrack);
       crowd.sample();
       crowd.forwardKinematics();
       for (let c = 0; c < count; c++) {
@@ -74,7 +81,13 @@ describe('CrowdPlacement', () => {
         o.pose.rotations.set(crowd.poseOf(c).rotations);
         o.pose.scales.set(crowd.poseOf(c).scales);
         o.model.set(crowd.modelOf(c));
-        o.placement.solve(o.pose, o.model, worldOf(c), 1 / 60, crowd.times[c]);
+        o.placement.solve(
+          o.pose,
+          o.model,
+          worldOf(c),
+          1 / 60,
+          c === 4 && runLeads ? crowd.blendTimes[4] : crowd.times[c],
+        );
       }
       const before = crowd.model.slice();
       placed.solve(1 / 60);
