@@ -190,13 +190,22 @@ export class CrowdPlacement {
     const dt = this.clock[0];
     const times = crowd.times;
     const blendTimes = crowd.blendTimes;
-    for (let c = first; c < first + count; c++) {
-      if (this.trackClips[c] === null) continue;
-      const robot = this.robotOf(c);
-      const clock = robot.placement.clock;
-      clock[0] = dt;
-      clock[1] = this.leading[c] === 1 ? blendTimes[c] : times[c];
-      robot.placement.solveClock(robot.pose, robot.model, robot.world);
+    let c = first;
+    try {
+      for (; c < first + count; c++) {
+        if (this.trackClips[c] === null) continue;
+        const robot = this.robotOf(c);
+        const clock = robot.placement.clock;
+        clock[0] = dt;
+        clock[1] = this.leading[c] === 1 ? blendTimes[c] : times[c];
+        robot.placement.solveClock(robot.pose, robot.model, robot.world);
+      }
+    } catch (error) {
+      // Said for the character it was: "the world matrix is not invertible" named no one.
+      if (!(error instanceof TendonError)) throw error;
+      throw new TendonError(error.code, `CrowdPlacement.solve, character ${c}: ${error.message}`, {
+        cause: error,
+      });
     }
   }
 

@@ -187,6 +187,12 @@ describe('CrowdPlacement', () => {
     placed.worlds[13] = Number.NaN;
     expect(codeOf(() => placed.solve(1 / 60))).toMatch(/^placement\/invalid-input.*world/);
     expectSame(crowd.model, before, 'model');
+    // A world that cannot be inverted is found by the character's own placement: said for it.
+    placed.worlds.set(worldOf(0), 0);
+    placed.worlds.set([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 16);
+    expect(codeOf(() => placed.solve(1 / 60))).toMatch(
+      /^placement\/invalid-input: CrowdPlacement.solve, character 1: .*not invertible/,
+    );
   });
 
   it('places a clip without contacts with every foot following the ground, and starts a character over when it comes back', () => {
