@@ -1288,7 +1288,21 @@ export class FootPlacement {
       // (blended across a band of 5% of the leg) holds still, so the animation's roll from heel to
       // toe plays out while the foot as a whole does not slide. Once the contact has ended, the
       // foot keeps the drift it had and eases back to the animation with the contact weight.
-      const locked = this.b[this.oLocked + i] === 1 && this.initialized;
+      let locked = this.b[this.oLocked + i] === 1 && this.initialized;
+      if (locked) {
+        // A lock a leg's length from where the animation has the foot is out of any reach (the
+        // character moved without reset(): a teleport, a moving platform, a correction from the
+        // network): let go, the foot then locks afresh where it is. Held, the leg turned 161° to
+        // reach it and the feet stood 0.5-0.7 m off the ground for ten frames (a hostile test).
+        const fx = this.f[this.oLocks + 4 * i] - this.f[this.oAnimated + 3 * i];
+        const fz = this.f[this.oLocks + 4 * i + 1] - this.f[this.oAnimated + 3 * i + 2];
+        if (fx * fx + fz * fz > L * L) {
+          this.b[this.oLocked + i] = 0;
+          this.f[this.oDrift + 2 * i] = 0;
+          this.f[this.oDrift + 2 * i + 1] = 0;
+          locked = false;
+        }
+      }
       let driftX = 0;
       let driftZ = 0;
       // Only a contact that goes on holds its lock here: one that starts this frame locks afresh

@@ -10,6 +10,7 @@ import { isTendonError } from '../../src/errors.js';
 import { computeContacts, legLength } from '../../src/placement/contacts.js';
 import { FootPlacement, LEG_REPORT } from '../../src/placement/foot-placement.js';
 import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
+import { HeightfieldGround } from '../../src/placement/heightfield-ground.js';
 import { PlaneGround } from '../../src/placement/plane-ground.js';
 import {
   createModelBuffer,
@@ -407,6 +408,75 @@ describe('FootPlacement', () => {
       // more than 8 cm in a frame (29–37 cm before; the clip itself lowers a foot up to 3 cm a frame there).
       expect(Math.max(height(0), height(1)), `stopped at frame ${stop}`).toBeLessThan(0.02);
       expect(drop, `stopped at frame ${stop} (a foot ${highest.toFixed(2)} m up)`).toBeLessThan(0.08);
+    }
+  });
+
+  it('lets go of a lock out of reach after a move without reset() (a teleport): ≤ 10° a frame after it, planted feet on the ground', async () => {
+    // A hostile test: moved 7.6 m and turned 69° without reset() over bumps, the old locks held,
+    // a leg turned 95-161° to reach them and the planted feet stood 0.5-0.85 m off the ground.
+    const { skeleton, clips, rig } = await robot();
+    const clip = clips.get('Walking') as Clip;
+    const track = computeContacts(clip, rig.legs);
+    const columns = 161;
+    const heights = new Float64Array(columns * columns);
+    for (let r = 0; r < columns; r++)
+      for (let c = 0; c < columns; c++)
+        heights[r * columns + c] = 0.05 * Math.sin(r * 0.9) + 0.04 * Math.cos(c * 1.3);
+    const ground = new HeightfieldGround({
+      originX: -20,
+      originZ: -20,
+      cellSize: 0.25,
+      columns,
+      rows: columns,
+      heights,
+    });
+    for (const teleport of [60, 70]) {
+      const placement = new FootPlacement(skeleton, rig, { ground });
+      placement.setContactTrack(track);
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const context = new SamplerContext(clip);
+      const world = new Float64Array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1]);
+      const velocity = new Float64Array(3);
+      const steps = new AddedRotationSteps(skeleton.jointCount);
+      let highest = 0;
+      for (let f = 0; f < teleport + 40; f++) {
+        const time = (f / 60) % clip.duration;
+        if (f === teleport) {
+          // 7 m along x, 3 m along z, turned 1.2 rad about +Y (a cos and sin worked out here).
+          world.set([0.5 * 0.362357754, 0, -0.5 * 0.932039086, 0, 0, 0.5, 0, 0], 0);
+          world.set([0.5 * 0.932039086, 0, 0.5 * 0.362357754], 8);
+          world[12] += 7;
+          world[14] += 3;
+        }
+        track.groundVelocityAt(time, velocity, 0);
+        world[12] -= (world[8] * velocity[2]) / 60;
+        world[14] -= (world[10] * velocity[2]) / 60;
+        world[13] = ground.heightAt(world[12], world[14]);
+        pose.resetToRest();
+        sampleClip(clip, context, time, pose);
+        forwardKinematics(pose, model);
+        const animated = pose.rotations.slice();
+        placement.solve(pose, model, world, 1 / 60, time);
+        if (f >= teleport) steps.add(animated, pose.rotations);
+        if (f > teleport + 2) {
+          for (let i = 0; i < 2; i++) {
+            if (placement.planted[i] !== 1) continue;
+            const o = 16 * rig.legs[i].foot;
+            const x =
+              world[0] * model[o + 12] + world[4] * model[o + 13] + world[8] * model[o + 14] + world[12];
+            const y =
+              world[1] * model[o + 12] + world[5] * model[o + 13] + world[9] * model[o + 14] + world[13];
+            const z =
+              world[2] * model[o + 12] + world[6] * model[o + 13] + world[10] * model[o + 14] + world[14];
+            highest = Math.max(highest, y - ground.heightAt(x, z));
+          }
+        }
+      }
+      // (The teleport's own frame turns the legs at once, as a reset would: its step is not counted.)
+      expect(steps.max, `teleported at ${teleport}`).toBeLessThanOrEqual(10 + 1e-6);
+      // The robot's foot joint stands about 2 cm above its sole.
+      expect(highest, `teleported at ${teleport}`).toBeLessThan(0.04);
     }
   });
 
