@@ -840,7 +840,10 @@ export class CrowdWorkers {
     // taken out) would be sampled there as it was, where one thread samples it as it is now (a
     // hostile test: silently different results, the same code right on the fallback).
     const crowd = this.crowd;
-    for (let c = 0; c < crowd.count; c++) {
+    // (Only for a frame that samples or runs a custom step, which may read the clips: forward
+    // kinematics, batches and palettes do not.)
+    const reads = (steps & (CROWD_STEP.sample | CROWD_STEP.custom)) !== 0;
+    for (let c = 0; reads && c < crowd.count; c++) {
       if (
         crowd.clipOf(c) !== this.startClips[c] ||
         crowd.blendClipOf(c) !== this.startBlendClips[c] ||

@@ -57,8 +57,9 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
  * that {@link solve} allocates nothing, except when a character has a clip whose contacts are not
  * known yet (they are computed then, once per clip: a frame's hitch).
  * A character with a second clip ({@link Crowd.setBlendClip}) is placed with the contacts of the
- * clip that weighs more, at that clip's time: its first clip's at {@link Crowd.times} up to a
- * {@link Crowd.blendWeights} of 0.5, its second's at {@link Crowd.blendTimes} above. A character whose clip is set to `null` is left alone; when it
+ * clip that weighs more, at that clip's time: its first clip's at {@link Crowd.times}, its
+ * second's at {@link Crowd.blendTimes} once its {@link Crowd.blendWeights} passes 0.55, until it
+ * falls below 0.45. A character whose clip is set to `null` is left alone; when it
  * gets one again its placement starts over ({@link FootPlacement.reset}).
  */
 export class CrowdPlacement {
@@ -72,7 +73,7 @@ export class CrowdPlacement {
   private readonly options: CrowdPlacementOptions;
   /** The clip whose contacts each character's placement has (`undefined`: none set yet). */
   private readonly trackClips: (Clip | null | undefined)[];
-  /** Per character, 1 where its second clip leads its feet this solve (its weight above 0.5). */
+  /** Per character, 1 where its second clip leads its feet (its weight past 0.55, until below 0.45). */
   private readonly leading: Uint8Array;
   /** Per character, {@link Crowd.despawns} when its clip was last followed. */
   private readonly despawnsSeen: Uint32Array;
@@ -133,11 +134,12 @@ export class CrowdPlacement {
 
   /**
    * Places characters `first … first + count − 1` (default all) for a frame of `dt` seconds, each
-   * at its {@link Crowd.times} in its clip and its {@link worlds} matrix. A character without a
+   * at its {@link Crowd.times} in its clip (a blended one led by its second clip: at its
+   * {@link Crowd.blendTimes} in that) and its {@link worlds} matrix. A character without a
    * clip is left alone. Call after the crowd's `sample` and `forwardKinematics`.
    *
    * @throws {@link TendonError} `argument/invalid` for a range outside the crowd,
-   *   `placement/invalid-input` for a world matrix or a time ({@link Crowd.times}) of a character
+   *   `placement/invalid-input` for a world matrix or a time (the one it is placed at) of a character
    *   of the range (with a clip) with a number that is not finite,
    *   what the `contacts` option throws or a track it returns that does not fit the rig
    *   (`placement/invalid-option`): all before any character is placed; and what
@@ -161,8 +163,12 @@ export class CrowdPlacement {
       // The clip that weighs more leads the feet, at its own time: a walk fading into a run took
       // the walk's contacts to the end, the run's feet locked at the walk's contact times (legs
       // turning 56–101° in a frame; a hostile test).
+      // (With some hysteresis, 0.45 to 0.55: a weight wobbling about 0.5 swapped the contacts
+      // every frame, 43° steps.)
       const base = crowd.clipOf(c);
-      const second = base !== null && crowd.blendClipOf(c) !== null && crowd.blendWeights[c] > 0.5;
+      const w = crowd.blendWeights[c];
+      const second =
+        base !== null && crowd.blendClipOf(c) !== null && (this.leading[c] === 1 ? w >= 0.45 : w > 0.55);
       const clip = second ? crowd.blendClipOf(c) : base;
       this.leading[c] = second ? 1 : 0;
       // (A character taken out and given a clip again since, even the same clip, starts over.)
@@ -245,8 +251,8 @@ export class CrowdPlacement {
     const placement = this.robotOf(c).placement;
     const despawns = this.crowd.despawns(c);
     const respawned = despawns !== this.despawnsSeen[c];
-    this.despawnsSeen[c] = despawns;
     if (clip === null) {
+      this.despawnsSeen[c] = despawns;
       this.trackClips[c] = null;
       return;
     }
@@ -269,6 +275,9 @@ export class CrowdPlacement {
       placement.planted.fill(0);
     }
     if (this.trackClips[c] === null || respawned) placement.reset();
+    // Seen once its clip's contacts are taken (a contacts option that throws leaves it to the next
+    // solve, which then still starts the character over).
+    this.despawnsSeen[c] = despawns;
     this.trackClips[c] = clip;
   }
 }

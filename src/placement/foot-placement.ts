@@ -1289,7 +1289,9 @@ export class FootPlacement {
       // toe plays out while the foot as a whole does not slide. Once the contact has ended, the
       // foot keeps the drift it had and eases back to the animation with the contact weight.
       let locked = this.b[this.oLocked + i] === 1 && this.initialized;
-      if (locked) {
+      // (Only while the contact holds: a lock easing out after its contact ended is a stride
+      // behind the foot by nature, and only its drift is read.)
+      if (locked && this.planted[i] === 1 && this.b[this.oWasPlanted + i] === 1) {
         // A lock a leg's length from where the animation has the foot is out of any reach (the
         // character moved without reset(): a teleport, a moving platform, a correction from the
         // network): let go, the foot then locks afresh where it is. Held, the leg turned 161° to

@@ -239,13 +239,14 @@ export class Crowd {
    */
   setClip(character: number, clip: Clip | null): void {
     this.checkClip(character, clip, 'setClip');
+    if (clip === null && this.clips[character] !== null) this.cleared[character]++;
     this.clips[character] = clip;
     this.contexts[character] = clip === null ? null : new SamplerContext(clip);
-    if (clip === null) this.cleared[character]++;
   }
 
   /**
-   * How many times character `character` was given no clip ({@link Crowd.setClip} with `null`): a
+   * How many times character `character`'s clip was taken out ({@link Crowd.setClip} with `null`
+   * over a clip): a
    * character taken out and given a clip again between two looks (an object pool, a far character
    * on a schedule) is told by it, where its clip alone may read the same (`CrowdPlacement` starts
    * its placement over then). 0 for a character out of range.

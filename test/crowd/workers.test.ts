@@ -371,6 +371,9 @@ describe('CrowdWorkers', () => {
     });
     expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/clips-changed' }));
     expectSame(s.crowd.rotations, before, 'rotations after the refused frames');
+    // A frame that reads no clip (forward kinematics alone, a hand-off) runs.
+    expect(pool.runSync(CROWD_STEP.forwardKinematics)).toBe(0);
+    expect(pool.runSync(0)).toBe(0);
     s.crowd.setClip(5, was);
     expect(await pool.run(CROWD_STEP.sample)).toBe(0);
     // Taken out and given its clip back: the workers would not start it over either.

@@ -61,6 +61,7 @@ describe('CrowdPlacement', () => {
     // Character 4 fades from the walk into the run: the clip that weighs more leads its feet, at
     // that clip's time (the run's contacts from a weight above 0.5).
     crowd.setBlendClip(4, run);
+    let runLeads = false;
     let changed = 0;
     for (let frame = 0; frame < 40; frame++) {
       if (frame === 20) {
@@ -69,10 +70,15 @@ describe('CrowdPlacement', () => {
         own[3].placement.setContactTrack(runTrack);
       }
       for (let c = 0; c < count; c++) crowd.times[c] = 0.29 * c + frame / 60;
-      crowd.blendWeights[4] = frame / 39;
+      // Up past 0.55, then wobbling about 0.5 (the run keeps the lead until the weight is below
+      // 0.45), then down: the lead changes twice.
+      crowd.blendWeights[4] =
+        frame < 24 ? frame / 39 : frame < 32 ? 0.5 + (frame % 2 === 0 ? 0.04 : -0.04) : 0.3;
       crowd.blendTimes[4] = 0.11 + frame / 60;
-      const runLeads = crowd.blendWeights[4] > 0.5;
-      own[4].placement.setContactTrack(runLeads ? runTrack : walkTrack);
+      const w = crowd.blendWeights[4];
+      const led: boolean = runLeads;
+      runLeads = runLeads ? w >= 0.45 : w > 0.55;
+      if (runLeads !== led || frame === 0) own[4].placement.setContactTrack(runLeads ? runTrack : walkTrack);
       crowd.sample();
       crowd.forwardKinematics();
       for (let c = 0; c < count; c++) {
@@ -243,6 +249,10 @@ describe('CrowdPlacement', () => {
     frame();
     expect(reset).toHaveBeenCalledTimes(2);
     expect(crowd.despawns(0)).toBe(0);
+    // Taking out a character that has no clip takes nothing out.
+    const empty = new Crowd(skeleton, 1);
+    empty.setClip(0, null);
+    expect(empty.despawns(0)).toBe(0);
   });
 
   it('fails before placing anyone for a bad world, time or contacts in the range', () => {
