@@ -69,6 +69,8 @@ export class OwnWrites {
    * longer throw for its inputs, before it reads the pose.
    */
   undo(pose: Pose, model: Float64Array): void {
+    // (Skipped for a pose every sample starts from rest, a crowd's character: see Pose.)
+    if (pose.startsFromRest) return;
     const check = this.known;
     this.compared = check;
     this.known = false;
@@ -139,6 +141,7 @@ export class OwnWrites {
 
   /** Records the pose as this update leaves it. Call it when the update is done. */
   done(pose: Pose): void {
+    if (pose.startsFromRest) return;
     const moved = this.moved;
     this.copyChannel(pose.translations, 3, 0, moved, 0, false);
     this.copyChannel(pose.rotations, 4, moved, this.joints.length, 3 * moved, false);

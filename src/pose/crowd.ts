@@ -196,11 +196,13 @@ export class Crowd {
   poseOf(character: number): Pose {
     this.checkCharacter(character, 'poseOf');
     const J = this.skeleton.jointCount;
-    return Pose.view(this.skeleton, {
+    const pose = Pose.view(this.skeleton, {
       translations: this.translations.subarray(3 * J * character, 3 * J * (character + 1)),
       rotations: this.rotations.subarray(4 * J * character, 4 * J * (character + 1)),
       scales: this.scales.subarray(3 * J * character, 3 * J * (character + 1)),
     });
+    pose.startsFromRest = true;
+    return pose;
   }
 
   /**

@@ -346,6 +346,10 @@ describe('Crowd', () => {
     expect(() => crowd.poseOf(2)).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
     expect(() => crowd.modelOf(-1)).toThrow(expect.objectContaining({ code: 'argument/invalid' }));
     expect(crowd.modelOf(1).length).toBe(16 * J);
+    // A character's pose starts from rest at every sample (the placement controllers skip their
+    // check for a pose given again unanimated); a Pose of its own, or a view of other arrays, does not.
+    expect(crowd.poseOf(1).startsFromRest).toBe(true);
+    expect(new Pose(skeleton).startsFromRest).toBe(false);
     const good = {
       translations: new Float64Array(3 * J),
       rotations: new Float64Array(4 * J),
