@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
 import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { isTendonError } from '../../src/errors.js';
-import { computeContacts, legLength } from '../../src/placement/contacts.js';
+import { type ContactTrack, computeContacts, legLength } from '../../src/placement/contacts.js';
 import { FootPlacement, LEG_REPORT } from '../../src/placement/foot-placement.js';
 import { type Ground, HIT, RAY } from '../../src/placement/ground.js';
 import { HeightfieldGround } from '../../src/placement/heightfield-ground.js';
@@ -18,7 +18,8 @@ import {
   restModelMatrices,
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
-import type { LegRig } from '../../src/rig/limbs.js';
+import type { LegRig, Rig } from '../../src/rig/limbs.js';
+import type { Skeleton } from '../../src/skeleton/skeleton.js';
 import { AddedRotationSteps } from './added-rotation-steps.js';
 import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
@@ -51,6 +52,24 @@ class Hole implements Ground {
     if (x > -0.2 && x < 0.2) return false;
     return this.plane.raycast(ray, hit);
   }
+}
+
+/**
+ * The robot at half size walking its clip with a placement over `ground`: the pieces of a frame
+ * loop, and the steps of the rotation placement adds.
+ */
+function walkingRobot(skeleton: Skeleton, rig: Rig, clip: Clip, track: ContactTrack, ground: Ground) {
+  const placement = new FootPlacement(skeleton, rig, { ground });
+  placement.setContactTrack(track);
+  return {
+    placement,
+    pose: new Pose(skeleton),
+    model: createModelBuffer(skeleton),
+    context: new SamplerContext(clip),
+    world: new Float64Array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1]),
+    velocity: new Float64Array(3),
+    steps: new AddedRotationSteps(skeleton.jointCount),
+  };
 }
 
 describe('FootPlacement', () => {
@@ -365,14 +384,13 @@ describe('FootPlacement', () => {
     for (const [stop, resetAt] of [60, 66, 72, 75, 78, 81, 87, 93, 99, 105, 111, 66, 75, 81].map(
       (stop, k) => [stop, k >= 11 ? stop + 2 : -1],
     )) {
-      const placement = new FootPlacement(skeleton, rig, { ground });
-      placement.setContactTrack(track);
-      const pose = new Pose(skeleton);
-      const model = createModelBuffer(skeleton);
-      const context = new SamplerContext(clip);
-      const world = new Float64Array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1]);
-      const velocity = new Float64Array(3);
-      const steps = new AddedRotationSteps(skeleton.jointCount);
+      const { placement, pose, model, context, world, velocity, steps } = walkingRobot(
+        skeleton,
+        rig,
+        clip,
+        track,
+        ground,
+      );
       const height = (leg: number) => {
         const f = 16 * rig.legs[leg].foot;
         return world[1] * model[f + 12] + world[5] * model[f + 13] + world[9] * model[f + 14] + world[13];
@@ -431,14 +449,13 @@ describe('FootPlacement', () => {
       heights,
     });
     for (const teleport of [60, 70]) {
-      const placement = new FootPlacement(skeleton, rig, { ground });
-      placement.setContactTrack(track);
-      const pose = new Pose(skeleton);
-      const model = createModelBuffer(skeleton);
-      const context = new SamplerContext(clip);
-      const world = new Float64Array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1]);
-      const velocity = new Float64Array(3);
-      const steps = new AddedRotationSteps(skeleton.jointCount);
+      const { placement, pose, model, context, world, velocity, steps } = walkingRobot(
+        skeleton,
+        rig,
+        clip,
+        track,
+        ground,
+      );
       let highest = 0;
       for (let f = 0; f < teleport + 40; f++) {
         const time = (f / 60) % clip.duration;
