@@ -2,7 +2,7 @@
  * CrowdWorkers in a real browser: tendon bundled for the web (esbuild), the page and its module
  * Web Workers served from loopback, run in Debian's Chromium through playwright-core. Served
  * cross-origin isolated (COOP same-origin, COEP require-corp), 2 workers give the page thread's
- * bits and a NaN time rejects a frame with crowd/worker-failed; served without those headers,
+ * bits and a NaN time rejects a frame on the page thread (animation/invalid-time) before any worker runs; served without those headers,
  * `crossOriginIsolated` is false, `shared: true` throws crowd/no-shared-memory and the pool falls
  * back to the calling thread, with the same bits and the reason.
  */
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('CrowdWorkers in Chromium', () => {
     expect(result.workerCount).toBe(2);
     expect(result.same).toBe(true);
     expect(result.invalid).toBe(1);
-    expect(result.failure).toMatch(/^crowd\/worker-failed: .*animation\/invalid-time/);
+    expect(result.failure).toMatch(/^animation\/invalid-time: Crowd.sample/);
   }, 40_000);
 
   it('not isolated: crowd/no-shared-memory, and the calling-thread fallback with the same bits', async () => {
