@@ -120,6 +120,13 @@ export interface CrowdWorkersOptions {
   /** The aims solved by {@link CROWD_STEP}`.aims` (made with `shared: true`). */
   readonly aims?: AimBatch;
   /**
+   * Clips the characters may be given after the pool starts (`Crowd.setClip`, `setBlendClip`), of
+   * the crowd's skeleton: the workers are sent them at start, with the clips the characters have
+   * then. A frame follows each character's clips as they are; one a worker was not sent is
+   * refused (`crowd/clips-changed`).
+   */
+  readonly clips?: readonly Clip[];
+  /**
    * A step of the caller's own, {@link CROWD_STEP}`.custom`: `step` on the calling thread, and in
    * each worker the step its script's {@link CrowdWorkerHooks} build from `data` (the workers'
    * script is then the caller's: `nodeCrowdWorker({ url })`, `browserCrowdWorker(url)`).
@@ -195,6 +202,8 @@ interface InitMessage {
   readonly clipOf: Int32Array;
   /** Per character, its second clip's index in `clips` (−1: none). */
   readonly blendClipOf: Int32Array;
+  /** Per character, its clip's index, its second clip's and its despawns, written each frame. */
+  readonly clipState: SharedArrayBuffer;
   readonly batch: { limbs: readonly TwoBoneBatchLimb[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
   readonly aims: { bones: readonly AimIkOptions[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
   /** Whether the frame has a custom step, and its data. */
@@ -374,12 +383,14 @@ export class CrowdWorkers {
   private readonly timeoutMs: number;
   private busy = false;
   /**
-   * Each character's first and second clip, and its {@link Crowd.despawns}, when the pool started:
-   * the workers sample those (a frame refuses any change, which they would not see).
+   * Each character's first and second clip as the last frame told the workers (they follow them
+   * through {@link clipState}), and the index of every clip the workers were sent.
    */
-  private startClips: (Clip | null)[] = [];
-  private startBlendClips: (Clip | null)[] = [];
-  private startDespawns = new Uint32Array(0);
+  private readonly lastClips: (Clip | null)[] = [];
+  private readonly lastBlendClips: (Clip | null)[] = [];
+  private readonly clipIndex = new Map<Clip, number>();
+  /** Per character, shared: its clip's index (−1: none), its second clip's, its despawns. */
+  private clipState: Int32Array<ArrayBufferLike> = new Int32Array(0);
   private failure: unknown = null;
   private closed = false;
   private rejectRun: ((error: unknown) => void) | null = null;
@@ -410,6 +421,7 @@ export class CrowdWorkers {
       : new ArrayBuffer(4 * SLOTS + TEXT_BYTES);
     this.control = new Int32Array(buffer, 0, SLOTS);
     this.text = new Uint8Array(buffer, 4 * SLOTS, TEXT_BYTES);
+    if (this.parallel) this.clipState = new Int32Array(new SharedArrayBuffer(12 * crowd.count));
     this.timeoutMs = timeoutMs;
     this.available =
       CROWD_STEP.sample |
@@ -492,6 +504,16 @@ export class CrowdWorkers {
     if (custom !== null && typeof custom.step !== 'function') {
       throw new TendonError('argument/invalid', 'CrowdWorkers.start: custom.step is not a function');
     }
+    const later = options.clips ?? [];
+    checkArrayArg(later, 'CrowdWorkers.start', 'clips');
+    for (const clip of later) {
+      if (!(clip instanceof Clip) || clip.skeleton !== crowd.skeleton) {
+        throw new TendonError(
+          'argument/invalid',
+          `CrowdWorkers.start: clips holds ${clip instanceof Clip ? 'a clip of another skeleton' : String(clip)}, not a Clip of the crowd's skeleton`,
+        );
+      }
+    }
     const chunk = options.chunk ?? 0;
     if (options.chunk !== undefined && !(Number.isInteger(chunk) && chunk >= 1)) {
       throw new TendonError(
@@ -559,7 +581,7 @@ export class CrowdWorkers {
       timeoutMs,
       options.callingThreadTakesPart === true,
     );
-    await pool.launch(create, batch, aims, custom, palettes);
+    await pool.launch(create, batch, aims, custom, palettes, later);
     return pool;
   }
 
@@ -570,6 +592,7 @@ export class CrowdWorkers {
     aims: AimBatch | null,
     custom: CrowdCustomStep | null,
     palettes: readonly Required<CrowdPalettes>[],
+    later: readonly Clip[],
   ): Promise<void> {
     const crowd = this.crowd;
     const sk = crowd.skeleton;
@@ -580,14 +603,18 @@ export class CrowdWorkers {
     };
     const clipOf = new Int32Array(crowd.count);
     const blendClipOf = new Int32Array(crowd.count);
-    this.startDespawns = new Uint32Array(crowd.count);
+    const state = this.clipState;
     for (let c = 0; c < crowd.count; c++) {
       clipOf[c] = indexOf(crowd.clipOf(c));
       blendClipOf[c] = indexOf(crowd.blendClipOf(c));
-      this.startClips.push(crowd.clipOf(c));
-      this.startBlendClips.push(crowd.blendClipOf(c));
-      this.startDespawns[c] = crowd.despawns(c);
+      this.lastClips.push(crowd.clipOf(c));
+      this.lastBlendClips.push(crowd.blendClipOf(c));
+      state[3 * c] = clipOf[c];
+      state[3 * c + 1] = blendClipOf[c];
+      state[3 * c + 2] = crowd.despawns(c);
     }
+    for (const clip of later) indexOf(clip);
+    for (let k = 0; k < clips.length; k++) this.clipIndex.set(clips[k], k);
     const base = {
       type: 'tendon/crowd-init' as const,
       skeleton: {
@@ -614,6 +641,7 @@ export class CrowdWorkers {
       })),
       clipOf,
       blendClipOf,
+      clipState: state.buffer as SharedArrayBuffer,
       batch: batch === null ? null : { limbs: batch.limbOptions, buffer: batch.buffer },
       aims: aims === null ? null : { bones: aims.boneOptions, buffer: aims.buffer },
       custom: custom === null ? null : { data: custom.data },
@@ -716,8 +744,8 @@ export class CrowdWorkers {
    *
    * @throws {@link TendonError} (the promise rejects) the crowd's own error for a time or blend
    *   weight `Crowd.sample` refuses, checked on the calling thread before any worker runs (nothing
-   *   run); `crowd/clips-changed` for a character whose clip was set (or taken out) after the pool
-   *   started (nothing run; start the pool again); `crowd/worker-failed` when a step threw in a
+   *   run); `crowd/clips-changed` for a character given a clip the workers were not sent at start
+   *   (see {@link CrowdWorkersOptions.clips}; nothing run); `crowd/worker-failed` when a step threw in a
    *   worker (its code and message are quoted; the other workers finished their ranges), a worker
    *   died or the pool was terminated during the frame, `crowd/busy` while a frame is running,
    *   `argument/invalid` for `steps` that are not such a mask (a string, NaN, 1.5, 64) or ask for a
@@ -826,6 +854,41 @@ export class CrowdWorkers {
     return steps;
   }
 
+  /**
+   * Writes each character's clips (by index) and despawns where the workers read them at the
+   * frame's start. Throws `crowd/clips-changed`, having written what it had checked, for a clip the
+   * workers were not sent.
+   */
+  private shareClips(): void {
+    const crowd = this.crowd;
+    const state = this.clipState;
+    for (let c = 0; c < crowd.count; c++) {
+      const clip = crowd.clipOf(c);
+      if (clip !== this.lastClips[c]) {
+        state[3 * c] = this.indexOfSent(clip, c);
+        this.lastClips[c] = clip;
+      }
+      const blend = crowd.blendClipOf(c);
+      if (blend !== this.lastBlendClips[c]) {
+        state[3 * c + 1] = this.indexOfSent(blend, c);
+        this.lastBlendClips[c] = blend;
+      }
+      state[3 * c + 2] = crowd.despawns(c);
+    }
+  }
+
+  private indexOfSent(clip: Clip | null, c: number): number {
+    if (clip === null) return -1;
+    const k = this.clipIndex.get(clip);
+    if (k === undefined) {
+      throw new TendonError(
+        'crowd/clips-changed',
+        `CrowdWorkers: character ${c} was given clip "${clip.name}" after the pool started, which the workers were not sent: list it in the options' clips`,
+      );
+    }
+    return k;
+  }
+
   /** Checks the pool can run, then wakes the workers on a frame. */
   private begin(steps: number, mode: WrapMode): void {
     if (this.failure !== null) throw this.failure;
@@ -836,25 +899,11 @@ export class CrowdWorkers {
     // runs: checked in the workers, a bad time refused one worker's range while the others had
     // stepped theirs (the calling-thread fallback refuses the frame whole, as Crowd.sample does).
     if ((steps & CROWD_STEP.sample) !== 0) this.crowd.checkSample(mode, 0, this.crowd.count);
-    // The workers sample the clips they were given at start: a clip set since (or a character
-    // taken out) would be sampled there as it was, where one thread samples it as it is now (a
-    // hostile test: silently different results, the same code right on the fallback).
-    const crowd = this.crowd;
-    // (Only for a frame that samples or runs a custom step, which may read the clips: forward
-    // kinematics, batches and palettes do not.)
+    // The characters' clips as they are now, for the workers to follow (they were sent every
+    // clip at start): only a clip they were not sent is refused. Until 27 November they sampled
+    // the clips of the start, silently unlike one thread (a hostile test).
     const reads = (steps & (CROWD_STEP.sample | CROWD_STEP.custom)) !== 0;
-    for (let c = 0; reads && c < crowd.count; c++) {
-      if (
-        crowd.clipOf(c) !== this.startClips[c] ||
-        crowd.blendClipOf(c) !== this.startBlendClips[c] ||
-        crowd.despawns(c) !== this.startDespawns[c]
-      ) {
-        throw new TendonError(
-          'crowd/clips-changed',
-          `CrowdWorkers: character ${c}'s clip was set after the pool started (the workers sample the clips they were given): start the pool again after setClip or setBlendClip`,
-        );
-      }
-    }
+    if (reads) this.shareClips();
     this.busy = true;
     const control = this.control;
     control[STEPS] = steps;
@@ -922,6 +971,45 @@ type WaitAsync = (
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
+ * A worker's side of the clips a frame follows: each character's clips as the main thread wrote
+ * them in `state` (3 numbers each: the clip's index, −1 for none; the second clip's; the
+ * despawns), given to the worker's crowd where they changed. A character taken out and given a
+ * clip again since is taken out here too, so that its placement starts over as on one thread.
+ */
+function followClips(
+  crowd: Crowd,
+  clips: readonly Clip[],
+  state: Int32Array,
+  clipOf: Int32Array,
+  blendClipOf: Int32Array,
+): () => void {
+  const known = new Int32Array(3 * crowd.count);
+  for (let c = 0; c < crowd.count; c++) {
+    known[3 * c] = clipOf[c];
+    known[3 * c + 1] = blendClipOf[c];
+    known[3 * c + 2] = state[3 * c + 2];
+  }
+  return () => {
+    for (let c = 0; c < crowd.count; c++) {
+      const o = 3 * c;
+      if (state[o + 2] !== known[o + 2]) {
+        known[o + 2] = state[o + 2];
+        crowd.setClip(c, null);
+        known[o] = -1;
+      }
+      if (state[o] !== known[o]) {
+        known[o] = state[o];
+        crowd.setClip(c, known[o] < 0 ? null : clips[known[o]]);
+      }
+      if (state[o + 1] !== known[o + 1]) {
+        known[o + 1] = state[o + 1];
+        crowd.setBlendClip(c, known[o + 1] < 0 ? null : clips[known[o + 1]]);
+      }
+    }
+  };
+}
+
+/**
  * The worker's side of {@link CrowdWorkers}: give it a function that posts a message to the main
  * thread, and hand every message the worker receives to the function it returns. On the set-up
  * message it views the crowd (`Crowd.fromBuffer`), the batch and the palettes, rebuilds the
@@ -945,6 +1033,7 @@ export function serveCrowdWorker(
     let slice: Slice;
     let control: Int32Array;
     let text: Uint8Array;
+    let follow: () => void;
     try {
       const skeleton = Skeleton.create(m.skeleton);
       const crowd = Crowd.fromBuffer(skeleton, m.count, m.crowd);
@@ -953,6 +1042,7 @@ export function serveCrowdWorker(
         if (m.clipOf[c] >= 0) crowd.setClip(c, clips[m.clipOf[c]]);
         if (m.blendClipOf[c] >= 0) crowd.setBlendClip(c, clips[m.blendClipOf[c]]);
       }
+      follow = followClips(crowd, clips, new Int32Array(m.clipState), m.clipOf, m.blendClipOf);
       const batch =
         m.batch === null ? null : TwoBoneBatch.fromBuffer(skeleton, m.batch.limbs, m.count, m.batch.buffer);
       const aims =
@@ -1002,6 +1092,7 @@ export function serveCrowdWorker(
       const steps = Atomics.load(control, STEPS);
       if (steps === STOP) return;
       try {
+        if ((steps & (CROWD_STEP.sample | CROWD_STEP.custom)) !== 0) follow();
         const invalid = runSlice(slice, steps, control[MODE] === 0 ? 'loop' : 'clamp', m.first, m.size);
         if (invalid > 0) Atomics.add(control, INVALID, invalid);
       } catch (error) {

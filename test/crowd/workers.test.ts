@@ -12,6 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Clip } from '../../src/animation/clip.js';
+import { Clip as ClipClass } from '../../src/animation/clip.js';
 import { nodeCrowdWorker } from '../../src/crowd/node.js';
 import { sharedMemoryStatus } from '../../src/crowd/shared-memory.js';
 import { CROWD_STEP, type CrowdWorkerHandle, CrowdWorkers, MAX_WORKERS } from '../../src/crowd/workers.js';
@@ -355,31 +356,59 @@ describe('CrowdWorkers', () => {
     expect(await pool.run(CROWD_STEP.sample | CROWD_STEP.forwardKinematics)).toBe(0);
   }, 30_000);
 
-  it('refuses a frame after a clip was set or taken out since start (crowd/clips-changed), nothing run', async () => {
-    const s = scene(true);
-    const pool = await start(s, 2);
-    times(s.crowd, 0);
-    expect(await pool.run(CROWD_STEP.sample)).toBe(0);
-    const was = s.crowd.clipOf(5);
-    const other = clipList.find((clip) => clip !== was) ?? null;
-    const before = s.crowd.rotations.slice();
-    times(s.crowd, 1);
-    s.crowd.setClip(5, other);
+  it('follows clips set, taken out and given again since start, to one thread’s bits; refuses a clip the workers were not sent', async () => {
+    // Until 27 November the workers sampled the clips of the start (a hostile test: silently
+    // unlike one thread, where the calling-thread fallback followed).
+    const one = scene(false);
+    const many = scene(true);
+    const stranger = ClipClass.create(skeleton, {
+      name: 'stranger',
+      tracks: [
+        { joint: 0, path: 'rotation', times: [0, 1], values: [0, 0, 0, 1, 0, 0.38268343, 0, 0.92387953] },
+      ],
+    });
+    const pool = await CrowdWorkers.start(many.crowd, { workers: 2, createWorker, clips: [stranger] });
+    pools.push(pool);
+    const steps = CROWD_STEP.sample | CROWD_STEP.forwardKinematics;
+    for (let f = 0; f < 8; f++) {
+      for (const s of [one, many]) {
+        if (f === 2) {
+          s.crowd.setClip(5, clipList[(5 + 1) % clipList.length]);
+          s.crowd.setBlendClip(8, clipList[2]);
+          s.crowd.setClip(7, stranger); // no clip at start; one sent as a later clip
+        }
+        if (f === 4) {
+          s.crowd.setClip(5, null);
+          s.crowd.setClip(9, null);
+          s.crowd.setClip(9, clipList[0]);
+          s.crowd.setBlendClip(10, null);
+        }
+        if (f === 6) s.crowd.setClip(5, clipList[1]);
+        times(s.crowd, f);
+      }
+      one.crowd.sample();
+      one.crowd.forwardKinematics();
+      if (f % 2 === 0) await pool.run(steps);
+      else pool.runSync(steps);
+      expectSame(many.crowd.rotations, one.crowd.rotations, `frame ${f} rotations`);
+      expectSame(many.crowd.model, one.crowd.model, `frame ${f} model`);
+    }
+    // A clip the workers were not sent: refused, nothing run; a frame that reads no clip runs.
+    const unknown = ClipClass.create(skeleton, { name: 'unknown', tracks: stranger.toRaw().tracks });
+    many.crowd.setClip(3, unknown);
+    const before = many.crowd.rotations.slice();
     await expect(pool.run()).rejects.toMatchObject({
       code: 'crowd/clips-changed',
-      message: expect.stringContaining('character 5'),
+      message: expect.stringContaining('character 3'),
     });
-    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/clips-changed' }));
-    expectSame(s.crowd.rotations, before, 'rotations after the refused frames');
-    // A frame that reads no clip (forward kinematics alone, a hand-off) runs.
+    expectSame(many.crowd.rotations, before, 'rotations after the refused frame');
     expect(pool.runSync(CROWD_STEP.forwardKinematics)).toBe(0);
-    expect(pool.runSync(0)).toBe(0);
-    s.crowd.setClip(5, was);
+    many.crowd.setClip(3, stranger);
     expect(await pool.run(CROWD_STEP.sample)).toBe(0);
-    // Taken out and given its clip back: the workers would not start it over either.
-    s.crowd.setClip(5, null);
-    s.crowd.setClip(5, was);
-    expect(() => pool.runSync()).toThrow(expect.objectContaining({ code: 'crowd/clips-changed' }));
+    // A later clip that is not a clip of the skeleton is refused at start.
+    await expect(
+      CrowdWorkers.start(many.crowd, { workers: 2, createWorker, clips: [{} as never] }),
+    ).rejects.toMatchObject({ code: 'argument/invalid', message: expect.stringContaining('clips') });
   }, 30_000);
 
   it('reports a step that throws in a worker as crowd/worker-failed, and keeps serving', async () => {
