@@ -14,14 +14,15 @@ import {
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
-import { restModelMatrices } from '../pose/forward-kinematics.js';
+import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption } from './check-option.js';
+import { checkOption, turnSpeedOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
+import { JointTurnLimit } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
@@ -55,6 +56,12 @@ export interface BarHangOptions {
    * Default: no wall (a bar, swinging both ways).
    */
   readonly ledgeWall?: number;
+  /**
+   * How fast the turn the hang adds to an arm's joint may change while the hang eases in or out
+   * (and until the arms have caught up after), radians a second: default 3π, 9° a frame at 60 Hz
+   * (`Infinity`: no limit). At a steady weight of 1 the arms take the bar at once.
+   */
+  readonly maxTurnSpeed?: number;
 }
 
 /** Per-hand numbers of the last update: target `x, y, z` (world), 1 while gripping. Left hand first. */
@@ -157,6 +164,8 @@ export class BarHang {
   readonly arms: readonly TwoBoneIk[];
   /** The arms' joints as the last update found and left them (a pose not animated since). */
   private readonly own: OwnWrites;
+  /** The limit on the arms' turns while the hang eases in or out. */
+  private readonly turns: JointTurnLimit;
   private readonly skeleton: Skeleton;
   /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
   private readonly reads: PoseReads;
@@ -299,6 +308,10 @@ export class BarHang {
       [],
       [left.root, left.middle, left.end, right.root, right.middle, right.end].filter((j) => j >= 0),
     );
+    this.turns = new JointTurnLimit(
+      [left.root, left.middle, right.root, right.middle],
+      turnSpeedOption(options.maxTurnSpeed, name),
+    );
     this.state[STATE.position] = 0.5 * length;
   }
 
@@ -324,7 +337,10 @@ export class BarHang {
    *   time that is not a finite number ≥ 0 (the weight is left as it was).
    */
   setWeight(goal: number, easeTime = 0.5): void {
+    const before = this.goalWeight.value;
     this.goalWeight.set(goal, easeTime, 'BarHang.setWeight');
+    // A jump at once, as asked: the turn limit would spread it.
+    if (easeTime === 0 && this.goalWeight.value !== before) this.turns.reset();
   }
 
   /**
@@ -360,6 +376,7 @@ export class BarHang {
     this.gripsSet = false;
     this.state[STATE.lastDt] = 0;
     this.pushCount = 0;
+    this.turns.reset();
   }
 
   /**
@@ -476,7 +493,15 @@ export class BarHang {
     this.state[STATE.travel] = position - before;
     this.placeBody();
     this.placeHands();
-    if (this.goalWeight.state[3] > 0) this.solveArms(pose, model);
+    // Switched off, the arms go on easing back until the turn the hang added is gone.
+    const weight = this.goalWeight.state[3];
+    if (weight > 0 || !this.turns.isNone()) {
+      this.turns.begin(pose);
+      if (weight > 0) this.solveArms(pose, model);
+      if (this.turns.apply(pose, this.clock, 0, weight === 1)) {
+        for (const arm of this.arms) subtreeToModel(pose, model, arm.root);
+      }
+    }
     this.own.done(pose);
   }
 

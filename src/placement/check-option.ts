@@ -44,3 +44,20 @@ export function checkOption(
 export function refuseDt(dt: number, who: string): never {
   throw new TendonError('placement/invalid-input', `${who}: dt ${dt} is not a finite number ≥ 0`);
 }
+
+/**
+ * A controller's `maxTurnSpeed` option: radians a second, a number > 0 (`Infinity`: no limit),
+ * 3π (9° a frame at 60 Hz) when not given.
+ *
+ * @throws {@link TendonError} `placement/invalid-option` for anything else.
+ */
+export function turnSpeedOption(value: unknown, who: string): number {
+  const speed = value ?? 3 * Math.PI;
+  if (typeof speed !== 'number' || !(speed > 0)) {
+    throw new TendonError(
+      'placement/invalid-option',
+      `${who}: maxTurnSpeed ${String(speed)} is not a number > 0 (Infinity: no limit)`,
+    );
+  }
+  return speed;
+}

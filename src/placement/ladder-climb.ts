@@ -15,14 +15,15 @@ import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
 import { distance, normalizeScaled } from '../kernel/vec3.js';
-import { restModelMatrices } from '../pose/forward-kinematics.js';
+import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption, refuseDt } from './check-option.js';
+import { checkOption, refuseDt, turnSpeedOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
+import { JointTurnLimit } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
 
@@ -67,6 +68,12 @@ export interface LadderClimbOptions {
    * foot's span of heights while they hold (1.5 rungs) fit the character's arms and legs, else 1.
    */
   readonly rungsPerMove?: 1 | 2;
+  /**
+   * How fast the turn the climb adds to a limb's joint may change while the climb eases in or out
+   * (and until the limbs have caught up after), radians a second: default 3π, 9° a frame at 60 Hz
+   * (`Infinity`: no limit). At a steady weight of 1 the limbs take their rungs at once.
+   */
+  readonly maxTurnSpeed?: number;
 }
 
 /**
@@ -131,6 +138,8 @@ export class LadderClimb {
   readonly limbs: readonly TwoBoneIk[];
   /** The limbs' joints as the last update found and left them (a pose not animated since). */
   private readonly own: OwnWrites;
+  /** The limit on the limbs' turns while the climb eases in or out. */
+  private readonly turns: JointTurnLimit;
   private readonly skeleton: Skeleton;
   /** The joints an update reads, checked before it writes anything (pose-reads.ts). */
   private readonly reads: PoseReads;
@@ -328,6 +337,10 @@ export class LadderClimb {
       [legL.foot, legR.foot, skeleton.parents[legL.foot], skeleton.parents[legR.foot]],
     );
     // The limbs turn; an effector leg's foot bone follows its leg's end.
+    this.turns = new JointTurnLimit(
+      this.limbs.flatMap((limb) => [limb.root, limb.middle]),
+      turnSpeedOption(options.maxTurnSpeed, name),
+    );
     this.own = new OwnWrites(
       skeleton,
       [legL, legR].filter((leg) => leg.shape === 'effector' && leg.foot >= 0).map((leg) => leg.foot),
@@ -367,7 +380,10 @@ export class LadderClimb {
    *   time that is not a finite number ≥ 0 (the weight is left as it was).
    */
   setWeight(goal: number, easeTime = 0.5): void {
+    const before = this.goalWeight.value;
     this.goalWeight.set(goal, easeTime, 'LadderClimb.setWeight');
+    // A jump at once, as asked: the turn limit would spread it.
+    if (easeTime === 0 && this.goalWeight.value !== before) this.turns.reset();
   }
 
   /**
@@ -553,7 +569,17 @@ export class LadderClimb {
     }
     this.world.set(this.nextWorld);
     this.report.set(report);
-    if (weight > 0) this.solveLimbs(pose, model);
+    // Switched off, the limbs go on easing back until the turn the climb added is gone.
+    if (weight > 0 || !this.turns.isNone()) {
+      this.turns.begin(pose);
+      if (weight > 0) this.solveLimbs(pose, model);
+      if (this.turns.apply(pose, this.clock, 1, weight === 1)) {
+        for (let i = 0; i < 4; i++) {
+          subtreeToModel(pose, model, this.limbs[i].root);
+          if (this.effectorFeet[i] === 1) this.placeFootAtLegEnd(pose, model, i);
+        }
+      }
+    }
     this.own.done(pose);
   }
 

@@ -12,14 +12,14 @@ import { AIM_CLAMPED, AIM_WORK_SIZE } from '../kernel/aim.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
 import { decompose } from '../kernel/trs.js';
-import { limitTurnStep } from '../kernel/turn-step-limit.js';
+import { limitTurnStep, turnLimitInto } from '../kernel/turn-step-limit.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { refuseDt } from './check-option.js';
+import { refuseDt, turnSpeedOption } from './check-option.js';
 import { GoalWeight } from './goal-weight.js';
 import { OwnWrites } from './own-writes.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
@@ -116,8 +116,8 @@ export class LookAt {
   private readonly world = slab.f64(16);
   private readonly worldInverse = slab.f64(16);
   private initialized = false;
-  /** {@link LookAtOptions.maxTurnSpeed}. */
-  private readonly maxTurnSpeed: number;
+  /** {@link LookAtOptions.maxTurnSpeed}, then this solve's `dt` (turnLimitInto's numbers). */
+  private readonly speedDt = slab.f64(2);
   /** This solve's turn limit: the cosine and sine of half the turn allowed (cosine −2: none). */
   private readonly turnLimit = slab.f64(2);
   /** Per joint, its local rotation before the look turned it this solve. */
@@ -175,14 +175,7 @@ export class LookAt {
         `${name}: smoothTime ${String(smoothTime)} is not a finite number ≥ 0`,
       );
     }
-    const maxTurnSpeed = options.maxTurnSpeed ?? 3 * Math.PI;
-    if (typeof maxTurnSpeed !== 'number' || !(maxTurnSpeed > 0)) {
-      throw new TendonError(
-        'placement/invalid-option',
-        `${name}: maxTurnSpeed ${String(maxTurnSpeed)} is not a number > 0 (Infinity: no limit)`,
-      );
-    }
-    this.maxTurnSpeed = maxTurnSpeed;
+    this.speedDt[0] = turnSpeedOption(options.maxTurnSpeed, name);
     this.skeleton = skeleton;
     this.joints = joints.slice();
     this.bases = slab.f64(4 * joints.length);
@@ -464,19 +457,8 @@ export class LookAt {
    * on every engine); none from a half turn of π/2 up.
    */
   private setTurnLimit(): void {
-    const h = 0.5 * this.maxTurnSpeed * this.clock[0];
-    const limit = this.turnLimit;
-    if (!(h < 1.5707963267948966)) {
-      limit[0] = -2;
-      limit[1] = 1;
-      return;
-    }
-    // sin h to h¹³ (its error below 1e-7 at π/2, below 1e-16 under 0.05), cos from it.
-    const z = h * h;
-    const sin =
-      h * (1 - (z / 6) * (1 - (z / 20) * (1 - (z / 42) * (1 - (z / 72) * (1 - (z / 110) * (1 - z / 156))))));
-    limit[1] = sin;
-    limit[0] = Math.sqrt(1 - sin * sin);
+    this.speedDt[1] = this.clock[0];
+    turnLimitInto(this.turnLimit, 0, this.speedDt, 0);
   }
 
   /**

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { Quaternion } from 'three';
 import { describe, expect, it } from 'vitest';
-import { limitTurnStep } from '../../src/kernel/turn-step-limit.js';
+import { limitTurnStep, turnLimitInto } from '../../src/kernel/turn-step-limit.js';
 import { arbQuat, expectSameRotation, RUNS } from './helpers.js';
 
 const three = (a: ArrayLike<number>, o = 0) => new Quaternion(a[o], a[o + 1], a[o + 2], a[o + 3]);
@@ -75,5 +75,32 @@ describe('limitTurnStep', () => {
     expect(added[7]).toBe(9);
     expectSameRotation(rotation.subarray(2), [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)], 1e-15);
     expectSameRotation(added.subarray(3, 7), [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)], 1e-15);
+  });
+
+  it('turnLimitInto: the cosine and sine of half of speed · dt by series, Math’s to 1e-15 below a half turn of 1, none from π/2', () => {
+    const limit = new Float64Array(3);
+    for (const [speed, dt] of [
+      [3 * Math.PI, 1 / 60],
+      [3 * Math.PI, 1 / 30],
+      [1, 0],
+      [10, 0.1],
+      [2, 1.5],
+    ]) {
+      turnLimitInto(limit, 1, Float64Array.of(speed, dt), 0);
+      const h = 0.5 * speed * dt;
+      expect(limit[1]).toBeCloseTo(Math.cos(h), h < 1 ? 15 : 6);
+      expect(limit[2]).toBeCloseTo(Math.sin(h), h < 1 ? 15 : 6);
+    }
+    expect(limit[0]).toBe(0);
+    // From a half turn of π/2 up (a full turn a step), and for Infinity or NaN: no limit.
+    for (const [speed, dt] of [
+      [Math.PI, 1],
+      [Number.POSITIVE_INFINITY, 1 / 60],
+      [Number.POSITIVE_INFINITY, 0],
+      [Number.NaN, 1],
+    ]) {
+      turnLimitInto(limit, 1, Float64Array.of(speed, dt), 0);
+      expect([limit[1], limit[2]]).toEqual([-2, 1]);
+    }
   });
 });

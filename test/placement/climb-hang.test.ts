@@ -865,6 +865,65 @@ describe('weights: the climb and the hang eased in and out', () => {
     expect(sudden.steps).toBeGreaterThan(20);
   });
 
+  it('eased out and in over 0.25 s or 0.1 s: no joint over 9° a frame (the turn limit), then the animation as given', async () => {
+    // A hostile test: over 0.25 s at 60 Hz the climb turned a joint 12° and the hang 16° a frame;
+    // over 0.1 s, 28° and 37°.
+    const character = await robot();
+    const { skeleton, rig, scale } = character;
+    for (const ease of [0.25, 0.1]) {
+      const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+      climb.progress = 2;
+      const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale });
+      for (const [name, update, setWeight] of [
+        [
+          'climb',
+          // (At 0.6 rungs a second: at 1.2 the reaching elbow turns 9.5° a frame by itself.)
+          (pose: Pose, model: Float64Array) => climb.update(pose, model, 0.6 * DT, DT),
+          (w: number) => climb.setWeight(w, ease),
+        ],
+        [
+          'hang',
+          (pose: Pose, model: Float64Array) => hang.update(pose, model, DT, 0),
+          (w: number) => hang.setWeight(w, ease),
+        ],
+      ] as const) {
+        let untouched = false;
+        const { steps } = run(character, 150, (f, pose, model) => {
+          if (f === 30) setWeight(0);
+          if (f === 100) setWeight(1);
+          const before = pose.rotations.slice();
+          update(pose, model);
+          // Long after the ease out, the turn is gone: the pose passes as given.
+          if (f === 99) untouched = pose.rotations.every((v, k) => Object.is(v, before[k]));
+          return 0;
+        });
+        expect(steps, `${name}, eased over ${ease} s`).toBeLessThanOrEqual(9 + 1e-9);
+        expect(untouched, `${name}, eased over ${ease} s`).toBe(true);
+      }
+    }
+  });
+
+  it('refuses a maxTurnSpeed that is not a number > 0 (placement/invalid-option), and takes Infinity', async () => {
+    const { skeleton, rig, scale } = await robot();
+    for (const maxTurnSpeed of [0, -1, Number.NaN, '3']) {
+      for (const make of [
+        () => new LadderClimb(skeleton, rig, { ladder, scale, maxTurnSpeed } as never),
+        () =>
+          new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale, maxTurnSpeed } as never),
+      ]) {
+        expect(make, String(maxTurnSpeed)).toThrow(
+          expect.objectContaining({
+            code: 'placement/invalid-option',
+            message: expect.stringContaining('maxTurnSpeed'),
+          }),
+        );
+      }
+    }
+    expect(
+      () => new LadderClimb(skeleton, rig, { ladder, scale, maxTurnSpeed: Number.POSITIVE_INFINITY }),
+    ).not.toThrow();
+  });
+
   it('by the default ease, turned back mid-ease (off, on, off, on): no joint over 10° a frame', async () => {
     const character = await robot();
     const { skeleton, rig, scale } = character;
