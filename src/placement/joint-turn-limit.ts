@@ -49,9 +49,7 @@ export class JointTurnLimit {
 
   /** Whether the turn added last update is none at every joint: switched off, nothing is left to ease. */
   isNone(): boolean {
-    const a = this.added;
-    for (let k = 0; k < a.length; k += 4) if (a[k] !== 0 || a[k + 1] !== 0 || a[k + 2] !== 0) return false;
-    return true;
+    return addsNoTurn(this.added);
   }
 
   /** Records the joints' rotations as the controller finds them, before it turns them. */
@@ -94,4 +92,15 @@ export class JointTurnLimit {
     }
     return any;
   }
+}
+
+/**
+ * Whether every rotation in `added` (4 numbers each) is the identity: its axis part all 0, as
+ * `limitTurnStep` records a turn that is none (base⁻¹ · base).
+ */
+export function addsNoTurn(added: Float64Array): boolean {
+  for (let k = 0; k < added.length; k += 4) {
+    if (added[k] !== 0 || added[k + 1] !== 0 || added[k + 2] !== 0) return false;
+  }
+  return true;
 }

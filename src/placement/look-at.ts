@@ -21,6 +21,7 @@ import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
 import { refuseDt, turnSpeedOption } from './check-option.js';
 import { GoalWeight } from './goal-weight.js';
+import { addsNoTurn } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
 import { type PoseReads, pathUp, poseReads, poseReadsUsable, refusePose } from './pose-reads.js';
 import { EASED_WEIGHT_LENGTH, SPRING, springOmega, springStep3 } from './spring.js';
@@ -357,7 +358,7 @@ export class LookAt {
     const weight = this.goalWeight.state[3];
     // At weight 0 the pose passes as given, once the limit has brought the turns back: eased out
     // faster than the limit turns, the rest of the turn snapped back in a frame (29° at 0.05 s).
-    if (weight === 0 && (this.turnFresh || this.addedIsNone())) {
+    if (weight === 0 && (this.turnFresh || addsNoTurn(this.added))) {
       this.own.undo(pose, model);
       this.own.done(pose);
       this.clamped.fill(0);
@@ -478,13 +479,6 @@ export class LookAt {
       0,
       fresh,
     );
-  }
-
-  /** Whether the last solve added no turn to any joint (its added rotations' axes all 0). */
-  private addedIsNone(): boolean {
-    const a = this.added;
-    for (let k = 0; k < a.length; k += 4) if (a[k] !== 0 || a[k + 1] !== 0 || a[k + 2] !== 0) return false;
-    return true;
   }
 
   /** Puts back the weight and the target as they were before this solve stepped them. */
