@@ -184,6 +184,8 @@ const TEXT_LENGTH = 6;
 const SLOTS = 8;
 const TEXT_BYTES = 2048;
 const STOP = -1;
+/** The steps that may read the characters' clips: a frame with one shares them first. */
+const READS_CLIPS = CROWD_STEP.sample | CROWD_STEP.custom;
 
 /** What a worker is sent once, at set-up. */
 interface InitMessage {
@@ -198,11 +200,7 @@ interface InitMessage {
   readonly count: number;
   readonly crowd: ArrayBuffer | SharedArrayBuffer;
   readonly clips: readonly ClipMessage[];
-  /** Per character, its clip's index in `clips` (−1: none). */
-  readonly clipOf: Int32Array;
-  /** Per character, its second clip's index in `clips` (−1: none). */
-  readonly blendClipOf: Int32Array;
-  /** Per character, its clip's index, its second clip's and its despawns, written each frame. */
+  /** Per character, its clip's index (−1: none), its second clip's and its despawns: at set-up and each frame that reads clips. */
   readonly clipState: SharedArrayBuffer;
   readonly batch: { limbs: readonly TwoBoneBatchLimb[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
   readonly aims: { bones: readonly AimIkOptions[]; buffer: ArrayBuffer | SharedArrayBuffer } | null;
@@ -601,17 +599,15 @@ export class CrowdWorkers {
       const k = clip === null ? -1 : clips.indexOf(clip);
       return clip !== null && k < 0 ? clips.push(clip) - 1 : k;
     };
-    const clipOf = new Int32Array(crowd.count);
-    const blendClipOf = new Int32Array(crowd.count);
+    // Each character's clips (by index) and despawns, on the memory the workers read them from
+    // at the start and at each frame that reads clips.
     const state = this.clipState;
     for (let c = 0; c < crowd.count; c++) {
-      clipOf[c] = indexOf(crowd.clipOf(c));
-      blendClipOf[c] = indexOf(crowd.blendClipOf(c));
+      state[3 * c] = indexOf(crowd.clipOf(c));
+      state[3 * c + 1] = indexOf(crowd.blendClipOf(c));
+      state[3 * c + 2] = crowd.despawns(c);
       this.lastClips.push(crowd.clipOf(c));
       this.lastBlendClips.push(crowd.blendClipOf(c));
-      state[3 * c] = clipOf[c];
-      state[3 * c + 1] = blendClipOf[c];
-      state[3 * c + 2] = crowd.despawns(c);
     }
     for (const clip of later) indexOf(clip);
     for (let k = 0; k < clips.length; k++) this.clipIndex.set(clips[k], k);
@@ -639,8 +635,6 @@ export class CrowdWorkers {
         times: c.times,
         values: c.values,
       })),
-      clipOf,
-      blendClipOf,
       clipState: state.buffer as SharedArrayBuffer,
       batch: batch === null ? null : { limbs: batch.limbOptions, buffer: batch.buffer },
       aims: aims === null ? null : { bones: aims.boneOptions, buffer: aims.buffer },
@@ -902,8 +896,7 @@ export class CrowdWorkers {
     // The characters' clips as they are now, for the workers to follow (they were sent every
     // clip at start): only a clip they were not sent is refused. Until 27 November they sampled
     // the clips of the start, silently unlike one thread (a hostile test).
-    const reads = (steps & (CROWD_STEP.sample | CROWD_STEP.custom)) !== 0;
-    if (reads) this.shareClips();
+    if ((steps & READS_CLIPS) !== 0) this.shareClips();
     this.busy = true;
     const control = this.control;
     control[STEPS] = steps;
@@ -973,23 +966,18 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 /**
  * A worker's side of the clips a frame follows: each character's clips as the main thread wrote
  * them in `state` (3 numbers each: the clip's index, −1 for none; the second clip's; the
- * despawns), given to the worker's crowd where they changed. A character taken out and given a
- * clip again since is taken out here too, so that its placement starts over as on one thread.
+ * despawns), given to the worker's crowd now and, by the function returned, where they changed
+ * since. A character taken out and given a clip again since is taken out here too, so that its
+ * placement starts over as on one thread.
  */
-function followClips(
-  crowd: Crowd,
-  clips: readonly Clip[],
-  state: Int32Array,
-  clipOf: Int32Array,
-  blendClipOf: Int32Array,
-): () => void {
+function followClips(crowd: Crowd, clips: readonly Clip[], state: Int32Array): () => void {
   const known = new Int32Array(3 * crowd.count);
   for (let c = 0; c < crowd.count; c++) {
-    known[3 * c] = clipOf[c];
-    known[3 * c + 1] = blendClipOf[c];
+    known[3 * c] = -1;
+    known[3 * c + 1] = -1;
     known[3 * c + 2] = state[3 * c + 2];
   }
-  return () => {
+  const follow = (): void => {
     for (let c = 0; c < crowd.count; c++) {
       const o = 3 * c;
       if (state[o + 2] !== known[o + 2]) {
@@ -1007,6 +995,8 @@ function followClips(
       }
     }
   };
+  follow();
+  return follow;
 }
 
 /**
@@ -1038,11 +1028,7 @@ export function serveCrowdWorker(
       const skeleton = Skeleton.create(m.skeleton);
       const crowd = Crowd.fromBuffer(skeleton, m.count, m.crowd);
       const clips = m.clips.map((c) => Clip.fromTable(skeleton, c.name, c.duration, c));
-      for (let c = 0; c < m.count; c++) {
-        if (m.clipOf[c] >= 0) crowd.setClip(c, clips[m.clipOf[c]]);
-        if (m.blendClipOf[c] >= 0) crowd.setBlendClip(c, clips[m.blendClipOf[c]]);
-      }
-      follow = followClips(crowd, clips, new Int32Array(m.clipState), m.clipOf, m.blendClipOf);
+      follow = followClips(crowd, clips, new Int32Array(m.clipState));
       const batch =
         m.batch === null ? null : TwoBoneBatch.fromBuffer(skeleton, m.batch.limbs, m.count, m.batch.buffer);
       const aims =
@@ -1092,7 +1078,7 @@ export function serveCrowdWorker(
       const steps = Atomics.load(control, STEPS);
       if (steps === STOP) return;
       try {
-        if ((steps & (CROWD_STEP.sample | CROWD_STEP.custom)) !== 0) follow();
+        if ((steps & READS_CLIPS) !== 0) follow();
         const invalid = runSlice(slice, steps, control[MODE] === 0 ? 'loop' : 'clamp', m.first, m.size);
         if (invalid > 0) Atomics.add(control, INVALID, invalid);
       } catch (error) {
