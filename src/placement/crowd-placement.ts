@@ -166,10 +166,10 @@ export class CrowdPlacement {
       // (With some hysteresis, 0.45 to 0.55: a weight wobbling about 0.5 swapped the contacts
       // every frame, 43° steps.)
       const base = crowd.clipOf(c);
+      const blend = crowd.blendClipOf(c);
       const w = crowd.blendWeights[c];
-      const second =
-        base !== null && crowd.blendClipOf(c) !== null && (this.leading[c] === 1 ? w >= 0.45 : w > 0.55);
-      const clip = second ? crowd.blendClipOf(c) : base;
+      const second = base !== null && blend !== null && (this.leading[c] === 1 ? w >= 0.45 : w > 0.55);
+      const clip = second ? blend : base;
       this.leading[c] = second ? 1 : 0;
       // (A character taken out and given a clip again since, even the same clip, starts over.)
       if (clip !== this.trackClips[c] || crowd.despawns(c) !== this.despawnsSeen[c]) this.followClip(c, clip);

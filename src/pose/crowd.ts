@@ -92,7 +92,7 @@ export class Crowd {
   readonly buffer: ArrayBuffer | SharedArrayBuffer;
   private readonly clips: (Clip | null)[];
   private readonly contexts: (SamplerContext | null)[];
-  /** Per character, how many times it was given no clip (see {@link Crowd.despawns}). */
+  /** Per character, how many times its clip was taken out (see {@link Crowd.despawns}). */
   private readonly cleared: Uint32Array;
   private readonly blendClips: (Clip | null)[];
   private readonly blendContexts: (SamplerContext | null)[];
@@ -248,10 +248,9 @@ export class Crowd {
 
   /**
    * How many times character `character`'s clip was taken out ({@link Crowd.setClip} with `null`
-   * over a clip): a
-   * character taken out and given a clip again between two looks (an object pool, a far character
-   * on a schedule) is told by it, where its clip alone may read the same (`CrowdPlacement` starts
-   * its placement over then). 0 for a character out of range.
+   * over a clip): a character taken out and given a clip again between two looks (an object pool,
+   * a far character on a schedule) is told by it, where its clip alone may read the same
+   * (`CrowdPlacement` starts its placement over then). 0 for a character out of range.
    */
   despawns(character: number): number {
     return this.cleared[character] ?? 0;
