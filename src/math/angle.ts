@@ -50,21 +50,34 @@ function kernelCos(r: number): number {
   return w + (1 - w - hz + z * p);
 }
 
+/** The angle {@link cosSinInto} was given, for {@link cosSinAt}. */
+const given = new Float64Array(1);
+
 /**
  * Writes `cos θ` and `sin θ` into `out[o]` and `out[o + 1]` (θ in radians, finite); returns `out`.
  * Exact for 0, ±π/2 and ±π. NaN for a non-finite angle.
  */
 export function cosSinInto(angleRad: number, out: Float64Array | number[], o = 0): Float64Array | number[] {
-  const x = angleRad;
+  given[0] = angleRad;
+  cosSinAt(given, 0, out, o);
+  return out;
+}
+
+/**
+ * {@link cosSinInto} of the angle `angles[ao]`: for a caller in a frame loop, whose angle then
+ * reaches the arithmetic unboxed (a double passed to a call V8 does not inline is allocated).
+ */
+export function cosSinAt(angles: Float64Array, ao: number, out: Float64Array | number[], o: number): void {
+  const x = angles[ao];
   if (x === 0 || x === Math.PI || x === -Math.PI || x === Math.PI / 2 || x === -Math.PI / 2) {
     out[o] = x === 0 ? 1 : x === Math.PI || x === -Math.PI ? -1 : 0;
     out[o + 1] = x === Math.PI / 2 ? 1 : x === -Math.PI / 2 ? -1 : 0;
-    return out;
+    return;
   }
   if (!(x - x === 0)) {
     out[o] = Number.NaN;
     out[o + 1] = Number.NaN;
-    return out;
+    return;
   }
   const k = Math.round(x * INV_PIO2);
   const r = x - k * PIO2_1 - k * PIO2_2 - k * PIO2_3;
@@ -74,7 +87,6 @@ export function cosSinInto(angleRad: number, out: Float64Array | number[], o = 0
   const q = k - 4 * Math.floor(k / 4);
   out[o] = q === 0 ? c : q === 1 ? -s : q === 2 ? -c : s;
   out[o + 1] = q === 0 ? s : q === 1 ? c : q === 2 ? -s : -c;
-  return out;
 }
 
 /** `[cos θ, sin θ]` of an angle in radians, by `cosSinInto`: the same bits on every engine. */

@@ -19,7 +19,7 @@ import {
 import { decompose } from '../kernel/trs.js';
 import { limitTurnStep } from '../kernel/turn-step-limit.js';
 import { normalizeScaled } from '../kernel/vec3.js';
-import { cosSinOfAngle } from '../math/angle.js';
+import { cosSinAt, cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -45,11 +45,26 @@ import {
 import { straightKneeHinge } from './straight-knee-hinge.js';
 
 /**
- * The least `maxJointStep` other than 0, radians a frame: 0.02 let a swinging leg lag until its
- * solve, taken whole where its knee would bend the other way, jumped 16°, 0.01 54°, 1e-6 75°
- * (the robot's walk over bumps; 0.05 and up hold).
+ * The least `maxTurnSpeed`, radians a second: 1.2 (0.02 a frame at 60 Hz) let a swinging leg lag
+ * until its solve, taken whole where its knee would bend the other way, jumped 16°, 0.6 54°,
+ * 6e-5 75° (the robot's walk over bumps; 3, 0.05 a frame, and up hold).
  */
-const MIN_JOINT_STEP = 0.05;
+const MIN_TURN_SPEED = 3;
+
+/** The default `maxTurnSpeed`, radians a second: just under 10° a frame at 60 Hz. */
+const TURN_SPEED = 0.1745 * 60;
+
+/**
+ * The shortest frame the joint-step limit is scaled to, seconds: above 60 Hz each solve may change
+ * a joint's added turn by a 60 Hz frame's worth. Held to `maxTurnSpeed · dt` there, the legs
+ * lagged so far that the Fox's paw landing down a step snapped 19.5° in its first planted frame
+ * at 144 Hz (11.2° at 60), and a stance knee held that tightly drew the robot's hips 12 cm down at
+ * the end of a stance where at 60 Hz they stood level (the knee's bound, kneeRates, pulls the
+ * hips down as fast as it must). Below 60 Hz, and for a character a crowd schedule solves every
+ * Nth frame, the limit is `maxTurnSpeed · dt`: per frame it held a 30 Hz walk to half the speed,
+ * its soles 0.4 cm off the steps.
+ */
+const FRAME_FLOOR = 1 / 60;
 
 /**
  * Leg lengths by which a planted foot may stand off its solve, at weight 0, before the joint-step
@@ -59,7 +74,8 @@ const SWITCH_LAG = 0.75;
 
 /**
  * Seconds after the placement's own ease (unless that is 0) for which a planted foot's lag keeps
- * closing after switching on (limitSteps): at 10° a frame, the joint-step limit catches up 120°.
+ * closing after switching on (limitSteps): at the default 10° a frame at 60 Hz, the joint-step limit
+ * catches up 120°.
  */
 const SWITCH_LAG_TAIL = 0.2;
 
@@ -76,6 +92,8 @@ const SIN_60 = Math.sqrt(0.75);
  * from inside the call (a solve refuses it).
  */
 const scratch = {
+  /** An angle for cosSinAt (stepLimitFor). */
+  angle: new Float64Array(1),
   world: new Float64Array(16),
   worldInverse: new Float64Array(16),
   worldRotation: new Float64Array(4),
@@ -178,21 +196,23 @@ export interface FootPlacementOptions {
    */
   readonly softness?: number;
   /**
-   * The most the rotation placement adds to a leg's joint (hip, knee, foot) may change from one
-   * solve to the next, radians: where a target jumps (a foot crossing a step's edge, a swinging
-   * leg reaching full extension) the change is spread over frames rather than popping. A planted
-   * foot's joint is not held off its solved place by more than `jointStepTolerance` (its turn may
-   * still be held back): past it, the limit yields as far as brings the foot within half that
-   * (more while placement switches on or off: see `setWeight`). No clearly bent knee is bent the
-   * other way from the animation's: there the leg takes its solve whole. So that a planted leg's knee need not be held back,
-   * the pelvis rises and sinks no faster than turns a planted knee by 0.9 of this beyond the
-   * animation's own turn, and the pitch placement adds to a four-legged body changes by at most
-   * this a frame. Default 0.1745 (just under 10°); 0 turns all of them off; otherwise from 0.05
-   * to π (a tighter limit held a swinging leg back so far that its solve, taken whole where the
-   * knee would bend the other way, jumped 75° in a frame). docs/placement-details.md measures it
-   * on the walk table.
+   * How fast the rotation placement adds to a leg's joint (hip, knee, foot) may change, radians a
+   * second (a solve's `dt` times this, at most π, between two solves): where a target jumps (a
+   * foot crossing a step's edge, a swinging leg reaching full extension) the change is spread over
+   * frames rather than popping, over the same time at any frame rate (and for a character a crowd
+   * schedule solves every Nth frame). A planted foot's joint is not held off its solved place by
+   * more than `jointStepTolerance` (its turn may still be held back): past it, the limit yields as
+   * far as brings the foot within half that (more while placement switches on or off: see
+   * `setWeight`). No clearly bent knee is bent the other way from the animation's: there the leg
+   * takes its solve whole. So that a planted leg's knee need not be held back, the pelvis rises and
+   * sinks no faster than turns a planted knee by 0.9 of this beyond the animation's own turn, and
+   * the pitch placement adds to a four-legged body changes by at most this. Default 10.47 (just
+   * under 10° a frame at 60 Hz); `Infinity` turns all of them off; otherwise 3 at least (a tighter
+   * limit held a swinging leg back so far that its solve, taken whole where the knee would bend the
+   * other way, jumped 75° in a frame). docs/placement-details.md measures it on the walk table.
+   * (Until 0.1.0's `maxJointStep`, radians a solve: `maxTurnSpeed` is that times 60 at 60 Hz.)
    */
-  readonly maxJointStep?: number;
+  readonly maxTurnSpeed?: number;
   /**
    * How far the joint-step limit may hold a planted foot's joint from where its leg's solve put
    * it, a fraction of the leg's length in [0, 1]; past it, the limit yields until the foot is
@@ -492,10 +512,11 @@ export class FootPlacement {
   /** A toeless foot's pad half-length, a fraction of the leg's length (0: one ray). */
   private readonly footprint: number;
   /**
-   * cos and sin of half the largest change per solve of a leg joint's added rotation (cos −2: off),
-   * how far (a fraction of the leg) the limit may move a foot on the ground, and cos and sin of
-   * the most a planted knee may turn (straighten or bend) per solve beyond the animation's own
-   * turn (kneeRates).
+   * For this solve's dt (stepLimitFor): cos and sin of half the largest change of a leg joint's
+   * added rotation (cos −2: off), how far (a fraction of the leg) the limit may move a foot on the
+   * ground, cos and sin of the most a planted knee may turn (straighten or bend) beyond the
+   * animation's own turn (kneeRates), and that largest change (the body's pitch, pitchBody); then
+   * `maxTurnSpeed` and the dt the numbers are for.
    */
   private readonly oStepLimit: number;
   /** Per leg, its root, middle and foot (or end) joints: the joints whose added rotation is limited. */
@@ -614,7 +635,7 @@ export class FootPlacement {
     this.oKneeBounds = f64(2 * n);
     this.oFootHeights = f64(n);
     this.oSettings = f64(18);
-    this.oStepLimit = f64(6);
+    this.oStepLimit = f64(8);
     this.oForwardModel = f64(3);
     this.oEntryRotations = f64(12 * n);
     this.oAddedRotations = f64(12 * n);
@@ -740,25 +761,33 @@ export class FootPlacement {
       this.oSettings,
     );
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
-    const maxStep = option('maxJointStep', 0.1745, Math.PI);
-    if (maxStep > 0 && maxStep < MIN_JOINT_STEP) {
+    if ('maxJointStep' in options) {
+      // Renamed with a change of unit: a per-solve number left in a caller's options must not be
+      // taken silently as the old limit's off switch (0) or as radians a second.
       throw new TendonError(
         'placement/invalid-option',
-        `${name}: maxJointStep = ${maxStep} is under ${MIN_JOINT_STEP} (0 turns the limit off): a leg held back so far takes its solve whole in a frame`,
+        `${name}: maxJointStep (radians a solve) is now maxTurnSpeed, radians a second: maxJointStep × 60 at 60 Hz (Infinity turns the limit off)`,
       );
     }
-    const [stepCos, stepSin] = cosSinOfAngle(0.5 * maxStep);
-    // The knee's own straightening limit, a little under the step limit: the hip's turn adds to it.
-    const [kneeCos, kneeSin] = cosSinOfAngle(0.9 * maxStep);
+    const speed = options.maxTurnSpeed ?? TURN_SPEED;
+    if (typeof speed !== 'number' || !(speed >= MIN_TURN_SPEED)) {
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: maxTurnSpeed = ${String(speed)} is not a number ≥ ${MIN_TURN_SPEED} radians a second (Infinity turns the limit off): a leg held back further takes its solve whole in a frame`,
+      );
+    }
+    // The limit's numbers for a solve's dt are set by stepLimitFor; the speed and the dt they
+    // were set for (none yet) are kept beside them.
     this.f.set(
       [
-        maxStep > 0 ? stepCos : -2,
-        stepSin,
+        speed === Number.POSITIVE_INFINITY ? -2 : 1,
+        0,
         option('jointStepTolerance', 0.01, 1),
-        kneeCos,
-        kneeSin,
-        // The body's pitch turns no faster either (pitchBody), radians.
-        maxStep,
+        1,
+        0,
+        0,
+        speed,
+        Number.NaN,
       ],
       this.oStepLimit,
     );
@@ -1093,6 +1122,7 @@ export class FootPlacement {
     // Checked by arithmetic (v − v is 0 for a finite number, NaN otherwise), with no builtin call:
     // a double passed to one that is not inlined is boxed, and a frame must not allocate.
     if (!(dt >= 0 && dt - dt === 0)) refuseDt(dt, name);
+    this.stepLimitFor();
     if (world === null || typeof world !== 'object') {
       throw new TendonError('placement/invalid-input', `${name}: world must be 16 numbers`);
     }
@@ -2697,6 +2727,29 @@ export class FootPlacement {
    * by the limit toward it (the turn's axis kept, its half-angle's cosine and sine the limit's:
    * trig-free). Legs changed here get their model matrices again.
    */
+  /**
+   * The joint-step limit's numbers for this solve's `dt` (read from the clock: a double passed
+   * would be boxed), from `maxTurnSpeed`: the largest change `maxTurnSpeed · dt`, or a 60 Hz
+   * frame's worth for a shorter frame (FRAME_FLOOR), at most π (a longer frame, a hitch, limits
+   * nothing); its half's cosine and sine, 0.9 of it for the knees. Kept until the dt changes.
+   * Trig-free (cosSinAt): the same bits on every engine.
+   */
+  private stepLimitFor(): void {
+    const limit = this.f;
+    const o = this.oStepLimit;
+    const dt = this.clock[0];
+    if (limit[o] < -1 || limit[o + 7] === dt) return;
+    const step = limit[o + 6] * (dt > FRAME_FLOOR ? dt : FRAME_FLOOR);
+    const most = step < Math.PI ? step : Math.PI;
+    const a = scratch.angle;
+    a[0] = 0.5 * most;
+    cosSinAt(a, 0, limit, o);
+    a[0] = 0.9 * most;
+    cosSinAt(a, 0, limit, o + 3);
+    limit[o + 5] = most;
+    limit[o + 7] = dt;
+  }
+
   /**
    * Whether the joint-step limit (the legs' in limitSteps, the pitch's in pitchBody) starts afresh
    * this frame, unlimited: the first solve, after `reset()`, or switched on at once (an ease of 0),

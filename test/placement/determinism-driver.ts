@@ -66,8 +66,8 @@ export function run(frames: number): string {
   const target = new Float64Array([0.5, 1.5, 2]);
   for (const ground of grounds) {
     // On the mesh, the joint-step limit too (its half-angle cosine and sine, and its cuts).
-    const maxJointStep = ground instanceof MeshGround ? 0.05 : 0;
-    const placement = new FootPlacement(skeleton, rig, { ground, maxJointStep });
+    const maxTurnSpeed = ground instanceof MeshGround ? 3 : Number.POSITIVE_INFINITY;
+    const placement = new FootPlacement(skeleton, rig, { ground, maxTurnSpeed });
     placement.setContactTrack(track);
     const look = new LookAt(skeleton, rig, { coneAngle: 0.7 });
     for (let f = 0; f < frames; f++) {

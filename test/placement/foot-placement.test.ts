@@ -66,8 +66,8 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'CMU 131_01, no step limit/bumps': { slide: 0.014, step: 11 },
 };
 
-/** The joint-step limit turned off (FootPlacementOptions.maxJointStep; just under 10° by default). */
-const NO_LIMIT: Partial<FootPlacementOptions> = { maxJointStep: 0 };
+/** The joint-step limit turned off (FootPlacementOptions.maxTurnSpeed; just under 10° a frame by default). */
+const NO_LIMIT: Partial<FootPlacementOptions> = { maxTurnSpeed: Number.POSITIVE_INFINITY };
 
 const CASES: Case[] = [
   { name: 'robot Walking', character: robot, clip: 'Walking', loop: true },
@@ -101,6 +101,11 @@ const CASES: Case[] = [
 ];
 
 const rows: string[] = [];
+/**
+ * The frame rate the table is walked at: 60, whose targets and bounds are checked; another (`FPS=30
+ * REPORT=1 npx vitest run test/placement/foot-placement.test.ts`) prints its table, unchecked.
+ */
+const FPS = Number(process.env.FPS ?? 60);
 
 describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
   it.each(['flat', 'slope', 'steps', 'bumps'])(
@@ -120,6 +125,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
         scale: character.scale,
         seconds,
         options: c.options,
+        fps: FPS,
       });
       const e = summary(m.contactErrors);
       const e0 = summary(m.contactErrorsWithoutIk);
@@ -129,6 +135,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       rows.push(
         `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm (on the ground ${(100 * groundSlide.max).toFixed(2)})  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}° (clip's own there ${m.clipStepAtMaxDeg.toFixed(1)}°; beyond the clip's ${m.maxStepBeyondClipDeg.toFixed(1)}°)`,
       );
+      if (FPS !== 60) return;
       const bound = { ...TARGET, ...OPEN[`${c.name}/${terrain}`] };
       expect(m.contactFrames).toBeGreaterThan(25);
       // Whatever else: placement brings the soles far nearer the ground than the animation has them.
