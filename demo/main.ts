@@ -397,8 +397,9 @@ async function main(): Promise<void> {
     hang.setWeight(0, 0);
     hang.setWeight(1, 0.5);
     jumpGoal = 0;
-    // A small push, so that the body catching the bar swings (the jump itself is straight up).
-    hang.pushBody(0, 0, 25);
+    // A small kick, so that the body catching the bar swings (the jump itself is straight up): a
+    // change of velocity, the same swing at any frame rate.
+    hang.kickBody(0, 0, 0.42);
   };
 
   const land = () => {

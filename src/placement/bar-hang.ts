@@ -14,6 +14,7 @@ import {
 import { TendonError } from '../errors.js';
 import { TwoBoneIk } from '../ik/two-bone.js';
 import { invert } from '../kernel/mat4.js';
+import { cosSinAt } from '../math/angle.js';
 import { restModelMatrices, subtreeToModel } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -96,6 +97,9 @@ function optionNumber(
 /** Offsets into `BarHang.state`. */
 const STATE = { position: 0, lastDt: 1, travel: 2 } as const;
 
+/** A swing step's angle, then its cosine and sine (BarHang.swing). */
+const arcTurn = new Float64Array(3);
+
 /** Throws for an update's `dt` or `move`: out of line, so the update's body stays small. */
 function refuseClock(dt: unknown, move: unknown): never {
   throw new TendonError(
@@ -145,8 +149,9 @@ const GRIP = {
 
 /**
  * A character hanging from a bar by both hands. The body is a pendulum under the grip: a point
- * mass integrated by Verlet steps and held at its distance from the grip, so no angle (and no
- * trigonometry) is ever needed; a push swings it, damping calms it. Moving along the bar goes hand
+ * mass integrated by Verlet steps, each carried along its circle about the grip as an arc (its
+ * cosine and sine by tendon's own arithmetic: the same bits on every engine), so the swing keeps
+ * its energy at any frame rate; a kick or a push swings it, damping alone calms it. Moving along the bar goes hand
  * over hand: one hand moves to its next grip while the other holds; a body that stops hangs by both
  * hands again within a quarter second. Each update writes the
  * character's world matrix (hanging along the line from its grip, facing across the bar) and bends
@@ -179,6 +184,8 @@ export class BarHang {
   /** Pushes since the last update, `x, y, z` each as given, {@link BarHang.pushCount} of them. */
   private readonly pushes = new Float64Array(3 * PUSH_SLOTS);
   private pushCount = 0;
+  /** The kicks' sum since the last update that advanced time (BarHang.kickBody), units/s. */
+  private readonly kicks = new Float64Array(3);
   /** The bar's point above the body this update, world `x, y, z`. */
   private readonly pivot = new Float64Array(3);
   private readonly worldInverse = new Float64Array(16);
@@ -376,12 +383,15 @@ export class BarHang {
     this.gripsSet = false;
     this.state[STATE.lastDt] = 0;
     this.pushCount = 0;
+    this.kicks.fill(0);
     this.turns.reset();
   }
 
   /**
    * Gives the swing a push: a world-space acceleration (units/s²) applied over the next update.
-   * Pushes given before one update add up.
+   * Pushes given before one update add up. Given every frame, it is a steady push; given once, it
+   * swings the body by as much as that frame is long (twice as far at 30 Hz as at 60): a one-off
+   * push is {@link BarHang.kickBody}.
    *
    * @throws {@link TendonError} `placement/invalid-input` for an acceleration that is not a number
    *   within ±1e300 (so that pushes add up to a finite sum), or a sum of the pushes since the last
@@ -409,6 +419,33 @@ export class BarHang {
       this.pushes[o + 2] = az;
       this.pushCount++;
     }
+  }
+
+  /**
+   * Gives the swing a kick: a world-space change of the body's velocity (units/s), taken whole by
+   * the next update that advances time, whatever its `dt`, so a one-off push (a grab, a hit)
+   * swings the body as far at any frame rate. Kicks given before that update add up.
+   *
+   * @throws {@link TendonError} `placement/invalid-input` for a velocity that is not a number
+   *   within ±1e300, or a sum of the kicks not yet taken past that; the kick is then not taken.
+   */
+  kickBody(vx: number, vy: number, vz: number): void {
+    const k = this.kicks;
+    if (
+      typeof vx !== 'number' ||
+      typeof vy !== 'number' ||
+      typeof vz !== 'number' ||
+      !pushInRange(vx, vy, vz) ||
+      !pushInRange(k[0] + vx, k[1] + vy, k[2] + vz)
+    ) {
+      throw new TendonError(
+        'placement/invalid-input',
+        `BarHang.kickBody: ${describeArg(vx)}, ${describeArg(vy)}, ${describeArg(vz)}: numbers within ±${PUSH_LIMIT}, as the kicks not yet taken add up`,
+      );
+    }
+    k[0] += vx;
+    k[1] += vy;
+    k[2] += vz;
   }
 
   /** More pushes than slots before one update: all of them summed into the first (rare). */
@@ -506,8 +543,8 @@ export class BarHang {
   }
 
   /**
-   * One Verlet step of the body point under gravity and the push, held at its distance from the
-   * pivot. Computed before it is kept: a step that leaves the doubles throws with nothing written.
+   * One Verlet step of the body point under gravity, the pushes and the kicks, carried along its
+   * circle about the pivot. Computed before it is kept: a step that leaves the doubles throws with nothing written.
    */
   private swing(): void {
     const px = this.pivot[0];
@@ -541,44 +578,98 @@ export class BarHang {
       const vx = (this.started ? b[0] - b[3] : 0) * keep;
       const vy = (this.started ? b[1] - b[4] : 0) * keep;
       const vz = (this.started ? b[2] - b[5] : 0) * keep;
-      x += vx + ax * dt * dt;
-      y += vy + (ay - f[12]) * dt * dt;
-      z += vz + az * dt * dt;
+      const k = this.kicks;
+      x += vx + ax * dt * dt + k[0] * dt;
+      y += vy + (ay - f[12]) * dt * dt + k[1] * dt;
+      z += vz + az * dt * dt + k[2] * dt;
     }
-    // Keep the body in the plane across the bar, at its distance below the pivot.
-    let dx = x - px;
-    let dy = y - py;
-    let dz = z - pz;
-    const along = dx * f[3] + dy * f[4] + dz * f[5];
-    dx -= along * f[3];
-    dy -= along * f[4];
-    dz -= along * f[5];
-    const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 - d2 !== 0) {
+    // Kept in the plane across the bar at its distance from the pivot: moved along its circle by
+    // the step's part along the circle, as an arc, not moved back onto the circle along the radius
+    // (the step's chord). The chord lost a share of the swing at every step, more the longer the
+    // frame: with no damping, a third of the swing was left after 6 s at 30 Hz, 0.57 at 60 and
+    // 0.86 at 240. The step carried to the next is the arc's, turned with the body. (The angle's
+    // cosine and sine are tendon's own: the same bits on every engine.)
+    let rx = x0 - px;
+    let ry = y0 - py;
+    let rz = z0 - pz;
+    let along = rx * f[3] + ry * f[4] + rz * f[5];
+    rx -= along * f[3];
+    ry -= along * f[4];
+    rz -= along * f[5];
+    let sx = x - x0;
+    let sy = y - y0;
+    let sz = z - z0;
+    along = sx * f[3] + sy * f[4] + sz * f[5];
+    sx -= along * f[3];
+    sy -= along * f[4];
+    sz -= along * f[5];
+    const r2 = rx * rx + ry * ry + rz * rz;
+    const s2 = sx * sx + sy * sy + sz * sz;
+    if (r2 + s2 - (r2 + s2) !== 0) {
       refuseSwing(dt);
     }
-    const d = Math.sqrt(d2);
+    // The new direction from the pivot (unit) and the step to carry (the arc's length along the
+    // circle's direction there).
+    let nx = 0;
+    let ny = -1;
+    let nz = 0;
+    let tx = 0;
+    let ty = 0;
+    let tz = 0;
+    if (r2 > 0) {
+      const ri = 1 / Math.sqrt(r2);
+      rx *= ri;
+      ry *= ri;
+      rz *= ri;
+      const radial = sx * rx + sy * ry + sz * rz;
+      let ux = sx - radial * rx;
+      let uy = sy - radial * ry;
+      let uz = sz - radial * rz;
+      const arc = Math.sqrt(ux * ux + uy * uy + uz * uz);
+      nx = rx;
+      ny = ry;
+      nz = rz;
+      if (arc > 0) {
+        ux /= arc;
+        uy /= arc;
+        uz /= arc;
+        const a = arcTurn;
+        a[0] = arc / l;
+        cosSinAt(a, 0, a, 1);
+        const c = a[1];
+        const sn = a[2];
+        nx = c * rx + sn * ux;
+        ny = c * ry + sn * uy;
+        nz = c * rz + sn * uz;
+        tx = (c * ux - sn * rx) * arc;
+        ty = (c * uy - sn * ry) * arc;
+        tz = (c * uz - sn * rz) * arc;
+      }
+    } else {
+      // The body at the pivot (a hang of no length): straight below it, or where the step went.
+      const d = Math.sqrt(s2);
+      if (d > 0) {
+        nx = sx / d;
+        ny = sy / d;
+        nz = sz / d;
+      }
+    }
+    b[0] = px + nx * l;
+    b[1] = py + ny * l;
+    b[2] = pz + nz * l;
     if (dt > 0) {
-      b[3] = x0;
-      b[4] = y0;
-      b[5] = z0;
+      b[3] = b[0] - tx;
+      b[4] = b[1] - ty;
+      b[5] = b[2] - tz;
       this.state[STATE.lastDt] = dt;
+      this.kicks.fill(0);
     } else if (!this.started) {
-      b[3] = x0;
-      b[4] = y0;
-      b[5] = z0;
+      b[3] = b[0];
+      b[4] = b[1];
+      b[5] = b[2];
     }
     this.started = true;
     this.pushCount = 0;
-    if (d > 0) {
-      b[0] = px + (dx * l) / d;
-      b[1] = py + (dy * l) / d;
-      b[2] = pz + (dz * l) / d;
-    } else {
-      b[0] = px;
-      b[1] = py - l;
-      b[2] = pz;
-    }
     const wall = f[17];
     if (wall >= 0) {
       // A ledge: the body's point no nearer the wall than `wall` behind the edge. Past it, the
@@ -682,71 +773,108 @@ export class BarHang {
     const home0 = position + sideSign * half;
     const home1 = position - sideSign * half;
     if (!this.gripsSet) {
-      g[GRIP.at] = home0;
-      g[GRIP.length + GRIP.at] = home1;
+      // Where the hands held before this update's move (set at its end, the first reach set off
+      // a frame late, its hands a frame's travel behind at every rate).
+      g[GRIP.at] = home0 - travel;
+      g[GRIP.length + GRIP.at] = home1 - travel;
       g[GRIP.reaching] = 0;
       g[GRIP.length + GRIP.reaching] = 0;
       this.gripsSet = true;
     }
-    // One hand at a time lets go, and only while the other holds.
-    let release = -1;
-    let lead = 0;
-    let span = 0;
-    if (g[GRIP.reaching] === 0 && g[GRIP.length + GRIP.reaching] === 0) {
-      const e0 = g[GRIP.at] - home0;
-      const e1 = g[GRIP.length + GRIP.at] - home1;
-      if (travel !== 0) {
-        const dir = travel > 0 ? 1 : -1;
-        // The hand furthest behind its place goes; level (from rest), the hand on the side moved to.
-        const s0 = e0 * dir;
-        const s1 = e1 * dir;
-        const hand = s0 < s1 ? 0 : s1 < s0 ? 1 : sideSign * dir > 0 ? 0 : 1;
-        const behind = hand === 0 ? s0 : s1;
-        const other = hand === 0 ? s1 : s0;
-        // It lands as the holding hand falls a quarter step behind its own place.
-        if (behind < 0) {
-          release = hand;
-          lead = dir;
-          span = other + 0.25 * step > 0.25 * step ? other + 0.25 * step : 0.25 * step;
-        }
-      } else if (e0 > 0.5 * step || e0 < -0.5 * step || e1 > 0.5 * step || e1 < -0.5 * step) {
-        // At rest, a hand far from its place (the position set by hand) goes back to it.
-        release = e0 > 0.5 * step || e0 < -0.5 * step ? 0 : 1;
-        span = 0.5 * step;
-      }
-    }
-    // Written here, not in a method: a double passed to a call that is not inlined is boxed.
-    if (release >= 0) {
-      const o = release * GRIP.length;
-      g[o + GRIP.from] = g[o + GRIP.at];
-      g[o + GRIP.lead] = lead;
-      g[o + GRIP.span] = span;
-      g[o + GRIP.progress] = 0;
-      g[o + GRIP.reaching] = 1;
-    }
     const distance = travel < 0 ? -travel : travel;
-    for (let hand = 0; hand < 2; hand++) {
-      const o = hand * GRIP.length;
-      const home = hand === 0 ? home0 : home1;
-      let lift = 0;
-      if (g[o + GRIP.reaching] === 1) {
-        const byTravel = distance / g[o + GRIP.span];
-        const byTime = dt / REACH_TIME;
-        const progress = g[o + GRIP.progress] + (byTravel > byTime ? byTravel : byTime);
-        let goal = home + g[o + GRIP.lead] * 0.25 * step;
-        goal = goal < 0 ? 0 : goal > f[6] ? f[6] : goal;
+    // The share of this update's travel and time a reach has not used yet: a hand that lands
+    // part-way through the update hands the rest to the other's reach, which may set off in the
+    // same update. (Taken whole by the landing, it cost every reach up to a frame: a cycle of
+    // reaches took 0.267 s at 30 Hz and 0.254 s at 240, and at 30 Hz the body fell a reach behind
+    // within 1.5 s, its hands stopping 12 cm from where they stop at 60 Hz.)
+    let share = 1;
+    for (let pass = 0; pass < 2 && share > 0; pass++) {
+      // One hand at a time lets go, and only while the other holds.
+      let release = -1;
+      let lead = 0;
+      let span = 0;
+      // The share of the update since a hand let go: since its holding fell behind, not from the
+      // update's start (a reach then set off up to a frame early, landing its hand as much ahead).
+      let since = share;
+      if (g[GRIP.reaching] === 0 && g[GRIP.length + GRIP.reaching] === 0) {
+        const e0 = g[GRIP.at] - home0;
+        const e1 = g[GRIP.length + GRIP.at] - home1;
+        if (travel !== 0) {
+          const dir = travel > 0 ? 1 : -1;
+          // The hand furthest behind its place goes; level (from rest, or to rounding: 1e-9 steps,
+          // so that the same hang at another size picks the same hand), the hand on the side moved to.
+          const s0 = e0 * dir;
+          const s1 = e1 * dir;
+          const level = 1e-9 * step;
+          const hand = s0 < s1 - level ? 0 : s1 < s0 - level ? 1 : sideSign * dir > 0 ? 0 : 1;
+          const behind = hand === 0 ? s0 : s1;
+          const other = hand === 0 ? s1 : s0;
+          // It lands as the holding hand falls a quarter step behind its own place.
+          if (behind < 0) {
+            release = hand;
+            lead = dir;
+            const fell = -behind / distance;
+            if (fell < since) since = fell;
+            // The other hand's lead then, when the reach set off.
+            const then = other + distance * since;
+            span = then > 0 ? then + 0.25 * step : 0.25 * step;
+          }
+        } else if (e0 > 0.5 * step || e0 < -0.5 * step || e1 > 0.5 * step || e1 < -0.5 * step) {
+          // At rest, a hand far from its place (the position set by hand) goes back to it.
+          release = e0 > 0.5 * step || e0 < -0.5 * step ? 0 : 1;
+          span = 0.5 * step;
+        }
+      }
+      // Written here, not in a method: a double passed to a call that is not inlined is boxed.
+      if (release >= 0) {
+        const o = release * GRIP.length;
+        g[o + GRIP.from] = g[o + GRIP.at];
+        g[o + GRIP.lead] = lead;
+        g[o + GRIP.span] = span;
+        g[o + GRIP.progress] = 0;
+        g[o + GRIP.reaching] = 1;
+      }
+      let left = 0;
+      for (let hand = 0; hand < 2; hand++) {
+        const o = hand * GRIP.length;
+        if (g[o + GRIP.reaching] !== 1) continue;
+        const home = hand === 0 ? home0 : home1;
+        const part = hand === release ? since : share;
+        const byTravel = (distance * part) / g[o + GRIP.span];
+        const byTime = (dt * part) / REACH_TIME;
+        const added = byTravel > byTime ? byTravel : byTime;
+        const progress = g[o + GRIP.progress] + added;
         // Landed at 1 less the rounding of the sum: a move that divides the span exactly lands
         // on the same frame at any scale of the world (the sum of thirds is 1 − 1e-16 at one
-        // scale, 1 at another).
+        // scale, 1 at another), and hands on no share of the update (under 1e-9 of it).
         if (progress >= 1 - 1e-9) {
+          // The share of the update after the landing: the hand lands where its goal was then,
+          // the body that much of the update's travel short of where it ends (placed at the
+          // update's end, a grip stood up to a frame's travel off: 1–2 cm at 30 Hz).
+          const over = added > 0 ? (part * (progress - 1)) / added : 0;
+          const after = over > 1e-9 ? over : 0;
+          let goal = home + g[o + GRIP.lead] * 0.25 * step - travel * after;
+          goal = goal < 0 ? 0 : goal > f[6] ? f[6] : goal;
           g[o + GRIP.at] = goal;
           g[o + GRIP.reaching] = 0;
+          left = after;
         } else {
+          let goal = home + g[o + GRIP.lead] * 0.25 * step;
+          goal = goal < 0 ? 0 : goal > f[6] ? f[6] : goal;
           const t = progress * progress * (3 - 2 * progress);
           g[o + GRIP.progress] = progress;
           g[o + GRIP.at] = g[o + GRIP.from] + (goal - g[o + GRIP.from]) * t;
-          lift = 4 * t * (1 - t) * 0.1 * step;
         }
+      }
+      share = left;
+    }
+    for (let hand = 0; hand < 2; hand++) {
+      const o = hand * GRIP.length;
+      let lift = 0;
+      if (g[o + GRIP.reaching] === 1) {
+        const progress = g[o + GRIP.progress];
+        const t = progress * progress * (3 - 2 * progress);
+        lift = 4 * t * (1 - t) * 0.1 * step;
       }
       const ro = hand * HANG_HAND.length;
       r[ro + HANG_HAND.gripping] = 1 - g[o + GRIP.reaching];

@@ -375,6 +375,123 @@ describe('BarHang', () => {
   });
 });
 
+describe('BarHang at other frame rates', () => {
+  /**
+   * The robot kicked once (kickBody) and left to swing for 6.5 s at `fps`: the swing's amplitude
+   * (the body's travel across the bar, metres) in the 2 s from 0.5 s and in the 2 s from 4.5 s.
+   */
+  async function swing(fps: number, damping: number) {
+    const { character, skeleton, rig, pose, model } = await idleRobot();
+    const hang = new BarHang(skeleton, rig, {
+      from: [-2, 2.4, 0],
+      to: [2, 2.4, 0],
+      scale: character.scale,
+      damping,
+    });
+    const amplitude = [0, 0];
+    hang.kickBody(0, 0, 0.8);
+    for (let f = 0; f < Math.round(6.5 * fps); f++) {
+      pose.resetToRest();
+      forwardKinematics(pose, model);
+      hang.update(pose, model, 1 / fps);
+      const t = (f + 1) / fps;
+      const w = t >= 0.5 && t < 2.5 ? 0 : t >= 4.5 ? 1 : -1;
+      if (w >= 0) amplitude[w] = Math.max(amplitude[w], Math.abs(hang.world[14]));
+    }
+    return amplitude;
+  }
+
+  // Until 27 November each Verlet step was moved back onto the swing's circle along the radius,
+  // losing a share of the swing that grew with the frame's length: with no damping 0.33 of it was
+  // left after 6 s at 30 Hz, 0.57 at 60, 0.79 at 144; and a one-off push (pushBody, an
+  // acceleration over one update) swung the body twice as far at 30 Hz as at 60.
+  it.each([0, 0.15])(
+    'swings as far and as long at 30, 60 and 144 Hz, damped by its damping (%f) alone',
+    async (damping) => {
+      const at60 = await swing(60, damping);
+      // Amplitude ~ exp(−c t / 2) over the 4 s between the windows, for a small swing; this one,
+      // some 50° either way, fades a little faster (0.706 where a small one would keep 0.741).
+      expect(Math.abs(at60[1] / at60[0] - Math.exp(-2 * damping))).toBeLessThan(0.05);
+      for (const fps of [30, 144]) {
+        const [first, last] = await swing(fps, damping);
+        expect(Math.abs(first / at60[0] - 1), `${fps} Hz`).toBeLessThan(0.01);
+        expect(Math.abs(last / first - at60[1] / at60[0]), `${fps} Hz`).toBeLessThan(0.01);
+      }
+    },
+  );
+
+  // Until 27 November a hand that landed part-way through an update took the rest of it, the
+  // other's reach setting off only at the next: every reach cost up to a frame, and at 30 Hz the
+  // body fell a reach behind within 1.5 s, its hands stopping 12 cm from where they stop at 60 Hz.
+  // (And the hands first held where the body was after the first update's move: the first reach
+  // set off a frame late, at any rate.)
+  it('goes hand over hand at the same pace at 30, 60 and 144 Hz, and stops with the same grips', async () => {
+    const run = async (fps: number) => {
+      const { character, skeleton, rig, pose, model } = await idleRobot();
+      const hang = new BarHang(skeleton, rig, { from: [-3, 3, 0], to: [3, 3, 0], scale: character.scale });
+      const landings: number[] = [];
+      const was = [1, 1];
+      for (let f = 0; f < Math.round(2.6 * fps); f++) {
+        pose.resetToRest();
+        forwardKinematics(pose, model);
+        const t = f / fps;
+        hang.update(pose, model, 1 / fps, t < 1.6 ? 0.6 / fps : 0);
+        for (let h = 0; h < 2; h++) {
+          const gripping = hang.report[h * HANG_HAND.length + HANG_HAND.gripping];
+          if (gripping === 1 && was[h] === 0) landings.push((f + 1) / fps);
+          was[h] = gripping;
+        }
+      }
+      const grips = [0, 1].map((h) => hang.report[h * HANG_HAND.length] - hang.world[12]);
+      return { landings, grips };
+    };
+    const at60 = await run(60);
+    expect(at60.landings.length).toBeGreaterThan(5);
+    for (const fps of [30, 144]) {
+      const { landings, grips } = await run(fps);
+      expect(landings.length, `${fps} Hz`).toBe(at60.landings.length);
+      landings.forEach((t, k) => {
+        expect(Math.abs(t - at60.landings[k]), `${fps} Hz, landing ${k}`).toBeLessThanOrEqual(1 / 30 + 1e-9);
+      });
+      grips.forEach((x, h) => {
+        // (144 Hz moves 0.25 cm further: its last moving update ends at 1.604 s.)
+        expect(Math.abs(x - at60.grips[h]), `${fps} Hz, hand ${h}`).toBeLessThan(0.004);
+      });
+    }
+  });
+
+  it('refuses a kick that is not a number within ±1e300, or kicks adding up past it, taking none', async () => {
+    const { character, skeleton, rig, pose, model } = await idleRobot();
+    const hang = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale: character.scale });
+    const twin = new BarHang(skeleton, rig, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale: character.scale });
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 1.7e308, '1' as unknown as number]) {
+      expect(() => hang.kickBody(0, bad, 0)).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-input',
+          message: expect.stringContaining('kickBody'),
+        }),
+      );
+    }
+    hang.kickBody(1e300, 0, 0);
+    expect(() => hang.kickBody(1e300, 0, 0)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-input' }),
+    );
+    hang.kickBody(-1e300, 0, 0.5);
+    twin.kickBody(0, 0, 0.5);
+    // Kicks wait for an update that advances time; then the hang swings as its twin kicked once.
+    forwardKinematics(pose, model);
+    hang.update(pose, model, 0);
+    twin.update(pose, model, 0);
+    for (let f = 0; f < 30; f++) {
+      hang.update(pose, model, 1 / 60);
+      const w = hang.world.slice();
+      twin.update(pose, model, 1 / 60);
+      expect(w).toEqual(twin.world);
+    }
+    expect(Math.abs(hang.world[14])).toBeGreaterThan(0.05);
+  });
+});
+
 describe('BarHang from a ledge (ledgeWall)', () => {
   /**
    * The robot hanging from a ledge along +X (facing −Z: the wall under the edge at z < 0) for 6 s:
