@@ -283,7 +283,8 @@ export interface FootPlacementOptions {
    */
   readonly edgeClearance?: number;
   /**
-   * The character's forward direction in model space, of any length. Default +Z. Used for a leg
+   * The character's forward direction in model space, of any length. Default: the rig's
+   * {@link Rig.forward} (which way its rest pose faces, as `findRig` read it), else +Z. Used for a leg
    * whose rest pose is straight (its knee bends toward forward), to tell a four-legged rig's front
    * legs from its hind ones, and along a paw's footprint. Three finite numbers, not all 0, with a
    * part along the ground (x or z) of at least 1e-3 of its length: else the constructor throws
@@ -792,7 +793,7 @@ export class FootPlacement {
       this.oStepLimit,
     );
     this.pitchTan = pitchSin / pitchCos;
-    const forward = options.forward ?? [0, 0, 1];
+    const forward = options.forward ?? rig.forward ?? [0, 0, 1];
     if (
       forward === null ||
       typeof forward !== 'object' ||

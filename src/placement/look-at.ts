@@ -39,7 +39,10 @@ export interface LookAtOptions {
    * (within its cone). Default: 0.25 for the spine, 0.4 for each neck joint, 1 for the head.
    */
   readonly shares?: readonly number[];
-  /** The character's forward direction in model space. Default +Z. */
+  /**
+   * The character's forward direction in model space. Default: the rig's {@link Rig.forward}
+   * (which way its rest pose faces, as `findRig` read it), else +Z.
+   */
   readonly forward?: readonly [number, number, number];
   /** The character's up direction in model space. Default +Y. */
   readonly up?: readonly [number, number, number];
@@ -152,7 +155,7 @@ export class LookAt {
     if (shares.length !== joints.length || !shares.every((s) => s > 0 && s <= 1)) {
       throw new TendonError('placement/invalid-option', `${name}: one share in (0, 1] per joint`);
     }
-    const forward = options.forward ?? [0, 0, 1];
+    const forward = options.forward ?? rig.forward ?? [0, 0, 1];
     const up = options.up ?? [0, 1, 0];
     const cone = options.coneAngle ?? 0.8;
     const smoothTime = options.smoothTime ?? 0.15;

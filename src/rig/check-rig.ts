@@ -8,7 +8,14 @@ import { TendonError } from '../errors.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { ArmRig, LegRig, Rig } from './limbs.js';
 
-function checkJoint(value: unknown, skeleton: Skeleton, who: string, what: string, optional: boolean): void {
+function checkJoint(
+  value: unknown,
+  skeleton: Skeleton,
+  who: string,
+  what: string,
+  optional: boolean,
+  names: readonly string[] | undefined,
+): void {
   const n = skeleton.jointCount;
   if (
     !(
@@ -19,20 +26,33 @@ function checkJoint(value: unknown, skeleton: Skeleton, who: string, what: strin
   ) {
     throw new TendonError(
       'argument/invalid',
-      `${who}: ${what} is ${String(value)}, not a joint index in 0..${n - 1}${optional ? ' (or -1)' : ''}`,
+      `${who}: ${what} is ${String(value)}, not a joint index in 0..${n - 1}${optional ? ' (or -1)' : ''}${names !== undefined ? ' (a rig found on another skeleton)' : ''}`,
     );
   }
+  const j = value as number;
+  if (names !== undefined && j >= 0 && names[j] !== skeleton.names[j]) {
+    throw new TendonError(
+      'argument/invalid',
+      `${who}: ${what} is joint ${j}, "${skeleton.names[j]}" here but "${String(names[j])}" in the skeleton the rig was found on: a rig of another skeleton (find one on this skeleton with findRig)`,
+    );
+  }
+}
+
+/** The names a rig or leg was found with, if it carries them as an array. */
+function namesOf(found: { readonly jointNames?: readonly string[] }): readonly string[] | undefined {
+  return Array.isArray(found.jointNames) ? found.jointNames : undefined;
 }
 
 /** Checks one leg of a rig against `skeleton`. */
 export function checkLegRig(leg: LegRig, skeleton: Skeleton, who: string, what = 'the leg'): void {
   checkObjectArg(leg, who, what);
-  checkJoint(leg.root, skeleton, who, `${what}'s root`, false);
-  checkJoint(leg.middle, skeleton, who, `${what}'s middle`, false);
-  checkJoint(leg.end, skeleton, who, `${what}'s end`, leg.shape === 'effector');
-  checkJoint(leg.foot, skeleton, who, `${what}'s foot`, true);
-  checkJoint(leg.toe, skeleton, who, `${what}'s toe`, true);
-  checkJoint(leg.pole, skeleton, who, `${what}'s pole`, true);
+  const names = namesOf(leg);
+  checkJoint(leg.root, skeleton, who, `${what}'s root`, false, names);
+  checkJoint(leg.middle, skeleton, who, `${what}'s middle`, false, names);
+  checkJoint(leg.end, skeleton, who, `${what}'s end`, leg.shape === 'effector', names);
+  checkJoint(leg.foot, skeleton, who, `${what}'s foot`, true, names);
+  checkJoint(leg.toe, skeleton, who, `${what}'s toe`, true, names);
+  checkJoint(leg.pole, skeleton, who, `${what}'s pole`, true, names);
   if (leg.shape === 'effector') {
     const p = leg.endLocal;
     if (!(Array.isArray(p) && p.length === 3 && p.every((x) => Number.isFinite(x)))) {
@@ -44,12 +64,18 @@ export function checkLegRig(leg: LegRig, skeleton: Skeleton, who: string, what =
   }
 }
 
-function checkArmRig(arm: ArmRig, skeleton: Skeleton, who: string, what: string): void {
+function checkArmRig(
+  arm: ArmRig,
+  skeleton: Skeleton,
+  who: string,
+  what: string,
+  names: readonly string[] | undefined,
+): void {
   checkObjectArg(arm, who, what);
-  checkJoint(arm.clavicle, skeleton, who, `${what}'s clavicle`, true);
-  checkJoint(arm.root, skeleton, who, `${what}'s root`, false);
-  checkJoint(arm.middle, skeleton, who, `${what}'s middle`, false);
-  checkJoint(arm.end, skeleton, who, `${what}'s end`, false);
+  checkJoint(arm.clavicle, skeleton, who, `${what}'s clavicle`, true, names);
+  checkJoint(arm.root, skeleton, who, `${what}'s root`, false, names);
+  checkJoint(arm.middle, skeleton, who, `${what}'s middle`, false, names);
+  checkJoint(arm.end, skeleton, who, `${what}'s end`, false, names);
 }
 
 /**
@@ -63,22 +89,39 @@ export function checkRig(rig: Rig, skeleton: Skeleton, who: string): void {
   checkArrayArg(rig.arms, who, "the rig's arms");
   checkArrayArg(rig.spine, who, "the rig's spine");
   checkArrayArg(rig.neck, who, "the rig's neck");
+  const names = namesOf(rig);
   for (let i = 0; i < rig.legs.length; i++) {
     const leg = rig.legs[i];
     checkLegRig(leg, skeleton, who, `leg ${i}`);
   }
   for (let i = 0; i < rig.arms.length; i++) {
     const arm = rig.arms[i];
-    checkArmRig(arm, skeleton, who, `arm ${i}`);
+    checkArmRig(arm, skeleton, who, `arm ${i}`, names);
   }
   for (let i = 0; i < rig.spine.length; i++) {
     const j = rig.spine[i];
-    checkJoint(j, skeleton, who, `spine joint ${i}`, false);
+    checkJoint(j, skeleton, who, `spine joint ${i}`, false, names);
   }
   for (let i = 0; i < rig.neck.length; i++) {
     const j = rig.neck[i];
-    checkJoint(j, skeleton, who, `neck joint ${i}`, false);
+    checkJoint(j, skeleton, who, `neck joint ${i}`, false, names);
   }
-  checkJoint(rig.pelvis, skeleton, who, 'the pelvis', true);
-  checkJoint(rig.head, skeleton, who, 'the head', true);
+  checkJoint(rig.pelvis, skeleton, who, 'the pelvis', true, names);
+  checkJoint(rig.head, skeleton, who, 'the head', true, names);
+  const f = rig.forward;
+  if (
+    f !== undefined &&
+    f !== null &&
+    !(
+      Array.isArray(f) &&
+      f.length === 3 &&
+      f.every((x) => Number.isFinite(x)) &&
+      f[0] * f[0] + f[2] * f[2] > 0
+    )
+  ) {
+    throw new TendonError(
+      'argument/invalid',
+      `${who}: the rig's forward is ${String(f)}, not 3 finite numbers along the ground (or null)`,
+    );
+  }
 }

@@ -123,7 +123,52 @@ export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
     }
   }
   if (rig === null) rig = byShape(skeleton, rest);
-  return applyOverrides(skeleton, rest, rig, options);
+  const found = applyOverrides(skeleton, rest, rig, options);
+  return { ...found, forward: facingOf(rest, found.legs), jointNames: skeleton.names };
+}
+
+/**
+ * Which way the rest pose faces (see {@link Rig.forward}): the toes' way from the ankles, or for
+ * two legs without toes the knees' bend (off the hip–ankle line), along the ground; turned to the
+ * nearest of ±X and ±Z within 30°; `null` where neither is a hundredth of the legs' length (a
+ * four-legged body's front knees bend back, so knees tell only for two legs).
+ */
+function facingOf(rest: Float64Array, legs: readonly LegRig[]): [number, number, number] | null {
+  let x = 0;
+  let z = 0;
+  let length = 0;
+  const at = (j: number, k: number) => rest[16 * j + 12 + k];
+  for (const leg of legs) {
+    for (let k = 0; k < 3; k++) length += Math.abs(at(leg.root, k) - at(leg.foot, k)) / legs.length;
+    if (leg.toe < 0) continue;
+    x += at(leg.toe, 0) - at(leg.foot, 0);
+    z += at(leg.toe, 2) - at(leg.foot, 2);
+  }
+  if (!(x * x + z * z > (0.01 * length) ** 2) && legs.length === 2) {
+    x = 0;
+    z = 0;
+    for (const leg of legs) {
+      const end = leg.end >= 0 ? leg.end : leg.foot;
+      const u = [0, 1, 2].map((k) => at(end, k) - at(leg.root, k));
+      const w = [0, 1, 2].map((k) => at(leg.middle, k) - at(leg.root, k));
+      const uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+      if (!(uu > 0)) continue;
+      const s = (w[0] * u[0] + w[1] * u[1] + w[2] * u[2]) / uu;
+      x += w[0] - s * u[0];
+      z += w[2] - s * u[2];
+    }
+  }
+  const d = Math.sqrt(x * x + z * z);
+  if (!(d > 0.01 * length)) return null;
+  x /= d;
+  z /= d;
+  // cos 30°: within 30° of an axis, that axis.
+  const near = 0.8660254037844386;
+  if (z >= near) return [0, 0, 1];
+  if (z <= -near) return [0, 0, -1];
+  if (x >= near) return [1, 0, 0];
+  if (x <= -near) return [-1, 0, 0];
+  return [x, 0, z];
 }
 
 /** A readable account of what {@link findRig} found, and how: one line per limb. */
@@ -152,6 +197,7 @@ export function describeRig(rig: Rig, skeleton: Skeleton): string {
     `spine: ${rig.spine.map(n).join(' → ') || '-'}`,
     `neck: ${rig.neck.map(n).join(' → ') || '-'}`,
     `head: ${n(rig.head)}`,
+    `facing: ${rig.forward ? rig.forward.join(', ') : 'not read from the rest pose (placement takes +Z)'}`,
   );
   return lines.join('\n');
 }
@@ -252,7 +298,20 @@ function makeLeg(
     );
   }
   if (skeleton.isAncestor(middle, foot)) {
-    return { label, side, shape: 'chain', source, root, middle, end: foot, endLocal: null, foot, toe, pole };
+    return {
+      label,
+      side,
+      shape: 'chain',
+      source,
+      root,
+      middle,
+      end: foot,
+      endLocal: null,
+      foot,
+      toe,
+      pole,
+      jointNames: skeleton.names,
+    };
   }
   return {
     label,
@@ -266,6 +325,7 @@ function makeLeg(
     foot,
     toe,
     pole,
+    jointNames: skeleton.names,
   };
 }
 
@@ -282,6 +342,9 @@ function pointIn(rest: Float64Array, frame: number, joint: number): [number, num
 
 // ---------------------------------------------------------------------------------------------
 // By shape
+
+/** Names of twist and roll helper bones, which a limb's chain passes over. */
+const TWIST = /twist|roll(?![a-z])/i;
 
 function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   const n = skeleton.jointCount;
@@ -305,12 +368,24 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   const empty: Rig = { legs: [], arms: [], pelvis: -1, spine: [], neck: [], head: -1, convention: null };
   if (!(height > 0)) return empty;
   const low = (j: number) => y(j) <= minY + 0.15 * height;
-  // The chain above a low leaf, up to (not including) the first joint that branches.
+  // A side branch a limb's chain passes: three joints at most, none of them low (a twist or roll
+  // helper hanging off a thigh or a shin, as Unreal's and Character Creator's skeletons have),
+  // not another leg nor toes.
+  const helper = (j: number) => {
+    if (skeleton.subtreeEnds[j] - j > 3) return false;
+    for (let k = j; k < skeleton.subtreeEnds[j]; k++) if (low(k)) return false;
+    return true;
+  };
+  // The chain above a low leaf, up to (not including) the first joint that branches into more than
+  // the chain and helpers. (Stopped at any branch, a thigh with a twist bone beside the shin ended
+  // the chain there: no legs were found, or the shin taken for the thigh.)
   const chainAbove = (leaf: number) => {
     const chain = [leaf];
+    let from = leaf;
     let j = parents[leaf];
-    while (j >= 0 && children[j].length === 1) {
+    while (j >= 0 && children[j].every((c) => c === from || helper(c))) {
       chain.unshift(j);
+      from = j;
       j = parents[j];
     }
     return { chain, branch: j };
@@ -320,8 +395,12 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   for (let j = 0; j < n; j++) {
     if (children[j].length > 0 || !low(j)) continue;
     const c = chainAbove(j);
-    // Drop joints at (nearly) the same place as the one above them: a hip joint sitting on the pelvis.
-    const chain = c.chain.filter((k, i) => i === 0 || dist(k, c.chain[i - 1]) > 1e-3 * height);
+    // Drop joints at (nearly) the same place as the one above them (a hip joint sitting on the
+    // pelvis), and twist and roll helpers in the chain (a thigh split in two by a twist bone read
+    // as thigh and shin, the hip left out).
+    const chain = c.chain.filter(
+      (k, i) => i === 0 || (dist(k, c.chain[i - 1]) > 1e-3 * height && !TWIST.test(skeleton.names[k])),
+    );
     let length = 0;
     for (let i = 1; i < chain.length; i++) length += dist(chain[i - 1], chain[i]);
     // A leg spans a good part of the body's height; a hanging hand's fingers do not.

@@ -46,6 +46,8 @@ export interface LegRig {
   readonly toe: number;
   /** A pole (knee target) bone, `-1` if none. */
   readonly pole: number;
+  /** The joint names of the skeleton the leg was found on (see {@link Rig.jointNames}). */
+  readonly jointNames?: readonly string[];
 }
 
 /** One arm: shoulder (clavicle), upper arm, forearm, hand; `-1` where there is none. */
@@ -85,4 +87,19 @@ export interface Rig {
   readonly head: number;
   /** The naming convention that matched (`'robot'`, `'cmu'`, `'mixamo'`, ...), or `null` for shape detection. */
   readonly convention: string | null;
+  /**
+   * Which way the character faces in its rest pose, model space (a unit vector along the ground),
+   * as {@link index!findRig} reads it from the feet: the way the toes point from the ankles, or for
+   * two legs without toes the way the knees bend, turned to ±X or ±Z where within 30° of one. `null`
+   * (or absent, in a rig written by hand) where the rest pose does not say. Placement and the look
+   * take it where their `forward` option is not given (default +Z): a character facing −Z, as VRM
+   * 0.x models do, had its knees bent backwards and its head turned away.
+   */
+  readonly forward?: readonly [number, number, number] | null;
+  /**
+   * The joint names of the skeleton the rig was found on ({@link index!findRig} sets them): a rig is
+   * joint indices, and used on another skeleton (another model, or the same one under an extra node
+   * that shifts every index) it names other bones. Checked wherever a rig is taken.
+   */
+  readonly jointNames?: readonly string[];
 }

@@ -166,9 +166,19 @@ export const NAME_MAPS: readonly NameMap[] = [
   },
 ];
 
-/** A joint name without a namespace prefix (`mixamorig:Hips`, `mixamorig1:Hips` → `Hips`). */
+/**
+ * A joint name without a namespace prefix: `mixamorig:Hips`, `mixamorig1:Hips` → `Hips`; also the
+ * prefixes the colon becomes once a loader sanitizes names (three.js's GLTFLoader drops it:
+ * `mixamorigHips`; others write `mixamorig_Hips`), and three-vrm's `Normalized_` bones
+ * (`Normalized_leftUpperLeg` → `leftUpperLeg`).
+ */
 export function baseName(name: string): string {
   checkStringArg(name, 'baseName', 'the name');
   const colon = name.lastIndexOf(':');
-  return colon >= 0 ? name.slice(colon + 1) : name;
+  if (colon >= 0) return name.slice(colon + 1);
+  const prefix = SANITIZED_PREFIX.exec(name);
+  return prefix !== null ? name.slice(prefix[0].length) : name;
 }
+
+/** A Mixamo prefix without its colon (before a capital), or three-vrm's normalized bones' prefix. */
+const SANITIZED_PREFIX = /^(?:mixamorig\d*_?(?=[A-Z])|Normalized_)/;

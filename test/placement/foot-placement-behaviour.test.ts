@@ -18,8 +18,9 @@ import {
   restModelMatrices,
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { findRig } from '../../src/rig/find-rig.js';
 import type { LegRig, Rig } from '../../src/rig/limbs.js';
-import type { Skeleton } from '../../src/skeleton/skeleton.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { AddedRotationSteps } from './added-rotation-steps.js';
 import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
@@ -1179,4 +1180,56 @@ describe('FootPlacement at other frame rates', () => {
       }
     },
   );
+});
+
+describe('FootPlacement on a character facing −Z', () => {
+  // VRM 0.x models face −Z. Until 27 November placement took +Z whatever the rig: a straight rest
+  // leg bent its knee backwards (31 cm behind the hip–ankle line, crouched 15 cm).
+  it("bends straight rest legs toward the way the rig faces (findRig's forward), as given by hand", () => {
+    const names = ['hips', 'spine', 'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes'];
+    names.push('rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes');
+    const at = [
+      [0, 1, 0],
+      [0, 1.3, 0],
+      [0.09, 0.93, 0],
+      [0.09, 0.5, 0],
+      [0.09, 0.08, 0],
+      [0.09, 0.02, -0.14],
+      [-0.09, 0.93, 0],
+      [-0.09, 0.5, 0],
+      [-0.09, 0.08, 0],
+      [-0.09, 0.02, -0.14],
+    ];
+    const parents = [-1, 0, 0, 2, 3, 4, 0, 6, 7, 8];
+    const skeleton = Skeleton.create({
+      names,
+      parents,
+      restTranslations: at.flatMap((p, j) => p.map((v, k) => v - (parents[j] >= 0 ? at[parents[j]][k] : 0))),
+    });
+    const rig = findRig(skeleton);
+    expect(rig.forward).toEqual([0, 0, -1]);
+    const kneeAhead = (options: Partial<FootPlacementOptions>) => {
+      const placement = new FootPlacement(skeleton, rig, {
+        ground: new PlaneGround([0, 0, 0], [0, 1, 0]),
+        ...options,
+      });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      for (let f = 0; f < 60; f++) {
+        placement.contactWeights.fill(1);
+        placement.planted.fill(1);
+        pose.resetToRest();
+        // Crouched 15 cm, as an animation would: the legs must bend.
+        pose.translations[1] -= 0.15;
+        forwardKinematics(pose, model);
+        placement.solve(pose, model, IDENTITY, 1 / 60, f / 60);
+      }
+      // How far the left knee stands toward −Z from the line from hip to ankle.
+      const z = (j: number) => model[16 * j + 14];
+      return -(z(3) - (z(2) + z(4)) / 2);
+    };
+    expect(kneeAhead({})).toBeGreaterThan(0.1);
+    expect(kneeAhead({ forward: [0, 0, -1] })).toBe(kneeAhead({}));
+    expect(kneeAhead({ forward: [0, 0, 1] })).toBeLessThan(-0.1);
+  });
 });

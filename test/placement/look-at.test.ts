@@ -406,6 +406,45 @@ describe('LookAt', () => {
     expect(widePose.rotations[4 * 2 + 3]).not.toBe(1);
   });
 
+  // Until 27 November the look took +Z whatever the rig: a character facing −Z (VRM 0.x) turned its
+  // head away from a target in front of it, every cone clamped.
+  it("looks the way the rig faces (findRig's forward): a head facing −Z turns to a point in front", () => {
+    const rig = (forward: [number, number, number] | null): Rig => ({
+      legs: [],
+      arms: [],
+      pelvis: -1,
+      spine: [],
+      neck: [],
+      head: 1,
+      convention: null,
+      forward,
+    });
+    const skeleton = Skeleton.create({
+      names: ['neck', 'head'],
+      parents: [-1, 0],
+      restTranslations: [0, 1.5, 0, 0, 0.1, 0],
+    });
+    // In front of a character facing −Z, a little to one side and up.
+    const target = [0.3, 1.8, -2];
+    const offTarget = (forward: [number, number, number] | null, options: LookAtOptions = {}) => {
+      const look = new LookAt(skeleton, rig(forward), { smoothTime: 0, ...options });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      forwardKinematics(pose, model);
+      look.solve(pose, model, target, IDENTITY, 1 / 60);
+      // The head's −Z axis against the direction to the target, degrees.
+      const d = [0, 1, 2].map((k) => target[k] - model[16 + 12 + k]);
+      const a = [0, 1, 2].map((k) => -model[16 + 8 + k]);
+      const cos = (a[0] * d[0] + a[1] * d[1] + a[2] * d[2]) / Math.hypot(...a) / Math.hypot(...d);
+      return { degrees: (Math.acos(Math.min(1, cos)) * 180) / Math.PI, clamped: look.clamped[0] };
+    };
+    expect(offTarget([0, 0, -1]).degrees).toBeLessThan(1e-6);
+    expect(offTarget([0, 0, -1]).clamped).toBe(0);
+    // Given by hand, the same; without a facing (a rig written by hand), +Z: away from it.
+    expect(offTarget(null, { forward: [0, 0, -1] }).degrees).toBeLessThan(1e-6);
+    expect(offTarget(null).degrees).toBeGreaterThan(30);
+  });
+
   it('reports no clamp while its weight is 0', async () => {
     const { skeleton, rig, pose, model } = await robotAtRest();
     const look = new LookAt(skeleton, rig, { coneAngle: 0.3 });

@@ -245,6 +245,146 @@ describe('names of other conventions', () => {
   });
 });
 
+describe("other tools' skeletons", () => {
+  /**
+   * A 1.7 m biped facing `facing` (+1: +Z, −1: −Z): hips, spine, neck, head, and per side thigh →
+   * shin → foot → toe, named by `name(part, side)`; `twist` adds a twist bone hanging off each thigh
+   * and shin (Unreal's and Character Creator's layout) or one inside the thigh (thigh → twist →
+   * shin). Identity rest rotations.
+   */
+  function biped(
+    name: (part: string, side: 'l' | 'r' | '') => string,
+    { facing = 1, twist = 'none' as 'none' | 'leaves' | 'chain' } = {},
+  ): Skeleton {
+    const joints: { name: string; parent: number; at: number[] }[] = [];
+    const add = (n: string, parent: number, at: number[]) => {
+      joints.push({ name: n, parent, at: [at[0], at[1], at[2] * facing] });
+      return joints.length - 1;
+    };
+    const hips = add(name('hips', ''), -1, [0, 1, 0]);
+    const spine = add(name('spine', ''), hips, [0, 1.2, 0]);
+    const neck = add(name('neck', ''), spine, [0, 1.5, 0]);
+    add(name('head', ''), neck, [0, 1.6, 0.02]);
+    for (const side of ['l', 'r'] as const) {
+      const x = side === 'l' ? 0.09 : -0.09;
+      const thigh = add(name('thigh', side), hips, [x, 0.93, 0]);
+      let above = thigh;
+      if (twist === 'chain') above = add(name('thighTwist', side), thigh, [x, 0.72, 0.01]);
+      if (twist === 'leaves') add(name('thighTwist', side), thigh, [x, 0.75, 0.01]);
+      const shin = add(name('shin', side), above, [x, 0.5, 0.03]);
+      if (twist === 'leaves') add(name('shinTwist', side), shin, [x, 0.3, 0.02]);
+      const foot = add(name('foot', side), shin, [x, 0.08, 0]);
+      add(name('toe', side), foot, [x, 0.02, 0.14]);
+    }
+    const translations: number[] = [];
+    for (const j of joints) {
+      const p = j.parent >= 0 ? joints[j.parent].at : [0, 0, 0];
+      translations.push(j.at[0] - p[0], j.at[1] - p[1], j.at[2] - p[2]);
+    }
+    return Skeleton.create({
+      names: joints.map((j) => j.name),
+      parents: joints.map((j) => j.parent),
+      restTranslations: translations,
+    });
+  }
+  const UE: Record<string, string> = {
+    hips: 'pelvis',
+    spine: 'spine_01',
+    neck: 'neck_01',
+    head: 'head',
+    thigh: 'thigh',
+    thighTwist: 'thigh_twist_01',
+    shin: 'calf',
+    shinTwist: 'calf_twist_01',
+    foot: 'foot',
+    toe: 'ball',
+  };
+  const ue = (part: string, side: string) => (side === '' ? UE[part] : `${UE[part]}_${side}`);
+  const legsOf = (skeleton: Skeleton, rig: ReturnType<typeof findRig>) =>
+    rig.legs.map((l) => [l.root, l.middle, l.end, l.toe].map((j) => skeleton.names[j]).join(' → '));
+
+  // Until 27 November a chain stopped at the first joint with more than one child: a twist bone
+  // beside the shin ended it at the thigh, and no legs (and no pelvis, arms or head) were found.
+  it('finds the legs of an Unreal-like skeleton by shape past the twist bones hanging off them', () => {
+    const skeleton = biped(ue, { twist: 'leaves' });
+    const rig = findRig(skeleton);
+    expect(rig.convention).toBeNull();
+    expect(legsOf(skeleton, rig)).toEqual([
+      'thigh_l → calf_l → foot_l → ball_l',
+      'thigh_r → calf_r → foot_r → ball_r',
+    ]);
+    expect(skeleton.names[rig.pelvis]).toBe('pelvis');
+    expect(skeleton.names[rig.head]).toBe('head');
+  });
+
+  // And a twist bone inside the thigh was read as the thigh's end: the hip left out.
+  it('passes over a twist bone inside a leg found by shape', () => {
+    const skeleton = biped(ue, { twist: 'chain' });
+    expect(legsOf(skeleton, findRig(skeleton))).toEqual([
+      'thigh_l → calf_l → foot_l → ball_l',
+      'thigh_r → calf_r → foot_r → ball_r',
+    ]);
+  });
+
+  // Loaders that cannot keep the colon write Mixamo's prefix without it (three.js: mixamorigHips).
+  it.each(['mixamorig:', 'mixamorig1:', 'mixamorig_', 'mixamorig'])(
+    'reads Mixamo names behind %s by name',
+    (prefix) => {
+      const MIXAMO: Record<string, string> = {
+        hips: 'Hips',
+        spine: 'Spine',
+        neck: 'Neck',
+        head: 'Head',
+        thigh: 'UpLeg',
+        shin: 'Leg',
+        foot: 'Foot',
+        toe: 'ToeBase',
+      };
+      const skeleton = biped((part, side) =>
+        side === ''
+          ? `${prefix}${MIXAMO[part]}`
+          : `${prefix}${side === 'l' ? 'Left' : 'Right'}${MIXAMO[part]}`,
+      );
+      const rig = findRig(skeleton);
+      expect(rig.convention).toBe('mixamo');
+      expect(rig.legs.map((l) => l.source)).toEqual(['name', 'name']);
+      expect(skeleton.names[rig.legs[0].root]).toBe(`${prefix}LeftUpLeg`);
+    },
+  );
+
+  // VRM 0.x models face −Z. Placement took +Z: straight rest legs bent their knees backwards and
+  // the look turned the head away (85.6° off its target, every cone clamped).
+  it('reads which way the rest pose faces from the toes (or knees), for placement and the look', async () => {
+    expect(findRig(biped(ue)).forward).toEqual([0, 0, 1]);
+    expect(findRig(biped(ue, { facing: -1 })).forward).toEqual([0, 0, -1]);
+    expect(describeRig(findRig(biped(ue, { facing: -1 })), biped(ue, { facing: -1 }))).toContain(
+      'facing: 0, 0, -1',
+    );
+    for (const file of Object.keys(EXPECTED)) {
+      const skeleton = await skeletonOf(file);
+      const rig = findRig(skeleton);
+      // Every asset faces +Z (the Fox's front knees bend back: its toes say).
+      if (rig.legs.length > 0) expect(rig.forward, file).toEqual([0, 0, 1]);
+    }
+  });
+
+  // A rig is joint indices: found on one skeleton and used on another (another model, or the same
+  // one under an extra node, every index shifted), it named other bones without a word.
+  it('refuses a rig found on another skeleton, naming the joint in both', () => {
+    const skeleton = biped(ue);
+    const rig = findRig(skeleton);
+    const shifted = biped((part, side) => (part === 'hips' ? 'root' : ue(part, side)));
+    expect(() => describeRig(rig, shifted)).toThrow(
+      expect.objectContaining({
+        code: 'argument/invalid',
+        message: expect.stringContaining('"root" here but "pelvis" in the skeleton the rig was found on'),
+      }),
+    );
+    // The same names (the model imported again) are the same rig.
+    expect(() => describeRig(rig, biped(ue))).not.toThrow();
+  });
+});
+
 describe('overrides', () => {
   it('replace what was found, and name the closest joints when a name is wrong', async () => {
     const skeleton = await skeletonOf('cmu_02_01_walk.bvh');
