@@ -52,6 +52,14 @@ const LEAF_FLAG = 0xffff;
 /** Slots of the per-query scratch array (numbers live in typed arrays: no boxing, no garbage). */
 const S = { ox: 0, oy: 1, oz: 2, dx: 3, dy: 4, dz: 5, ix: 6, iy: 7, iz: 8, best: 9, t: 10 } as const;
 
+/** Throws for a mesh whose geometry, positions or index are not those its tree was built over. */
+function refuseReplaced(mesh: Mesh): never {
+  throw new TendonError(
+    'three/invalid-ground',
+    `ThreeRaycastGround: mesh "${mesh.name || mesh.type}" has another geometry, position attribute or index than the ground's tree was built over: make a new ThreeRaycastGround (a geometry edited in place needs only trees[i].refit())`,
+  );
+}
+
 /**
  * Placement's {@link Ground} over the triangles of three.js meshes: the nearest triangle the ray
  * crosses, from either side, within the ray's length; the normal is the triangle's, in world
@@ -66,8 +74,12 @@ const S = { ox: 0, oy: 1, oz: 2, dx: 3, dy: 4, dz: 5, ix: 6, iy: 7, iz: 8, best:
  * constructor verifies it and throws if a different version lays trees out otherwise.
  *
  * Meshes are read where they are now: each query reads their `matrixWorld` (kept current by three's
- * `updateMatrixWorld`, which the renderer runs), so moving platforms work. Geometry edited after
- * construction needs its tree refitted (`tree.refit()`, see {@link ThreeRaycastGround.trees}).
+ * `updateMatrixWorld`, which the renderer runs), so moving platforms work; before the first render
+ * (or in Node), call `scene.updateMatrixWorld()` first, or a mesh's matrix is the identity. Geometry
+ * edited in place after construction needs its tree refitted (`tree.refit()`, see
+ * {@link ThreeRaycastGround.trees}); a mesh given another geometry (or position attribute or index)
+ * needs a new ground, and a query refuses it (`three/invalid-ground`). three-mesh-bvh orders the
+ * index of a geometry it builds a tree for (it adds one to a geometry without).
  * Every triangle counts, whatever the material's `side`, draw range or groups: the ground is the
  * geometry. Skinned meshes found under the given objects are skipped (a character is not ground),
  * and so are instanced and batched meshes (give each instance as a `Mesh` to stand on it).
@@ -78,6 +90,12 @@ export class ThreeRaycastGround implements Ground {
   /** The bounding volume hierarchy of each mesh's geometry, by index in {@link meshes}. */
   readonly trees: readonly MeshBVH[];
   private readonly walk: readonly MeshTree[];
+  /**
+   * Each mesh's geometry, position attribute and index as its tree was built over: a mesh given
+   * another geometry (a level of detail, a streamed tile) was walked with the old tree over the new
+   * arrays, answering misses where the new geometry stood.
+   */
+  private readonly built: readonly { geometry: unknown; position: unknown; index: unknown }[];
   private readonly inverse = new Matrix4();
   private readonly scratch = new Float64Array(11);
   /** The nearest triangle of the current mesh (local space), then of all meshes (world space). */
@@ -94,8 +112,9 @@ export class ThreeRaycastGround implements Ground {
    * @param objects - meshes, or objects to search for meshes (depth first; `Mesh`, but not
    *   `SkinnedMesh`, `InstancedMesh` or `BatchedMesh`, which are skipped).
    * @param options - see {@link ThreeRaycastGroundOptions}.
-   * @throws {@link index!TendonError} `three/invalid-ground` when a mesh's geometry has no `position`
-   *   of three floats per vertex, or its tree is not laid out as three-mesh-bvh 0.9 lays it out.
+   * @throws {@link index!TendonError} `three/invalid-ground` when no mesh is found under the objects
+   *   (a ground that could never answer), a mesh's geometry has no `position` of three floats per
+   *   vertex or no triangle, or its tree is not laid out as three-mesh-bvh 0.9 lays it out.
    */
   constructor(objects: readonly Object3D[], options: ThreeRaycastGroundOptions = {}) {
     checkArrayArg(objects, 'new ThreeRaycastGround', 'the objects');
@@ -117,8 +136,15 @@ export class ThreeRaycastGround implements Ground {
         if (!meshes.includes(m)) meshes.push(m);
       });
     }
+    if (meshes.length === 0) {
+      throw new TendonError(
+        'three/invalid-ground',
+        `ThreeRaycastGround: no Mesh under the ${objects.length} object(s) given (skinned, instanced and batched meshes are skipped${includeInvisible ? '' : ', and invisible ones'}): a ground that could never answer`,
+      );
+    }
     const trees: MeshBVH[] = [];
     const walk: MeshTree[] = [];
+    const built: { geometry: unknown; position: unknown; index: unknown }[] = [];
     let depth = 1;
     for (const mesh of meshes) {
       const name = mesh.name || mesh.type;
@@ -135,6 +161,12 @@ export class ThreeRaycastGround implements Ground {
       const geometry = mesh.geometry;
       const own = (geometry as { boundsTree?: unknown }).boundsTree;
       const elements = geometry.index !== null ? geometry.index.count : position.count;
+      if (elements < 3) {
+        throw new TendonError(
+          'three/invalid-ground',
+          `ThreeRaycastGround: mesh "${name}" has no triangle (${elements} ${geometry.index !== null ? 'indices' : 'vertices'})`,
+        );
+      }
       // A tree holds the triangles drawn, by groups and draw range: a geometry that draws fewer
       // gets its tree over a stand-in of the same attributes with neither, `indirect` so that the
       // shared index keeps its order (the triangles past a draw range or outside the groups were
@@ -155,7 +187,9 @@ export class ThreeRaycastGround implements Ground {
       depth = Math.max(depth, entry.depth);
       trees.push(tree);
       walk.push(entry.tree);
+      built.push({ geometry, position: geometry.getAttribute('position'), index: geometry.index });
     }
+    this.built = Object.freeze(built);
     this.meshes = Object.freeze(meshes);
     this.trees = Object.freeze(trees);
     this.walk = Object.freeze(walk);
@@ -178,6 +212,14 @@ export class ThreeRaycastGround implements Ground {
     const tri = this.triangle;
     for (let m = 0; m < this.meshes.length; m++) {
       const mesh = this.meshes[m];
+      const was = this.built[m];
+      if (
+        mesh.geometry !== was.geometry ||
+        mesh.geometry.getAttribute('position') !== was.position ||
+        mesh.geometry.index !== was.index
+      ) {
+        refuseReplaced(mesh);
+      }
       const e = this.inverse.copy(mesh.matrixWorld).invert().elements;
       // Along this ray a local distance is k times the world distance (k = |M⁻¹ d|).
       const lx = e[0] * dx + e[4] * dy + e[8] * dz;

@@ -52,8 +52,8 @@ async function robotScene() {
 }
 
 describe('docs/three.md', () => {
-  it('has the five examples', () => {
-    expect(blocks.length).toBe(5);
+  it('has the six examples', () => {
+    expect(blocks.length).toBe(6);
   });
 
   it('the README shows the Mode 1 example as it is here (so this test runs the README’s too)', () => {
@@ -82,6 +82,55 @@ describe('docs/three.md', () => {
     for (let i = 0; i < 30; i++) (frame as (dt: number) => void)(1 / 60);
     expect(drawn.length).toBe(30);
     for (const d of drawn) expect(d).toBeLessThanOrEqual(1e-4);
+  });
+
+  it('placement example: the planted feet stand on the three.js terrain, the head turns to the point', async () => {
+    const env = await robotScene();
+    // A 10° slope: the walk's feet would hang above it or sink into it.
+    const terrain = new THREE.Mesh(new THREE.PlaneGeometry(40, 40, 8, 8).rotateX(-Math.PI / 2));
+    terrain.rotation.z = 0.17;
+    env.scene.add(terrain);
+    const { frame, feet, look, robot } = await run(block('new FootPlacement('), { ...env, terrain }, [
+      'frame',
+      'feet',
+      'look',
+      'robot',
+    ]);
+    const placement = feet as tendon.FootPlacement;
+    const binding = robot as tendonThree.ThreeSkeletonBinding;
+    let planted = 0;
+    for (let f = 0; f < 90; f++) {
+      (frame as (dt: number) => void)(1 / 60);
+      if (f < 30) continue;
+      for (let i = 0; i < placement.legs.length; i++) {
+        const r = i * tendon.LEG_REPORT.length;
+        if (placement.planted[i] !== 1 || placement.report[r + tendon.LEG_REPORT.weight] < 1) continue;
+        planted++;
+        // The leg reaches its target, and the target's ground is the slope under it.
+        expect(placement.report[r + tendon.LEG_REPORT.error]).toBeLessThan(1e-4);
+        const x = placement.report[r + tendon.LEG_REPORT.groundPoint];
+        const y = placement.report[r + tendon.LEG_REPORT.groundPoint + 1];
+        expect(Math.abs(y - Math.tan(0.17) * x)).toBeLessThan(1e-9);
+      }
+    }
+    expect(planted).toBeGreaterThan(30);
+    expect((look as tendon.LookAt).solvers.length).toBeGreaterThan(0);
+    // What three draws (at render time: the frame puts the animation back after it) is what tendon
+    // solved: the foot bone's world matrix is rootWorld · model.
+    let drawn = Number.NaN;
+    env.renderer.render = () => {
+      env.scene.updateMatrixWorld();
+      const j = placement.legs[0].foot;
+      const world = new THREE.Matrix4()
+        .fromArray(binding.rootWorld)
+        .multiply(new THREE.Matrix4().fromArray(binding.model, 16 * j));
+      drawn = maxRelativeError(
+        new Float64Array(binding.objects[j].matrixWorld.elements),
+        new Float64Array(world.elements),
+      );
+    };
+    (frame as (dt: number) => void)(1 / 60);
+    expect(drawn).toBeLessThan(1e-9);
   });
 
   it('Mode 2 example: the palette equals what three computes for the same time', async () => {
@@ -152,7 +201,7 @@ describe('docs/three.md', () => {
     terrain.updateMatrixWorld(true);
     const logs: unknown[][] = [];
     const console = { log: (...args: unknown[]) => logs.push(args) };
-    const { hit } = await run(block('ThreeRaycastGround(['), { terrain, console }, ['hit']);
+    const { hit } = await run(block('ground.raycast(ray, hit)'), { terrain, console }, ['hit']);
     expect(logs.length).toBe(1);
     expect(logs[0][1]).toBeCloseTo(0.75, 12);
     expect(Array.from(logs[0][3] as Float64Array)).toEqual(

@@ -289,4 +289,60 @@ describe('ThreeRaycastGround', () => {
       expect.objectContaining({ code: 'three/invalid-ground' }),
     );
   });
+
+  // Until 27 November a mesh given another geometry after the ground was made (a level of
+  // detail, a streamed tile) was walked with the old tree over the new arrays: misses where the new
+  // geometry stood, no word.
+  it('refuses a query once a mesh has another geometry, positions or index than its tree was built over', () => {
+    const mesh = floor(bumpy());
+    const ground = new ThreeRaycastGround([mesh]);
+    const ray = makeRay([0.3, 4, 0.7], [0, -1, 0], 10);
+    const hit = new Float64Array(HIT.length);
+    expect(ground.raycast(ray, hit)).toBe(true);
+    const replaced = (change: (m: Mesh) => void) => {
+      const m = floor(bumpy());
+      const g = new ThreeRaycastGround([m]);
+      change(m);
+      expect(() => g.raycast(ray, hit)).toThrow(
+        expect.objectContaining({
+          code: 'three/invalid-ground',
+          message: expect.stringContaining('make a new ThreeRaycastGround'),
+        }),
+      );
+    };
+    replaced((m) => {
+      m.geometry = new PlaneGeometry(40, 40).rotateX(-Math.PI / 2).translate(0, 2, 0);
+    });
+    replaced((m) => m.geometry.setAttribute('position', m.geometry.getAttribute('position').clone()));
+    replaced((m) => m.geometry.setIndex(null));
+    // Edited in place and refitted, the same geometry is still the ground.
+    const position = mesh.geometry.getAttribute('position');
+    for (let i = 0; i < position.count; i++) position.setY(i, position.getY(i) + 1);
+    ground.trees[0].refit();
+    expect(ground.raycast(ray, hit)).toBe(true);
+    expectHitLike(hit, oracle([mesh], ray)!);
+  });
+
+  // Accepted, they made a ground that never answered: every foot eased out over it.
+  it('refuses objects with no mesh under them, and a mesh with no triangle, naming it', () => {
+    const character = new SkinnedMesh(bumpy(), new MeshBasicMaterial());
+    for (const objects of [[], [new Group()], [character]]) {
+      expect(() => new ThreeRaycastGround(objects)).toThrow(
+        expect.objectContaining({
+          code: 'three/invalid-ground',
+          message: expect.stringContaining('no Mesh under'),
+        }),
+      );
+    }
+    const two = new BufferGeometry();
+    two.setAttribute('position', new BufferAttribute(new Float32Array(6), 3));
+    const line = new Mesh(two);
+    line.name = 'line';
+    expect(() => new ThreeRaycastGround([line])).toThrow(
+      expect.objectContaining({
+        code: 'three/invalid-ground',
+        message: expect.stringContaining('"line" has no triangle'),
+      }),
+    );
+  });
 });
