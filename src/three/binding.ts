@@ -288,7 +288,8 @@ export class ThreeSkeletonBinding {
    * Allocates nothing.
    *
    * @throws {@link index!TendonError} `pose/joint-out-of-range` when an entry of `joints` is not a joint
-   *   index (nothing is written then).
+   *   index, `pose/not-finite` when a joint to write holds a NaN or an infinity (naming it; nothing
+   *   is written then: three's bones took the NaN and drew nothing).
    */
   writeToThree(joints?: ArrayLike<number>): void {
     if (joints !== undefined) checkArrayArg(joints, 'ThreeSkeletonBinding.writeToThree', 'joints');
@@ -296,6 +297,7 @@ export class ThreeSkeletonBinding {
     const t = this.pose.translations;
     const r = this.pose.rotations;
     if (joints === undefined) {
+      for (let j = 0; j < objects.length; j++) checkWritten(t, r, j, this.skeleton);
       for (let j = 0; j < objects.length; j++) writeJoint(objects[j], t, r, j);
       this.written.fill(1);
       return;
@@ -310,6 +312,7 @@ export class ThreeSkeletonBinding {
         );
       }
     }
+    for (let i = 0; i < joints.length; i++) checkWritten(t, r, joints[i], this.skeleton);
     for (let i = 0; i < joints.length; i++) {
       writeJoint(objects[joints[i]], t, r, joints[i]);
       this.written[joints[i]] = 1;
@@ -328,7 +331,9 @@ export class ThreeSkeletonBinding {
    * bones had been posed and updated by three. {@link rootWorld} is refreshed first (the root's
    * world matrix and its ancestors', not the bones'). Allocates nothing.
    *
-   * @throws {@link index!TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint.
+   * @throws {@link index!TendonError} `pose/buffer-size` when `model` does not hold 16 numbers per joint,
+   *   `pose/not-finite` when it or the root's world matrix holds a NaN or an infinity (naming which;
+   *   nothing is written then).
    */
   writeBoneMatrices(model: Float64Array = this.model): void {
     checkFloat64Arg(model, 'ThreeSkeletonBinding.writeBoneMatrices', 'the model buffer');
@@ -340,6 +345,12 @@ export class ThreeSkeletonBinding {
       );
     }
     this.readRootWorld();
+    // A NaN here would reach the GPU's palette and three's bones: refused before anything is written
+    // (a sum is NaN or infinite if any number is).
+    let sum = 0;
+    for (let i = 0; i < 16; i++) sum += this.rootWorld[i];
+    for (let i = 0; i < model.length; i++) sum += model[i];
+    if (!(sum - sum === 0)) refuseNotFinite(this.rootWorld, model, this.skeleton);
     let source = model;
     if (!this.rootIsIdentity) {
       source = this.worldModel;
@@ -440,6 +451,30 @@ export class ThreeSkeletonBinding {
 }
 
 function noUpdate(): void {}
+
+/** Refuses joint `j` of the pose where its translation or rotation holds a NaN or an infinity. */
+function checkWritten(t: Float64Array, r: Float64Array, j: number, skeleton: Skeleton): void {
+  const sum = t[3 * j] + t[3 * j + 1] + t[3 * j + 2] + r[4 * j] + r[4 * j + 1] + r[4 * j + 2] + r[4 * j + 3];
+  if (sum - sum === 0) return;
+  throw new TendonError(
+    'pose/not-finite',
+    `ThreeSkeletonBinding.writeToThree: joint ${j} ("${skeleton.names[j]}") holds a number that is not finite: nothing written to three`,
+  );
+}
+
+/** Throws for the first number of the root's world matrix or of `model` that is not finite. */
+function refuseNotFinite(rootWorld: Float64Array, model: Float64Array, skeleton: Skeleton): never {
+  const bad = rootWorld.findIndex((v) => !Number.isFinite(v));
+  const at = model.findIndex((v) => !Number.isFinite(v));
+  const what =
+    bad >= 0
+      ? `the root's world matrix (rootWorld[${bad}] = ${rootWorld[bad]}: a three.js ancestor of the root)`
+      : `the model matrix of joint ${at >> 4} ("${skeleton.names[at >> 4]}")`;
+  throw new TendonError(
+    'pose/not-finite',
+    `ThreeSkeletonBinding.writeBoneMatrices: ${what} holds a number that is not finite: nothing written to three`,
+  );
+}
 
 function writeJoint(o: Object3D, t: Float64Array, r: Float64Array, j: number): void {
   o.position.set(t[3 * j], t[3 * j + 1], t[3 * j + 2]);

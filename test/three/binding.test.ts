@@ -265,6 +265,39 @@ describe('bindThreeSkeleton on RobotExpressive (GLTFLoader)', () => {
     expect(after).toEqual(before);
   });
 
+  // Until 27 November a NaN in the pose went into three's bones (and a NaN root matrix into the
+  // palette): the character vanished, no word.
+  it('refuses to write a NaN or an infinity to three, naming the joint, with nothing written', async () => {
+    const { root } = await loadRobot();
+    const binding = bindThreeSkeleton(root);
+    binding.readFromThree();
+    const before = binding.objects.map((o) => [...o.position.toArray(), ...o.quaternion.toArray()]);
+    const j = binding.skeleton.indexOf('LowerLeg.L');
+    binding.pose.rotations[4 * j + 1] = Number.NaN;
+    for (const write of [() => binding.writeToThree(), () => binding.writeToThree([0, j])]) {
+      expect(write).toThrow(
+        expect.objectContaining({
+          code: 'pose/not-finite',
+          message: expect.stringContaining('"LowerLeg.L"'),
+        }),
+      );
+    }
+    expect(binding.objects.map((o) => [...o.position.toArray(), ...o.quaternion.toArray()])).toEqual(before);
+    binding.readFromThree();
+    forwardKinematics(binding.pose, binding.model);
+    const palette = Array.from(binding.threeSkeletons[0].boneMatrices ?? []);
+    binding.model[16 * j + 13] = Number.POSITIVE_INFINITY;
+    expect(() => binding.writeBoneMatrices()).toThrow(
+      expect.objectContaining({ code: 'pose/not-finite', message: expect.stringContaining('"LowerLeg.L"') }),
+    );
+    forwardKinematics(binding.pose, binding.model);
+    root.position.x = Number.NaN;
+    expect(() => binding.writeBoneMatrices()).toThrow(
+      expect.objectContaining({ code: 'pose/not-finite', message: expect.stringContaining('world matrix') }),
+    );
+    expect(Array.from(binding.threeSkeletons[0].boneMatrices ?? [])).toEqual(palette);
+  });
+
   it('Mode 1: restoreThree after each frame keeps last frame’s IK out of the next frame’s animation', () => {
     // A clip that holds the hip still (two equal keys: three's mixer writes it once) and does not
     // animate the knee; TwoBoneIk at weight 0.5 toward a fixed target. Every frame is the same.
