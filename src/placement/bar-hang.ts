@@ -130,6 +130,19 @@ function pushInRange(x: number, y: number, z: number): boolean {
 /** Seconds a reach takes at most once the body stops: a hand caught mid-reach lands this soon. */
 const REACH_TIME = 0.25;
 
+/**
+ * The longest step of the swing, seconds: a longer update is taken in as many steps. One step over
+ * a whole long frame (a tab back from the background, a hitch) turned its fall under gravity into
+ * speed along the arc: a swing of 19° rose to 46° after a 0.5 s frame, over the bar after 1 s.
+ */
+const SWING_STEP = 1 / 30;
+
+/**
+ * The most steps an update takes: a frame longer than {@link SWING_STEP} times this (2.1 s) swings
+ * as that long, as physics engines cap a frame's time.
+ */
+const SWING_STEPS = 64;
+
 /** Per-hand state between updates, in bar units from `from` (offsets into `BarHang.grips`). */
 const GRIP = {
   /** Where the hand holds, or is on its way, now. */
@@ -186,6 +199,10 @@ export class BarHang {
   private pushCount = 0;
   /** The kicks' sum since the last update that advanced time (BarHang.kickBody), units/s. */
   private readonly kicks = new Float64Array(3);
+  /** This swing step's seconds, then 1 on an update's first step (its kicks), 0 after. */
+  private readonly step = new Float64Array(2);
+  /** The body's points, the last step's seconds and whether it had started, before an update. */
+  private readonly heldSwing = new Float64Array(8);
   /** The bar's point above the body this update, world `x, y, z`. */
   private readonly pivot = new Float64Array(3);
   private readonly worldInverse = new Float64Array(16);
@@ -475,8 +492,9 @@ export class BarHang {
   }
 
   /**
-   * Advances the swing by `dt` seconds and moves `move` world units along the bar (hand over hand;
-   * clamped to the bar), then poses the arms: call after sampling the base pose and forward
+   * Advances the swing by `dt` seconds (in steps of at most 1/30 s; a frame longer than 2.1 s
+   * swings as 2.1 s) and moves `move` world units along the bar (hand over hand, a quarter hand step
+   * at a time; clamped to the bar), then poses the arms: call after sampling the base pose and forward
    * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`;
    * the hang's weight ({@link BarHang.setWeight}) eases by `dt`.
    *
@@ -516,20 +534,58 @@ export class BarHang {
     const before = this.state[STATE.position];
     const moved = before + move;
     const position = moved < margin ? margin : moved > f[6] - margin ? f[6] - margin : moved;
-    // The pivot: the point of the bar above the body.
+    const travel = position - before;
+    // In steps of at most SWING_STEP seconds and a quarter hand step along the bar (a long move in
+    // one update left a gripping hand 1.2 m behind its grip), at most SWING_STEPS of them.
+    const distance = travel < 0 ? -travel : travel;
+    const byTime = Math.ceil(dt / SWING_STEP);
+    const byTravel = Math.ceil(distance / (0.25 * f[11]));
+    let steps = byTime > byTravel ? byTime : byTravel;
+    steps = steps < 1 ? 1 : steps > SWING_STEPS ? SWING_STEPS : steps;
+    const swung = dt < SWING_STEP * SWING_STEPS ? dt : SWING_STEP * SWING_STEPS;
+    const b = this.body;
+    const held = this.heldSwing;
+    for (let k = 0; k < 6; k++) held[k] = b[k];
+    held[6] = this.state[STATE.lastDt];
+    held[7] = this.started ? 1 : 0;
     const pivot = this.pivot;
-    pivot[0] = f[0] + f[3] * position;
-    pivot[1] = f[1] + f[4] * position;
-    pivot[2] = f[2] + f[5] * position;
-    this.swing();
+    const step = this.step;
+    step[0] = swung / steps;
+    try {
+      for (let k = 1; k <= steps; k++) {
+        // The pivot: the point of the bar above the body.
+        const at = k === steps ? position : before + (travel * k) / steps;
+        pivot[0] = f[0] + f[3] * at;
+        pivot[1] = f[1] + f[4] * at;
+        pivot[2] = f[2] + f[5] * at;
+        step[1] = k === 1 ? 1 : 0;
+        this.swing();
+      }
+    } catch (error) {
+      // Nothing of the update kept: the body, its last step and the pushes and kicks as they were.
+      for (let k = 0; k < 6; k++) b[k] = held[k];
+      this.state[STATE.lastDt] = held[6];
+      this.started = held[7] === 1;
+      throw error;
+    }
+    this.pushCount = 0;
+    // Kicks wait for an update that advances time.
+    if (dt > 0) this.kicks.fill(0);
     // A pose not animated since the last update is given back what that update found.
     this.own.undo(pose, model);
     // The weight eased by this update's dt, once the swing is known not to throw.
     this.goalWeight.stepBy(this.clock, 0);
-    this.state[STATE.position] = position;
-    this.state[STATE.travel] = position - before;
     this.placeBody();
-    this.placeHands();
+    // The hands, step by step along the way.
+    step[0] = dt / steps;
+    for (let k = 1; k <= steps; k++) {
+      const at = k === steps ? position : before + (travel * k) / steps;
+      const from = k === 1 ? before : before + (travel * (k - 1)) / steps;
+      this.state[STATE.position] = at;
+      this.state[STATE.travel] = at - from;
+      this.placeHands();
+    }
+    this.state[STATE.travel] = travel;
     // Switched off, the arms go on easing back until the turn the hang added is gone.
     const weight = this.goalWeight.state[3];
     if (weight > 0 || !this.turns.isNone()) {
@@ -550,7 +606,7 @@ export class BarHang {
     const px = this.pivot[0];
     const py = this.pivot[1];
     const pz = this.pivot[2];
-    const dt = this.clock[0];
+    const dt = this.step[0];
     const f = this.frame;
     const b = this.body;
     const l = f[8];
@@ -578,10 +634,12 @@ export class BarHang {
       const vx = (this.started ? b[0] - b[3] : 0) * keep;
       const vy = (this.started ? b[1] - b[4] : 0) * keep;
       const vz = (this.started ? b[2] - b[5] : 0) * keep;
+      // The kicks on the update's first step only.
+      const kick = this.step[1];
       const k = this.kicks;
-      x += vx + ax * dt * dt + k[0] * dt;
-      y += vy + (ay - f[12]) * dt * dt + k[1] * dt;
-      z += vz + az * dt * dt + k[2] * dt;
+      x += vx + ax * dt * dt + k[0] * kick * dt;
+      y += vy + (ay - f[12]) * dt * dt + k[1] * kick * dt;
+      z += vz + az * dt * dt + k[2] * kick * dt;
     }
     // Kept in the plane across the bar at its distance from the pivot: moved along its circle by
     // the step's part along the circle, as an arc, not moved back onto the circle along the radius
@@ -662,14 +720,12 @@ export class BarHang {
       b[4] = b[1] - ty;
       b[5] = b[2] - tz;
       this.state[STATE.lastDt] = dt;
-      this.kicks.fill(0);
     } else if (!this.started) {
       b[3] = b[0];
       b[4] = b[1];
       b[5] = b[2];
     }
     this.started = true;
-    this.pushCount = 0;
     const wall = f[17];
     if (wall >= 0) {
       // A ledge: the body's point no nearer the wall than `wall` behind the edge. Past it, the
@@ -761,7 +817,7 @@ export class BarHang {
     const py = this.pivot[1];
     const pz = this.pivot[2];
     const travel = this.state[STATE.travel];
-    const dt = this.clock[0];
+    const dt = this.step[0];
     const f = this.frame;
     const step = f[11];
     const half = 0.5 * f[10];

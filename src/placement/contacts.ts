@@ -300,7 +300,9 @@ export class ContactTrack {
    * The ground's velocity under the planted feet at clip time `time` (model space, y = 0), into
    * `out[o…o+2]`: for an in-place clip, how fast a character must travel, moment by moment, for its
    * planted feet to stay still in the world (the negative of it). Interpolated between samples;
-   * the constant {@link ContactTrack.groundVelocity} when the track has no samples. Allocates nothing.
+   * the constant {@link ContactTrack.groundVelocity} when the track has no samples; 0 before and
+   * after a one-shot clip (a track made with `loop: false`), whose pose is then held. Allocates
+   * nothing.
    *
    * @throws {@link TendonError} `argument/invalid` for a `time` that is not finite, or an `out` that
    *   is not a Float64Array with room for 3 numbers at `o` (a whole number ≥ 0).
@@ -318,7 +320,15 @@ export class ContactTrack {
       return;
     }
     const d = this.duration;
-    let t = this.loop ? time - Math.floor(time / d) * d : time < 0 ? 0 : time > d ? d : time;
+    if (!this.loop && !(time >= 0 && time <= d)) {
+      // Before a one-shot clip or after it, its pose is held: the ground does not move. (Its last
+      // velocity, kept, carried a walk held at its end on at walking speed, 3.9 m in 2 s.)
+      out[o] = 0;
+      out[o + 1] = 0;
+      out[o + 2] = 0;
+      return;
+    }
+    let t = this.loop ? time - Math.floor(time / d) * d : time;
     if (!(t >= 0)) t = 0;
     const x = (t / d) * (this.loop ? n : n - 1);
     let i = Math.floor(x);
@@ -398,14 +408,18 @@ export class ContactTrack {
       const t = e === 0 ? b : a;
       let px: number;
       let pz: number;
-      if (spans === 0 || (!loop && t <= 0)) {
-        // Before a one-shot clip (or a single sample): its first velocity.
+      if (spans === 0) {
+        // A single sample: its velocity.
         px = g[0] * t;
         pz = g[1] * t;
+      } else if (!loop && t <= 0) {
+        // Before a one-shot clip, and after it, its pose is held (groundVelocityAt).
+        px = 0;
+        pz = 0;
       } else if (!loop && t >= d) {
         const last = 2 * (n - 1);
-        px = travel[last] + g[last] * (t - d);
-        pz = travel[last + 1] + g[last + 1] * (t - d);
+        px = travel[last];
+        pz = travel[last + 1];
       } else {
         const x = (t / d) * spans;
         let i = Math.floor(x);

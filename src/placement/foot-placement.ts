@@ -79,6 +79,14 @@ const SWITCH_LAG = 0.75;
  */
 const SWITCH_LAG_TAIL = 0.2;
 
+/** Throws for a solve given no clip time while a contact track drives the contacts. */
+function refuseNoTime(): never {
+  throw new TendonError(
+    'placement/invalid-input',
+    'FootPlacement.solve: no time given, with a contact track set: pass the clip time its contacts are read at (the time the pose was sampled at)',
+  );
+}
+
 /** True while a ground's `raycast` runs: a solve from inside it would overwrite the caller's scratch. */
 let insideGround = false;
 
@@ -1066,11 +1074,15 @@ export class FootPlacement {
    * kinematics after sampling); `world` is the character's model-to-world matrix (column-major 4x4:
    * translation, a rotation about +Y, a uniform scale: the model's +Y stays the world's up, which
    * the contacts and the ground's rays are read along); `dt` the seconds since the
-   * last solve; `time` the clip time, when a contact track drives the contacts
-   * ({@link FootPlacement.setContactTrack}). Writes the pelvis translation, the legs' rotations and the effector feet into
-   * `pose`, and updates `model`.
+   * last solve (the time that passed: 0 holds every spring, ease and lock where it was, so an editor
+   * scrubbing the timeline passes the time it moved, or calls {@link FootPlacement.reset} each
+   * scrubbed frame); `time` the clip time the pose was sampled at, required when a contact track
+   * drives the contacts ({@link FootPlacement.setContactTrack}; a seek to another time is a teleport:
+   * {@link FootPlacement.reset}). Writes the pelvis translation, the legs' rotations and the effector
+   * feet into `pose`, and updates `model`.
    *
-   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world` or a bad `dt`,
+   * @throws {@link TendonError} `placement/invalid-input` for a non-finite `world` or a bad `dt`, no
+   *   `time` while a contact track is set,
    *   or, while no contact track drives the contacts, a {@link FootPlacement.contactWeights} entry
    *   that is not a number in [0, 1] or a {@link FootPlacement.planted} entry that is not 0 or 1
    *   (naming the leg; refused before anything is written),
@@ -1079,11 +1091,14 @@ export class FootPlacement {
    *   rotation in a joint the solve reads (the legs' joints, their parents, toes and poles, the
    *   pelvis and its parent), before anything is written, the placement's own state too.
    */
-  solve(pose: Pose, model: Float64Array, world: ArrayLike<number>, dt: number, time = 0): void {
+  solve(pose: Pose, model: Float64Array, world: ArrayLike<number>, dt: number, time?: number): void {
     // A small entry, so that it is inlined into the caller's frame loop: the two numbers then
     // reach the solve in an array, unboxed (a double passed to a large call is boxed: allocated).
+    // With a contact track its contacts are read at `time`: left out, it read them at 0 every
+    // frame (feet never locked, sliding 2 cm a frame) without a word.
+    if (time === undefined && this.track !== null) refuseNoTime();
     this.clock[0] = dt;
-    this.clock[1] = time;
+    this.clock[1] = time ?? 0;
     this.solveClock(pose, model, world);
   }
 

@@ -237,11 +237,20 @@ describe('ContactTrack.groundTravel', () => {
     expect(travel(ramp, 6, 0.5)[2]).toBe(0.5);
     // Across the loop: 0.5 down the ramp from 2 to 0, then 0.5 up it again.
     expect(travel(ramp, 1.5, 1)[2]).toBeCloseTo(1, 12);
-    // One-shot: held at the last sample after the end, the first before the start.
+    // One-shot: none before the start or after the end, where its pose is held (until 27 November
+    // its last velocity went on: a walk held at its end travelled on at walking speed, 3.9 m in 2 s).
     const once = new ContactTrack({ ...base, loop: false, groundVelocities: [0, 0, 0, 4] });
     expect(travel(once, 0, 2)[2]).toBe(4);
-    expect(travel(once, 2, 1)[2]).toBe(4);
+    expect(travel(once, 2, 1)[2]).toBe(0);
+    expect(travel(once, 1, 5)[2]).toBe(travel(once, 1, 1)[2]);
     expect(travel(once, -1, 1)[2]).toBe(0);
+    const at = new Float64Array(3);
+    for (const time of [-1, 2.5, 100]) {
+      once.groundVelocityAt(time, at, 0);
+      expect(Array.from(at), `${time}`).toEqual([0, 0, 0]);
+    }
+    once.groundVelocityAt(1.5, at, 0);
+    expect(at[2]).toBeCloseTo(3, 12);
   });
 });
 

@@ -616,16 +616,28 @@ describe('FootPlacement', () => {
     frame(0);
     const bad = IDENTITY.slice();
     bad[13] = Number.NaN;
-    expect(() => placement.solve(pose, model, bad, 1 / 60)).toThrow(
+    expect(() => placement.solve(pose, model, bad, 1 / 60, 0)).toThrow(
       expect.objectContaining({ code: 'placement/invalid-input' }),
     );
-    expect(() => placement.solve(pose, model, IDENTITY, -1)).toThrow(
+    expect(() => placement.solve(pose, model, IDENTITY, -1, 0)).toThrow(
       expect.objectContaining({ code: 'placement/invalid-input' }),
     );
     const other = new Pose(syntheticWalker().skeleton);
-    expect(() => placement.solve(other, model, IDENTITY, 1 / 60)).toThrow(
+    expect(() => placement.solve(other, model, IDENTITY, 1 / 60, 0)).toThrow(
       expect.objectContaining({ code: 'pose/skeleton-mismatch' }),
     );
+    // With a contact track, the clip time is required: left out, the contacts were read at 0 every
+    // frame (feet never locked, sliding 2 cm a frame) without a word. Without one, it is not read.
+    expect(() => placement.solve(pose, model, IDENTITY, 1 / 60)).toThrow(
+      expect.objectContaining({
+        code: 'placement/invalid-input',
+        message: expect.stringContaining('no time given'),
+      }),
+    );
+    placement.setContactTrack(null);
+    placement.contactWeights.fill(1);
+    placement.planted.fill(0);
+    expect(() => placement.solve(pose, model, IDENTITY, 1 / 60)).not.toThrow();
     expect(() => placement.setWeight(2)).toThrow(
       expect.objectContaining({ code: 'placement/invalid-option' }),
     );
