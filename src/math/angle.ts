@@ -7,8 +7,10 @@
  * a pose computed in one engine differ from the same pose computed in another. These use only
  * `+ − × ÷` and `Math.round`, which IEEE 754 and the language define exactly: a range reduction by
  * π/2 in three parts (Cody and Waite), then the minimax polynomials of fdlibm's `__kernel_sin` and
- * `__kernel_cos` on [−π/4, π/4]. Accurate to about 1 ulp for arguments up to about 1e5 radians;
- * beyond, the reduction loses accuracy (but still gives the same bits everywhere).
+ * `__kernel_cos` on [−π/4, π/4]. Accurate to about 1 ulp for arguments up to about 1e5 radians
+ * (the reduction's products are exact up to 2^20 · π/2, about 1.6e6); beyond, the results are wrong,
+ * past about 1e16 radians even outside [−1, 1] or not finite (the same bits everywhere still):
+ * callers keep their angles small.
  *
  * @packageDocumentation
  */

@@ -405,8 +405,9 @@ export class BarHang {
   }
 
   /**
-   * Gives the swing a push: a world-space acceleration (units/s²) applied over the next update.
-   * Pushes given before one update add up. Given every frame, it is a steady push; given once, it
+   * Gives the swing a push: a world-space acceleration (units/s²) applied over the next update (at
+   * most its first 2.1 s). Pushes given before one update add up; an update that refuses them (they
+   * swing the body past the doubles) keeps them, until `reset()`. Given every frame, it is a steady push; given once, it
    * swings the body by as much as that frame is long (twice as far at 30 Hz as at 60): a one-off
    * push is {@link BarHang.kickBody}.
    *
@@ -499,7 +500,7 @@ export class BarHang {
    * the hang's weight ({@link BarHang.setWeight}) eases by `dt`.
    *
    * @throws {@link TendonError} `placement/invalid-input` for a `dt` that is not a finite number ≥ 0,
-   *   a `move` that is not a finite number, or a step of the swing (a `dt` or a push so large) that
+   *   a `move` that is not a finite number, or a step of the swing (a push or a kick so large) that
    *   leaves the doubles; `pose/skeleton-mismatch` or `pose/buffer-size` for a pose or model buffer
    *   not of this skeleton; `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
    *   rotation in the arms' joints or their parents. Each before anything is written: the pose, the
@@ -692,7 +693,11 @@ export class BarHang {
         uy /= arc;
         uz /= arc;
         const a = arcTurn;
-        a[0] = arc / l;
+        // At most half a turn a step (94 rad/s at 1/30 s): a step past it means nothing on a
+        // circle, and an angle of 1e16 rad and more is past what the cosine's reduction keeps exact
+        // (a push of 1e30 left the body 6e122 from the bar, 1e45 wrote NaN).
+        const angle = arc / l;
+        a[0] = angle < Math.PI ? angle : Math.PI;
         cosSinAt(a, 0, a, 1);
         const c = a[1];
         const sn = a[2];
@@ -712,6 +717,7 @@ export class BarHang {
         nz = sz / d;
       }
     }
+    if (!(nx - nx + (ny - ny) + (nz - nz) + (tx - tx) + (ty - ty) + (tz - tz) === 0)) refuseSwing(dt);
     b[0] = px + nx * l;
     b[1] = py + ny * l;
     b[2] = pz + nz * l;

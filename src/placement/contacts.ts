@@ -313,12 +313,6 @@ export class ContactTrack {
     checkOut3('groundVelocityAt', out, o);
     const g = this.groundVelocities;
     const n = g.length >> 1;
-    if (n === 0) {
-      out[o] = this.groundVelocity[0];
-      out[o + 1] = 0;
-      out[o + 2] = this.groundVelocity[2];
-      return;
-    }
     const d = this.duration;
     if (!this.loop && !(time >= 0 && time <= d)) {
       // Before a one-shot clip or after it, its pose is held: the ground does not move. (Its last
@@ -326,6 +320,12 @@ export class ContactTrack {
       out[o] = 0;
       out[o + 1] = 0;
       out[o + 2] = 0;
+      return;
+    }
+    if (n === 0) {
+      out[o] = this.groundVelocity[0];
+      out[o + 1] = 0;
+      out[o + 2] = this.groundVelocity[2];
       return;
     }
     let t = this.loop ? time - Math.floor(time / d) * d : time;
@@ -381,8 +381,16 @@ export class ContactTrack {
     const n = g.length >> 1;
     out[o + 1] = 0;
     if (n === 0) {
-      out[o] = this.groundVelocity[0] * (t1 - t0);
-      out[o + 2] = this.groundVelocity[2] * (t1 - t0);
+      // A one-shot clip's ground stands still before and after it (groundVelocityAt).
+      let span = t1 - t0;
+      if (!this.loop) {
+        const d = this.duration;
+        const a = t0 < 0 ? 0 : t0 > d ? d : t0;
+        const b = t1 < 0 ? 0 : t1 > d ? d : t1;
+        span = b - a;
+      }
+      out[o] = this.groundVelocity[0] * span;
+      out[o + 2] = this.groundVelocity[2] * span;
       return;
     }
     // Whole cycles apart, then each end within its cycle: the difference of two travels from 0
@@ -409,9 +417,10 @@ export class ContactTrack {
       let px: number;
       let pz: number;
       if (spans === 0) {
-        // A single sample: its velocity.
-        px = g[0] * t;
-        pz = g[1] * t;
+        // A single sample: its velocity (a one-shot clip's within the clip only).
+        const within = loop ? t : t < 0 ? 0 : t > d ? d : t;
+        px = g[0] * within;
+        pz = g[1] * within;
       } else if (!loop && t <= 0) {
         // Before a one-shot clip, and after it, its pose is held (groundVelocityAt).
         px = 0;

@@ -205,10 +205,11 @@ export interface FootPlacementOptions {
   readonly softness?: number;
   /**
    * How fast the rotation placement adds to a leg's joint (hip, knee, foot) may change, radians a
-   * second (a solve's `dt` times this, at most π, between two solves): where a target jumps (a
-   * foot crossing a step's edge, a swinging leg reaching full extension) the change is spread over
-   * frames rather than popping, over the same time at any frame rate (and for a character a crowd
-   * schedule solves every Nth frame). A planted foot's joint is not held off its solved place by
+   * second: between two solves by this times the solve's `dt`, or a 60 Hz frame's worth where
+   * `dt` is shorter (above 60 Hz, and at `dt` 0), at most π. Where a target jumps (a foot crossing
+   * a step's edge, a swinging leg reaching full extension) the change is spread over frames rather
+   * than popping, over the same time at 60 Hz and below (and for a character a crowd schedule
+   * solves every Nth frame); above 60 Hz each frame may take a 60 Hz frame's worth. A planted foot's joint is not held off its solved place by
    * more than `jointStepTolerance` (its turn may still be held back): past it, the limit yields as
    * far as brings the foot within half that (more while placement switches on or off: see
    * `setWeight`). No clearly bent knee is bent the other way from the animation's: there the leg
@@ -770,7 +771,7 @@ export class FootPlacement {
       this.oSettings,
     );
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
-    if ('maxJointStep' in options) {
+    if ((options as { maxJointStep?: unknown }).maxJointStep !== undefined) {
       // Renamed with a change of unit: a per-solve number left in a caller's options must not be
       // taken silently as the old limit's off switch (0) or as radians a second.
       throw new TendonError(
@@ -826,15 +827,19 @@ export class FootPlacement {
       );
     }
     this.f.set(unit, this.oForwardModel);
+    const front = frontLegs(rest, this.legs, lengths, unit);
+    const back: [number, number, number] = [-unit[0], -unit[1], -unit[2]];
     this.solvers = this.legs.map((leg, i) => {
       const end =
         leg.shape === 'effector'
           ? { endLocal: leg.endLocal as readonly [number, number, number] }
           : { end: leg.end };
       // A leg straight at rest has no bend plane to take its knee's hinge from: the knee then
-      // bends about the character's side axis, so that it goes forward (a human knee; give the
-      // rest pose a bend, or a forward of −Z, for a leg that bends the other way).
-      const hingeAxis = straightKneeHinge(rest, leg, unit);
+      // bends about the character's side axis, so that it goes forward (a human knee, an
+      // animal's hind stifle), or on a four-legged body's front leg back (an elbow: bent forward,
+      // a 3 m elephant modelled with column legs walked on its elbows the wrong way in every
+      // frame). Give the rest pose a bend for a leg that bends otherwise.
+      const hingeAxis = straightKneeHinge(rest, leg, front[i] === 1 ? back : unit);
       return new TwoBoneIk(skeleton, {
         root: leg.root,
         middle: leg.middle,
@@ -848,7 +853,6 @@ export class FootPlacement {
         tolerance: 1e-5 * this.f[this.oLengths + i],
       });
     });
-    const front = frontLegs(rest, this.legs, lengths, unit);
     this.b.set(front, this.oFront);
     this.frontCount = front.length;
     this.legs.forEach((leg, i) => {

@@ -198,7 +198,8 @@ export class RungRetarget {
         root: l.root,
         middle: l.middle,
         end: l.end,
-        hingeAxis: straightKneeHinge(rest, l, [0, 0, 1]),
+        // A knee straight at rest bends the way the rig faces (findRig reads it; +Z by default).
+        hingeAxis: straightKneeHinge(rest, l, rig.forward ?? [0, 0, 1]),
       });
     // A frame runs forward kinematics over the whole skeleton: every joint is read.
     this.reads = poseReads(

@@ -7,6 +7,7 @@ import { checkArrayArg, checkObjectArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import type { ArmRig, LegRig, Rig } from './limbs.js';
+import { baseName } from './name-maps.js';
 
 function checkJoint(
   value: unknown,
@@ -30,12 +31,19 @@ function checkJoint(
     );
   }
   const j = value as number;
-  if (names !== undefined && j >= 0 && names[j] !== skeleton.names[j]) {
+  // Compared without a namespace prefix: the same skeleton exported as mixamorig: and mixamorig1:,
+  // or loaded by three.js (mixamorigHips), is the same rig.
+  if (names !== undefined && j >= 0 && !sameJoint(names[j], skeleton.names[j])) {
     throw new TendonError(
       'argument/invalid',
       `${who}: ${what} is joint ${j}, "${skeleton.names[j]}" here but "${String(names[j])}" in the skeleton the rig was found on: a rig of another skeleton (find one on this skeleton with findRig)`,
     );
   }
+}
+
+/** Whether two joint names are one joint's: equal, or equal without a namespace prefix. */
+function sameJoint(a: unknown, b: string): boolean {
+  return a === b || (typeof a === 'string' && baseName(a) === baseName(b));
 }
 
 /** The names a rig or leg was found with, if it carries them as an array. */

@@ -11,7 +11,7 @@ import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { checkRig } from './check-rig.js';
 import type { ArmRig, LegRig, LimbSide, Rig } from './limbs.js';
-import { baseName, NAME_MAPS, type NameMap, type SideNames } from './name-maps.js';
+import { baseName, mixamoPrefixed, NAME_MAPS, type NameMap, type SideNames } from './name-maps.js';
 
 /** A joint by name or index. */
 export type RigJointRef = string | number;
@@ -214,7 +214,7 @@ function byName(skeleton: Skeleton, rest: Float64Array, map: NameMap): Rig | nul
   let prefixed = false;
   skeleton.names.forEach((name, j) => {
     const base = baseName(name);
-    if (base !== name) prefixed = true;
+    if (base !== name && mixamoPrefixed(name)) prefixed = true;
     if (!index.has(base)) index.set(base, j);
   });
   const find = (names: readonly string[]) => {
@@ -343,8 +343,12 @@ function pointIn(rest: Float64Array, frame: number, joint: number): [number, num
 // ---------------------------------------------------------------------------------------------
 // By shape
 
-/** Names of twist and roll helper bones, which a limb's chain passes over. */
-const TWIST = /twist|roll(?![a-z])/i;
+/**
+ * Names of twist and roll helper bones, which a limb's chain passes over: the word on its own or as
+ * a camel-case part (`thigh_twist_01_l`, `LeftUpLegTwist`, `UpperArm_Roll`), not inside another
+ * word (`Troll_thigh_l`, `Scroll`, `Twister`: a character's own prefix filtered every joint).
+ */
+const TWIST = /(?:Twist|Roll)(?![a-z])|(?:^|[^A-Za-z])(?:twist|roll)(?![a-z])/;
 
 function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   const n = skeleton.jointCount;
@@ -398,8 +402,11 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
     // Drop joints at (nearly) the same place as the one above them (a hip joint sitting on the
     // pelvis), and twist and roll helpers in the chain (a thigh split in two by a twist bone read
     // as thigh and shin, the hip left out).
+    const last = c.chain.length - 1;
     const chain = c.chain.filter(
-      (k, i) => i === 0 || (dist(k, c.chain[i - 1]) > 1e-3 * height && !TWIST.test(skeleton.names[k])),
+      (k, i) =>
+        i === 0 ||
+        (dist(k, c.chain[i - 1]) > 1e-3 * height && (i === last || !TWIST.test(skeleton.names[k]))),
     );
     let length = 0;
     for (let i = 1; i < chain.length; i++) length += dist(chain[i - 1], chain[i]);

@@ -169,15 +169,21 @@ export const NAME_MAPS: readonly NameMap[] = [
 /**
  * A joint name without a namespace prefix: `mixamorig:Hips`, `mixamorig1:Hips` → `Hips`; also the
  * prefixes the colon becomes once a loader sanitizes names (three.js's GLTFLoader drops it:
- * `mixamorigHips`; others write `mixamorig_Hips`), and three-vrm's `Normalized_` bones
- * (`Normalized_leftUpperLeg` → `leftUpperLeg`).
+ * `mixamorigHips`; others write `mixamorig_Hips`), and three-vrm's `Normalized_` (which it puts
+ * before a node's own name: `Normalized_leftUpperLeg` → `leftUpperLeg`). A name that is only a
+ * prefix is kept whole.
  */
 export function baseName(name: string): string {
   checkStringArg(name, 'baseName', 'the name');
   const colon = name.lastIndexOf(':');
-  if (colon >= 0) return name.slice(colon + 1);
-  const prefix = SANITIZED_PREFIX.exec(name);
-  return prefix !== null ? name.slice(prefix[0].length) : name;
+  const base = colon >= 0 ? name.slice(colon + 1) : name;
+  const prefix = SANITIZED_PREFIX.exec(base);
+  return prefix !== null && prefix[0].length < base.length ? base.slice(prefix[0].length) : base;
+}
+
+/** Whether `name` carries a Mixamo namespace prefix, with its colon or without. */
+export function mixamoPrefixed(name: string): boolean {
+  return /(^|:)mixamorig\d*[:_]?(?=[A-Z])|^mixamorig\d*:/.test(name);
 }
 
 /** A Mixamo prefix without its colon (before a capital), or three-vrm's normalized bones' prefix. */

@@ -346,11 +346,11 @@ export class ThreeSkeletonBinding {
     }
     this.readRootWorld();
     // A NaN here would reach the GPU's palette and three's bones: refused before anything is written
-    // (a sum is NaN or infinite if any number is).
+    // (v · 0 is 0 for a finite v, NaN otherwise: a sum of them cannot overflow).
     let sum = 0;
-    for (let i = 0; i < 16; i++) sum += this.rootWorld[i];
-    for (let i = 0; i < model.length; i++) sum += model[i];
-    if (!(sum - sum === 0)) refuseNotFinite(this.rootWorld, model, this.skeleton);
+    for (let i = 0; i < 16; i++) sum += this.rootWorld[i] * 0;
+    for (let i = 0; i < model.length; i++) sum += model[i] * 0;
+    if (!(sum === 0)) refuseNotFinite(this.rootWorld, model, this.skeleton);
     let source = model;
     if (!this.rootIsIdentity) {
       source = this.worldModel;
@@ -454,8 +454,10 @@ function noUpdate(): void {}
 
 /** Refuses joint `j` of the pose where its translation or rotation holds a NaN or an infinity. */
 function checkWritten(t: Float64Array, r: Float64Array, j: number, skeleton: Skeleton): void {
-  const sum = t[3 * j] + t[3 * j + 1] + t[3 * j + 2] + r[4 * j] + r[4 * j + 1] + r[4 * j + 2] + r[4 * j + 3];
-  if (sum - sum === 0) return;
+  // v · 0 is 0 for a finite v, NaN otherwise: a sum of them cannot overflow.
+  const sum =
+    t[3 * j] * 0 + t[3 * j + 1] * 0 + t[3 * j + 2] * 0 + r[4 * j] * 0 + r[4 * j + 1] * 0 + r[4 * j + 2] * 0;
+  if (sum + r[4 * j + 3] * 0 === 0) return;
   throw new TendonError(
     'pose/not-finite',
     `ThreeSkeletonBinding.writeToThree: joint ${j} ("${skeleton.names[j]}") holds a number that is not finite: nothing written to three`,

@@ -502,9 +502,44 @@ describe('BarHang at other frame rates', () => {
       expect(Math.abs(hitch.after[f] - smooth.after[f]), `frame ${f}`).toBeLessThan(0.03);
     }
     expect(hitch.worstGrip).toBeLessThanOrEqual(0.01);
-    const moved = await run(true, 2.5);
-    expect(moved.position).toBeCloseTo((await run(false, 2.5)).position, 9);
-    expect(moved.worstGrip).toBeLessThanOrEqual(0.01);
+    // A 2.5 m move in the 2 s frame: the hands go along, hand over hand, not left behind.
+    expect((await run(true, 2.5)).worstGrip).toBeLessThanOrEqual(0.01);
+  });
+
+  // The arc's angle had no bound: past 1e16 rad the cosine's reduction is not exact, and a push
+  // of 1e30 left the body 6e122 from the bar, 1e45 wrote NaN into the world matrix, no error.
+  it('keeps the body on its circle for any push or kick it takes, or refuses the update with nothing written', async () => {
+    for (const [push, kick] of [
+      [1e30, 0],
+      [1e45, 0],
+      [0, 1e42],
+      [1e300, 0],
+    ]) {
+      const { character, skeleton, rig, pose, model } = await idleRobot();
+      const hang = new BarHang(skeleton, rig, {
+        from: [-2, 2.4, 0],
+        to: [2, 2.4, 0],
+        scale: character.scale,
+      });
+      forwardKinematics(pose, model);
+      hang.update(pose, model, 1 / 60);
+      const before = [...hang.world];
+      hang.pushBody(0, 0, push);
+      if (kick !== 0) hang.kickBody(0, 0, kick);
+      let refused = false;
+      try {
+        hang.update(pose, model, 1 / 60);
+      } catch (error) {
+        expect(error).toEqual(expect.objectContaining({ code: 'placement/invalid-input' }));
+        refused = true;
+      }
+      if (refused) expect([...hang.world], `${push} ${kick}`).toEqual(before);
+      else {
+        expect(hang.world.every(Number.isFinite), `${push} ${kick}`).toBe(true);
+        // The body's origin stays at its hang's length below the bar (within the arm's reach).
+        expect(Math.abs(hang.world[13] - 2.4), `${push} ${kick}`).toBeLessThan(3);
+      }
+    }
   });
 
   it('refuses a kick that is not a number within ±1e300, or kicks adding up past it, taking none', async () => {

@@ -251,6 +251,19 @@ describe('ContactTrack.groundTravel', () => {
     }
     once.groundVelocityAt(1.5, at, 0);
     expect(at[2]).toBeCloseTo(3, 12);
+    // And so for a one-shot track of a single sample or none (a constant velocity).
+    for (const track of [
+      new ContactTrack({ ...base, loop: false, groundVelocities: [0, 4] }),
+      new ContactTrack({ ...base, loop: false, groundVelocity: [0, 0, 4] }),
+    ]) {
+      expect(travel(track, -1, 0.5)[2]).toBe(0);
+      expect(travel(track, 1.5, 2)[2]).toBe(2);
+      expect(travel(track, 3, 1)[2]).toBe(0);
+      track.groundVelocityAt(2.5, at, 0);
+      expect(Array.from(at)).toEqual([0, 0, 0]);
+      track.groundVelocityAt(1, at, 0);
+      expect(at[2]).toBe(4);
+    }
   });
 });
 

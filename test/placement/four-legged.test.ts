@@ -16,6 +16,8 @@ import {
   restModelMatrices,
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { findRig } from '../../src/rig/find-rig.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { type Character, fox } from './characters.js';
 import { terrains } from './terrains.js';
 import { path, walk } from './walk-harness.js';
@@ -344,5 +346,66 @@ describe('FootPlacement on a four-legged rig (the Fox)', () => {
       seconds: 6,
     });
     expect(landing.maxStepBeyondClipDeg).toBeLessThan(30);
+  });
+});
+
+describe('a four-legged body whose legs are straight at rest', () => {
+  // Column legs (an elephant modelled standing straight): no bend plane at rest. Until 27 November
+  // every straight leg bent its middle joint forward, a front elbow too: walked on the wrong way
+  // in every frame.
+  it('bends the hind knees forward and the front elbows back', () => {
+    const at: number[][] = [
+      [0, 1.6, 0],
+      [0, 1.7, 1.2],
+    ];
+    const parents = [-1, 0];
+    const names = ['hips', 'chest'];
+    for (const [name, parent, z] of [
+      ['hind', 0, 0],
+      ['front', 1, 1.2],
+    ] as const) {
+      for (const [side, x] of [
+        ['L', 0.3],
+        ['R', -0.3],
+      ] as const) {
+        const top = names.length;
+        names.push(
+          `${name}Thigh.${side}`,
+          `${name}Shin.${side}`,
+          `${name}Foot.${side}`,
+          `${name}Toe.${side}`,
+        );
+        parents.push(parent, top, top + 1, top + 2);
+        at.push([x, 1.5, z], [x, 0.8, z], [x, 0.1, z], [x, 0.02, z + 0.15]);
+      }
+    }
+    const skeleton = Skeleton.create({
+      names,
+      parents,
+      restTranslations: at.flatMap((p, j) => p.map((v, k) => v - (parents[j] >= 0 ? at[parents[j]][k] : 0))),
+    });
+    const rig = findRig(skeleton);
+    expect(rig.legs.map((l) => l.label)).toEqual(['hind-left', 'hind-right', 'front-left', 'front-right']);
+    const placement = new FootPlacement(skeleton, rig, { ground: new PlaneGround([0, 0, 0], [0, 1, 0]) });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    for (let f = 0; f < 30; f++) {
+      placement.contactWeights.fill(1);
+      placement.planted.fill(1);
+      pose.resetToRest();
+      // Crouched 20 cm, as an animation would: every leg must bend.
+      pose.translations[1] -= 0.2;
+      forwardKinematics(pose, model);
+      placement.solve(pose, model, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], 1 / 60);
+    }
+    // How far each leg's middle joint stands ahead (+Z) of the line from its top to its end.
+    const ahead = rig.legs.map((l) => {
+      const z = (j: number) => model[16 * j + 14];
+      return z(l.middle) - (z(l.root) + z(l.end)) / 2;
+    });
+    expect(ahead[0]).toBeGreaterThan(0.05);
+    expect(ahead[1]).toBeGreaterThan(0.05);
+    expect(ahead[2]).toBeLessThan(-0.05);
+    expect(ahead[3]).toBeLessThan(-0.05);
   });
 });

@@ -12,7 +12,7 @@ import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
 import type { Rig } from '../../src/rig/limbs.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
-import { robot } from './characters.js';
+import { fox, robot } from './characters.js';
 
 const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
@@ -443,6 +443,20 @@ describe('LookAt', () => {
     // Given by hand, the same; without a facing (a rig written by hand), +Z: away from it.
     expect(offTarget(null, { forward: [0, 0, -1] }).degrees).toBeLessThan(1e-6);
     expect(offTarget(null).degrees).toBeGreaterThan(30);
+  });
+
+  // The default joints began at the rig's top spine joint, from which a four-legged body's front
+  // legs hang: the look dragged the Fox's planted front paws (0.7 cm of slide became 5.2 cm
+  // looking 56° aside).
+  it('turns by default no joint a leg hangs from (the Fox: neck and head), and a biped its torso too', async () => {
+    const animal = await fox();
+    const look = new LookAt(animal.skeleton, animal.rig);
+    for (const j of look.joints) {
+      for (const leg of animal.rig.legs) expect(animal.skeleton.isAncestor(j, leg.root)).toBe(false);
+    }
+    expect(look.joints).toContain(animal.rig.head);
+    const human = await robot();
+    expect(new LookAt(human.skeleton, human.rig).joints[0]).toBe(human.rig.spine[human.rig.spine.length - 1]);
   });
 
   it('reports no clamp while its weight is 0', async () => {

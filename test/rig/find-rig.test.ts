@@ -15,6 +15,7 @@ import {
 import { jointModelPosition, printJointTree, translateJointInModel } from '../../src/pose/joint-helpers.js';
 import { Pose } from '../../src/pose/pose.js';
 import { describeRig, findRig } from '../../src/rig/find-rig.js';
+import { baseName } from '../../src/rig/name-maps.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { assetsDir, readAsset } from '../helpers/assets.js';
 
@@ -351,6 +352,43 @@ describe("other tools' skeletons", () => {
       expect(skeleton.names[rig.legs[0].root]).toBe(`${prefix}LeftUpLeg`);
     },
   );
+
+  // The twist filter read "roll" inside a character's own prefix (Troll_thigh_l) and dropped every
+  // joint of its legs; the namespace check compared raw names, refusing the same skeleton under
+  // mixamorig1:.
+  it('keeps joints whose names only contain twist or roll in a word, and strips only real prefixes', () => {
+    for (const prefix of ['Troll_', 'Scroll_', 'Twister_']) {
+      const skeleton = biped((part, side) => `${prefix}${ue(part, side)}`, { twist: 'leaves' });
+      expect(legsOf(skeleton, findRig(skeleton)), prefix).toEqual([
+        `${prefix}thigh_l → ${prefix}calf_l → ${prefix}foot_l → ${prefix}ball_l`,
+        `${prefix}thigh_r → ${prefix}calf_r → ${prefix}foot_r → ${prefix}ball_r`,
+      ]);
+    }
+    expect(baseName('Normalized_leftUpperLeg')).toBe('leftUpperLeg');
+    expect(baseName('Normalized_')).toBe('Normalized_');
+    expect(baseName('Armature:mixamorigHips')).toBe('Hips');
+    expect(baseName('mixamorig')).toBe('mixamorig');
+    const VRM: Record<string, string> = {
+      hips: 'hips',
+      spine: 'spine',
+      neck: 'neck',
+      head: 'head',
+      thigh: 'UpperLeg',
+      shin: 'LowerLeg',
+      foot: 'Foot',
+      toe: 'Toes',
+    };
+    const vrm = (prefix: string) =>
+      biped((part, side) =>
+        side === '' ? `${prefix}${VRM[part]}` : `${prefix}${side === 'l' ? 'left' : 'right'}${VRM[part]}`,
+      );
+    // three-vrm's normalized bones: VRM by name, not reported as Mixamo.
+    expect(findRig(vrm('Normalized_')).convention).toBe('vrm');
+    const mixamo = (prefix: string) =>
+      biped((part, side) => `${prefix}${ue(part, side)}`.replace(/_[lr]$/, (m) => m.toUpperCase()));
+    // A rig found under one namespace is the rig of the same skeleton under another.
+    expect(() => describeRig(findRig(mixamo('mixamorig:')), mixamo('mixamorig1:'))).not.toThrow();
+  });
 
   // VRM 0.x models face −Z. Placement took +Z: straight rest legs bent their knees backwards and
   // the look turned the head away (85.6° off its target, every cone clamped).
