@@ -123,6 +123,13 @@ export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
     }
   }
   if (rig === null) rig = byShape(skeleton, rest);
+  else if (convention === undefined && armsStandOnGround(rig, rest)) {
+    // A four-legged body named as a biped (lThigh … lShldr, LeftUpLeg … LeftArm): its "arms" stand
+    // on the ground. Read as two legs and two arms, its front legs were never placed (a front
+    // paw 16 cm inside a slope).
+    const shaped = byShape(skeleton, rest);
+    if (shaped.legs.length === 4) rig = shaped;
+  }
   const found = applyOverrides(skeleton, rest, rig, options);
   return { ...found, forward: facingOf(rest, found.legs), jointNames: skeleton.names };
 }
@@ -169,6 +176,16 @@ function facingOf(rest: Float64Array, legs: readonly LegRig[]): [number, number,
   if (x >= near) return [1, 0, 0];
   if (x <= -near) return [-1, 0, 0];
   return [x, 0, z];
+}
+
+/** Whether the rig has two arms whose hands are as low as its feet (within a tenth of its height). */
+function armsStandOnGround(rig: Rig, rest: Float64Array): boolean {
+  if (rig.arms.length !== 2 || rig.legs.length !== 2) return false;
+  const y = (j: number) => rest[16 * j + 13];
+  const feet = Math.max(...rig.legs.map((l) => y(l.foot)));
+  const hips = Math.min(...rig.legs.map((l) => y(l.root)));
+  // The hands below the hips' height by more than nine tenths of the way down to the feet.
+  return rig.arms.every((a) => y(a.end) < feet + 0.1 * (hips - feet));
 }
 
 /** A readable account of what {@link findRig} found, and how: one line per limb. */
@@ -344,6 +361,12 @@ function pointIn(rest: Float64Array, frame: number, joint: number): [number, num
 // By shape
 
 /**
+ * A part of the face hanging from the head as its only child (an animal's nose or jaw): not the
+ * head. Taken for it, the look aimed the nose's joint and left the head 20° off its target.
+ */
+const FACE_PART = /nose|jaw|snout|muzzle|mouth|tongue|beak|chin|lip|teeth|eye/i;
+
+/**
  * Names of twist and roll helper bones, which a limb's chain passes over: the word on its own or as
  * a camel-case part (`thigh_twist_01_l`, `LeftUpLegTwist`, `UpperArm_Roll`), not inside another
  * word (`Troll_thigh_l`, `Scroll`, `Twister`: a character's own prefix filtered every joint).
@@ -485,6 +508,12 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
       );
     }
   }
+  // A tail reaching the ground hangs like a leg, on no side: with legs in pairs beside it, it is no
+  // leg (it was a fifth, bent by IK, and the hind and front labels were lost).
+  const sided = legs.filter((leg) => leg.side !== 'center');
+  if (sided.length !== legs.length && sided.length % 2 === 0 && sided.length > 0) {
+    legs.splice(0, legs.length, ...sided);
+  }
   if (legs.length === 0) return empty;
   const pelvis = commonAncestor(
     parents,
@@ -523,7 +552,12 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   }
   const path: number[] = [pelvis];
   for (let j = pelvis; ; ) {
-    const next = children[j].filter((c) => !limbJoints.has(c)).sort((a, b) => top[b] - top[a])[0];
+    // Out of the pelvis, the child with the most joints below it (the chest, holding arms or front
+    // legs, neck and head; a tail raised above the head was taken for the spine, the look turning
+    // the tail); above it, the one reaching highest (the head, not an arm with its fingers).
+    const next = children[j]
+      .filter((c) => !limbJoints.has(c))
+      .sort((a, b) => (j === pelvis ? subtree(b) - subtree(a) : 0) || top[b] - top[a])[0];
     if (next === undefined) break;
     path.push(next);
     j = next;
@@ -572,7 +606,9 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   while (
     end > 1 &&
     children[path[end]].length === 0 &&
-    (/end$|top$|end_?site/i.test(skeleton.names[path[end]]) || dist(path[end], path[end - 1]) < 0.02 * height)
+    (/end$|top$|end_?site/i.test(skeleton.names[path[end]]) ||
+      FACE_PART.test(skeleton.names[path[end]]) ||
+      dist(path[end], path[end - 1]) < 0.02 * height)
   ) {
     end--;
   }

@@ -423,6 +423,105 @@ describe("other tools' skeletons", () => {
   });
 });
 
+describe('four-legged skeletons of other tools', () => {
+  /**
+   * A dog facing +Z: hips → thigh → shin → foot → toe per hind side; hips → spine → chest →
+   * upper arm → forearm → hand → fingers per front side; chest → neck → head (→ `headChild`);
+   * and a tail from the hips, down to the ground or raised above the head. Names from `name`.
+   */
+  function dog(
+    name: (part: string, side: 'L' | 'R' | '') => string,
+    { tail = 'none' as 'none' | 'ground' | 'raised', headChild = '' } = {},
+  ): Skeleton {
+    const joints: { name: string; parent: number; at: number[] }[] = [];
+    const add = (n: string, parent: number, at: number[]) => {
+      joints.push({ name: n, parent, at });
+      return joints.length - 1;
+    };
+    const hips = add(name('hips', ''), -1, [0, 0.6, 0]);
+    const spine = add(name('spine', ''), hips, [0, 0.62, 0.25]);
+    const chest = add(name('chest', ''), spine, [0, 0.62, 0.5]);
+    const neck = add(name('neck', ''), chest, [0, 0.75, 0.6]);
+    const head = add(name('head', ''), neck, [0, 0.85, 0.7]);
+    if (headChild !== '') add(headChild, head, [0, 0.8, 0.85]);
+    for (const side of ['L', 'R'] as const) {
+      const x = side === 'L' ? 0.12 : -0.12;
+      const thigh = add(name('thigh', side), hips, [x, 0.55, 0]);
+      const shin = add(name('shin', side), thigh, [x, 0.32, 0.06]);
+      const foot = add(name('foot', side), shin, [x, 0.12, -0.04]);
+      add(name('toe', side), foot, [x, 0.02, 0.04]);
+      const arm = add(name('arm', side), chest, [x, 0.52, 0.5]);
+      const fore = add(name('forearm', side), arm, [x, 0.32, 0.45]);
+      const hand = add(name('hand', side), fore, [x, 0.1, 0.48]);
+      add(name('fingers', side), hand, [x, 0.02, 0.55]);
+    }
+    if (tail !== 'none') {
+      let t = hips;
+      const ys = tail === 'ground' ? [0.45, 0.25, 0.02] : [0.75, 0.95, 1.1];
+      ys.forEach((y, i) => {
+        t = add(`tail.00${i + 1}`, t, [0, y, -0.15 - 0.1 * i]);
+      });
+    }
+    const translations: number[] = [];
+    for (const j of joints) {
+      const p = j.parent >= 0 ? joints[j.parent].at : [0, 0, 0];
+      translations.push(j.at[0] - p[0], j.at[1] - p[1], j.at[2] - p[2]);
+    }
+    return Skeleton.create({
+      names: joints.map((j) => j.name),
+      parents: joints.map((j) => j.parent),
+      restTranslations: translations,
+    });
+  }
+  const blender = (part: string, side: string) => (side === '' ? part : `${part}.${side}`);
+  const legsOf = (skeleton: Skeleton, rig: ReturnType<typeof findRig>) =>
+    rig.legs.map((l) => `${l.label}: ${skeleton.names[l.root]} → ${skeleton.names[l.middle]}`);
+  const FOUR = ['hind-left: thigh.L → shin.L', 'hind-right: thigh.R → shin.R'];
+  FOUR.push('front-left: arm.L → forearm.L', 'front-right: arm.R → forearm.R');
+
+  // Until 27 November: a tail on the ground was a fifth leg (the hind and front labels lost); a tail
+  // raised above the head was the spine (the look turned it); a nose below the head was the head.
+  it.each(['none', 'ground', 'raised'] as const)(
+    'finds four legs, the spine and the head with a tail: %s',
+    (tail) => {
+      const skeleton = dog(blender, { tail, headChild: 'nose' });
+      const rig = findRig(skeleton);
+      expect(legsOf(skeleton, rig)).toEqual(FOUR);
+      expect(rig.spine.map((j) => skeleton.names[j])).toEqual(['spine', 'chest']);
+      expect(skeleton.names[rig.head]).toBe('head');
+    },
+  );
+
+  // Named as a biped (DAZ's lThigh … lShldr), its front legs were read as arms and never placed.
+  it('reads a four-legged body named as a biped by its shape: its arms stand on the ground', () => {
+    const DAZ: Record<string, string> = {
+      hips: 'hip',
+      spine: 'abdomen',
+      chest: 'chest',
+      neck: 'neck',
+      head: 'head',
+      thigh: 'Thigh',
+      shin: 'Shin',
+      foot: 'Foot',
+      toe: 'Toe',
+      arm: 'Shldr',
+      forearm: 'ForeArm',
+      hand: 'Hand',
+      fingers: 'Mid1',
+    };
+    const skeleton = dog((part, side) => (side === '' ? DAZ[part] : `${side.toLowerCase()}${DAZ[part]}`));
+    const rig = findRig(skeleton);
+    expect(rig.legs.length).toBe(4);
+    expect(rig.arms.length).toBe(0);
+    expect(legsOf(skeleton, rig).slice(2)).toEqual([
+      'front-left: lShldr → lForeArm',
+      'front-right: rShldr → rForeArm',
+    ]);
+    // Forced, the map is kept (two legs, two arms).
+    expect(findRig(skeleton, { convention: 'daz' }).legs.length).toBe(2);
+  });
+});
+
 describe('overrides', () => {
   it('replace what was found, and name the closest joints when a name is wrong', async () => {
     const skeleton = await skeletonOf('cmu_02_01_walk.bvh');
