@@ -515,21 +515,45 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
     legs.splice(0, legs.length, ...sided);
   }
   if (legs.length === 0) return empty;
+  // Sides from the rest pose are on the facing's left (up × forward): +X for a character facing
+  // +Z, −X facing −Z (an unnamed −Z rig had its right thigh labelled left).
+  const facing = facingOf(rest, legs) ?? [0, 0, 1];
+  for (let i = 0; i < legs.length; i++)
+    legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing) };
   const pelvis = commonAncestor(
     parents,
     legs.map((leg) => leg.root),
   );
-  // Four legs: the hind pair hangs nearer the pelvis (fewer joints between).
+  // Four legs: the hind pair stands behind along the facing; where the rest pose does not say,
+  // it hangs nearer the pelvis (fewer joints between). (By depth alone, a body whose hips and chest
+  // both hang from a mid-back root had its legs paired left and right.)
   const depth = (j: number) => {
     let d = 0;
     for (let k = j; k >= 0 && k !== pelvis; k = parents[k]) d++;
     return d;
   };
+  const ahead = (j: number) => rest[16 * j + 12] * facing[0] + rest[16 * j + 14] * facing[2];
+  let spread = 0;
+  if (legs.length === 4) {
+    const along = legs.map((leg) => ahead(leg.root)).sort((a, b) => a - b);
+    spread = along[2] - along[1];
+  }
+  const byFacing = spread > 0.1 * height;
   const ordered = legs
     .slice()
     .sort(
-      (a, b) => depth(a.root) - depth(b.root) || (a.side === 'left' ? 0 : 1) - (b.side === 'left' ? 0 : 1),
+      (a, b) =>
+        (byFacing ? ahead(a.root) - ahead(b.root) : depth(a.root) - depth(b.root)) ||
+        (a.side === 'left' ? 0 : 1) - (b.side === 'left' ? 0 : 1),
     );
+  if (byFacing) {
+    // Each pair left first.
+    for (const p of [0, 2]) {
+      if (ordered[p].side !== 'left' && ordered[p + 1].side === 'left') {
+        [ordered[p], ordered[p + 1]] = [ordered[p + 1], ordered[p]];
+      }
+    }
+  }
   const four = ordered.length === 4;
   const labelled = ordered.map((leg, i) => ({
     ...leg,
@@ -586,7 +610,7 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
         }
         if (at < 0 || dist(chain[at], chain[at + 1]) + dist(chain[at + 1], chain[at + 2]) < 0.2 * height)
           continue;
-        const side = sideOf(skeleton, rest, chain[at]);
+        const side = sideOf(skeleton, rest, chain[at], facing);
         if (arms.some((a) => a.side === side)) continue;
         arms.push({
           label: side,
@@ -633,12 +657,18 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
  * `UpperLeg.L`, `L_Thigh`, or an `l` before a capital such as `lThigh`), else from its rest position
  * (+X is left).
  */
-function sideOf(skeleton: Skeleton, rest: Float64Array, joint: number): LimbSide {
+function sideOf(
+  skeleton: Skeleton,
+  rest: Float64Array,
+  joint: number,
+  facing: readonly number[] = [0, 0, 1],
+): LimbSide {
   const name = baseName(skeleton.names[joint]);
   if (/(^|[^a-z])(left|l)([^a-z]|$)|^left|^l[A-Z]|Left|(^|[^A-Za-z])L([^A-Za-z]|$)/.test(name)) return 'left';
   if (/(^|[^a-z])(right|r)([^a-z]|$)|^right|^r[A-Z]|Right|(^|[^A-Za-z])R([^A-Za-z]|$)/.test(name))
     return 'right';
-  const x = rest[16 * joint + 12];
+  // Along the side axis up × facing: (facing z, 0, −facing x).
+  const x = rest[16 * joint + 12] * facing[2] - rest[16 * joint + 14] * facing[0];
   return x > 0 ? 'left' : x < 0 ? 'right' : 'center';
 }
 

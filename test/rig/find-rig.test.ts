@@ -431,15 +431,18 @@ describe('four-legged skeletons of other tools', () => {
    */
   function dog(
     name: (part: string, side: 'L' | 'R' | '') => string,
-    { tail = 'none' as 'none' | 'ground' | 'raised', headChild = '' } = {},
+    { tail = 'none' as 'none' | 'ground' | 'raised', headChild = '', facing = 1, torso = false } = {},
   ): Skeleton {
     const joints: { name: string; parent: number; at: number[] }[] = [];
     const add = (n: string, parent: number, at: number[]) => {
-      joints.push({ name: n, parent, at });
+      // Facing −Z: turned half a turn about Y (x and z negated; the left side at −X).
+      joints.push({ name: n, parent, at: [at[0] * facing, at[1], at[2] * facing] });
       return joints.length - 1;
     };
-    const hips = add(name('hips', ''), -1, [0, 0.6, 0]);
-    const spine = add(name('spine', ''), hips, [0, 0.62, 0.25]);
+    // A mid-back root that both the hips and the chest hang from, or the hips as the root.
+    const root = torso ? add(name('torso', ''), -1, [0, 0.62, 0.25]) : -1;
+    const hips = add(name('hips', ''), root, [0, 0.6, 0]);
+    const spine = torso ? root : add(name('spine', ''), hips, [0, 0.62, 0.25]);
     const chest = add(name('chest', ''), spine, [0, 0.62, 0.5]);
     const neck = add(name('neck', ''), chest, [0, 0.75, 0.6]);
     const head = add(name('head', ''), neck, [0, 0.85, 0.7]);
@@ -491,6 +494,26 @@ describe('four-legged skeletons of other tools', () => {
       expect(skeleton.names[rig.head]).toBe('head');
     },
   );
+
+  // By depth, a body whose hips and chest hang from a mid-back root had its legs paired left and
+  // right; an unnamed body facing −Z had +X for its left.
+  it('orders hind before front along the facing, and reads unnamed sides on the facing’s left', () => {
+    const torso = dog(blender, { torso: true });
+    expect(legsOf(torso, findRig(torso))).toEqual(FOUR);
+    let n = 0;
+    const names = new Map<string, string>();
+    const unnamed = (part: string, side: string) => {
+      const key = `${part}${side}`;
+      if (!names.has(key)) names.set(key, `Bone.${String(n++).padStart(3, '0')}`);
+      return names.get(key) as string;
+    };
+    const turned = dog(unnamed, { facing: -1 });
+    const rig = findRig(turned);
+    expect(rig.forward).toEqual([0, 0, -1]);
+    const byName = (label: string) => rig.legs.find((l) => l.label === label)?.root;
+    expect(byName('hind-left')).toBe(turned.indexOf(unnamed('thigh', 'L')));
+    expect(byName('front-right')).toBe(turned.indexOf(unnamed('arm', 'R')));
+  });
 
   // Named as a biped (DAZ's lThigh … lShldr), its front legs were read as arms and never placed.
   it('reads a four-legged body named as a biped by its shape: its arms stand on the ground', () => {
