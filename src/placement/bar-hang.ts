@@ -110,7 +110,10 @@ function refuseClock(dt: unknown, move: unknown): never {
 
 /** Throws for a step of the swing that leaves the doubles. */
 function refuseSwing(dt: number): never {
-  throw new TendonError('placement/invalid-input', `BarHang.update: dt ${dt} swings the body past doubles`);
+  throw new TendonError(
+    'placement/invalid-input',
+    `BarHang.update: a step of ${dt} s swings the body past doubles (the pushes or kicks given are too large; reset() drops them)`,
+  );
 }
 
 /** Pushes kept between updates before they are summed into one (more in one frame is rare). */

@@ -68,7 +68,7 @@ export const RUNG_LIMBS = ['left hand', 'right hand', 'left foot', 'right foot']
  * next one's; the hips move by the feet's mean shift (the legs carry the body; the arms, bent on a
  * ladder, take up what the hands' rungs differ by), and further where a limb could not reach its
  * target otherwise; then the arms and legs bend onto their targets by two-bone IK (a knee straight
- * at rest bending forward, +Z: the clip's rest pose faces +Z, as CMU's does). A hold on the floor
+ * at rest bending forward, the way the rig faces: `rig.forward`, +Z where it does not say). A hold on the floor
  * does not move. A weight ({@link RungRetarget.setWeight}) eases the retarget in and out.
  */
 export class RungRetarget {
@@ -189,9 +189,8 @@ export class RungRetarget {
     // a capture's elbow turns about more than one axis, and a hinge of the rest pose's turned it
     // further from the clip: measured, steps up to 26°). A leg straight in the clip and bent by the
     // retarget, though, had its bend plane from rounding noise (the knee turned 35° and back
-    // between two frames): where the rest pose is straight, a knee bends forward (+Z, the
-    // capture's forward at rest: a clip whose rest pose faces elsewhere bends its knees sideways),
-    // as FootPlacement bends it.
+    // between two frames): where the rest pose is straight, a knee bends forward (the rig's
+    // facing, +Z where the rest pose does not say), as FootPlacement bends it.
     const arm = (a: ArmRig) => new TwoBoneIk(skeleton, { root: a.root, middle: a.middle, end: a.end });
     const leg = (l: LegRig) =>
       new TwoBoneIk(skeleton, {

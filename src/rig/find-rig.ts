@@ -83,7 +83,8 @@ export interface FindRigOptions {
  *    low joint with no chain of its own, at the tip of a leaf chain that ends above it (a Blender IK
  *    rig's foot bone), makes that chain an `'effector'` leg. Arms hang from the spine above the
  *    legs' ancestor, one each side. Left is from names (`L`, `Left`, `l` prefixes and suffixes),
- *    else from the rest pose (+X, the character facing +Z).
+ *    else from the rest pose, on the facing's left (+X for a character facing +Z). Four legs are
+ *    ordered hind first along the facing (or by their depth below the pelvis).
  * 3. **Overrides** replace what was found, limb by limb.
  *
  * The pelvis is the legs' lowest common ancestor (on the robot `Body`, not `Hips`). A skeleton with
@@ -131,7 +132,13 @@ export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
     if (shaped.legs.length === 4) rig = shaped;
   }
   const found = applyOverrides(skeleton, rest, rig, options);
-  return { ...found, forward: facingOf(rest, found.legs), jointNames: skeleton.names };
+  // The facing from the toes or knees; on four legs without toes, from the hind pair to the front
+  // (as the shape read it).
+  return {
+    ...found,
+    forward: facingOf(rest, found.legs) ?? found.forward ?? null,
+    jointNames: skeleton.names,
+  };
 }
 
 /**
@@ -165,8 +172,13 @@ function facingOf(rest: Float64Array, legs: readonly LegRig[]): [number, number,
       z += w[2] - s * u[2];
     }
   }
+  return snapFacing(x, z, 0.01 * length);
+}
+
+/** The direction (x, 0, z) made unit, turned to ±X or ±Z within 30°; `null` no longer than `least`. */
+function snapFacing(x: number, z: number, least: number): [number, number, number] | null {
   const d = Math.sqrt(x * x + z * z);
-  if (!(d > 0.01 * length)) return null;
+  if (!(d > least)) return null;
   x /= d;
   z /= d;
   // cos 30°: within 30° of an axis, that axis.
@@ -364,7 +376,8 @@ function pointIn(rest: Float64Array, frame: number, joint: number): [number, num
  * A part of the face hanging from the head as its only child (an animal's nose or jaw): not the
  * head. Taken for it, the look aimed the nose's joint and left the head 20° off its target.
  */
-const FACE_PART = /nose|jaw|snout|muzzle|mouth|tongue|beak|chin|lip|teeth|eye/i;
+const FACE_PART =
+  /(?:Nose|Jaw|Snout|Muzzle|Mouth|Tongue|Beak|Chin|Lip|Teeth|Eye)s?(?![a-z])|(?:^|[^A-Za-z])(?:nose|jaw|snout|muzzle|mouth|tongue|beak|chin|lip|teeth|eye)s?(?![a-z])/;
 
 /**
  * Names of twist and roll helper bones, which a limb's chain passes over: the word on its own or as
@@ -508,22 +521,55 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
       );
     }
   }
-  // A tail reaching the ground hangs like a leg, on no side: with legs in pairs beside it, it is no
-  // leg (it was a fifth, bent by IK, and the hind and front labels were lost).
-  const sided = legs.filter((leg) => leg.side !== 'center');
-  if (sided.length !== legs.length && sided.length % 2 === 0 && sided.length > 0) {
-    legs.splice(0, legs.length, ...sided);
-  }
   if (legs.length === 0) return empty;
   // Sides from the rest pose are on the facing's left (up × forward): +X for a character facing
-  // +Z, −X facing −Z (an unnamed −Z rig had its right thigh labelled left).
-  const facing = facingOf(rest, legs) ?? [0, 0, 1];
+  // +Z, −X facing −Z (an unnamed −Z rig had its right thigh labelled left); within 2% of the
+  // height of the middle, on no side.
+  // Four legs without toes: from the hind pair (nearer the pelvis) to the front pair.
+  const readFacing = () => {
+    const f = facingOf(rest, legs);
+    if (f !== null || legs.length !== 4) return f;
+    const top = commonAncestor(
+      parents,
+      legs.map((leg) => leg.root),
+    );
+    if (top < 0) return null;
+    const below = (j: number) => {
+      let d = 0;
+      for (let k = j; k >= 0 && k !== top; k = parents[k]) d++;
+      return d;
+    };
+    const sorted = legs.slice().sort((a, b) => below(a.root) - below(b.root));
+    if (!(below(sorted[1].root) < below(sorted[2].root))) return null;
+    const at = (leg: LegRig, k: number) => rest[16 * leg.root + k];
+    const x = at(sorted[2], 12) + at(sorted[3], 12) - at(sorted[0], 12) - at(sorted[1], 12);
+    const z = at(sorted[2], 14) + at(sorted[3], 14) - at(sorted[0], 14) - at(sorted[1], 14);
+    return snapFacing(x, z, 0.1 * height);
+  };
+  let found = readFacing();
+  let facing = found ?? [0, 0, 1];
   for (let i = 0; i < legs.length; i++)
-    legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing) };
+    legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing, 0.02 * height) };
+  // A tail reaching the ground hangs like a leg, on no side: named a tail, or beside four legs in
+  // pairs, it is no leg (it was a fifth, bent by IK, and the hind and front labels were lost). A
+  // middle leg otherwise (a tripod's) stays.
+  const sided = legs.filter((leg) => leg.side !== 'center');
+  const tail = (leg: LegRig) =>
+    leg.side === 'center' &&
+    (sided.length === 4 || /tail/i.test(skeleton.names[leg.root]) || /tail/i.test(skeleton.names[leg.foot]));
+  if (sided.length >= 2 && legs.some(tail)) {
+    legs.splice(0, legs.length, ...legs.filter((leg) => !tail(leg)));
+    found = readFacing();
+    facing = found ?? [0, 0, 1];
+    for (let i = 0; i < legs.length; i++)
+      legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing, 0.02 * height) };
+  }
   const pelvis = commonAncestor(
     parents,
     legs.map((leg) => leg.root),
   );
+  // Legs under separate roots: no pelvis to carry them, nor a spine to find from it.
+  if (pelvis < 0) return { ...empty, legs };
   // Four legs: the hind pair stands behind along the facing; where the rest pose does not say,
   // it hangs nearer the pelvis (fewer joints between). (By depth alone, a body whose hips and chest
   // both hang from a mid-back root had its legs paired left and right.)
@@ -538,7 +584,7 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
     const along = legs.map((leg) => ahead(leg.root)).sort((a, b) => a - b);
     spread = along[2] - along[1];
   }
-  const byFacing = spread > 0.1 * height;
+  const byFacing = found !== null && spread > 0.1 * height;
   const ordered = legs
     .slice()
     .sort(
@@ -569,6 +615,12 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   // The spine: from the pelvis, always into the child whose joints reach highest (the head is the
   // top of a standing biped and of a fox alike), to the end; the arms branch from it, one each side.
   const subtree = (j: number) => skeleton.subtreeEnds[j] - j;
+  const unbranched = (j: number) => {
+    for (let k = j; ; k = children[k][0]) {
+      if (children[k].length > 1) return false;
+      if (children[k].length === 0) return true;
+    }
+  };
   const top = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
   for (let j = n - 1; j >= 0; j--) {
     top[j] = Math.max(top[j], y(j));
@@ -576,12 +628,15 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   }
   const path: number[] = [pelvis];
   for (let j = pelvis; ; ) {
-    // Out of the pelvis, the child with the most joints below it (the chest, holding arms or front
-    // legs, neck and head; a tail raised above the head was taken for the spine, the look turning
-    // the tail); above it, the one reaching highest (the head, not an arm with its fingers).
-    const next = children[j]
-      .filter((c) => !limbJoints.has(c))
-      .sort((a, b) => (j === pelvis ? subtree(b) - subtree(a) : 0) || top[b] - top[a])[0];
+    // The child reaching highest (the head, not an arm with its fingers); out of the pelvis, not an
+    // unbranched chain beside a branching one: a tail raised above the head was taken for the
+    // spine, the look turning the tail. (By the most joints instead, a skirt or a long tail was.)
+    let candidates = children[j].filter((c) => !limbJoints.has(c));
+    if (j === pelvis) {
+      const branching = candidates.filter((c) => !unbranched(c));
+      if (branching.length > 0) candidates = branching;
+    }
+    const next = candidates.sort((a, b) => top[b] - top[a])[0];
     if (next === undefined) break;
     path.push(next);
     j = next;
@@ -627,16 +682,17 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   // The head: the spine path's last joint, unless that is an end site (a BVH End Site, a head top)
   // or one of several leaves (the eyes): then the joint above it.
   let end = path.length - 1;
-  while (
-    end > 1 &&
-    children[path[end]].length === 0 &&
-    (/end$|top$|end_?site/i.test(skeleton.names[path[end]]) ||
-      FACE_PART.test(skeleton.names[path[end]]) ||
-      dist(path[end], path[end - 1]) < 0.02 * height)
-  ) {
+  // A face part (a nose, a jaw) that is the head's only child: the head is above it, whatever the
+  // head's parent holds besides.
+  let face = false;
+  while (end > 1 && children[path[end]].length === 0) {
+    const name = skeleton.names[path[end]];
+    const part = children[path[end - 1]].length === 1 && FACE_PART.test(baseName(name));
+    if (!(/end$|top$|end_?site/i.test(name) || part || dist(path[end], path[end - 1]) < 0.02 * height)) break;
+    face = face || (part && !/end$|top$|end_?site/i.test(name));
     end--;
   }
-  if (end > 1 && children[path[end - 1]].length > 1) end--;
+  if (!face && end > 1 && children[path[end - 1]].length > 1) end--;
   const head = end > 0 ? path[end] : -1;
   const armBranch =
     arms.length > 0 ? path.indexOf(parents[arms[0].clavicle >= 0 ? arms[0].clavicle : arms[0].root]) : -1;
@@ -649,19 +705,21 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
     neck: path.slice(spineEnd, end),
     head,
     convention: null,
+    forward: found,
   };
 }
 
 /**
  * Left or right: from the joint's name (`left`, `Left`, a lone `l` or `L` such as `thigh_l`,
  * `UpperLeg.L`, `L_Thigh`, or an `l` before a capital such as `lThigh`), else from its rest position
- * (+X is left).
+ * along the side axis of `facing` (up × facing: +X for +Z), `'center'` within `middle` of it.
  */
 function sideOf(
   skeleton: Skeleton,
   rest: Float64Array,
   joint: number,
   facing: readonly number[] = [0, 0, 1],
+  middle = 0,
 ): LimbSide {
   const name = baseName(skeleton.names[joint]);
   if (/(^|[^a-z])(left|l)([^a-z]|$)|^left|^l[A-Z]|Left|(^|[^A-Za-z])L([^A-Za-z]|$)/.test(name)) return 'left';
@@ -669,7 +727,7 @@ function sideOf(
     return 'right';
   // Along the side axis up × facing: (facing z, 0, −facing x).
   const x = rest[16 * joint + 12] * facing[2] - rest[16 * joint + 14] * facing[0];
-  return x > 0 ? 'left' : x < 0 ? 'right' : 'center';
+  return x > middle ? 'left' : x < -middle ? 'right' : 'center';
 }
 
 /** A sibling of the foot bone named as a pole (a Blender IK rig's knee target), or -1. */

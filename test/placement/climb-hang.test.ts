@@ -533,6 +533,8 @@ describe('BarHang at other frame rates', () => {
         expect(error).toEqual(expect.objectContaining({ code: 'placement/invalid-input' }));
         refused = true;
       }
+      // A push of 1e30 is taken (the old step took it too, and left the body 6e122 from the bar).
+      if (push === 1e30) expect(refused).toBe(false);
       if (refused) expect([...hang.world], `${push} ${kick}`).toEqual(before);
       else {
         expect(hang.world.every(Number.isFinite), `${push} ${kick}`).toBe(true);

@@ -431,12 +431,20 @@ describe('four-legged skeletons of other tools', () => {
    */
   function dog(
     name: (part: string, side: 'L' | 'R' | '') => string,
-    { tail = 'none' as 'none' | 'ground' | 'raised', headChild = '', facing = 1, torso = false } = {},
+    {
+      tail = 'none' as 'none' | 'ground' | 'raised' | 'long',
+      headChild = '',
+      facing = 'z' as 'z' | '-z' | 'x',
+      torso = false,
+      toes = true,
+      tailX = 0,
+    } = {},
   ): Skeleton {
     const joints: { name: string; parent: number; at: number[] }[] = [];
     const add = (n: string, parent: number, at: number[]) => {
-      // Facing −Z: turned half a turn about Y (x and z negated; the left side at −X).
-      joints.push({ name: n, parent, at: [at[0] * facing, at[1], at[2] * facing] });
+      // Turned about Y to face −Z (x and z negated: the left side at −X) or +X (the left at −Z).
+      const [x, y, z] = at;
+      joints.push({ name: n, parent, at: facing === 'z' ? at : facing === '-z' ? [-x, y, -z] : [z, y, -x] });
       return joints.length - 1;
     };
     // A mid-back root that both the hips and the chest hang from, or the hips as the root.
@@ -452,17 +460,22 @@ describe('four-legged skeletons of other tools', () => {
       const thigh = add(name('thigh', side), hips, [x, 0.55, 0]);
       const shin = add(name('shin', side), thigh, [x, 0.32, 0.06]);
       const foot = add(name('foot', side), shin, [x, 0.12, -0.04]);
-      add(name('toe', side), foot, [x, 0.02, 0.04]);
+      if (toes) add(name('toe', side), foot, [x, 0.02, 0.04]);
       const arm = add(name('arm', side), chest, [x, 0.52, 0.5]);
       const fore = add(name('forearm', side), arm, [x, 0.32, 0.45]);
-      const hand = add(name('hand', side), fore, [x, 0.1, 0.48]);
-      add(name('fingers', side), hand, [x, 0.02, 0.55]);
+      const hand = add(name('hand', side), fore, [x, toes ? 0.1 : 0.02, 0.48]);
+      if (toes) add(name('fingers', side), hand, [x, 0.02, 0.55]);
     }
     if (tail !== 'none') {
       let t = hips;
-      const ys = tail === 'ground' ? [0.45, 0.25, 0.02] : [0.75, 0.95, 1.1];
+      const ys =
+        tail === 'ground'
+          ? [0.45, 0.25, 0.02]
+          : tail === 'raised'
+            ? [0.75, 0.95, 1.1]
+            : Array.from({ length: 20 }, () => 0.6);
       ys.forEach((y, i) => {
-        t = add(`tail.00${i + 1}`, t, [0, y, -0.15 - 0.1 * i]);
+        t = add(`tail.${String(i + 1).padStart(3, '0')}`, t, [tailX, y, -0.15 - 0.1 * i]);
       });
     }
     const translations: number[] = [];
@@ -507,12 +520,47 @@ describe('four-legged skeletons of other tools', () => {
       if (!names.has(key)) names.set(key, `Bone.${String(n++).padStart(3, '0')}`);
       return names.get(key) as string;
     };
-    const turned = dog(unnamed, { facing: -1 });
+    const turned = dog(unnamed, { facing: '-z' });
     const rig = findRig(turned);
     expect(rig.forward).toEqual([0, 0, -1]);
     const byName = (label: string) => rig.legs.find((l) => l.label === label)?.root;
     expect(byName('hind-left')).toBe(turned.indexOf(unnamed('thigh', 'L')));
     expect(byName('front-right')).toBe(turned.indexOf(unnamed('arm', 'R')));
+  });
+
+  // From a review of the first version: the tail filter ran before the facing was read (a body
+  // facing +X lost its hind legs), ordering by facing took +Z where the rest pose did not say (its
+  // legs paired by side), the spine out of the pelvis went by the most joints (a long tail became
+  // the spine), a tail off the middle by 1e-6 was a fifth leg, a face-part word inside a name
+  // dropped the head.
+  it.each([
+    ['facing +X, unnamed', { facing: 'x' as const }],
+    ['facing +X, no toes', { facing: 'x' as const, toes: false }],
+    ['facing −Z, no toes', { facing: '-z' as const, toes: false }],
+    ['a long tail', { tail: 'long' as const }],
+    ['a tail on the ground 1e-6 off the middle', { tail: 'ground' as const, tailX: 1e-6 }],
+  ])('finds four legs hind first, the spine and the head: %s', (_, options) => {
+    let n = 0;
+    const names = new Map<string, string>();
+    const unnamed = (part: string, side: string) => {
+      const key = `${part}${side}`;
+      if (!names.has(key)) names.set(key, `Bone.${String(n++).padStart(3, '0')}`);
+      return names.get(key) as string;
+    };
+    const skeleton = dog(unnamed, options);
+    const rig = findRig(skeleton);
+    const root = (label: string) => rig.legs.find((l) => l.label === label)?.root;
+    expect(rig.legs.length).toBe(4);
+    expect(root('hind-left')).toBe(skeleton.indexOf(unnamed('thigh', 'L')));
+    expect(root('hind-right')).toBe(skeleton.indexOf(unnamed('thigh', 'R')));
+    expect(root('front-left')).toBe(skeleton.indexOf(unnamed('arm', 'L')));
+    expect(root('front-right')).toBe(skeleton.indexOf(unnamed('arm', 'R')));
+    expect(skeleton.names[rig.head]).toBe(unnamed('head', ''));
+  });
+
+  it('keeps a head whose name holds a face part inside a word (Machinist_head)', () => {
+    const skeleton = dog((part, side) => `Machinist_${blender(part, side)}`);
+    expect(skeleton.names[findRig(skeleton).head]).toBe('Machinist_head');
   });
 
   // Named as a biped (DAZ's lThigh … lShldr), its front legs were read as arms and never placed.
