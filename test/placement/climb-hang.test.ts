@@ -41,6 +41,21 @@ function worldOf(W: Float64Array, m: Float64Array, joint: number): number[] {
   return [0, 1, 2].map((k) => W[k] * p[0] + W[4 + k] * p[1] + W[8 + k] * p[2] + W[12 + k]);
 }
 
+/** The farther of a hang's gripping hands from its grip on the bar, world units (0 when none grips). */
+function gripError(hang: BarHang, model: Float64Array): number {
+  let worst = 0;
+  for (let h = 0; h < 2; h++) {
+    const o = h * HANG_HAND.length;
+    if (hang.report[o + HANG_HAND.gripping] !== 1) continue;
+    const p = worldOf(hang.world, model, hang.arms[h].end);
+    worst = Math.max(
+      worst,
+      Math.hypot(p[0] - hang.report[o], p[1] - hang.report[o + 1], p[2] - hang.report[o + 2]),
+    );
+  }
+  return worst;
+}
+
 /** Climbs `climb` up and back down at `rate` rungs a second over the robot's Idle clip. */
 function climbUpAndDown(robot: Awaited<ReturnType<typeof idleRobot>>, climb: LadderClimb, rate: number) {
   const { skeleton, rig, idle, context, animated, pose, model } = robot;
@@ -358,15 +373,7 @@ describe('BarHang', () => {
       steps.add(animated.rotations, pose.rotations);
       minZ = Math.min(minZ, hang.world[14]);
       maxZ = Math.max(maxZ, hang.world[14]);
-      for (let h = 0; h < 2; h++) {
-        const o = h * HANG_HAND.length;
-        if (hang.report[o + HANG_HAND.gripping] !== 1) continue;
-        const p = worldOf(hang.world, model, hang.arms[h].end);
-        maxError = Math.max(
-          maxError,
-          Math.hypot(p[0] - hang.report[o], p[1] - hang.report[o + 1], p[2] - hang.report[o + 2]),
-        );
-      }
+      maxError = Math.max(maxError, gripError(hang, model));
     }
     expect(maxZ - minZ).toBeGreaterThan(0.1); // it swings
     expect(hang.position - start).toBeCloseTo(0.6, 9); // and moved 60 cm along the bar
@@ -479,15 +486,7 @@ describe('BarHang at other frame rates', () => {
         forwardKinematics(pose, model);
         hang.update(pose, model, dt, along);
         swing.push(hang.world[14]);
-        for (let h = 0; h < 2; h++) {
-          const o = h * HANG_HAND.length;
-          if (hang.report[o + HANG_HAND.gripping] !== 1) continue;
-          const p = worldOf(hang.world, model, hang.arms[h].end);
-          worstGrip = Math.max(
-            worstGrip,
-            Math.hypot(p[0] - hang.report[o], p[1] - hang.report[o + 1], p[2] - hang.report[o + 2]),
-          );
-        }
+        worstGrip = Math.max(worstGrip, gripError(hang, model));
       };
       for (let f = 0; f < 60; f++) frame(1 / 60, 0);
       if (hitch) frame(2, move);

@@ -20,7 +20,8 @@ import {
 import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
 import type { LegRig, Rig } from '../../src/rig/limbs.js';
-import { Skeleton } from '../../src/skeleton/skeleton.js';
+import type { Skeleton } from '../../src/skeleton/skeleton.js';
+import { skeletonFromPoints } from '../helpers/skeleton-from-points.js';
 import { AddedRotationSteps } from './added-rotation-steps.js';
 import { cmu, fox, robot } from './characters.js';
 import { syntheticWalker, syntheticWalkerContacts } from './synthetic-walker.js';
@@ -1213,11 +1214,7 @@ describe('FootPlacement on a character facing −Z', () => {
       [-0.09, 0.02, -0.14],
     ];
     const parents = [-1, 0, 0, 2, 3, 4, 0, 6, 7, 8];
-    const skeleton = Skeleton.create({
-      names,
-      parents,
-      restTranslations: at.flatMap((p, j) => p.map((v, k) => v - (parents[j] >= 0 ? at[parents[j]][k] : 0))),
-    });
+    const skeleton = skeletonFromPoints(names.map((name, j) => ({ name, parent: parents[j], at: at[j] })));
     const rig = findRig(skeleton);
     expect(rig.forward).toEqual([0, 0, -1]);
     const kneeAhead = (options: Partial<FootPlacementOptions>) => {

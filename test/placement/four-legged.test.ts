@@ -17,7 +17,7 @@ import {
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
-import { Skeleton } from '../../src/skeleton/skeleton.js';
+import { skeletonFromPoints } from '../helpers/skeleton-from-points.js';
 import { type Character, fox } from './characters.js';
 import { terrains } from './terrains.js';
 import { path, walk } from './walk-harness.js';
@@ -379,11 +379,7 @@ describe('a four-legged body whose legs are straight at rest', () => {
         at.push([x, 1.5, z], [x, 0.8, z], [x, 0.1, z], [x, 0.02, z + 0.15]);
       }
     }
-    const skeleton = Skeleton.create({
-      names,
-      parents,
-      restTranslations: at.flatMap((p, j) => p.map((v, k) => v - (parents[j] >= 0 ? at[parents[j]][k] : 0))),
-    });
+    const skeleton = skeletonFromPoints(names.map((name, j) => ({ name, parent: parents[j], at: at[j] })));
     const rig = findRig(skeleton);
     expect(rig.legs.map((l) => l.label)).toEqual(['hind-left', 'hind-right', 'front-left', 'front-right']);
     const placement = new FootPlacement(skeleton, rig, { ground: new PlaneGround([0, 0, 0], [0, 1, 0]) });

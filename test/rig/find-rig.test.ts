@@ -18,6 +18,7 @@ import { describeRig, findRig } from '../../src/rig/find-rig.js';
 import { baseName } from '../../src/rig/name-maps.js';
 import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { assetsDir, readAsset } from '../helpers/assets.js';
+import { skeletonFromPoints } from '../helpers/skeleton-from-points.js';
 
 async function skeletonOf(file: string): Promise<Skeleton> {
   if (file.endsWith('.bvh')) return importBvh(readFileSync(`${assetsDir}bvh/${file}`, 'utf8')).skeleton;
@@ -277,16 +278,7 @@ describe("other tools' skeletons", () => {
       const foot = add(name('foot', side), shin, [x, 0.08, 0]);
       add(name('toe', side), foot, [x, 0.02, 0.14]);
     }
-    const translations: number[] = [];
-    for (const j of joints) {
-      const p = j.parent >= 0 ? joints[j.parent].at : [0, 0, 0];
-      translations.push(j.at[0] - p[0], j.at[1] - p[1], j.at[2] - p[2]);
-    }
-    return Skeleton.create({
-      names: joints.map((j) => j.name),
-      parents: joints.map((j) => j.parent),
-      restTranslations: translations,
-    });
+    return skeletonFromPoints(joints);
   }
   const UE: Record<string, string> = {
     hips: 'pelvis',
@@ -478,16 +470,7 @@ describe('four-legged skeletons of other tools', () => {
         t = add(`tail.${String(i + 1).padStart(3, '0')}`, t, [tailX, y, -0.15 - 0.1 * i]);
       });
     }
-    const translations: number[] = [];
-    for (const j of joints) {
-      const p = j.parent >= 0 ? joints[j.parent].at : [0, 0, 0];
-      translations.push(j.at[0] - p[0], j.at[1] - p[1], j.at[2] - p[2]);
-    }
-    return Skeleton.create({
-      names: joints.map((j) => j.name),
-      parents: joints.map((j) => j.parent),
-      restTranslations: translations,
-    });
+    return skeletonFromPoints(joints);
   }
   const blender = (part: string, side: string) => (side === '' ? part : `${part}.${side}`);
   const legsOf = (skeleton: Skeleton, rig: ReturnType<typeof findRig>) =>
