@@ -473,6 +473,16 @@ describe('four-legged skeletons of other tools', () => {
     return skeletonFromPoints(joints);
   }
   const blender = (part: string, side: string) => (side === '' ? part : `${part}.${side}`);
+  /** Names as an unnamed export gives them (`Bone.000`, …), one per part and side, in the order asked. */
+  const unnamedParts = () => {
+    const names = new Map<string, string>();
+    return (part: string, side: string) => {
+      const key = `${part}${side}`;
+      if (!names.has(key)) names.set(key, `Bone.${String(names.size).padStart(3, '0')}`);
+      return names.get(key) as string;
+    };
+  };
+
   const legsOf = (skeleton: Skeleton, rig: ReturnType<typeof findRig>) =>
     rig.legs.map((l) => `${l.label}: ${skeleton.names[l.root]} → ${skeleton.names[l.middle]}`);
   const FOUR = ['hind-left: thigh.L → shin.L', 'hind-right: thigh.R → shin.R'];
@@ -496,13 +506,7 @@ describe('four-legged skeletons of other tools', () => {
   it('orders hind before front along the facing, and reads unnamed sides on the facing’s left', () => {
     const torso = dog(blender, { torso: true });
     expect(legsOf(torso, findRig(torso))).toEqual(FOUR);
-    let n = 0;
-    const names = new Map<string, string>();
-    const unnamed = (part: string, side: string) => {
-      const key = `${part}${side}`;
-      if (!names.has(key)) names.set(key, `Bone.${String(n++).padStart(3, '0')}`);
-      return names.get(key) as string;
-    };
+    const unnamed = unnamedParts();
     const turned = dog(unnamed, { facing: '-z' });
     const rig = findRig(turned);
     expect(rig.forward).toEqual([0, 0, -1]);
@@ -523,13 +527,7 @@ describe('four-legged skeletons of other tools', () => {
     ['a long tail', { tail: 'long' as const }],
     ['a tail on the ground 1e-6 off the middle', { tail: 'ground' as const, tailX: 1e-6 }],
   ])('finds four legs hind first, the spine and the head: %s', (_, options) => {
-    let n = 0;
-    const names = new Map<string, string>();
-    const unnamed = (part: string, side: string) => {
-      const key = `${part}${side}`;
-      if (!names.has(key)) names.set(key, `Bone.${String(n++).padStart(3, '0')}`);
-      return names.get(key) as string;
-    };
+    const unnamed = unnamedParts();
     const skeleton = dog(unnamed, options);
     const rig = findRig(skeleton);
     const root = (label: string) => rig.legs.find((l) => l.label === label)?.root;
