@@ -26,6 +26,7 @@ import { GoalWeight } from './goal-weight.js';
 import { JointTurnLimit } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { restFacing } from './rig-facing.js';
 
 /** Set-up of a {@link BarHang}; lengths in world units, +Y up. */
 export interface BarHangOptions {
@@ -202,6 +203,8 @@ export class BarHang {
   private pushCount = 0;
   /** The kicks' sum since the last update that advanced time (BarHang.kickBody), units/s. */
   private readonly kicks = new Float64Array(3);
+  /** `[cos, sin]` of the turn from the rig's rest facing to +Z (restFacing). */
+  private readonly facing: [number, number];
   /** This swing step's seconds, then 1 on an update's first step (its kicks), 0 after. */
   private readonly step = new Float64Array(2);
   /** The body's points, the last step's seconds and whether it had started, before an update. */
@@ -229,6 +232,7 @@ export class BarHang {
     const name = 'BarHang';
     checkSkeletonArg(skeleton, name);
     checkRig(rig, skeleton, name);
+    this.facing = restFacing(rig);
     checkObjectArg(options, name, 'options');
     checkArrayArg(options.from, name, 'options.from', 3);
     checkArrayArg(options.to, name, 'options.to', 3);
@@ -795,18 +799,21 @@ export class BarHang {
     const sx = uy * fz - uz * fy;
     const sy = uz * fx - ux * fz;
     const sz = ux * fy - uy * fx;
+    // The character's forward (model +Z, or the rig's rest facing) onto f.
+    const c = this.facing[0];
+    const t = this.facing[1];
     const W = this.world;
-    W[0] = sx * s;
-    W[1] = sy * s;
-    W[2] = sz * s;
+    W[0] = (c * sx + t * fx) * s;
+    W[1] = (c * sy + t * fy) * s;
+    W[2] = (c * sz + t * fz) * s;
     W[3] = 0;
     W[4] = ux * s;
     W[5] = uy * s;
     W[6] = uz * s;
     W[7] = 0;
-    W[8] = fx * s;
-    W[9] = fy * s;
-    W[10] = fz * s;
+    W[8] = (c * fx - t * sx) * s;
+    W[9] = (c * fy - t * sy) * s;
+    W[10] = (c * fz - t * sz) * s;
     W[11] = 0;
     // The shoulders' midpoint is the body point: the origin is shoulder height below it.
     W[12] = b[0] - ux * f[9];
@@ -969,9 +976,14 @@ export class BarHang {
       solver.weightFrom(this.goalWeight.state, 3);
       const m = 16 * solver.middle;
       const reach = this.reaches[hand];
-      pole[0] = model[m + 12] + (hand === 0 ? 1 : -1) * reach;
+      // (Given for a character facing +Z, turned to the rig's rest facing.)
+      const ox = (hand === 0 ? 1 : -1) * reach;
+      const oz = -0.3 * reach;
+      const c = this.facing[0];
+      const tn = this.facing[1];
+      pole[0] = model[m + 12] + (ox * c + oz * tn);
       pole[1] = model[m + 13];
-      pole[2] = model[m + 14] - 0.3 * reach;
+      pole[2] = model[m + 14] + (oz * c - ox * tn);
       solver.solve(pose, model, t, pole);
     }
   }

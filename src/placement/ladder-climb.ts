@@ -26,6 +26,7 @@ import { GoalWeight } from './goal-weight.js';
 import { JointTurnLimit } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
+import { restFacing } from './rig-facing.js';
 
 /** A ladder in world space (+Y up): a vertical line of rungs. */
 export interface Ladder {
@@ -157,6 +158,8 @@ export class LadderClimb {
   private readonly goalWeight = new GoalWeight();
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
   private readonly nextWorld = new Float64Array(16);
+  /** `[cos, sin]` of the turn from the rig's rest facing to +Z (restFacing). */
+  private readonly facing: [number, number];
   private readonly nextReport = new Float64Array(4 * CLIMB_LIMB.length);
   /** Per limb, its model-space target and pole (`x, y, z` each), all worked out before any solve. */
   private readonly goals = new Float64Array(24);
@@ -177,6 +180,7 @@ export class LadderClimb {
     const name = 'LadderClimb';
     checkSkeletonArg(skeleton, name);
     checkRig(rig, skeleton, name);
+    this.facing = restFacing(rig);
     checkObjectArg(options, name, 'options');
     checkObjectArg(options.ladder, name, 'options.ladder');
     checkArrayArg(options.ladder.bottom, name, "the ladder's bottom", 3);
@@ -617,16 +621,18 @@ export class LadderClimb {
     // Horizontal: in front of the ladder, moving over the top onto the ground behind it.
     const d = f[10] * (1 - over) - 0.5 * f[10] * over;
     const s = f[9];
-    // Facing the ladder: model +Z onto −facing.
+    // Facing the ladder: the character's forward (model +Z, or the rig's rest facing) onto −facing.
     const fx = -f[3];
     const fz = -f[4];
+    const c = this.facing[0];
+    const t = this.facing[1];
     const W = this.nextWorld;
     W.fill(0);
-    W[0] = fz * s;
-    W[2] = -fx * s;
+    W[0] = (c * fz + t * fx) * s;
+    W[2] = (t * fz - c * fx) * s;
     W[5] = s;
-    W[8] = fx * s;
-    W[10] = fz * s;
+    W[8] = (c * fx - t * fz) * s;
+    W[10] = (c * fz + t * fx) * s;
     W[12] = f[0] + f[3] * d;
     W[13] = y;
     W[14] = f[2] + f[4] * d;
@@ -656,9 +662,14 @@ export class LadderClimb {
       const m = 16 * this.limbs[i].middle;
       const reach = this.reaches[i];
       const foot = this.feet[i] === 1;
-      g[o + 3] = model[m + 12] + (foot ? 0 : 0.5 * this.sides[i] * reach);
+      // (Given for a character facing +Z, turned to the rig's rest facing.)
+      const ox = foot ? 0 : 0.5 * this.sides[i] * reach;
+      const oz = foot ? reach : 0;
+      const c = this.facing[0];
+      const t = this.facing[1];
+      g[o + 3] = model[m + 12] + (ox * c + oz * t);
       g[o + 4] = model[m + 13] - (foot ? 0 : reach);
-      g[o + 5] = model[m + 14] + (foot ? reach : 0);
+      g[o + 5] = model[m + 14] + (oz * c - ox * t);
       sum += g[o] + g[o + 1] + g[o + 2] + (g[o + 3] + g[o + 4] + g[o + 5]);
     }
     // A NaN or an infinity makes the sum NaN; finite goals whose sum overflowed are looked at one

@@ -575,6 +575,49 @@ describe('BarHang at other frame rates', () => {
   });
 });
 
+describe('the climb and the hang for a character facing another way', () => {
+  // They placed model +Z toward the ladder and across the bar whatever the rig: a character facing
+  // −Z (VRM 0.x) climbed with its back to the ladder. Now the rig's rest facing (findRig's
+  // forward) goes where +Z went: the world matrix maps the character's forward, not model +Z.
+  it('map the rig’s forward to where a +Z character’s forward goes, its up and place unchanged', async () => {
+    const { character, skeleton, rig, pose, model } = await idleRobot();
+    const worldOf = (forward: [number, number, number], make: (r: typeof rig) => LadderClimb | BarHang) => {
+      const controller = make({ ...rig, forward });
+      pose.resetToRest();
+      forwardKinematics(pose, model);
+      if (controller instanceof LadderClimb) controller.update(pose, model, 0.01);
+      else controller.update(pose, model, 1 / 60);
+      return Array.from(controller.world);
+    };
+    for (const make of [
+      (r: typeof rig) =>
+        new LadderClimb(skeleton, r, {
+          ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 10, spacing: 0.3 },
+          scale: character.scale,
+        }),
+      (r: typeof rig) =>
+        new BarHang(skeleton, r, { from: [-2, 2.4, 0], to: [2, 2.4, 0], scale: character.scale }),
+    ]) {
+      const z = worldOf([0, 0, 1], make);
+      const col = (w: number[], c: number) => w.slice(4 * c, 4 * c + 3);
+      for (const [forward, axis] of [
+        [[0, 0, -1], 2],
+        [[1, 0, 0], 0],
+        [[-1, 0, 0], 0],
+      ] as const) {
+        const w = worldOf([...forward] as [number, number, number], make);
+        const sign = forward[0] + forward[1] + forward[2];
+        // The model's forward axis onto the world's forward; up and the origin as they were.
+        col(w, axis).forEach((v, k) => expect(sign * v).toBeCloseTo(col(z, 2)[k], 12));
+        col(w, 1).forEach((v, k) => expect(v).toBeCloseTo(col(z, 1)[k], 12));
+        col(w, 3).forEach((v, k) => expect(v).toBeCloseTo(col(z, 3)[k], 12));
+      }
+      // A rig that does not say (written by hand) is taken as facing +Z, bit for bit.
+      expect(worldOf(null as unknown as [number, number, number], make)).toEqual(z);
+    }
+  });
+});
+
 describe('BarHang from a ledge (ledgeWall)', () => {
   /**
    * The robot hanging from a ledge along +X (facing −Z: the wall under the edge at z < 0) for 6 s:
