@@ -347,10 +347,24 @@ export class ThreeSkeletonBinding {
     this.readRootWorld();
     // A NaN here would reach the GPU's palette and three's bones: refused before anything is written
     // (v · 0 is 0 for a finite v, NaN otherwise: a sum of them cannot overflow).
-    let sum = 0;
-    for (let i = 0; i < 16; i++) sum += this.rootWorld[i] * 0;
-    for (let i = 0; i < model.length; i++) sum += model[i] * 0;
-    if (!(sum === 0)) refuseNotFinite(this.rootWorld, model, this.skeleton);
+    // Four sums side by side (16 numbers a joint): one chain of additions cost 0.8 µs a frame.
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let d = 0;
+    for (let i = 0; i < 16; i += 4) {
+      a += this.rootWorld[i] * 0;
+      b += this.rootWorld[i + 1] * 0;
+      c += this.rootWorld[i + 2] * 0;
+      d += this.rootWorld[i + 3] * 0;
+    }
+    for (let i = 0; i < model.length; i += 4) {
+      a += model[i] * 0;
+      b += model[i + 1] * 0;
+      c += model[i + 2] * 0;
+      d += model[i + 3] * 0;
+    }
+    if (!(a + b + c + d === 0)) refuseNotFinite(this.rootWorld, model, this.skeleton);
     let source = model;
     if (!this.rootIsIdentity) {
       source = this.worldModel;
