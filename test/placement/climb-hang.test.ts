@@ -608,9 +608,11 @@ describe('the climb and the hang for a character facing another way', () => {
         const w = worldOf([...forward] as [number, number, number], make);
         const sign = forward[0] + forward[1] + forward[2];
         // The model's forward axis onto the world's forward; up and the origin as they were.
-        col(w, axis).forEach((v, k) => expect(sign * v).toBeCloseTo(col(z, 2)[k], 12));
-        col(w, 1).forEach((v, k) => expect(v).toBeCloseTo(col(z, 1)[k], 12));
-        col(w, 3).forEach((v, k) => expect(v).toBeCloseTo(col(z, 3)[k], 12));
+        for (let k = 0; k < 3; k++) {
+          expect(sign * col(w, axis)[k]).toBeCloseTo(col(z, 2)[k], 12);
+          expect(col(w, 1)[k]).toBeCloseTo(col(z, 1)[k], 12);
+          expect(col(w, 3)[k]).toBeCloseTo(col(z, 3)[k], 12);
+        }
       }
       // A rig that does not say (written by hand) is taken as facing +Z, bit for bit.
       expect(worldOf(null as unknown as [number, number, number], make)).toEqual(z);
