@@ -419,8 +419,8 @@ export class BarHang {
    * push is {@link BarHang.kickBody}.
    *
    * @throws {@link TendonError} `placement/invalid-input` for an acceleration that is not a number
-   *   within ±1e300 (so that pushes add up to a finite sum), or a sum of the pushes since the last
-   *   update past that; the push is then not taken.
+   *   within ±1e300, or, past four pushes before one update, their sum past that; the push is then
+   *   not taken. (A sum of fewer that swings the body past the doubles is refused by the update.)
    */
   pushBody(ax: number, ay: number, az: number): void {
     // Called now and then, this runs unoptimized, where every double an operation makes is a new
@@ -502,7 +502,7 @@ export class BarHang {
   /**
    * Advances the swing by `dt` seconds (in steps of at most 1/30 s; a frame longer than 2.1 s
    * swings as 2.1 s) and moves `move` world units along the bar (hand over hand, a quarter hand step
-   * at a time; clamped to the bar), then poses the arms: call after sampling the base pose and forward
+   * at a time, in 64 steps at most; clamped to the bar), then poses the arms: call after sampling the base pose and forward
    * kinematics. Writes {@link BarHang.world}, the arms' rotations into `pose`, and updates `model`;
    * the hang's weight ({@link BarHang.setWeight}) eases by `dt`.
    *

@@ -58,9 +58,9 @@ const TURN_SPEED = 0.1745 * 60;
  * The shortest frame the joint-step limit is scaled to, seconds: above 60 Hz each solve may change
  * a joint's added turn by a 60 Hz frame's worth. Held to `maxTurnSpeed · dt` there, the legs
  * lagged so far that the Fox's paw landing down a step snapped 19.5° in its first planted frame
- * at 144 Hz (11.2° at 60), and a stance knee held that tightly drew the robot's hips 12 cm down at
- * the end of a stance where at 60 Hz they stood level (the knee's bound, kneeRates, pulls the
- * hips down as fast as it must). Below 60 Hz, and for a character a crowd schedule solves every
+ * at 144 Hz (11.2° at 60), and a stance knee held that tightly drew the robot's hips 10–18 cm down
+ * at the end of a stance at 240–720 Hz where at 60 Hz they dropped 4 cm (the knee's bound,
+ * kneeRates, pulls the hips down as fast as it must). Below 60 Hz, and for a character a crowd schedule solves every
  * Nth frame, the limit is `maxTurnSpeed · dt`: per frame it held a 30 Hz walk to half the speed,
  * its soles 0.4 cm off the steps.
  */
@@ -219,7 +219,8 @@ export interface FootPlacementOptions {
    * under 10° a frame at 60 Hz); `Infinity` turns all of them off; otherwise 3 at least (a tighter
    * limit held a swinging leg back so far that its solve, taken whole where the knee would bend the
    * other way, jumped 75° in a frame). docs/placement-details.md measures it on the walk table.
-   * (Until 0.1.0's `maxJointStep`, radians a solve: `maxTurnSpeed` is that times 60 at 60 Hz.)
+   * (Until 27 November, never released, `maxJointStep`, radians a solve: `maxTurnSpeed` is that
+   * times 60 at 60 Hz.)
    */
   readonly maxTurnSpeed?: number;
   /**
@@ -294,7 +295,8 @@ export interface FootPlacementOptions {
   /**
    * The character's forward direction in model space, of any length. Default: the rig's
    * {@link Rig.forward} (which way its rest pose faces, as `findRig` read it), else +Z. Used for a leg
-   * whose rest pose is straight (its knee bends toward forward), to tell a four-legged rig's front
+   * whose rest pose is straight (its knee bends toward forward; a four-legged body's front leg, its
+   * elbow away from it), to tell a four-legged rig's front
    * legs from its hind ones, and along a paw's footprint. Three finite numbers, not all 0, with a
    * part along the ground (x or z) of at least 1e-3 of its length: else the constructor throws
    * `placement/invalid-option`.
@@ -1022,7 +1024,7 @@ export class FootPlacement {
    * pelvis and a four-legged body's pitch are worked out at full weight (on four legs, against the
    * body as far as it is pitched) and blended with the animation's by it, so the pelvis's rise
    * limit (`maxRiseSpeed`) holds at full weight only, the blend follows the ease. A short ease is
-   * a quick turn, no quicker than the joint-step limit lets the legs turn (about 10° a frame):
+   * a quick turn, no quicker than the joint-step limit lets the legs turn (about 10° a frame at 60 Hz):
    * switched on, the first frame is limited from the animation; switched off, a solve at weight 0
    * goes on until the rotations placement added to the legs, the pelvis offset and a four-legged
    * body's pitch are none, then writes nothing. While
@@ -2742,12 +2744,6 @@ export class FootPlacement {
   }
 
   /**
-   * Bounds the change, since the last solve, of the rotation placement adds to each leg joint:
-   * `added = entry⁻¹ · placed`; where it turned by more than the limit from last frame's, it turns
-   * by the limit toward it (the turn's axis kept, its half-angle's cosine and sine the limit's:
-   * trig-free). Legs changed here get their model matrices again.
-   */
-  /**
    * The joint-step limit's numbers for this solve's `dt` (read from the clock: a double passed
    * would be boxed), from `maxTurnSpeed`: the largest change `maxTurnSpeed · dt`, or a 60 Hz
    * frame's worth for a shorter frame (FRAME_FLOOR), at most π (a longer frame, a hitch, limits
@@ -2780,6 +2776,12 @@ export class FootPlacement {
     return !this.addedKnown || (this.weightEase === 0 && !this.initialized);
   }
 
+  /**
+   * Bounds the change, since the last solve, of the rotation placement adds to each leg joint:
+   * `added = entry⁻¹ · placed`; where it turned by more than the limit from last frame's, it turns
+   * by the limit toward it (the turn's axis kept, its half-angle's cosine and sine the limit's:
+   * trig-free). Legs changed here get their model matrices again.
+   */
   private limitSteps(pose: Pose, model: Float64Array): void {
     const limit = this.f;
     const limitO = this.oStepLimit;

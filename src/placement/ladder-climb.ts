@@ -657,7 +657,7 @@ export class LadderClimb {
       g[o] = Wi[0] * x + Wi[4] * y + Wi[8] * z + Wi[12];
       g[o + 1] = Wi[1] * x + Wi[5] * y + Wi[9] * z + Wi[13];
       g[o + 2] = Wi[2] * x + Wi[6] * y + Wi[10] * z + Wi[14];
-      // Knees forward (toward the ladder, model +Z), elbows down and out. (The limbs are apart:
+      // Knees forward (toward the ladder: model +Z, or the rig's facing), elbows down and out. (The limbs are apart:
       // no solve moves another limb's middle joint, so its pole can be read before the solves.)
       const m = 16 * this.limbs[i].middle;
       const reach = this.reaches[i];

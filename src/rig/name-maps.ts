@@ -176,7 +176,7 @@ export const NAME_MAPS: readonly NameMap[] = [
 export function baseName(name: string): string {
   checkStringArg(name, 'baseName', 'the name');
   const colon = name.lastIndexOf(':');
-  const base = colon >= 0 ? name.slice(colon + 1) : name;
+  const base = colon >= 0 && colon < name.length - 1 ? name.slice(colon + 1) : name;
   const prefix = SANITIZED_PREFIX.exec(base);
   return prefix !== null && prefix[0].length < base.length ? base.slice(prefix[0].length) : base;
 }
