@@ -29,11 +29,11 @@ import { EASED_WEIGHT_LENGTH, SPRING, springOmega, springStep3 } from './spring.
 /** Set-up of a {@link LookAt}. */
 export interface LookAtOptions {
   /**
-   * The joints that turn, bottom first, the last one the head. Default: the rig's top spine joint,
+   * The joints that turn (indices or names), bottom first, the last one the head. Default: the rig's top spine joint,
    * its neck joints and its head, less any a leg hangs from (a four-legged body's front legs hang
    * from its upper spine: turned, they dragged their planted paws).
    */
-  readonly joints?: readonly number[];
+  readonly joints?: readonly (number | string)[];
   /**
    * Per joint, the share of the remaining turn it takes, in (0, 1]: each joint aims that fraction
    * of the way, then the next one corrects what is left, so the head, last at 1, ends on the target
@@ -144,8 +144,20 @@ export class LookAt {
     options = optionsArg(options, name);
     if (options.joints !== undefined) checkArrayArg(options.joints, name, 'options.joints');
     if (options.shares !== undefined) checkArrayArg(options.shares, name, 'options.shares');
+    // Joints by index or, as AimIk takes them, by name (a name was kept as given, and every solve
+    // then threw "cannot be turned" after writing the first joint's aim).
+    const given = options.joints?.map((j, i) => {
+      const index = typeof j === 'string' ? skeleton.indexOf(j) : j;
+      if (!(Number.isInteger(index) && index >= 0 && index < skeleton.jointCount)) {
+        throw new TendonError(
+          'placement/invalid-option',
+          `${name}: options.joints[${i}] is ${JSON.stringify(j)}, not a joint of the skeleton (an index or a name)`,
+        );
+      }
+      return index;
+    });
     const joints =
-      options.joints ??
+      given ??
       [...rig.spine.slice(-1), ...rig.neck, ...(rig.head >= 0 ? [rig.head] : [])].filter(
         // Not a joint a leg hangs from: a four-legged body's front legs hang from its upper spine,
         // and turned with the look they dragged their planted paws (the Fox's 0.7 cm slide became
@@ -162,7 +174,7 @@ export class LookAt {
       throw new TendonError('placement/invalid-option', `${name}: one share in (0, 1] per joint`);
     }
     const forward = options.forward ?? rig.forward ?? [0, 0, 1];
-    const up = options.up ?? [0, 1, 0];
+    let up = options.up ?? [0, 1, 0];
     const cone = options.coneAngle ?? 0.8;
     const smoothTime = options.smoothTime ?? 0.15;
     for (const [key, v] of [
@@ -177,6 +189,21 @@ export class LookAt {
         ![0, 1, 2].every((k) => typeof list[k] === 'number' && Number.isFinite(list[k]))
       ) {
         throw new TendonError('placement/invalid-option', `${name}: ${key} must be three finite numbers`);
+      }
+    }
+    // Up across forward (its part along forward taken out): an up leaning toward forward rolled the
+    // head off upright (13° for [0, 1, 0.3], upside down near forward).
+    const ff = forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2];
+    const along = (up[0] * forward[0] + up[1] * forward[1] + up[2] * forward[2]) / ff;
+    if (along !== 0 && ff > 0) {
+      const was = Math.sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+      up = [up[0] - along * forward[0], up[1] - along * forward[1], up[2] - along * forward[2]];
+      const left = Math.sqrt(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+      if (!(left > 1e-3 * was)) {
+        throw new TendonError(
+          'placement/invalid-option',
+          `${name}: up is parallel to forward (no up across it)`,
+        );
       }
     }
     if (typeof smoothTime !== 'number' || !(smoothTime >= 0 && smoothTime < Number.POSITIVE_INFINITY)) {

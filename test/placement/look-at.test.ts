@@ -459,6 +459,34 @@ describe('LookAt', () => {
     expect(new LookAt(human.skeleton, human.rig).joints[0]).toBe(human.rig.spine[human.rig.spine.length - 1]);
   });
 
+  // A joint given by name was kept as given, and every solve threw "cannot be turned" after writing
+  // the first joint's aim; an up leaning toward forward rolled the head off upright (13° for
+  // [0, 1, 0.3], upside down near forward).
+  it('takes joints by name as by index, and an up leaning toward forward as its part across it', async () => {
+    const { skeleton, rig } = await robot();
+    const target = [1, 4, 3];
+    const solveWith = (options: LookAtOptions) => {
+      const look = new LookAt(skeleton, rig, { smoothTime: 0, ...options });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      forwardKinematics(pose, model);
+      look.solve(pose, model, target, IDENTITY, 1 / 60);
+      return { joints: look.joints, rotations: Array.from(pose.rotations) };
+    };
+    const neck = skeleton.indexOf('Neck');
+    const head = skeleton.indexOf('Head');
+    const byIndex = solveWith({ joints: [neck, head] });
+    const byName = solveWith({ joints: ['Neck', 'Head'] });
+    expect(byName).toEqual(byIndex);
+    expect(() => new LookAt(skeleton, rig, { joints: ['Nek'] })).toThrow(
+      expect.objectContaining({
+        code: 'placement/invalid-option',
+        message: expect.stringContaining('joints[0]'),
+      }),
+    );
+    expect(solveWith({ up: [0, 2, 0.6] }).rotations).toEqual(solveWith({ up: [0, 2, 0] }).rotations);
+  });
+
   it('reports no clamp while its weight is 0', async () => {
     const { skeleton, rig, pose, model } = await robotAtRest();
     const look = new LookAt(skeleton, rig, { coneAngle: 0.3 });
