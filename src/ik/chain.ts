@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
@@ -101,12 +102,16 @@ export function checkFinite(
  */
 export function checkPose(skeleton: Skeleton, pose: Pose, model: Float64Array, solver: string): void {
   if (pose === null || typeof pose !== 'object' || !(pose.rotations instanceof Float64Array)) {
-    throw new TendonError('pose/skeleton-mismatch', `${solver}: the pose is ${String(pose)}, not a Pose`);
+    throw new TendonError(
+      'pose/skeleton-mismatch',
+      `${solver}: the pose is ${describeArg(pose)}, not a Pose`,
+    );
   }
   if (!(model instanceof Float64Array)) {
+    // Described, not printed: a Float32Array model buffer printed every number (1,493 characters).
     throw new TendonError(
       'pose/buffer-size',
-      `${solver}: the model buffer is ${String(model)}, not a Float64Array`,
+      `${solver}: the model buffer is ${describeArg(model)}, not a Float64Array`,
     );
   }
   if (pose.skeleton !== skeleton) {

@@ -816,6 +816,14 @@ describe('AimIk input validation', () => {
       expectTendonError(fn, code);
       expect(sameBits(rig.pose.rotations, rotations) && sameBits(rig.model, model)).toBe(true);
     }
+    // A model buffer of the wrong type is described, not printed (a Float32Array's numbers made a
+    // 1,493-character message).
+    expect(() => ik.solve(rig.pose, new Float32Array(rig.model) as unknown as Float64Array, good)).toThrow(
+      expect.objectContaining({
+        code: 'pose/buffer-size',
+        message: expect.stringMatching(/^AimIk: the model buffer is a Float32Array, not a Float64Array$/),
+      }),
+    );
   });
 
   it('a non-finite number (or a zero rotation) where the solve reads the pose: pose/not-finite, untouched', () => {
