@@ -525,6 +525,12 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   // Sides from the rest pose are on the facing's left (up × forward): +X for a character facing
   // +Z, −X facing −Z (an unnamed −Z rig had its right thigh labelled left); within 2% of the
   // height of the middle, on no side.
+  // Joints between `j` and its ancestor `top`.
+  const depthBelow = (j: number, top: number) => {
+    let d = 0;
+    for (let k = j; k >= 0 && k !== top; k = parents[k]) d++;
+    return d;
+  };
   // Four legs without toes: from the hind pair (nearer the pelvis) to the front pair.
   const readFacing = () => {
     const f = facingOf(rest, legs);
@@ -534,11 +540,7 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
       legs.map((leg) => leg.root),
     );
     if (top < 0) return null;
-    const below = (j: number) => {
-      let d = 0;
-      for (let k = j; k >= 0 && k !== top; k = parents[k]) d++;
-      return d;
-    };
+    const below = (j: number) => depthBelow(j, top);
     const sorted = legs.slice().sort((a, b) => below(a.root) - below(b.root));
     if (!(below(sorted[1].root) < below(sorted[2].root))) return null;
     const at = (leg: LegRig, k: number) => rest[16 * leg.root + k];
@@ -548,8 +550,11 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   };
   let found = readFacing();
   let facing = found ?? [0, 0, 1];
-  for (let i = 0; i < legs.length; i++)
-    legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing, 0.02 * height) };
+  const sideLegs = () => {
+    for (let i = 0; i < legs.length; i++)
+      legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing, 0.02 * height) };
+  };
+  sideLegs();
   // A tail reaching the ground hangs like a leg, on no side: named a tail, or beside four legs in
   // pairs, it is no leg (it was a fifth, bent by IK, and the hind and front labels were lost). A
   // middle leg otherwise (a tripod's) stays.
@@ -561,8 +566,7 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
     legs.splice(0, legs.length, ...legs.filter((leg) => !tail(leg)));
     found = readFacing();
     facing = found ?? [0, 0, 1];
-    for (let i = 0; i < legs.length; i++)
-      legs[i] = { ...legs[i], side: sideOf(skeleton, rest, legs[i].root, facing, 0.02 * height) };
+    sideLegs();
   }
   const pelvis = commonAncestor(
     parents,
@@ -573,11 +577,7 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   // Four legs: the hind pair stands behind along the facing; where the rest pose does not say,
   // it hangs nearer the pelvis (fewer joints between). (By depth alone, a body whose hips and chest
   // both hang from a mid-back root had its legs paired left and right.)
-  const depth = (j: number) => {
-    let d = 0;
-    for (let k = j; k >= 0 && k !== pelvis; k = parents[k]) d++;
-    return d;
-  };
+  const depth = (j: number) => depthBelow(j, pelvis);
   const ahead = (j: number) => rest[16 * j + 12] * facing[0] + rest[16 * j + 14] * facing[2];
   let spread = 0;
   if (legs.length === 4) {
@@ -687,9 +687,10 @@ function byShape(skeleton: Skeleton, rest: Float64Array): Rig {
   let face = false;
   while (end > 1 && children[path[end]].length === 0) {
     const name = skeleton.names[path[end]];
+    const endSite = /end$|top$|end_?site/i.test(name);
     const part = children[path[end - 1]].length === 1 && FACE_PART.test(baseName(name));
-    if (!(/end$|top$|end_?site/i.test(name) || part || dist(path[end], path[end - 1]) < 0.02 * height)) break;
-    face = face || (part && !/end$|top$|end_?site/i.test(name));
+    if (!(endSite || part || dist(path[end], path[end - 1]) < 0.02 * height)) break;
+    face = face || (part && !endSite);
     end--;
   }
   if (!face && end > 1 && children[path[end - 1]].length > 1) end--;
