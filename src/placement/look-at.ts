@@ -7,7 +7,7 @@ import { checkArrayArg, checkSkeletonArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { AimIk } from '../ik/aim.js';
 import { AIM_APPLIED, aimPose } from '../ik/aim-batch.js';
-import { checkPose } from '../ik/chain.js';
+import { checkPose, resolveJoint } from '../ik/chain.js';
 import { AIM_CLAMPED, AIM_WORK_SIZE } from '../kernel/aim.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
@@ -147,14 +147,13 @@ export class LookAt {
     // Joints by index or, as AimIk takes them, by name (a name was kept as given, and every solve
     // then threw "cannot be turned" after writing the first joint's aim).
     const given = options.joints?.map((j, i) => {
-      const index = typeof j === 'string' ? skeleton.indexOf(j) : j;
-      if (!(Number.isInteger(index) && index >= 0 && index < skeleton.jointCount)) {
-        throw new TendonError(
-          'placement/invalid-option',
-          `${name}: options.joints[${i}] is ${JSON.stringify(j)}, not a joint of the skeleton (an index or a name)`,
-        );
+      try {
+        return resolveJoint(skeleton, j, name, `options.joints[${i}]`);
+      } catch (e) {
+        // The solvers' own resolution, told as the look's option.
+        if (!(e instanceof TendonError)) throw e;
+        throw new TendonError('placement/invalid-option', e.message);
       }
-      return index;
     });
     const joints =
       given ??
