@@ -5,11 +5,13 @@
  * @packageDocumentation
  */
 
+import { clampRotation } from './joint-limits.js';
 import { conjugate, multiply, normalize } from './quat.js';
 
 // q[0..3]: this frame's added rotation; q[4..7]: an inverse; q[8..11]: its change; q[12..15]: the
-// limited added rotation.
-const q = new Float64Array(16);
+// limited added rotation; q[16..19]: IK's answer (limitTurnBeyondBase), q[20..23]: a rotation
+// held within a joint limit.
+const q = new Float64Array(24);
 
 /**
  * Holds the turn IK added to one joint within a step of last frame's. The joint's rotation
@@ -67,6 +69,107 @@ export function limitTurnStep(
   }
   for (let c = 0; c < 4; c++) added[ao + c] = q[c];
   return false;
+}
+
+/**
+ * Holds a joint within a step of where IK left it last frame, beyond the turn the animation gave
+ * it since: the joint may turn by the limit plus the animation's own turn of this frame. Where
+ * {@link limitTurnStep} holds the turn IK *adds*, this holds the joint itself, and lets the
+ * animation through: a clip that spins a joint 25° a frame carries the added turn along under
+ * `limitTurnStep` (a look held at its cone followed a dancing robot's head spin to 158° from
+ * rest), while here the joint goes straight back to IK's answer. With a still animation the two
+ * limits are the same.
+ *
+ * The joint's rotation `rotations[ro … ro + 3]` is IK's answer and `base[bo …]` the rotation IK
+ * started from (the animation's). `last[lo …]` holds, from the last frame, the base (4 numbers)
+ * and the joint's rotation as IK left it (4 more), which this replaces with this frame's; `added[ao
+ * …]` gets `base⁻¹ · rotation` as the joint is left. Where the joint turned from last frame's by
+ * more than the limit plus the base's turn (the shorter way), it is turned back toward last frame's
+ * rotation by that angle, about the axis of its change (normalized). `limit[li]`, `limit[li + 1]`:
+ * the cosine and sine of half the largest turn a step beyond the animation's (cosine −2: none).
+ * With `fresh` (no last frame to hold to), only records. A change that has no axis and yet is over
+ * the limit (a NaN met) turns nothing. A joint turned back is then held within the joint-limit
+ * record `limits[lmo …]` (`joint-limits.ts`, {@link clampRotation}; a record of kind none holds
+ * nothing) where IK's answer and last frame's rotation are both within it: the way between two
+ * rotations within a cone may leave it (a head whose cone holds it to one side of a point behind
+ * it, then to the other, swung 5° past its cone on the way). Where either is outside (a joint
+ * the animation turns past the limit, IK at a weight below 1), the turn is left as it is: held
+ * in, it would jump. Allocates nothing.
+ *
+ * @returns whether the joint's rotation was turned (its model matrices need computing again).
+ */
+export function limitTurnBeyondBase(
+  rotations: Float64Array,
+  ro: number,
+  base: Float64Array,
+  bo: number,
+  last: Float64Array,
+  lo: number,
+  added: Float64Array,
+  ao: number,
+  limit: Float64Array,
+  li: number,
+  limits: Float64Array,
+  lmo: number,
+  fresh: boolean,
+): boolean {
+  let turned = false;
+  if (!fresh && limit[li] > -2) {
+    // The animation's turn since last frame, as the cosine and sine of its half angle.
+    conjugate(q, 4, last, lo);
+    multiply(q, 0, q, 4, base, bo);
+    const bs = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    const bc = q[3] < 0 ? -q[3] : q[3];
+    const bl = Math.sqrt(bs * bs + bc * bc);
+    // Half of (limit + that turn): its cosine; at or past a half turn of π/2, no limit.
+    const cos = (limit[li] * bc - limit[li + 1] * bs) / bl;
+    if (cos > 0) {
+      const sin = (limit[li + 1] * bc + limit[li] * bs) / bl;
+      // d = last⁻¹ · now, the shorter way (w ≥ 0).
+      conjugate(q, 4, last, lo + 4);
+      multiply(q, 8, q, 4, rotations, ro);
+      const sign = q[11] < 0 ? -1 : 1;
+      if (!(q[11] * sign >= cos)) {
+        const ax = q[8] * sign;
+        const ay = q[9] * sign;
+        const az = q[10] * sign;
+        const al = Math.sqrt(ax * ax + ay * ay + az * az);
+        if (al > 0) {
+          for (let c = 0; c < 4; c++) q[16 + c] = rotations[ro + c];
+          const f = sin / al;
+          q[8] = ax * f;
+          q[9] = ay * f;
+          q[10] = az * f;
+          q[11] = cos;
+          multiply(rotations, ro, last, lo + 4, q, 8);
+          normalize(rotations, ro, rotations, ro);
+          if (withinLimit(q, 16, limits, lmo) && withinLimit(last, lo + 4, limits, lmo)) {
+            clampRotation(rotations, ro, limits, lmo);
+          }
+          turned = true;
+        }
+      }
+    }
+  }
+  for (let c = 0; c < 4; c++) {
+    last[lo + c] = base[bo + c];
+    last[lo + 4 + c] = rotations[ro + c];
+  }
+  conjugate(q, 4, base, bo);
+  multiply(added, ao, q, 4, rotations, ro);
+  return turned;
+}
+
+/**
+ * Whether the rotation `r[ro …]` is within the joint-limit record `limits[lmo …]`: held in by
+ * {@link clampRotation}, it moves by less than rounding (a rotation a clamp left on its bound
+ * counts as within).
+ */
+function withinLimit(r: Float64Array, ro: number, limits: Float64Array, lmo: number): boolean {
+  for (let c = 0; c < 4; c++) q[20 + c] = r[ro + c];
+  if (!clampRotation(q, 20, limits, lmo)) return true;
+  const d = q[20] * r[ro] + q[21] * r[ro + 1] + q[22] * r[ro + 2] + q[23] * r[ro + 3];
+  return (d < 0 ? -d : d) > 1 - 1e-12;
 }
 
 /**

@@ -8,11 +8,11 @@ import { TendonError } from '../errors.js';
 import { AimIk } from '../ik/aim.js';
 import { AIM_APPLIED, aimPose } from '../ik/aim-batch.js';
 import { checkPose, resolveJoint } from '../ik/chain.js';
-import { AIM_CLAMPED, AIM_WORK_SIZE } from '../kernel/aim.js';
+import { AIM_CLAMPED, AIM_LIMIT, AIM_WORK_SIZE } from '../kernel/aim.js';
 import { localToModel } from '../kernel/local-to-model.js';
 import { invert } from '../kernel/mat4.js';
 import { decompose } from '../kernel/trs.js';
-import { limitTurnStep, turnLimitInto } from '../kernel/turn-step-limit.js';
+import { limitTurnBeyondBase, turnLimitInto } from '../kernel/turn-step-limit.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
 import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
@@ -52,12 +52,14 @@ export interface LookAtOptions {
   /** Smoothing of the target's motion. Default 0.15 s. */
   readonly smoothTime?: number;
   /**
-   * Fastest the rotation the look adds to each joint may change, radians per second, > 0 (or
-   * `Infinity`, no limit). A target crossing behind the character moves the turn its cone allows
-   * from one side to the other; this spreads that over frames, and a look eased out faster turns
-   * back at this pace before the pose passes as given. Not applied on the first solve, after
-   * {@link LookAt.reset} or after a weight changed with an ease time of 0. Default 3π (9° a frame
-   * at 60 frames a second).
+   * Fastest each joint may turn beyond the animation's own turn, radians per second, > 0 (or
+   * `Infinity`, no limit): from one frame to the next a joint turns at most this times `dt` more
+   * than the animation turned it. A target crossing behind the character moves the turn its cone
+   * allows from one side to the other; this spreads that over frames (a joint it turns back is
+   * held in its cone), and a look eased out faster turns back at this pace before the pose passes
+   * as given. A clip that spins the head itself passes (the head stays where the look puts it).
+   * Not applied on the first solve, after {@link LookAt.reset} or after a weight changed with an
+   * ease time of 0. Default 3π (9° a frame at 60 frames a second).
    */
   readonly maxTurnSpeed?: number;
 }
@@ -133,6 +135,15 @@ export class LookAt {
   private readonly own: OwnWrites;
   /** The added rotations before this solve (put back if it throws). */
   private readonly addedHeld: Float64Array;
+  /**
+   * Per joint, from the last solve: the rotation it started from and the one it was left at (the
+   * turn limit holds the joint within a step of that, beyond the animation's own turn).
+   */
+  private readonly last: Float64Array;
+  /** {@link LookAt.last} before this solve (put back if it throws). */
+  private readonly lastHeld: Float64Array;
+  /** Whether the last solve passed the pose as given (weight 0): the next limits from its start. */
+  private lastFromBase = false;
   /** Whether the next solve turns without the limit (first, reset, a weight set at once). */
   private turnFresh = true;
 
@@ -218,6 +229,8 @@ export class LookAt {
     this.added = slab.f64(4 * joints.length);
     this.own = new OwnWrites(skeleton, [], joints);
     this.addedHeld = slab.f64(4 * joints.length);
+    this.last = slab.f64(8 * joints.length);
+    this.lastHeld = slab.f64(8 * joints.length);
     // In a chain, the joints between two turned ones are rebuilt from their locals: read too.
     this.reads = poseReads(skeleton, [
       ...joints,
@@ -404,6 +417,7 @@ export class LookAt {
         this.added[k + 2] = 0;
         this.added[k + 3] = 1;
       }
+      this.lastFromBase = true;
       this.turnFresh = false;
       return;
     }
@@ -442,6 +456,16 @@ export class LookAt {
       for (let c = 0; c < 4; c++) this.bases[4 * i + c] = r[o + c];
     }
     this.addedHeld.set(this.added);
+    this.lastHeld.set(this.last);
+    if (this.lastFromBase) {
+      // Passed as given last frame: from where the animation has the joints now.
+      for (let i = 0; i < this.joints.length; i++) {
+        for (let c = 0; c < 4; c++) {
+          this.last[8 * i + c] = this.bases[4 * i + c];
+          this.last[8 * i + 4 + c] = this.bases[4 * i + c];
+        }
+      }
+    }
     const fresh = this.turnFresh;
     this.setTurnLimit();
     for (let i = 0; i < this.joints.length; i++) {
@@ -468,6 +492,7 @@ export class LookAt {
         this.finish(pose, model, turned);
         this.restore(wasInitialized);
         this.added.set(this.addedHeld);
+        this.last.set(this.lastHeld);
         this.solvers[i].solve(pose, model, m, this.modelUp);
         throw new TendonError('pose/not-finite', `${name}: joint ${this.joints[i]} cannot be turned`);
       }
@@ -483,6 +508,7 @@ export class LookAt {
       }
     }
     this.turnFresh = false;
+    this.lastFromBase = false;
     this.finish(pose, model, turned);
     this.own.done(pose);
   }
@@ -498,20 +524,25 @@ export class LookAt {
   }
 
   /**
-   * Holds joint `i`'s added rotation (base⁻¹ · turned) within this solve's turn limit of the last
-   * solve's, turning it back toward that by the limit (the turn's axis kept); records it. True
-   * where it turned the joint.
+   * Holds joint `i` within this solve's turn limit of where the last solve left it, beyond the
+   * animation's own turn since (so a clip that spins the joint does not carry the look's turn
+   * along), turning it back toward that (the turn's axis kept); records it and its added rotation
+   * (base⁻¹ · turned). True where it turned the joint.
    */
   private limitTurn(i: number, r: Float64Array, fresh: boolean): boolean {
-    return limitTurnStep(
+    return limitTurnBeyondBase(
       r,
       4 * this.joints[i],
       this.bases,
       4 * i,
+      this.last,
+      8 * i,
       this.added,
       4 * i,
       this.turnLimit,
       0,
+      this.works[i],
+      AIM_LIMIT,
       fresh,
     );
   }

@@ -144,6 +144,85 @@ describe('LookAt', () => {
     }
   });
 
+  it("keeps a head the clip spins within its cone, and turns no joint more than 9° a frame beyond the clip's own turn (robot Dance)", async () => {
+    // Until 27 November the limit held the turn the look adds: where the Dance clip spins the
+    // head (25° a frame, to 163° from rest) that turn was carried along, and the head stood 138°
+    // from rest with a cone of 46° (a hostile test).
+    const character = await robot();
+    const { skeleton } = character;
+    const rig = findRig(skeleton);
+    const dance = character.clips.get('Dance') as Clip;
+    const context = new SamplerContext(dance);
+    const look = new LookAt(skeleton, rig);
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    const restModel = createModelBuffer(skeleton);
+    forwardKinematics(new Pose(skeleton), restModel);
+    // Each look joint's forward in its own frame, and where its rest rotation points it.
+    const forwardOf = (j: number, q: ArrayLike<number>, o: number) => {
+      const r = restModel.subarray(16 * j, 16 * j + 16);
+      const v = [r[2], r[6], r[10]];
+      const [x, y, z, w] = [q[o], q[o + 1], q[o + 2], q[o + 3]];
+      const tx = 2 * (y * v[2] - z * v[1]);
+      const ty = 2 * (z * v[0] - x * v[2]);
+      const tz = 2 * (x * v[1] - y * v[0]);
+      const f = [
+        v[0] + w * tx + (y * tz - z * ty),
+        v[1] + w * ty + (z * tx - x * tz),
+        v[2] + w * tz + (x * ty - y * tx),
+      ];
+      const l = Math.hypot(f[0], f[1], f[2]);
+      return f.map((c) => c / l);
+    };
+    const degrees = (a: number[], b: number[]) =>
+      (Math.acos(Math.min(1, a[0] * b[0] + a[1] * b[1] + a[2] * b[2])) * 180) / Math.PI;
+    const turn = (a: Float64Array, b: Float64Array, o: number) =>
+      (2 *
+        Math.acos(
+          Math.min(
+            1,
+            Math.abs(a[o] * b[o] + a[o + 1] * b[o + 1] + a[o + 2] * b[o + 2] + a[o + 3] * b[o + 3]),
+          ),
+        ) *
+        180) /
+      Math.PI;
+    // The target circles the robot at head height once in 6 s (3 m out), by steps of 1° (no Math.sin).
+    const [c1, s1] = [0.9998476951563913, 0.01745240643728351];
+    let [tx, tz] = [0, 3];
+    let headMost = 0;
+    let animatedMost = 0;
+    let beyond = 0;
+    let previous: Float64Array | null = null;
+    let previousAnimated: Float64Array | null = null;
+    for (let f = 0; f < 600; f++) {
+      pose.resetToRest();
+      sampleClip(dance, context, (f / 60) % dance.duration, pose);
+      const animated = pose.rotations.slice();
+      forwardKinematics(pose, model);
+      look.solve(pose, model, [tx, 1.5, tz], IDENTITY, 1 / 60);
+      [tx, tz] = [c1 * tx - s1 * tz, s1 * tx + c1 * tz];
+      const head = look.joints[look.joints.length - 1];
+      const rest = forwardOf(head, skeleton.restRotations, 4 * head);
+      headMost = Math.max(headMost, degrees(rest, forwardOf(head, pose.rotations, 4 * head)));
+      animatedMost = Math.max(animatedMost, degrees(rest, forwardOf(head, animated, 4 * head)));
+      if (previous && previousAnimated) {
+        for (const j of look.joints) {
+          beyond = Math.max(
+            beyond,
+            turn(previous, pose.rotations, 4 * j) - turn(previousAnimated, animated, 4 * j),
+          );
+        }
+      }
+      previous = pose.rotations.slice();
+      previousAnimated = animated;
+    }
+    // The clip spins the head far past the cone; the look holds it in (0.8 rad = 45.84°; 138° before).
+    expect(animatedMost).toBeGreaterThan(150);
+    expect(headMost).toBeLessThan(45.9);
+    // (Within 9° plus the little that holding a turned-back joint in its cone may move it.)
+    expect(beyond).toBeLessThanOrEqual(9.01);
+  });
+
   it('keeps looking with a smoothing time of 1e-200 or after a step of 1e308 seconds', async () => {
     // Until 27 November the target's spring kept a NaN velocity there: every later frame was
     // refused as an ik/invalid-target (a hostile test).
