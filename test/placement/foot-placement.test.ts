@@ -25,10 +25,15 @@ interface Case {
  * The issue's targets: soles within 1 cm of the ground at contact frames, a planted foot sliding at
  * most 1 cm, no knee flips, IK adding at most 10° to any joint between two frames.
  */
-const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, groundSlide: 0.01, flips: 0, step: 10, beyondClip: 10 };
-// slide: of heel and toe, the one that moved less from where it was when the contact began;
-// groundSlide: the most either moved while it stood on the ground, from where it touched down
-// (the walk harness' GroundTouches).
+const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, drift: 0.01, flips: 0, step: 10, beyondClip: 10 };
+// slide: the issue's "a locked foot slides at most 1 cm": the most heel or toe moved while it
+// stood on the ground, from where it touched down (the walk harness' GroundTouches);
+// drift: not the issue's measure but beside it: of heel and toe, the one that moved less from
+// where it was when the contact began, in the air or not. It counts a foot that turns on its toe
+// and then on its heel in one contact (CMU 131_01 at the start of its walk: the toe's lock holds
+// while the heel comes down, then the heel's while the toe lifts; each end still on the ground)
+// as a slide of the toe's swing. Kept as a guard: it also sees a planted foot that slides while
+// neither end stands within 3 mm of the ground, which the first does not.
 // beyondClip: not the issue's measure but beside it: how much faster than the clip IK turns a
 // joint in a frame. Where a planted paw's clip snaps its elbow 16° a frame and IK holds the paw,
 // the rotation IK adds changes by the snap (step) though IK turned the joint less than the clip
@@ -40,12 +45,12 @@ const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, groundSlide: 0.01, flips: 
  * docs/placement-details.md say which targets are open and why.
  */
 const OPEN: Record<string, Partial<typeof TARGET>> = {
-  'CMU 02_01 walk/slope': { slide: 0.013 },
-  'CMU 02_01 walk/bumps': { slide: 0.012 },
-  'CMU 131_01 start-walk-stop/flat': { slide: 0.014 },
-  'CMU 131_01 start-walk-stop/slope': { slide: 0.014 },
-  'CMU 131_01 start-walk-stop/steps': { slide: 0.014 },
-  'CMU 131_01 start-walk-stop/bumps': { slide: 0.014 },
+  'CMU 02_01 walk/slope': { drift: 0.013 },
+  'CMU 02_01 walk/bumps': { drift: 0.012 },
+  'CMU 131_01 start-walk-stop/flat': { drift: 0.014 },
+  'CMU 131_01 start-walk-stop/slope': { drift: 0.014 },
+  'CMU 131_01 start-walk-stop/steps': { drift: 0.014 },
+  'CMU 131_01 start-walk-stop/bumps': { drift: 0.014 },
   'Fox Walk/slope': { step: 18 },
   'Fox Walk/steps': { step: 15, beyondClip: 11 },
   'Fox Walk/bumps': { step: 14 },
@@ -57,13 +62,13 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running, no step limit/slope': { step: 16, beyondClip: 16 },
   'robot Running, no step limit/steps': { step: 19, beyondClip: 19 },
   'robot Running, no step limit/bumps': { step: 16, beyondClip: 16 },
-  'CMU 02_01 walk, no step limit/slope': { slide: 0.013, step: 12, beyondClip: 12 },
+  'CMU 02_01 walk, no step limit/slope': { drift: 0.013, step: 12, beyondClip: 12 },
   'CMU 02_01 walk, no step limit/steps': { step: 14, beyondClip: 14 },
-  'CMU 02_01 walk, no step limit/bumps': { slide: 0.012, step: 13, beyondClip: 12 },
-  'CMU 131_01, no step limit/flat': { slide: 0.014 },
-  'CMU 131_01, no step limit/slope': { slide: 0.014 },
-  'CMU 131_01, no step limit/steps': { slide: 0.014, step: 14, beyondClip: 14 },
-  'CMU 131_01, no step limit/bumps': { slide: 0.014, step: 11 },
+  'CMU 02_01 walk, no step limit/bumps': { drift: 0.012, step: 13, beyondClip: 12 },
+  'CMU 131_01, no step limit/flat': { drift: 0.014 },
+  'CMU 131_01, no step limit/slope': { drift: 0.014 },
+  'CMU 131_01, no step limit/steps': { drift: 0.014, step: 14, beyondClip: 14 },
+  'CMU 131_01, no step limit/bumps': { drift: 0.014, step: 11 },
 };
 
 /** The joint-step limit turned off (FootPlacementOptions.maxTurnSpeed; just under 10° a frame by default). */
@@ -129,11 +134,11 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       });
       const e = summary(m.contactErrors);
       const e0 = summary(m.contactErrorsWithoutIk);
-      const slide = summary(m.slides);
-      const groundSlide = summary(m.groundSlides);
+      const drift = summary(m.slides);
+      const slide = summary(m.groundSlides);
       const sunk = summary(m.sunk);
       rows.push(
-        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide max ${(100 * slide.max).toFixed(2)} cm (on the ground ${(100 * groundSlide.max).toFixed(2)})  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}° (clip's own there ${m.clipStepAtMaxDeg.toFixed(1)}°; beyond the clip's ${m.maxStepBeyondClipDeg.toFixed(1)}°)`,
+        `${c.name.padEnd(28)} ${terrain.padEnd(6)} contacts ${String(m.contactFrames).padStart(4)}  sole mean/max ${(100 * e.mean).toFixed(2)}/${(100 * e.max).toFixed(2)} cm (no IK ${(100 * e0.mean).toFixed(2)}/${(100 * e0.max).toFixed(2)})  slide on the ground max ${(100 * slide.max).toFixed(2)} cm (drift ${(100 * drift.max).toFixed(2)})  sunk max ${(100 * sunk.max).toFixed(2)} cm  flips ${m.kneeFlips}  IK step max ${m.maxAddedRotationStepDeg.toFixed(1)}° (clip's own there ${m.clipStepAtMaxDeg.toFixed(1)}°; beyond the clip's ${m.maxStepBeyondClipDeg.toFixed(1)}°)`,
       );
       if (FPS !== 60) return;
       const bound = { ...TARGET, ...OPEN[`${c.name}/${terrain}`] };
@@ -144,7 +149,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       // The sole error reads the nearest point of the sole: none may stand in the ground either.
       expect(sunk.max).toBeLessThanOrEqual(bound.sunk);
       expect(slide.max).toBeLessThanOrEqual(bound.slide);
-      expect(groundSlide.max).toBeLessThanOrEqual(bound.groundSlide);
+      expect(drift.max).toBeLessThanOrEqual(bound.drift);
       // An effector leg's foot bone stays at the leg's end (the joint-step limit moves the leg).
       expect(m.maxEffectorGap).toBeLessThan(1e-9);
       expect(m.kneeFlips).toBeLessThanOrEqual(bound.flips);
