@@ -1,6 +1,7 @@
 /**
- * The limit on how fast a solver's added turn may change: what IK adds to a joint's rotation
- * turns by at most a given angle from one frame to the next.
+ * Limits on how fast IK may turn a joint from one frame to the next: on the turn it adds to the
+ * animation's rotation ({@link limitTurnStep}), or on the joint itself beyond the animation's own
+ * turn ({@link limitTurnBeyondBase}).
  *
  * @packageDocumentation
  */
@@ -8,9 +9,10 @@
 import { clampRotation } from './joint-limits.js';
 import { conjugate, multiply, normalize } from './quat.js';
 
-// q[0..3]: this frame's added rotation; q[4..7]: an inverse; q[8..11]: its change; q[12..15]: the
-// limited added rotation; q[16..19]: IK's answer (limitTurnBeyondBase), q[20..23]: a rotation
-// held within a joint limit.
+// limitTurnStep: q[0..3] this frame's added rotation, q[4..7] an inverse, q[8..11] its change,
+// q[12..15] the limited added rotation. limitTurnBeyondBase: q[0..3] the animation's turn,
+// q[4..11] as stepToward uses them, q[16..19] IK's answer, q[20..23] a rotation held within a
+// joint limit (withinLimit).
 const q = new Float64Array(24);
 
 /**
@@ -76,7 +78,7 @@ export function limitTurnStep(
  * it since: the joint may turn by the limit plus the animation's own turn of this frame. Where
  * {@link limitTurnStep} holds the turn IK *adds*, this holds the joint itself, and lets the
  * animation through: a clip that spins a joint 25° a frame carries the added turn along under
- * `limitTurnStep` (a look held at its cone followed a dancing robot's head spin to 158° from
+ * `limitTurnStep` (a look held at its cone followed a dancing robot's head spin to 138° from
  * rest), while here the joint goes straight back to IK's answer. With a still animation the two
  * limits are the same.
  *
@@ -92,7 +94,9 @@ export function limitTurnStep(
  * record `limits[lmo …]` (`joint-limits.ts`, {@link clampRotation}; a record of kind none holds
  * nothing) where IK's answer and last frame's rotation are both within it: the way between two
  * rotations within a cone may leave it (a head whose cone holds it to one side of a point behind
- * it, then to the other, swung 5° past its cone on the way). Where either is outside (a joint
+ * it, then to the other, swung 5° past its cone on the way), and turned back again where the
+ * hold took it farther from last frame's than the step allows (the step is kept exactly; the
+ * joint may then stand past its cone by a second-order sliver). Where either is outside (a joint
  * the animation turns past the limit, IK at a weight below 1), the turn is left as it is: held
  * in, it would jump. Allocates nothing.
  *
@@ -125,28 +129,15 @@ export function limitTurnBeyondBase(
     const cos = (limit[li] * bc - limit[li + 1] * bs) / bl;
     if (cos > 0) {
       const sin = (limit[li + 1] * bc + limit[li] * bs) / bl;
-      // d = last⁻¹ · now, the shorter way (w ≥ 0).
-      conjugate(q, 4, last, lo + 4);
-      multiply(q, 8, q, 4, rotations, ro);
-      const sign = q[11] < 0 ? -1 : 1;
-      if (!(q[11] * sign >= cos)) {
-        const ax = q[8] * sign;
-        const ay = q[9] * sign;
-        const az = q[10] * sign;
-        const al = Math.sqrt(ax * ax + ay * ay + az * az);
-        if (al > 0) {
-          for (let c = 0; c < 4; c++) q[16 + c] = rotations[ro + c];
-          const f = sin / al;
-          q[8] = ax * f;
-          q[9] = ay * f;
-          q[10] = az * f;
-          q[11] = cos;
-          multiply(rotations, ro, last, lo + 4, q, 8);
-          normalize(rotations, ro, rotations, ro);
-          if (withinLimit(q, 16, limits, lmo) && withinLimit(last, lo + 4, limits, lmo)) {
-            clampRotation(rotations, ro, limits, lmo);
-          }
-          turned = true;
+      for (let c = 0; c < 4; c++) q[16 + c] = rotations[ro + c];
+      if (stepToward(rotations, ro, last, lo + 4, cos, sin)) {
+        turned = true;
+        if (
+          withinLimit(q, 16, limits, lmo) &&
+          withinLimit(last, lo + 4, limits, lmo) &&
+          clampRotation(rotations, ro, limits, lmo)
+        ) {
+          stepToward(rotations, ro, last, lo + 4, cos, sin);
         }
       }
     }
@@ -158,6 +149,39 @@ export function limitTurnBeyondBase(
   conjugate(q, 4, base, bo);
   multiply(added, ao, q, 4, rotations, ro);
   return turned;
+}
+
+/**
+ * Where the rotation `r[ro …]` is more than a step from `from[fo …]` (the shorter way; the step's
+ * half-angle has cosine `cos` and sine `sin`), turns it to a step from there along the same axis
+ * (normalized) and returns true. A change with no axis (a NaN met) turns nothing.
+ */
+function stepToward(
+  r: Float64Array,
+  ro: number,
+  from: Float64Array,
+  fo: number,
+  cos: number,
+  sin: number,
+): boolean {
+  // d = from⁻¹ · r, the shorter way (w ≥ 0).
+  conjugate(q, 4, from, fo);
+  multiply(q, 8, q, 4, r, ro);
+  const sign = q[11] < 0 ? -1 : 1;
+  if (q[11] * sign >= cos) return false;
+  const ax = q[8] * sign;
+  const ay = q[9] * sign;
+  const az = q[10] * sign;
+  const al = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (!(al > 0)) return false;
+  const f = sin / al;
+  q[8] = ax * f;
+  q[9] = ay * f;
+  q[10] = az * f;
+  q[11] = cos;
+  multiply(r, ro, from, fo, q, 8);
+  normalize(r, ro, r, ro);
+  return true;
 }
 
 /**

@@ -39,6 +39,11 @@ const about = (x: number, y: number, z: number, angle: number) => [
   z * Math.sin(angle / 2),
   Math.cos(angle / 2),
 ];
+/** The angle of the turn from a to b, by atan2 (three's angleTo, by acos, is off by 1e-8 near 0). */
+const turnBetween = (a: Quaternion, b: Quaternion) => {
+  const d = a.clone().invert().multiply(b);
+  return 2 * Math.atan2(Math.hypot(d.x, d.y, d.z), Math.abs(d.w));
+};
 /** How far +Z is swung by the rotation q (radians). */
 const swing = (q: ArrayLike<number>) =>
   new Vector3(0, 0, 1).applyQuaternion(three(q)).angleTo(new Vector3(0, 0, 1));
@@ -287,12 +292,66 @@ describe('limitTurnBeyondBase', () => {
     const free = run(NO_LIMITS, from);
     expect(swing(free)).toBeGreaterThan(1.1);
     const held = run(cone, from);
-    expect(swing(held)).toBeLessThan(0.8 + 1e-9);
+    // (On a turn this large, back to the step after the hold stands a little past the cone.)
+    expect(swing(held)).toBeLessThan(0.8 + 0.01);
+    expect(lastTurned.angleTo(three(held))).toBeLessThanOrEqual(half + 1e-12);
     // Last frame past the cone (the animation had the joint there): turned back, not held in.
     const outside = about(1, 0, 0, 1.6);
     const fromOutside = run(cone, outside, 0.2);
     expect(Array.from(fromOutside)).toEqual(Array.from(run(NO_LIMITS, outside, 0.2)));
     expect(swing(fromOutside)).toBeGreaterThan(1.3);
+  });
+
+  it('held in its cone, a joint still turns no more than the limit plus the base’s turn (within a hair of the cone)', () => {
+    const cone = coneRecord(0.8);
+    // A rotation within the cone: a swing up to 0.8 rad (often on its edge) about a horizontal
+    // axis, after any twist about z.
+    const inCone = fc
+      .tuple(
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        fc.oneof(fc.constant(0.8 * (1 - 1e-9)), fc.double({ min: 0, max: 0.8, noNaN: true })),
+        fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+      )
+      .map(([t, s, twist]) =>
+        three(about(Math.cos(t), Math.sin(t), 0, s)).multiply(three(about(0, 0, 1, twist))),
+      );
+    fc.assert(
+      fc.property(
+        inCone,
+        inCone,
+        arbQuat,
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.16, noNaN: true }),
+        (lastTurned, answer, axis, baseTurn, angle) => {
+          // The animation's turn since last frame: baseTurn about arbQuat's axis part, made unit.
+          const l = Math.hypot(axis[0], axis[1], axis[2]);
+          const base =
+            l > 1e-6 ? three(about(axis[0] / l, axis[1] / l, axis[2] / l, baseTurn)) : new Quaternion();
+          const allowed = angle + turnBetween(new Quaternion(), base);
+          const rotation = Float64Array.of(answer.x, answer.y, answer.z, answer.w);
+          const last = Float64Array.of(0, 0, 0, 1, lastTurned.x, lastTurned.y, lastTurned.z, lastTurned.w);
+          const b = Float64Array.of(base.x, base.y, base.z, base.w);
+          limitTurnBeyondBase(
+            rotation,
+            0,
+            b,
+            0,
+            last,
+            0,
+            new Float64Array(4),
+            0,
+            limitOf(angle),
+            0,
+            cone,
+            0,
+            false,
+          );
+          expect(turnBetween(lastTurned, three(rotation))).toBeLessThanOrEqual(allowed + 1e-12);
+          expect(swing(rotation)).toBeLessThanOrEqual(0.8 + 1e-4);
+        },
+      ),
+      RUNS,
+    );
   });
 
   it('reads and writes at the offsets given', () => {

@@ -25,10 +25,10 @@ interface Case {
  * The issue's targets: soles within 1 cm of the ground at contact frames, a planted foot sliding at
  * most 1 cm, no knee flips, IK adding at most 10° to any joint between two frames.
  */
-const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, drift: 0.01, flips: 0, step: 10, beyondClip: 10 };
+const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, flips: 0, step: 10, beyondClip: 10 };
 // slide: the issue's "a locked foot slides at most 1 cm": the most heel or toe moved while it
 // stood on the ground, from where it touched down (the walk harness' GroundTouches);
-// drift: not the issue's measure but beside it: of heel and toe, the one that moved less from
+// DRIFT (a guard, not a target): of heel and toe, the one that moved less from
 // where it was when the contact began, in the air or not. It counts a foot that turns on its toe
 // and then on its heel in one contact (CMU 131_01 at the start of its walk: the toe's lock holds
 // while the heel comes down, then the heel's while the toe lifts; each end still on the ground)
@@ -45,12 +45,6 @@ const TARGET = { sole: 0.01, sunk: 0.01, slide: 0.01, drift: 0.01, flips: 0, ste
  * docs/placement-details.md say which targets are open and why.
  */
 const OPEN: Record<string, Partial<typeof TARGET>> = {
-  'CMU 02_01 walk/slope': { drift: 0.013 },
-  'CMU 02_01 walk/bumps': { drift: 0.012 },
-  'CMU 131_01 start-walk-stop/flat': { drift: 0.014 },
-  'CMU 131_01 start-walk-stop/slope': { drift: 0.014 },
-  'CMU 131_01 start-walk-stop/steps': { drift: 0.014 },
-  'CMU 131_01 start-walk-stop/bumps': { drift: 0.014 },
   'Fox Walk/slope': { step: 18 },
   'Fox Walk/steps': { step: 15, beyondClip: 11 },
   'Fox Walk/bumps': { step: 14 },
@@ -62,13 +56,30 @@ const OPEN: Record<string, Partial<typeof TARGET>> = {
   'robot Running, no step limit/slope': { step: 16, beyondClip: 16 },
   'robot Running, no step limit/steps': { step: 19, beyondClip: 19 },
   'robot Running, no step limit/bumps': { step: 16, beyondClip: 16 },
-  'CMU 02_01 walk, no step limit/slope': { drift: 0.013, step: 12, beyondClip: 12 },
+  'CMU 02_01 walk, no step limit/slope': { step: 12, beyondClip: 12 },
   'CMU 02_01 walk, no step limit/steps': { step: 14, beyondClip: 14 },
-  'CMU 02_01 walk, no step limit/bumps': { drift: 0.012, step: 13, beyondClip: 12 },
-  'CMU 131_01, no step limit/flat': { drift: 0.014 },
-  'CMU 131_01, no step limit/slope': { drift: 0.014 },
-  'CMU 131_01, no step limit/steps': { drift: 0.014, step: 14, beyondClip: 14 },
-  'CMU 131_01, no step limit/bumps': { drift: 0.014, step: 11 },
+  'CMU 02_01 walk, no step limit/bumps': { step: 13, beyondClip: 12 },
+  'CMU 131_01, no step limit/steps': { step: 14, beyondClip: 14 },
+  'CMU 131_01, no step limit/bumps': { step: 11 },
+};
+
+/**
+ * The drift guard: 1 cm, or where a capture turns its foot about one end and then the other (no
+ * end sliding on the ground: docs/placement-details.md), what it measured, rounded up.
+ */
+const DRIFT: Record<string, number> = {
+  'CMU 02_01 walk/slope': 0.013,
+  'CMU 02_01 walk/bumps': 0.012,
+  'CMU 131_01 start-walk-stop/flat': 0.014,
+  'CMU 131_01 start-walk-stop/slope': 0.014,
+  'CMU 131_01 start-walk-stop/steps': 0.014,
+  'CMU 131_01 start-walk-stop/bumps': 0.014,
+  'CMU 02_01 walk, no step limit/slope': 0.013,
+  'CMU 02_01 walk, no step limit/bumps': 0.012,
+  'CMU 131_01, no step limit/flat': 0.014,
+  'CMU 131_01, no step limit/slope': 0.014,
+  'CMU 131_01, no step limit/steps': 0.014,
+  'CMU 131_01, no step limit/bumps': 0.014,
 };
 
 /** The joint-step limit turned off (FootPlacementOptions.maxTurnSpeed; just under 10° a frame by default). */
@@ -149,7 +160,7 @@ describe.each(CASES)('$name over procedural terrain at 60 fps', (c) => {
       // The sole error reads the nearest point of the sole: none may stand in the ground either.
       expect(sunk.max).toBeLessThanOrEqual(bound.sunk);
       expect(slide.max).toBeLessThanOrEqual(bound.slide);
-      expect(drift.max).toBeLessThanOrEqual(bound.drift);
+      expect(drift.max).toBeLessThanOrEqual(DRIFT[`${c.name}/${terrain}`] ?? 0.01);
       // An effector leg's foot bone stays at the leg's end (the joint-step limit moves the leg).
       expect(m.maxEffectorGap).toBeLessThan(1e-9);
       expect(m.kneeFlips).toBeLessThanOrEqual(bound.flips);
