@@ -106,6 +106,11 @@ const CLIMB_STATE = {
   handShift: 1,
   /** The update under way's progress, committed once the update cannot throw. */
   next: 2,
+  /**
+   * The update under way's soles' level in the pose given (model units): 0, or its legs' lowest
+   * end, foot or toe where one is below the origin (soleLevel).
+   */
+  sole: 3,
 } as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
@@ -153,7 +158,7 @@ export class LadderClimb {
    * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
    * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
    */
-  private readonly state = new Float64Array(3);
+  private readonly state = new Float64Array(4);
   /** The climb's weight ({@link GoalWeight}). */
   private readonly goalWeight = new GoalWeight();
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
@@ -228,10 +233,15 @@ export class LadderClimb {
     const rest = restModelMatrices(skeleton);
     const legLengthWorld = legLength(rest, legL) * scale;
     const spacing = ladder.spacing;
+    // The body's heights are taken from the soles' level at rest: the origin, as glTF characters
+    // stand on it, or the lowest joint of the legs where one is below it (a capture whose origin is
+    // its hips: CMU's feet stand 16 units below it, and were put that far under their rungs). Each
+    // update places the origin above the soles of the pose it is given (soleLevel again): a
+    // capture's frame has its hips up where its rest pose has them at the origin.
+    const sole = soleLevel(rest, [legL, legR]);
     // A climber's hips sit about 40% of a leg above its feet's level and 30% of a leg out from
-    // the ladder. Its origin (the soles' level when standing) is then `crouch` below the feet's
-    // level.
-    const hipY = rest[16 * legL.root + 13] * scale;
+    // the ladder. The soles' level when standing is then `crouch` below the feet's level.
+    const hipY = (rest[16 * legL.root + 13] - sole) * scale;
     const shoulderY = rest[16 * armL.root + 13] * scale;
     const standOff = options.standOff ?? 0.3 * legLengthWorld;
     const width = ladder.width ?? 0.45;
@@ -291,7 +301,7 @@ export class LadderClimb {
       options.arc ?? 0.25 * spacing,
       hands,
       crouch,
-      0.5 * (rest[16 * legL.foot + 13] + rest[16 * legR.foot + 13]) * scale,
+      (0.5 * (rest[16 * legL.foot + 13] + rest[16 * legR.foot + 13]) - sole) * scale,
       0.5 * Math.abs(rest[16 * legL.root + 12] - rest[16 * legR.root + 12]) * scale,
     );
     // Per limb: the rung it reaches at the end of a cycle, from the cycle's start. With the phases,
@@ -506,6 +516,10 @@ export class LadderClimb {
     const state = this.state;
     const p = Math.min(this.end, Math.max(this.start, state[CLIMB_STATE.progress] + deltaRungs));
     state[CLIMB_STATE.next] = p;
+    // (First: a pose not animated since the last update is given back what that update found,
+    // before its soles and the poles are read from the model.)
+    this.own.undo(pose, model);
+    state[CLIMB_STATE.sole] = soleLevel(model, this.legsBySide);
     // Worked out into the next world, report and goals first; committed only once every target
     // and pole is known to be finite, so that a refused update leaves the climb where it was.
     this.placeBody();
@@ -553,9 +567,6 @@ export class LadderClimb {
         report[r + CLIMB_LIMB.weight] = released ? 0 : 1;
       }
     }
-    // (Before the poles are read from the model: a pose not animated since the last update is
-    // given back what that update found.)
-    this.own.undo(pose, model);
     if (!this.aim(model)) {
       this.own.revert(pose, model);
       throw new TendonError(
@@ -634,7 +645,8 @@ export class LadderClimb {
     W[8] = (c * fx - t * fz) * s;
     W[10] = (c * fz + t * fx) * s;
     W[12] = f[0] + f[3] * d;
-    W[13] = y;
+    // (y is the soles' level: the origin stands the pose's height of it above them.)
+    W[13] = y - this.state[CLIMB_STATE.sole] * s;
     W[14] = f[2] + f[4] * d;
     W[15] = 1;
   }
@@ -791,4 +803,21 @@ function armBand(
   const top = reach * reach > flat ? Math.sqrt(reach * reach - flat) : 0;
   const bottom = fold * fold > flat ? Math.sqrt(fold * fold - flat) : 0;
   return [bottom, top];
+}
+
+/**
+ * The soles' level of a pose (its model matrices, model units): 0, where a character stands on
+ * its origin, or the lowest of the legs' ends, feet and toes where one is below it. Allocates
+ * nothing.
+ */
+function soleLevel(model: Float64Array, legs: readonly LegRig[]): number {
+  let low = 0;
+  for (let i = 0; i < legs.length; i++) {
+    const leg = legs[i];
+    for (let k = 0; k < 3; k++) {
+      const j = k === 0 ? leg.end : k === 1 ? leg.foot : leg.toe;
+      if (j >= 0 && model[16 * j + 13] < low) low = model[16 * j + 13];
+    }
+  }
+  return low;
 }

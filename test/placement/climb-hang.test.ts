@@ -16,8 +16,9 @@ import {
   restModelMatrices,
 } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { findRig } from '../../src/rig/find-rig.js';
 import { AddedRotationSteps } from './added-rotation-steps.js';
-import { robot } from './characters.js';
+import { cmu, robot } from './characters.js';
 
 /** The robot over its Idle clip: the character, a sampler on the clip, and the poses a frame uses. */
 async function idleRobot() {
@@ -218,6 +219,59 @@ describe('LadderClimb', () => {
       );
       expect(off, `${length}`).toBeLessThan(1e-9);
     }
+  });
+
+  it("puts a capture's feet on the rungs though its origin is its hips (CMU: its rest pose's soles 16 units below it)", () => {
+    // Until 27 November heights were taken from the origin as the soles' level: CMU's feet went
+    // 51–64 cm under their rungs over its rest pose, 149–162 cm over a frame of its clip (a
+    // hostile test).
+    const character = cmu('cmu_02_01_walk.bvh');
+    const { skeleton } = character;
+    const clip = [...character.clips.values()][0];
+    const rig = findRig(skeleton);
+    const worst = (base: 'rest' | 'frame') => {
+      const climb = new LadderClimb(skeleton, rig, {
+        ladder: { bottom: [0, 0, 0], facing: [0, 1], rungCount: 10, spacing: 0.3 },
+        scale: 0.0254 / 0.45,
+      });
+      const pose = new Pose(skeleton);
+      const model = createModelBuffer(skeleton);
+      const context = new SamplerContext(clip);
+      let most = 0;
+      for (let f = 0; f < 1000; f++) {
+        if (base === 'rest') pose.resetToRest();
+        else {
+          // The clip's first frame, in place: its hips up at their height in the capture.
+          sampleClip(clip, context, 0, pose);
+          pose.translations[0] = 0;
+          pose.translations[2] = 0;
+          pose.rotations.set([0, 0, 0, 1], 0);
+        }
+        forwardKinematics(pose, model);
+        climb.update(pose, model, 1.2 / 60, 1 / 60);
+        const W = climb.world;
+        for (const i of [1, 3]) {
+          const r = i * CLIMB_LIMB.length;
+          if (climb.report[r + CLIMB_LIMB.gripping] !== 1) continue;
+          const j = climb.limbs[i].end;
+          const p = [0, 1, 2].map(
+            (k) =>
+              W[k] * model[16 * j + 12] +
+              W[4 + k] * model[16 * j + 13] +
+              W[8 + k] * model[16 * j + 14] +
+              W[12 + k],
+          );
+          most = Math.max(
+            most,
+            Math.hypot(p[0] - climb.report[r], p[1] - climb.report[r + 1], p[2] - climb.report[r + 2]),
+          );
+        }
+      }
+      return most;
+    };
+    expect(worst('rest')).toBeLessThan(0.01);
+    // (A walking frame's legs, one bent forward, reach less: 3.6 cm at worst.)
+    expect(worst('frame')).toBeLessThan(0.04);
   });
 
   it('refuses a ladder of one rung and a rig without arms, with typed errors', async () => {
