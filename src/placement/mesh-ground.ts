@@ -21,11 +21,16 @@ const EDGE = 1e-10;
 
 /**
  * Ground made of triangles (world space), such as a level's collision mesh. Rays hit either side;
- * the normal returned faces the ray's origin. Built once (O(n log n)); each query walks a bounding
- * volume hierarchy with a preallocated stack and allocates nothing.
+ * the normal returned faces the ray's origin. Triangles of no area (a vertex repeated, three in a
+ * line) are left out. Built once: a mesh that changes needs a new `MeshGround` (the hierarchy is
+ * not refitted). Each query walks a bounding volume hierarchy with
+ * a preallocated stack and allocates nothing.
  */
 export class MeshGround implements Ground {
-  /** Vertex positions, `3·v`. */
+  /**
+   * Vertex positions, `3·v` (a copy of those given). Read by every query but not to be changed:
+   * the hierarchy's bounds would no longer hold the triangles moved (make a new `MeshGround`).
+   */
   readonly positions: Float64Array;
   /** Triangle vertex indices, `3·t`, reordered so each leaf's triangles are contiguous. */
   readonly indices: Uint32Array;
@@ -38,7 +43,8 @@ export class MeshGround implements Ground {
   /**
    * @param positions - vertex positions, `3·v` numbers.
    * @param indices - triangle vertex indices, `3·t` (omit for unindexed triangles: every 3 vertices).
-   * @throws {@link TendonError} `placement/invalid-ground` for non-finite positions or indices out of range.
+   * @throws {@link TendonError} `placement/invalid-ground` for non-finite positions, indices out of
+   *   range, vertices that are not whole triangles with no indices, or no triangle with an area.
    */
   constructor(positions: ArrayLike<number>, indices?: ArrayLike<number>) {
     checkArrayArg(positions, 'new MeshGround', 'the positions');
@@ -57,23 +63,35 @@ export class MeshGround implements Ground {
         `MeshGround: positions[${bad}] is ${this.positions[bad]}`,
       );
     const vertexCount = positions.length / 3;
-    const idx =
-      indices === undefined
-        ? Uint32Array.from({ length: vertexCount - (vertexCount % 3) }, (_, i) => i)
-        : Uint32Array.from(indices);
-    if (idx.length % 3 !== 0 || idx.length === 0) {
+    if (indices === undefined && vertexCount % 3 !== 0) {
       throw new TendonError(
         'placement/invalid-ground',
-        `MeshGround: ${idx.length} indices do not make whole triangles (at least one)`,
+        `MeshGround: ${vertexCount} vertices and no indices do not make whole triangles (3 vertices each)`,
       );
     }
-    for (let i = 0; i < idx.length; i++) {
-      if (idx[i] >= vertexCount || (indices !== undefined && idx[i] !== indices[i])) {
+    const given =
+      indices === undefined
+        ? Uint32Array.from({ length: vertexCount }, (_, i) => i)
+        : Uint32Array.from(indices);
+    if (given.length % 3 !== 0 || given.length === 0) {
+      throw new TendonError(
+        'placement/invalid-ground',
+        `MeshGround: ${given.length} indices do not make whole triangles (at least one)`,
+      );
+    }
+    for (let i = 0; i < given.length; i++) {
+      if (given[i] >= vertexCount || (indices !== undefined && given[i] !== indices[i])) {
         throw new TendonError(
           'placement/invalid-ground',
           `MeshGround: indices[${i}] = ${indices?.[i]} is not a vertex in 0..${vertexCount - 1}`,
         );
       }
+    }
+    // Triangles of no area (a vertex repeated, three in a line) are left out: a ray crossing one
+    // obliquely could hit it with a zero normal (NaN) and hide the ground behind it.
+    const idx = withArea(this.positions, given);
+    if (idx.length === 0) {
+      throw new TendonError('placement/invalid-ground', 'MeshGround: no triangle has an area');
     }
     const triCount = idx.length / 3;
     const order = Uint32Array.from({ length: triCount }, (_, i) => i);
@@ -273,4 +291,35 @@ export class MeshGround implements Ground {
     hit[HIT.distance] = best;
     return true;
   }
+}
+
+/**
+ * The triangles of `idx` that have an area: the cross product of two edges longer than 1e-12 of
+ * the product of their lengths (the sine of their angle), in order.
+ */
+function withArea(p: Float64Array, idx: Uint32Array): Uint32Array {
+  const kept = new Uint32Array(idx.length);
+  let n = 0;
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = 3 * idx[t];
+    const b = 3 * idx[t + 1];
+    const c = 3 * idx[t + 2];
+    const e1x = p[b] - p[a];
+    const e1y = p[b + 1] - p[a + 1];
+    const e1z = p[b + 2] - p[a + 2];
+    const e2x = p[c] - p[a];
+    const e2y = p[c + 1] - p[a + 1];
+    const e2z = p[c + 2] - p[a + 2];
+    const nx = e1y * e2z - e1z * e2y;
+    const ny = e1z * e2x - e1x * e2z;
+    const nz = e1x * e2y - e1y * e2x;
+    const area = nx * nx + ny * ny + nz * nz;
+    const edges = (e1x * e1x + e1y * e1y + e1z * e1z) * (e2x * e2x + e2y * e2y + e2z * e2z);
+    if (area > 1e-24 * edges) {
+      kept[n++] = idx[t];
+      kept[n++] = idx[t + 1];
+      kept[n++] = idx[t + 2];
+    }
+  }
+  return kept.slice(0, n);
 }

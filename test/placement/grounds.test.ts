@@ -339,6 +339,41 @@ describe('MeshGround', () => {
       expect.objectContaining({ code: 'placement/invalid-ground' }),
     );
   });
+
+  it('stands on no triangle without an area, and refuses unindexed vertices that are not whole triangles', () => {
+    // Until 27 November an oblique ray crossing a triangle with a vertex repeated (or its three
+    // vertices in a line) hit it with a NaN normal, hiding the floor below; a fourth vertex with
+    // no indices was dropped without a word (hostile tests).
+    // (A hostile test's ray and sliver.)
+    const A = [0.431640625, 1.2822265625, -0.84375];
+    const B = [0.1240234375, 0.888671875, -1.3291015625];
+    const floor = [-500, 0, -500, 500, 0, -500, 0, 0, 500];
+    const ray = new Float64Array([
+      -0.03395671299223463, 2.8784642030048664, -0.9799445333561642, 0.08816700605689873, -0.9831555191873701,
+      -0.1600993570704628, 100,
+    ]);
+    const t = ray[1] / -ray[4];
+    for (const ground of [
+      new MeshGround([...A, ...B, ...B, ...floor]),
+      new MeshGround([...A, ...B, ...floor], [0, 1, 1, 2, 3, 4]),
+    ]) {
+      const hit = new Float64Array(HIT.length);
+      expect(ground.raycast(ray, hit)).toBe(true);
+      expect(hit[HIT.distance]).toBeCloseTo(t, 12);
+      expect([...hit.subarray(HIT.normal, HIT.normal + 3)].map(Math.abs)).toEqual([0, 1, 0]);
+    }
+    const sliver = [...A, ...B, ...B];
+    const line = [-1, 1.5, -1, 0, 1.5, 0, 1, 1.5, 1];
+    expect(() => new MeshGround([...sliver, ...line])).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-ground', message: expect.stringContaining('area') }),
+    );
+    expect(() => new MeshGround([...floor, 1, 2, 3])).toThrow(
+      expect.objectContaining({
+        code: 'placement/invalid-ground',
+        message: expect.stringContaining('4 vertices'),
+      }),
+    );
+  });
 });
 
 void RAY;
