@@ -373,6 +373,10 @@ export class FootPlacement {
   readonly planted: Uint8Array;
   /** Per leg, {@link LEG_REPORT} numbers of the last solve. */
   readonly report: Float64Array;
+  /** The contact weights, planted flags and report before this solve (put back if the ground fails). */
+  private readonly heldContactWeights: Float64Array;
+  private readonly heldPlanted: Uint8Array;
+  private readonly heldReport: Float64Array;
   /** The pelvis offset of the last solve, world units along +Y. */
   pelvisOffset = 0;
   /** Whether the last solve held the weighted pelvis back from sinking (applyPelvis). */
@@ -918,6 +922,9 @@ export class FootPlacement {
     this.contactWeights = slab.f64(n).fill(1);
     this.planted = slab.u8(n);
     this.report = slab.f64(LEG_REPORT.length * n);
+    this.heldContactWeights = slab.f64(n);
+    this.heldPlanted = slab.u8(n);
+    this.heldReport = slab.f64(LEG_REPORT.length * n);
     for (let i = 0; i < n; i++) this.f[this.oHeadingTurns + 4 * i + 3] = 1;
     this.b.set(
       this.legs.map((leg) => {
@@ -1243,6 +1250,12 @@ export class FootPlacement {
     decompose(t, 0, scratch.worldRotation, 0, t, 3, W, 0);
     conjugate(scratch.worldRotationInverse, 0, scratch.worldRotation, 0);
     const scale = Math.sqrt(W[4] * W[4] + W[5] * W[5] + W[6] * W[6]);
+    // (Loops, not TypedArray.set: a builtin call costs more than these few numbers.)
+    for (let i = 0; i < this.legs.length; i++) {
+      this.heldContactWeights[i] = this.contactWeights[i];
+      this.heldPlanted[i] = this.planted[i];
+    }
+    for (let k = 0; k < this.report.length; k++) this.heldReport[k] = this.report[k];
     if (this.track !== null) {
       const a = scratch.args;
       a[0] = time;
@@ -1262,7 +1275,17 @@ export class FootPlacement {
       this.queryGround(model);
       this.computeTargets();
     } catch (error) {
+      // Nothing written: the pose, the ease and the contacts and report as they were.
       this.own.revert(pose, model);
+      for (let k = 0; k < EASED_WEIGHT_LENGTH; k++) {
+        this.f[this.oWeightState + k] = held[k];
+        this.f[this.oLagWeightState + k] = held[EASED_WEIGHT_LENGTH + k];
+      }
+      for (let i = 0; i < this.legs.length; i++) {
+        this.contactWeights[i] = this.heldContactWeights[i];
+        this.planted[i] = this.heldPlanted[i];
+      }
+      for (let k = 0; k < this.report.length; k++) this.report[k] = this.heldReport[k];
       throw error;
     }
     this.pitchBody(pose, model);

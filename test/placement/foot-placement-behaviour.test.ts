@@ -196,6 +196,40 @@ describe('FootPlacement', () => {
     }
   });
 
+  it('writes nothing when the ground fails part-way through a frame: not the report, the contacts nor the ease', () => {
+    // Until 27 November a ground throwing on its second ray left the first foot's report, the
+    // contact weights and planted flags of the frame, and the weight's ease stepped (a hostile test).
+    const plane = new PlaneGround([0, 0, 0], [0, 1, 0]);
+    let calls = 0;
+    let failAt = -1;
+    const flaky: Ground = {
+      raycast(ray: Float64Array, hit: Float64Array) {
+        calls++;
+        if (calls === failAt) throw new RangeError('boom');
+        return plane.raycast(ray, hit);
+      },
+    };
+    const { placement, pose, model, frame } = setUp(flaky);
+    placement.setWeight(0.2, 0.5);
+    for (let f = 0; f < 10; f++) {
+      frame(f / 60);
+      placement.solve(pose, model, IDENTITY, 1 / 60, f / 60);
+    }
+    frame(0.3);
+    const before = [
+      placement.report.slice(),
+      placement.contactWeights.slice(),
+      placement.planted.slice(),
+      placement.weight,
+    ];
+    calls = 0;
+    failAt = 2;
+    expect(() => placement.solve(pose, model, IDENTITY, 1 / 60, 0.3)).toThrow(
+      expect.objectContaining({ code: 'placement/ground-failed' }),
+    );
+    expect([placement.report, placement.contactWeights, placement.planted, placement.weight]).toEqual(before);
+  });
+
   it('refuses a solve from inside a ground (placements share their scratch), and works after', () => {
     const plane = new PlaneGround([0, 0.1, 0], [0, 1, 0]);
     const inner = setUp(plane);
