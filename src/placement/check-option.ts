@@ -41,6 +41,14 @@ export function checkOption(
  * `who`. The check stays at the caller, by arithmetic (`!(dt >= 0 && dt - dt === 0)`: no builtin
  * call, no double passed in a frame that goes on); only the refusal is out of line.
  */
+/**
+ * Throws for a frame argument that is not a number (a string was coerced into the clock array,
+ * '0.016' read as 0.016, without a word): `placement/invalid-input`, naming it.
+ */
+export function refuseNotNumber(value: unknown, who: string, what: string): never {
+  throw new TendonError('placement/invalid-input', `${who}: ${what} is ${describeArg(value)}, not a number`);
+}
+
 export function refuseDt(dt: number, who: string): never {
   throw new TendonError('placement/invalid-input', `${who}: dt ${dt} is not a finite number ≥ 0`);
 }

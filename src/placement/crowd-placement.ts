@@ -11,6 +11,7 @@ import { Crowd } from '../pose/crowd.js';
 import { checkCharacterRange } from '../pose/crowd-checks.js';
 import type { Pose } from '../pose/pose.js';
 import type { Rig } from '../rig/limbs.js';
+import { refuseNotNumber } from './check-option.js';
 import { ContactTrack, computeContacts } from './contacts.js';
 import { FootPlacement, type FootPlacementOptions } from './foot-placement.js';
 
@@ -148,6 +149,7 @@ export class CrowdPlacement {
    *   are not.
    */
   solve(dt: number, first = 0, count: number = this.crowd.count - first): void {
+    if (typeof dt !== 'number') refuseNotNumber(dt, 'CrowdPlacement.solve', 'dt');
     this.clock[0] = dt;
     this.solveClock(first, count);
   }

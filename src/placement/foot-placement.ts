@@ -26,7 +26,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { refuseDt } from './check-option.js';
+import { refuseDt, refuseNotNumber } from './check-option.js';
 import { ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import { OwnWrites } from './own-writes.js';
@@ -1110,6 +1110,8 @@ export class FootPlacement {
     // With a contact track its contacts are read at `time`: left out, it read them at 0 every
     // frame (feet never locked, sliding 2 cm a frame) without a word.
     if (time === undefined && this.track !== null) refuseNoTime();
+    if (typeof dt !== 'number') refuseNotNumber(dt, 'FootPlacement.solve', 'dt');
+    if (time !== undefined && typeof time !== 'number') refuseNotNumber(time, 'FootPlacement.solve', 'time');
     this.clock[0] = dt;
     this.clock[1] = time ?? 0;
     this.solveClock(pose, model, world);

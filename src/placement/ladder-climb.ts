@@ -20,7 +20,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption, refuseDt, turnSpeedOption } from './check-option.js';
+import { checkOption, refuseDt, refuseNotNumber, turnSpeedOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { JointTurnLimit } from './joint-turn-limit.js';
@@ -194,16 +194,19 @@ export class LadderClimb {
     if (rig?.legs?.length < 2 || rig?.arms?.length < 2) {
       throw new TendonError('placement/invalid-option', `${name}: the rig needs two arms and two legs`);
     }
-    const numbers = [
-      ...(ladder?.bottom ?? []),
-      ...(ladder?.facing ?? []),
-      ladder?.rungCount,
-      ladder?.spacing,
-      ladder?.firstRung ?? ladder?.spacing,
-      ladder?.width ?? 0.45,
-    ];
-    if (numbers.length !== 9 || !numbers.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new TendonError('placement/invalid-option', `${name}: a ladder needs a finite bottom and facing`);
+    // Each number named (a NaN spacing was told as "a ladder needs a finite bottom and facing").
+    for (const [key, list] of [
+      ['bottom', ladder.bottom],
+      ['facing', ladder.facing],
+    ] as const) {
+      for (let k = 0; k < list.length; k++) {
+        if (typeof list[k] !== 'number' || !Number.isFinite(list[k])) {
+          throw new TendonError(
+            'placement/invalid-option',
+            `${name}: ladder.${key}[${k}] is ${describeArg(list[k])}, not a finite number`,
+          );
+        }
+      }
     }
     checkOption(ladder.rungCount, name, 'ladder.rungCount', 2, false, true);
     checkOption(ladder.spacing, name, 'ladder.spacing', 0, true);
@@ -484,6 +487,8 @@ export class LadderClimb {
   update(pose: Pose, model: Float64Array, deltaRungs: number, dt = 0): void {
     // A small entry, inlined into the caller's loop: the numbers reach the update in an array,
     // unboxed (a double passed to a call that is not inlined is a heap number, 16 bytes a frame).
+    if (typeof deltaRungs !== 'number') refuseNotNumber(deltaRungs, 'LadderClimb.update', 'delta');
+    if (typeof dt !== 'number') refuseNotNumber(dt, 'LadderClimb.update', 'dt');
     this.clock[0] = deltaRungs;
     this.clock[1] = dt;
     this.updateClock(pose, model);

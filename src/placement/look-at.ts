@@ -19,7 +19,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { refuseDt, turnSpeedOption } from './check-option.js';
+import { refuseDt, refuseNotNumber, turnSpeedOption } from './check-option.js';
 import { GoalWeight } from './goal-weight.js';
 import { addsNoTurn } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
@@ -333,6 +333,7 @@ export class LookAt {
     dt: number,
   ): void {
     // A small entry, inlined into the caller's loop: dt reaches the solve in an array, unboxed.
+    if (typeof dt !== 'number') refuseNotNumber(dt, 'LookAt.solve', 'dt');
     this.clock[0] = dt;
     this.solveClock(pose, model, targetWorld, world);
   }

@@ -16,7 +16,7 @@ import { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption, refuseDt } from './check-option.js';
+import { checkOption, refuseDt, refuseNotNumber } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
@@ -101,7 +101,8 @@ export class RungRetarget {
 
   /**
    * @throws {@link TendonError} `placement/invalid-option` for a rig without two arms, two legs and
-   *   a pelvis, or an option out of its range (see {@link RungRetargetOptions}), naming it;
+   *   a pelvis, a leg that ends in no joint (an effector leg, as the robot's), or an option out of
+   *   its range (see {@link RungRetargetOptions}), naming it;
    *   `argument/invalid` for a clip, rig or options that is not one.
    */
   constructor(clip: Clip, rig: Rig, options: RungRetargetOptions) {
@@ -115,6 +116,17 @@ export class RungRetarget {
         'placement/invalid-option',
         `${name}: the rig needs two arms, two legs and a pelvis`,
       );
+    }
+    for (const leg of rig.legs) {
+      // (An effector leg's end is a point on its lower bone and its foot a bone of its own, moved
+      // by FootPlacement and LadderClimb; here TwoBoneIk was given end −1 and failed as its own
+      // ik/invalid-joint, naming neither the retarget nor the cause.)
+      if (leg.end < 0) {
+        throw new TendonError(
+          'placement/invalid-option',
+          `${name}: leg '${leg.label}' ends in no joint (its foot is a bone of its own, as the robot's): RungRetarget moves legs that end in a joint, as a capture's do`,
+        );
+      }
     }
     const { capturedFirstRung, capturedSpacing, firstRung, spacing } = options;
     checkOption(capturedFirstRung, name, 'capturedFirstRung', 0, false);
@@ -338,6 +350,8 @@ export class RungRetarget {
   apply(pose: Pose, model: Float64Array, time: number, dt = 0): void {
     // A small entry, inlined into the caller's loop: the numbers reach the frame in an array,
     // unboxed (a double passed to a call that is not inlined is a heap number, 16 bytes a frame).
+    if (typeof time !== 'number') refuseNotNumber(time, 'RungRetarget.apply', 'time');
+    if (typeof dt !== 'number') refuseNotNumber(dt, 'RungRetarget.apply', 'dt');
     this.clock[0] = time;
     this.clock[1] = dt;
     this.applyClock(pose, model);

@@ -321,6 +321,15 @@ describe('LadderClimb: what it is given', () => {
       ['ladder.firstRung', { ladder: { ...ladder, firstRung: 0 } }],
       ['ladder.rungCount', { ladder: { ...ladder, rungCount: 4.5 } }],
       ['ladder.spacing', { ladder: { ...ladder, spacing: -0.3 } }],
+      // Each named (until 27 November: "a ladder needs a finite bottom and facing"; a hostile test).
+      ['ladder.spacing', { ladder: { ...ladder, spacing: Number.NaN } }],
+      ['ladder.spacing', { ladder: { ...ladder, spacing: '0.3' } }],
+      ['ladder.rungCount', { ladder: { ...ladder, rungCount: Number.POSITIVE_INFINITY } }],
+      ['ladder.rungCount', { ladder: { ...ladder, rungCount: undefined } }],
+      ['ladder.firstRung', { ladder: { ...ladder, firstRung: Number.NaN } }],
+      ['ladder.width', { ladder: { ...ladder, width: '0.45' } }],
+      ['ladder.bottom[1]', { ladder: { ...ladder, bottom: [0, Number.NaN, 0] } }],
+      ['ladder.facing[0]', { ladder: { ...ladder, facing: ['1', 0] } }],
     ];
     for (const [name, options] of bad) {
       expect(() => new LadderClimb(skeleton, rig, { ladder, scale, ...options } as never), name).toThrow(
@@ -341,6 +350,28 @@ describe('LadderClimb: what it is given', () => {
       expect(
         climb.report.every((v, k) => k % CLIMB_LIMB.length === CLIMB_LIMB.rung || Number.isFinite(v)),
       ).toBe(true);
+    }
+  });
+
+  it('refuses a delta or dt that is not a number, not read as one (a string was coerced)', async () => {
+    const { skeleton, rig, scale } = await robot();
+    const climb = new LadderClimb(skeleton, rig, { ladder, scale });
+    const pose = new Pose(skeleton);
+    const model = createModelBuffer(skeleton);
+    forwardKinematics(pose, model);
+    climb.update(pose, model, 0.1, 1 / 60);
+    const progress = climb.progress;
+    for (const [delta, dt, what] of [
+      ['0.1', 1 / 60, 'delta'],
+      [0.1, '0.016', 'dt'],
+    ] as const) {
+      expect(() => climb.update(pose, model, delta as never, dt as never)).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-input',
+          message: expect.stringContaining(`${what} is`),
+        }),
+      );
+      expect(climb.progress).toBe(progress);
     }
   });
 

@@ -196,6 +196,22 @@ describe('FootPlacement', () => {
     }
   });
 
+  it('refuses a dt or time that is not a number (a string was read as one)', () => {
+    const { placement, pose, model, frame } = setUp(new PlaneGround([0, 0, 0], [0, 1, 0]));
+    frame(0.2);
+    for (const [dt, time, what] of [
+      ['0.016', 0.2, 'dt'],
+      [1 / 60, '0.2', 'time'],
+    ] as const) {
+      expect(() => placement.solve(pose, model, IDENTITY, dt as never, time as never)).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-input',
+          message: expect.stringContaining(`${what} is`),
+        }),
+      );
+    }
+  });
+
   it('writes nothing when the ground fails part-way through a frame: not the report, the contacts nor the ease', () => {
     // Until 27 November a ground throwing on its second ray left the first foot's report, the
     // contact weights and planted flags of the frame, and the weight's ease stepped (a hostile test).

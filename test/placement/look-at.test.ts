@@ -223,6 +223,14 @@ describe('LookAt', () => {
     expect(beyond).toBeLessThanOrEqual(9.01);
   });
 
+  it('refuses a dt that is not a number (a string was read as one)', async () => {
+    const { skeleton, rig, pose, model } = await robotAtRest();
+    const look = new LookAt(skeleton, rig);
+    expect(() => look.solve(pose, model, [0, 1.5, 2], IDENTITY, '0.016' as never)).toThrow(
+      expect.objectContaining({ code: 'placement/invalid-input', message: expect.stringContaining('dt is') }),
+    );
+  });
+
   it('keeps looking with a smoothing time of 1e-200 or after a step of 1e308 seconds', async () => {
     // Until 27 November the target's spring kept a NaN velocity there: every later frame was
     // refused as an ik/invalid-target (a hostile test).

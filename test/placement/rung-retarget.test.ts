@@ -13,7 +13,7 @@ import { Pose } from '../../src/pose/pose.js';
 import { findRig } from '../../src/rig/find-rig.js';
 import { assetsDir } from '../helpers/assets.js';
 import { AddedRotationSteps } from './added-rotation-steps.js';
-import { CMU_SCALE } from './characters.js';
+import { CMU_SCALE, robot } from './characters.js';
 
 /** CMU 01_03 and its rig. */
 function ladderClip() {
@@ -163,6 +163,34 @@ describe('RungRetarget', () => {
     // The low ends of the ranges are in them, and still read the clip's holds.
     const coarse = new RungRetarget(clip, rig, { ...RUNGS, sampleRate: 10, minDuration: 0 });
     expect(coarse.holds.every((h) => h.length > 0)).toBe(true);
+  });
+
+  it("refuses a rig whose legs end in no joint (the robot's), and a time or dt that is not a number", async () => {
+    // Until 27 November the robot's rig failed as TwoBoneIk's "end joint -1 is not an index", and
+    // apply(…, '7') read the string as 7 (a hostile test).
+    const { clip, rig } = ladderClip();
+    const { rig: robotRig, clips } = await robot();
+    const idle = clips.get('Idle') as Clip;
+    expect(() => new RungRetarget(idle, robotRig, RUNGS)).toThrow(
+      expect.objectContaining({
+        code: 'placement/invalid-option',
+        message: expect.stringContaining('ends in no joint'),
+      }),
+    );
+    const retarget = new RungRetarget(clip, rig, RUNGS);
+    const pose = new Pose(clip.skeleton);
+    const model = createModelBuffer(clip.skeleton);
+    for (const [time, dt, what] of [
+      ['7', 0, 'time'],
+      [7, '0.016', 'dt'],
+    ] as const) {
+      expect(() => retarget.apply(pose, model, time as never, dt as never)).toThrow(
+        expect.objectContaining({
+          code: 'placement/invalid-input',
+          message: expect.stringContaining(`${what} is`),
+        }),
+      );
+    }
   });
 
   it('refuses a pose with a NaN in a limb before it moves anything (pose/not-finite, the joint named)', () => {
