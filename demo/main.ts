@@ -121,9 +121,11 @@ function barMesh(y: number): Group {
 function ladderMesh(): Group {
   const group = new Group();
   const wood = new MeshStandardMaterial({ color: 0xa0703c });
+  // The rails rise 4 spacings over the last rung, as LadderClimb's hands climb them (railHeight).
+  const rails = RUNGS * SPACING + 4 * SPACING;
   for (const z of [-0.225, 0.225]) {
-    const rail = new Mesh(new CylinderGeometry(0.025, 0.025, TOP + 0.4, 8), wood);
-    rail.position.set(LADDER_X, (TOP + 0.4) / 2, z);
+    const rail = new Mesh(new CylinderGeometry(0.025, 0.025, rails, 8), wood);
+    rail.position.set(LADDER_X, rails / 2, z);
     group.add(rail);
   }
   for (let r = 0; r < RUNGS; r++) {

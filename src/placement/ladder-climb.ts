@@ -42,6 +42,13 @@ export interface Ladder {
   readonly firstRung?: number;
   /** Distance between the rails, > 0. Default 0.45. */
   readonly width?: number;
+  /**
+   * How far the rails rise above the last rung, ≥ 0: the hands climb on up them, one spacing a
+   * grip, while the feet climb the last rungs, and hold their tops as the feet step off. Default
+   * 4 × spacing (rails about 1 m over the landing at 0.3 m rungs, as ladders have them). At 0 the
+   * hands hold the rails at the last rung.
+   */
+  readonly railHeight?: number;
 }
 
 /** Set-up of a {@link LadderClimb}; lengths in world units. */
@@ -87,11 +94,14 @@ export const CLIMB_LIMB = {
   target: 0,
   /** 1 while it grips its rung, 0 while it moves. */
   gripping: 3,
-  /** The rung it grips or moves to (0 the lowest, −1 the ground below, the rung count the top). */
+  /**
+   * The rung it grips or moves to (0 the lowest, −1 the ground below; for a foot the rung count is
+   * the top, for a hand it and above are grips on the rails, a spacing apart up to their top).
+   */
   rung: 4,
   /**
-   * Its IK weight: its own share of the climb (a hand letting go past the top eases to 0) times
-   * the climb's weight ({@link LadderClimb.weight}).
+   * Its IK weight: its own share of the climb (a hand on the rails lets go, easing to 0, as the feet
+   * step off over the top) times the climb's weight ({@link LadderClimb.weight}).
    */
   weight: 5,
   /** Numbers per limb. */
@@ -111,6 +121,8 @@ const CLIMB_STATE = {
    * end, foot or toe where one is below the origin (soleLevel).
    */
   sole: 3,
+  /** The update under way's share of the way over the top, 0 to 1 (worked out by placeBody). */
+  over: 4,
 } as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
@@ -158,7 +170,7 @@ export class LadderClimb {
    * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
    * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
    */
-  private readonly state = new Float64Array(4);
+  private readonly state = new Float64Array(5);
   /** The climb's weight ({@link GoalWeight}). */
   private readonly goalWeight = new GoalWeight();
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
@@ -212,6 +224,7 @@ export class LadderClimb {
     checkOption(ladder.spacing, name, 'ladder.spacing', 0, true);
     if (ladder.firstRung !== undefined) checkOption(ladder.firstRung, name, 'ladder.firstRung', 0, true);
     if (ladder.width !== undefined) checkOption(ladder.width, name, 'ladder.width', 0, true);
+    if (ladder.railHeight !== undefined) checkOption(ladder.railHeight, name, 'ladder.railHeight', 0, false);
     // Made unit scaled by its larger component first: the squares of 1e-200 or 1e200 under- or
     // overflow (1e-200 was refused as zero, 1e200 flattened the climber to nothing).
     const facing = [ladder.facing[0], 0, ladder.facing[1]];
@@ -306,6 +319,7 @@ export class LadderClimb {
       crouch,
       (0.5 * (rest[16 * legL.foot + 13] + rest[16 * legR.foot + 13]) - sole) * scale,
       0.5 * Math.abs(rest[16 * legL.root + 12] - rest[16 * legR.root + 12]) * scale,
+      ladder.railHeight ?? 4 * spacing,
     );
     // Per limb: the rung it reaches at the end of a cycle, from the cycle's start. With the phases,
     // a foot holds rungs around `progress + 0.25`, a hand around `progress + hands + 0.75`; the
@@ -454,13 +468,21 @@ export class LadderClimb {
       return;
     }
     if (r >= count) {
-      // Past the top: the feet on the ground above, behind the ladder; hands on the rail tops.
       const top = f[1] + f[7] + count * spacing;
-      const back = foot ? 0.5 * f[10] : 0;
-      const across = half;
-      out[0] = f[0] - fx * back + sx * side * across;
-      out[1] = foot ? top + lift : top + 0.5 * spacing;
-      out[2] = f[2] - fz * back + sz * side * across;
+      if (foot) {
+        // Past the top: on the ground above, behind the ladder.
+        const back = 0.5 * f[10];
+        out[0] = f[0] - fx * back + sx * side * half;
+        out[1] = top + lift;
+        out[2] = f[2] - fz * back + sz * side * half;
+        return;
+      }
+      // A hand past the last rung: on its rail, a spacing a grip, up to the rail's top.
+      const rail = f[1] + f[7] + (count - 1) * spacing + f[16];
+      const y = top + (r - count) * spacing;
+      out[0] = f[0] + sx * side * 0.5 * f[8];
+      out[1] = y < rail ? y : rail;
+      out[2] = f[2] + sz * side * 0.5 * f[8];
       return;
     }
     out[0] = f[0] + sx * side * half;
@@ -551,25 +573,28 @@ export class LadderClimb {
         const t = t0 * t0 * (3 - 2 * t0);
         this.rungPoint(a, this.clampRung(from, foot), side, foot);
         this.rungPoint(b, this.clampRung(to, foot), side, foot);
-        const lift = 4 * t * (1 - t) * this.frame[11];
+        // (A hand at its rail's top stays there: no arc from a point to itself.)
+        const still = a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+        const lift = still ? 0 : 4 * t * (1 - t) * this.frame[11];
         for (let c = 0; c < 3; c++) report[r + c] = a[c] + (b[c] - a[c]) * t;
         report[r] += this.frame[3] * lift;
         report[r + 2] += this.frame[4] * lift;
-        report[r + CLIMB_LIMB.gripping] = 0;
-        report[r + CLIMB_LIMB.rung] = Number.NaN;
-        // A hand moving past the top lets go as it moves (there is nothing to hold up there).
-        report[r + CLIMB_LIMB.weight] =
-          !foot && to >= this.frame[5] ? (from >= this.frame[5] ? 0 : 1 - t) : 1;
+        report[r + CLIMB_LIMB.gripping] = still && state[CLIMB_STATE.over] === 0 ? 1 : 0;
+        report[r + CLIMB_LIMB.rung] = still ? this.clampRung(to, foot) : Number.NaN;
+        // A hand on the rails lets go as the feet step off over the top.
+        report[r + CLIMB_LIMB.weight] = !foot && to >= this.frame[5] ? 1 - state[CLIMB_STATE.over] : 1;
       } else {
         const rung = this.clampRung(to, foot);
         this.rungPoint(a, rung, side, foot);
         report[r] = a[0];
         report[r + 1] = a[1];
         report[r + 2] = a[2];
-        const released = !foot && to >= this.frame[5];
-        report[r + CLIMB_LIMB.gripping] = released ? 0 : 1;
+        // A hand on the rails lets go as the feet step off over the top.
+        const weight = !foot && to >= this.frame[5] ? 1 - state[CLIMB_STATE.over] : 1;
+        // (Letting go, it grips no more.)
+        report[r + CLIMB_LIMB.gripping] = weight === 1 ? 1 : 0;
         report[r + CLIMB_LIMB.rung] = rung;
-        report[r + CLIMB_LIMB.weight] = released ? 0 : 1;
+        report[r + CLIMB_LIMB.weight] = weight;
       }
     }
     if (!this.aim(model)) {
@@ -603,11 +628,14 @@ export class LadderClimb {
     this.own.done(pose);
   }
 
-  /** Feet below the ladder stand on the ground (rung −1); above it, on the top (rung = count). */
+  /**
+   * Feet below the ladder stand on the ground (rung −1); above it, on the top (rung = count). Hands
+   * hold the lowest rung at least; past the last they hold the rails (rungPoint).
+   */
   private clampRung(r: number, foot: boolean): number {
     const count = this.frame[5];
     if (foot) return r < 0 ? -1 : r >= count ? count : r;
-    return r < 0 ? 0 : r > count ? count : r;
+    return r < 0 ? 0 : r;
   }
 
   /**
@@ -625,6 +653,9 @@ export class LadderClimb {
     // progress over the top as the feet step onto it.
     const level = p + (this.step === 2 ? 0.25 : -0.125);
     const over = smooth01((level - (count - 1)) / 2);
+    // The hands on the rails let go while the feet climb their last rung, before the body moves
+    // over the top.
+    this.state[CLIMB_STATE.over] = smooth01(level - (count - 2));
     const feetY = f[1] + f[7] + (level < count ? level : count) * spacing;
     // Crouched on the rungs, standing on the ground below and above: the higher of the two,
     // with a smooth corner half a rung wide.

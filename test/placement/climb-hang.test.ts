@@ -155,6 +155,45 @@ describe('LadderClimb', () => {
     expectClimbed(climb, m);
   });
 
+  it('keeps a hand on the ladder while the feet climb, up the rails past the last rung, on short ladders too', async () => {
+    // Until 27 November a hand let go once its next rung was past the top: the robot climbed its
+    // last 4 rungs by its feet alone, hands hanging half a metre from the ladder, and on a ladder
+    // of 5 rungs or fewer the hands never gripped (a hostile test).
+    const robot = await idleRobot();
+    const { skeleton, rig, idle, context, animated, pose, model } = robot;
+    for (const rungCount of [3, 10]) {
+      const climb = new LadderClimb(skeleton, rig, {
+        ladder: { bottom: [0, 0, 0], facing: [0, 1], rungCount, spacing: 0.3 },
+        scale: robot.character.scale,
+      });
+      let handsFree = 0;
+      let handGrips = 0;
+      let worst = 0;
+      for (let f = 0; climb.progress < climb.end; f++) {
+        sampleClip(idle, context, f / 60, animated);
+        pose.copyFrom(animated);
+        forwardKinematics(pose, model);
+        climb.update(pose, model, 1.2 / 60);
+        const r = (i: number, k: number) => climb.report[CLIMB_LIMB.length * i + k];
+        // A foot on a rung, and the climb not yet within two and a half rungs of its top (the hands
+        // let go while the feet climb their last rung, before the body moves over): some hand holds.
+        const footOnRung =
+          climb.progress < rungCount - 2.5 &&
+          [1, 3].some((i) => r(i, CLIMB_LIMB.gripping) === 1 && r(i, CLIMB_LIMB.rung) >= 0);
+        const hands = [0, 2].filter((i) => r(i, CLIMB_LIMB.gripping) === 1);
+        if (footOnRung && hands.length === 0) handsFree++;
+        handGrips += hands.length;
+        for (const i of hands) {
+          const p = worldOf(climb.world, model, climb.limbs[i].end);
+          worst = Math.max(worst, Math.hypot(p[0] - r(i, 0), p[1] - r(i, 1), p[2] - r(i, 2)));
+        }
+      }
+      expect(handsFree, `${rungCount} rungs`).toBe(0);
+      expect(handGrips, `${rungCount} rungs`).toBeGreaterThan(100);
+      expect(worst, `${rungCount} rungs`).toBeLessThan(0.01);
+    }
+  });
+
   it('on the ladder, moves one limb at a time, each onto the next rung but one', async () => {
     const { skeleton, rig, scale } = await robot();
     const climb = new LadderClimb(skeleton, rig, {
