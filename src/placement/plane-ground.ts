@@ -5,6 +5,7 @@
  */
 import { checkArrayArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
+import { normalizeScaled } from '../kernel/vec3.js';
 import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /**
@@ -20,13 +21,21 @@ export class PlaneGround implements Ground {
     checkArrayArg(point, 'new PlaneGround', 'the point', 3);
     checkArrayArg(normal, 'new PlaneGround', 'the normal', 3);
     const n = Math.sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
-    if (!(n > 0 && Number.isFinite(n)) || ![point[0], point[1], point[2]].every(Number.isFinite)) {
+    const unit = [normal[0] / n, normal[1] / n, normal[2] / n];
+    // A normal whose squares under- or overflow (1e-200, 1e200: refused as zero or infinite,
+    // though any length is taken) is made unit through its largest component.
+    const finite = [0, 1, 2].every((k) => Number.isFinite(normal[k]));
+    if (
+      (!(n > 0 && Number.isFinite(n)) &&
+        !(finite && normalizeScaled(unit, 0, [normal[0], normal[1], normal[2]], 0))) ||
+      ![point[0], point[1], point[2]].every(Number.isFinite)
+    ) {
       throw new TendonError(
         'placement/invalid-ground',
         'PlaneGround: point and normal must be finite, the normal non-zero',
       );
     }
-    this.plane.set([point[0], point[1], point[2], normal[0] / n, normal[1] / n, normal[2] / n]);
+    this.plane.set([point[0], point[1], point[2], unit[0], unit[1], unit[2]]);
   }
 
   /** See {@link Ground.raycast}. */

@@ -6,6 +6,7 @@
  */
 import { checkArrayArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
+import { normalizeScaled } from '../kernel/vec3.js';
 import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /**
@@ -31,7 +32,12 @@ export class ProfileGround implements Ground {
     checkArrayArg(along, 'new ProfileGround', 'along', 2);
     checkArrayArg(points, 'new ProfileGround', 'the points', 2);
     const l = Math.sqrt(along[0] * along[0] + along[1] * along[1]);
-    if (!(l > 0 && Number.isFinite(l))) {
+    // (Squares that under- or overflow, 1e-200 or 1e200: made unit through the larger component.)
+    const scaled = [along[0], 0, along[1]];
+    if (
+      !(l > 0 && Number.isFinite(l)) &&
+      !(Number.isFinite(along[0]) && Number.isFinite(along[1]) && normalizeScaled(scaled, 0, scaled, 0))
+    ) {
       throw new TendonError(
         'placement/invalid-ground',
         'ProfileGround: along must be a finite, non-zero [x, z]',
@@ -44,8 +50,9 @@ export class ProfileGround implements Ground {
         'ProfileGround: points must be [s0, y0, s1, y1, …], at least one point',
       );
     }
-    this.along[0] = along[0] / l;
-    this.along[1] = along[1] / l;
+    const plain = l > 0 && Number.isFinite(l);
+    this.along[0] = plain ? along[0] / l : scaled[0];
+    this.along[1] = plain ? along[1] / l : scaled[2];
     this.s = new Float64Array(n);
     this.y = new Float64Array(n);
     for (let i = 0; i < n; i++) {

@@ -37,6 +37,16 @@ describe('PlaneGround', () => {
     expect(below[HIT.normal + 1]).toBe(-1);
   });
 
+  it('takes a normal of any length, 1e-200 to 1e200, as it says (they were refused as zero)', () => {
+    for (const length of [1e-200, 1e-170, 1e200]) {
+      const plane = new PlaneGround([0, 0, 0], [0, length, 0]);
+      const hit = cast(plane, [0.3, 2, 0.1], down) as Float64Array;
+      expect([...hit]).toEqual([0.3, 0, 0.1, 0, 1, 0, 2]);
+    }
+    const profile = new ProfileGround([1e-200, 0], [0, 0, 10, 1]);
+    expect(Array.from(profile.along)).toEqual([1, 0]);
+  });
+
   it('refuses a zero normal with a typed error', () => {
     expect(() => new PlaneGround([0, 0, 0], [0, 0, 0])).toThrow(
       expect.objectContaining({ code: 'placement/invalid-ground' }),
