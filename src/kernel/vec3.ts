@@ -178,7 +178,7 @@ function scaledLength(x: number, y: number, z: number): number {
 }
 
 /** The largest of |x|, |y|, |z| (small enough for V8 to inline: its doubles stay unboxed). */
-function largestAbs(x: number, y: number, z: number): number {
+export function largestAbs(x: number, y: number, z: number): number {
   const ax = x < 0 ? -x : x;
   const ay = y < 0 ? -y : y;
   const az = z < 0 ? -z : z;

@@ -37,11 +37,6 @@ export function checkOption(
 }
 
 /**
- * Throws `placement/invalid-input` for a frame's `dt` that is not a finite number ≥ 0, naming
- * `who`. The check stays at the caller, by arithmetic (`!(dt >= 0 && dt - dt === 0)`: no builtin
- * call, no double passed in a frame that goes on); only the refusal is out of line.
- */
-/**
  * Throws for a frame argument that is not a number (a string was coerced into the clock array,
  * '0.016' read as 0.016, without a word): `placement/invalid-input`, naming it.
  */
@@ -49,6 +44,11 @@ export function refuseNotNumber(value: unknown, who: string, what: string): neve
   throw new TendonError('placement/invalid-input', `${who}: ${what} is ${describeArg(value)}, not a number`);
 }
 
+/**
+ * Throws `placement/invalid-input` for a frame's `dt` that is not a finite number ≥ 0, naming
+ * `who`. The check stays at the caller, by arithmetic (`!(dt >= 0 && dt - dt === 0)`: no builtin
+ * call, no double passed in a frame that goes on); only the refusal is out of line.
+ */
 export function refuseDt(dt: number, who: string): never {
   throw new TendonError('placement/invalid-input', `${who}: dt ${dt} is not a finite number ≥ 0`);
 }

@@ -1100,7 +1100,9 @@ export class FootPlacement {
    *   that is not a number in [0, 1] or a {@link FootPlacement.planted} entry that is not 0 or 1
    *   (naming the leg; refused before anything is written),
    *   `placement/ground-failed` when the ground throws or answers non-finite numbers (nothing is
-   *   written then), `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
+   *   written then: the pose, the model, the report, the contacts and the weight are as they
+   *   were; a frame's own working numbers, read afresh by the next solve, are not put back),
+   *   `pose/not-finite`, naming the joint, for a NaN, an infinity or a zero
    *   rotation in a joint the solve reads (the legs' joints, their parents, toes and poles, the
    *   pelvis and its parent), before anything is written, the placement's own state too.
    */

@@ -92,7 +92,7 @@ export interface LadderClimbOptions {
 export const CLIMB_LIMB = {
   /** Where the hand or foot is held, world `x, y, z`. */
   target: 0,
-  /** 1 while it grips its rung, 0 while it moves. */
+  /** 1 while it grips its rung, 0 while it moves or lets go. */
   gripping: 3,
   /**
    * The rung it grips or moves to (0 the lowest, −1 the ground below; for a foot the rung count is
@@ -167,8 +167,8 @@ export class LadderClimb {
   private readonly worldInverse = new Float64Array(16);
   private readonly parentInverse = new Float64Array(16);
   /**
-   * The climb's progress, and the rungs the hands' progress runs ahead of the feet's (standing
-   * rather than crouched) and the progress this update ({@link CLIMB_STATE}).
+   * The climb's progress, the rungs the hands' progress runs ahead of the feet's (standing rather
+   * than crouched), the progress, soles' level and hands' release of this update ({@link CLIMB_STATE}).
    */
   private readonly state = new Float64Array(5);
   /** The climb's weight ({@link GoalWeight}). */
@@ -258,7 +258,7 @@ export class LadderClimb {
     // A climber's hips sit about 40% of a leg above its feet's level and 30% of a leg out from
     // the ladder. The soles' level when standing is then `crouch` below the feet's level.
     const hipY = (rest[16 * legL.root + 13] - sole) * scale;
-    const shoulderY = rest[16 * armL.root + 13] * scale;
+    const shoulderY = (rest[16 * armL.root + 13] - sole) * scale;
     const standOff = options.standOff ?? 0.3 * legLengthWorld;
     const width = ladder.width ?? 0.45;
     if (options.rungsPerMove !== undefined && options.rungsPerMove !== 1 && options.rungsPerMove !== 2) {
@@ -478,10 +478,12 @@ export class LadderClimb {
         return;
       }
       // A hand past the last rung: on its rail, a spacing a grip, up to the rail's top.
-      const rail = f[1] + f[7] + (count - 1) * spacing + f[16];
-      const y = top + (r - count) * spacing;
+      // (Decided on the rail's rise, k spacings over the last rung, not on the heights: a grip
+      // meant for the rail's top came out an ulp under it, and a hand holding the top arced away.)
+      const k = (r - count + 1) * spacing;
+      const last = f[1] + f[7] + (count - 1) * spacing;
       out[0] = f[0] + sx * side * 0.5 * f[8];
-      out[1] = y < rail ? y : rail;
+      out[1] = k < f[16] ? last + k : last + f[16];
       out[2] = f[2] + sz * side * 0.5 * f[8];
       return;
     }

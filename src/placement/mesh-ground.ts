@@ -6,6 +6,7 @@
  */
 import { checkArrayArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
+import { largestAbs } from '../kernel/vec3.js';
 import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 /** Triangles per leaf of the hierarchy. */
@@ -304,12 +305,17 @@ function withArea(p: Float64Array, idx: Uint32Array): Uint32Array {
     const a = 3 * idx[t];
     const b = 3 * idx[t + 1];
     const c = 3 * idx[t + 2];
-    const e1x = p[b] - p[a];
-    const e1y = p[b + 1] - p[a + 1];
-    const e1z = p[b + 2] - p[a + 2];
-    const e2x = p[c] - p[a];
-    const e2y = p[c + 1] - p[a + 1];
-    const e2z = p[c + 2] - p[a + 2];
+    // Each edge scaled by its largest component first: the fourth powers below under- or
+    // overflowed for edges under 1e-81 or over 1e77 (refused as no area).
+    const m1 = largestAbs(p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]);
+    const m2 = largestAbs(p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]);
+    if (!(m1 > 0 && m2 > 0)) continue;
+    const e1x = (p[b] - p[a]) / m1;
+    const e1y = (p[b + 1] - p[a + 1]) / m1;
+    const e1z = (p[b + 2] - p[a + 2]) / m1;
+    const e2x = (p[c] - p[a]) / m2;
+    const e2y = (p[c + 1] - p[a + 1]) / m2;
+    const e2z = (p[c + 2] - p[a + 2]) / m2;
     const nx = e1y * e2z - e1z * e2y;
     const ny = e1z * e2x - e1x * e2z;
     const nz = e1x * e2y - e1y * e2x;
