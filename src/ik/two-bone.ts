@@ -12,6 +12,7 @@ import {
   turnSense,
   twoBoneSolve,
 } from '../kernel/two-bone.js';
+import { twoBonePathUsable } from '../kernel/two-bone-batch.js';
 import { distanceInto } from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -111,7 +112,7 @@ export class TwoBoneIk {
   private readonly memory = slab.f64(TWO_BONE_MEMORY_LENGTH);
   private readonly result = slab.f64(TWO_BONE_RESULT.length);
   private readonly twistRad = slab.f64(1);
-  /** The joints whose local transforms a solve reads: root, middle, end. */
+  /** The joints whose local transforms a solve reads: root, middle, end, and any joints between them. */
   private readonly locals: Int32Array;
   /** The joints whose model matrices a solve reads: the root's parent (−1 for none), root, middle, end. */
   private readonly models: Int32Array;
@@ -140,12 +141,18 @@ export class TwoBoneIk {
       checkChain(skeleton, [this.root, this.middle], name);
       this.settings.set(endLocal, TWO_BONE.endLocal);
       this.settings[TWO_BONE.hasEndLocal] = 1;
-      this.locals = Int32Array.of(this.root, this.middle);
+      this.locals = Int32Array.from([this.root, ...between(skeleton, this.root, this.middle), this.middle]);
       this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle);
     } else {
       this.end = resolveJoint(skeleton, options.end as JointRef, name, 'end');
       checkChain(skeleton, [this.root, this.middle, this.end], name);
-      this.locals = Int32Array.of(this.root, this.middle, this.end);
+      this.locals = Int32Array.from([
+        this.root,
+        ...between(skeleton, this.root, this.middle),
+        this.middle,
+        ...between(skeleton, this.middle, this.end),
+        this.end,
+      ]);
       this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle, this.end);
     }
     const s = this.settings;
@@ -377,6 +384,12 @@ export class TwoBoneIk {
         (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
     }
     if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
+    // The joints between and the end, which the kernel recomputes through but does not read: a
+    // zero rotation there too (the root's and the middle's the kernel finds itself).
+    const sk = this.skeleton;
+    if (!twoBonePathUsable(sk.parents, t, rot, sc, this.root, this.middle, this.end)) {
+      checkPoseNumbers(pose, model, locals, this.models, name);
+    }
   }
 
   /** The kernel's result into {@link TwoBoneIk.status}. */
@@ -535,4 +548,11 @@ function refuseWeight(weight: number): never {
 
 function refuseSoftness(fraction: number): never {
   throw new TendonError('ik/invalid-option', `TwoBoneIk: softness ${fraction} is not in [0, 1)`);
+}
+
+/** The joints strictly between `top` and `joint` (its ancestor), from `top` down. */
+function between(skeleton: Skeleton, top: number, joint: number): number[] {
+  const path: number[] = [];
+  for (let j = skeleton.parents[joint]; j !== top && j >= 0; j = skeleton.parents[j]) path.unshift(j);
+  return path;
 }

@@ -144,6 +144,9 @@ export function twoBoneSolveLeg(
   if (!unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
     return flagInvalid(errors, status, i);
   }
+  if (!twoBonePathUsable(parents, translations, rotations, scales, root, mid, end)) {
+    return flagInvalid(errors, status, i);
+  }
   // twoBoneSolve's two paths, called here: the fused leg, which reads no bend memory, and only
   // where it declines, the general path, given the leg's memory (copied back out as the solver
   // object keeps it, set even where the kernel then finds a zero rotation). A second pass where
@@ -201,6 +204,51 @@ export function twoBoneSolveLeg(
     (res[R.clamped] > 0 ? ST.clamped : 0) |
     (res[R.degenerate] > 0 || res[R.invalid] > 0 ? ST.degenerate : 0);
   return false;
+}
+
+/**
+ * Whether the joints a solve recomputes through but does not read itself are usable: any joints
+ * between root and middle and between middle and end (twist bones), and the end: their local
+ * transforms finite and their rotations of a length that normalizes. (Recomputed from a NaN
+ * after the rotations were written, a twist bone's matrix made the middle's NaN: the leg was
+ * written, then refused.) Walks the parents; allocates nothing.
+ */
+export function twoBonePathUsable(
+  parents: Int32Array,
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  root: number,
+  mid: number,
+  end: number,
+): boolean {
+  for (let j = parents[mid]; j !== root && j >= 0; j = parents[j]) {
+    if (!jointUsable(translations, rotations, scales, j)) return false;
+  }
+  if (end < 0) return true;
+  if (!jointUsable(translations, rotations, scales, end)) return false;
+  for (let j = parents[end]; j !== mid && j >= 0; j = parents[j]) {
+    if (!jointUsable(translations, rotations, scales, j)) return false;
+  }
+  return true;
+}
+
+/** Joint `j`'s local transform finite, its rotation of a length that normalizes. */
+function jointUsable(
+  translations: Float64Array,
+  rotations: Float64Array,
+  scales: Float64Array,
+  j: number,
+): boolean {
+  const q = 4 * j;
+  const v = 3 * j;
+  const lengthSq =
+    rotations[q] * rotations[q] +
+    rotations[q + 1] * rotations[q + 1] +
+    (rotations[q + 2] * rotations[q + 2] + rotations[q + 3] * rotations[q + 3]);
+  const sum =
+    translations[v] + translations[v + 1] + translations[v + 2] + (scales[v] + scales[v + 1] + scales[v + 2]);
+  return lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY && sum - sum === 0;
 }
 
 /** Leg `i` flagged `invalid`, its error NaN, nothing of its pose or memory written. */

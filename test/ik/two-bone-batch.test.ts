@@ -15,6 +15,7 @@ import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch
 import { TWO_BONE_STATUS } from '../../src/kernel/two-bone-batch.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
+import { Skeleton } from '../../src/skeleton/skeleton.js';
 import { rng as random } from '../kernel/helpers.js';
 import { robot } from '../placement/characters.js';
 
@@ -130,6 +131,32 @@ describe('TwoBoneBatch', () => {
       expect(batch.status[i] & TWO_BONE_STATUS.invalid).toBe(0);
       expect(batch.errors[i]).toBeLessThan(1e-6);
     }
+  });
+
+  it('flags a leg whose twist bone holds a NaN or a zero rotation, writing nothing of it', () => {
+    // Until 27 November the leg was flagged invalid after it had been written (45 model numbers,
+    // 33 of them NaN; a hostile test).
+    const skeleton = Skeleton.create({
+      names: ['pelvis', 'hip', 'hipTwist', 'knee', 'ankle'],
+      parents: [-1, 0, 1, 2, 3],
+      restTranslations: [0, 1, 0, 0.1, 0, 0, 0, -0.2, 0, 0, -0.25, 0.05, 0, -0.4, -0.05],
+    });
+    const batch = new TwoBoneBatch(skeleton, [{ root: 1, middle: 3, end: 4 }], 3);
+    const crowd = batch.createPoseBuffers();
+    for (let i = 0; i < 3; i++) batch.targets.set([0.2, 0.4, 0.2], 3 * i);
+    crowd.rotations.set([Number.NaN, 0, 0, 1], 4 * (5 + 2));
+    crowd.rotations.set([0, 0, 0, 0], 4 * (10 + 2));
+    const rotations = crowd.rotations.slice();
+    const model = crowd.model.slice();
+    expect(batch.solve(crowd)).toBe(2);
+    expect(Array.from(batch.status)).toEqual([
+      batch.status[0],
+      TWO_BONE_STATUS.invalid,
+      TWO_BONE_STATUS.invalid,
+    ]);
+    expect(batch.status[0] & TWO_BONE_STATUS.reached).toBe(TWO_BONE_STATUS.reached);
+    expect(crowd.rotations.subarray(20)).toEqual(rotations.subarray(20));
+    expect(crowd.model.subarray(80)).toEqual(model.subarray(80));
   });
 
   it('refuses buffers of another size and a bad count', async () => {

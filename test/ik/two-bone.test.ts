@@ -619,6 +619,37 @@ describe('two-bone IK: named cases', () => {
     );
   });
 
+  it('refuses a NaN or a zero rotation in a twist bone or the end before writing anything, naming it', () => {
+    // Until 27 November a NaN put in a twist bone after forward kinematics was met only once the
+    // hip and knee were written (33 model numbers NaN), and a zero rotation there was solved as
+    // the identity (a hostile test).
+    const skeleton = Skeleton.create({
+      names: ['pelvis', 'hip', 'hipTwist', 'knee', 'shinTwist', 'ankle'],
+      parents: [-1, 0, 1, 2, 3, 4],
+      restTranslations: [0, 1, 0, 0.1, 0, 0, 0, -0.2, 0, 0, -0.25, 0.05, 0, -0.2, 0, 0, -0.2, -0.05],
+    });
+    const ik = new TwoBoneIk(skeleton, { root: 'hip', middle: 'knee', end: 'ankle' });
+    for (const joint of ['hipTwist', 'shinTwist', 'ankle']) {
+      for (const bad of [
+        [Number.NaN, 0, 0, 1],
+        [0, 0, 0, 0],
+      ]) {
+        const pose = new Pose(skeleton);
+        const model = createModelBuffer(skeleton);
+        forwardKinematics(pose, model);
+        pose.rotations.set(bad, 4 * skeleton.jointIndex(joint));
+        const before = [pose.rotations.slice(), model.slice()];
+        expect(() => ik.solve(pose, model, [0.2, 0.4, 0.2]), joint).toThrow(
+          expect.objectContaining({
+            code: 'pose/not-finite',
+            message: expect.stringContaining(`"${joint}"`),
+          }),
+        );
+        expect([pose.rotations, model]).toEqual(before);
+      }
+    }
+  });
+
   it('solves a RobotExpressive arm and a Fox leg', async () => {
     for (const [file, joints] of [
       ['RobotExpressive.glb', ['UpperArm.L', 'LowerArm.L', 'Palm2.L']],
