@@ -93,6 +93,12 @@ export function halfAngleBound(
 }
 
 /**
+ * How far past a bound (the sine of the half-angle difference) {@link clampRotation} lets a
+ * rotation be: a few ulps, what the arithmetic leaves on a rotation exactly at its bound.
+ */
+const ROUNDING = 1e-15;
+
+/**
  * Enforces the limit record `limits[lo…]` on the local rotation `q[qo…]` in place and returns
  * whether the limit acted (it changed the rotation by more than rounding).
  *
@@ -156,7 +162,10 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
   const cMax = limits[lo + LIMIT_TWIST + 2];
   const sMax = limits[lo + LIMIT_TWIST + 3];
   const bound = halfAngleBound(ts, tc, cMin, sMin, cMax, sMax);
-  if (bound !== 0) {
+  // Past a bound by rounding only (the sine of the half-angles' difference within a few ulps) is
+  // within it: a twist locked at 0 read every exact aim as clamped, never reached.
+  const past = bound === AT_TWIST_MIN ? ts * cMin - tc * sMin : ts * cMax - tc * sMax;
+  if (bound !== 0 && (past > ROUNDING || past < -ROUNDING)) {
     if (bound === AT_TWIST_MIN) {
       tc = cMin;
       ts = sMin;
@@ -186,7 +195,7 @@ export function clampRotation(q: Float64Array, qo: number, limits: Float64Array,
     const vLenSq = sx * sx + sy * sy + sz * sz;
     if (vLenSq > 0) {
       const vLen = Math.sqrt(vLenSq);
-      if (vLen * coneCos - sw * coneSin > 0) {
+      if (vLen * coneCos - sw * coneSin > ROUNDING) {
         // Keep the swing's axis, set its half-angle to the cone's.
         const k = coneSin / vLen;
         sx *= k;

@@ -493,6 +493,30 @@ function norm3(v: ArrayLike<number>): V3 {
 describe('AimIk edge cases', () => {
   const forwardOf = (rig: Rig) => sub3(pos(rig.model, rig.child), pos(rig.model, rig.bone));
 
+  it('a twist locked at 0 tells an exact aim reached, not clamped (rounding is within the lock)', () => {
+    // Until 27 November the twist left by rounding (1e-17) read as past a locked twist's bounds:
+    // 194 of 200 exact aims were reported clamped and not reached (a hostile test).
+    const rig = makeRig(null);
+    const ik = new AimIk(rig.skeleton, { joint: rig.bone, forward: [0, 1, 0], twistMin: 0, twistMax: 0 });
+    const start = rig.pose.rotations.slice();
+    const startModel = rig.model.slice();
+    const next = rng(11);
+    let reached = 0;
+    for (let k = 0; k < 200; k++) {
+      rig.pose.rotations.set(start);
+      rig.model.set(startModel);
+      const p = pos(rig.model, rig.bone);
+      const status = ik.solve(
+        rig.pose,
+        rig.model,
+        Float64Array.of(p[0] + 4 * next() - 2, p[1] + 2 + 2 * next(), p[2] + 4 * next() - 2),
+      );
+      expect(status.clamped).toBe(false);
+      if (status.reached) reached++;
+    }
+    expect(reached).toBe(200);
+  });
+
   it('target at the joint (exactly, or as its model position rounds): pose and model untouched, degenerate', () => {
     for (const pc of [null, ...PARENT_CASES]) {
       const rig = makeRig(pc);
