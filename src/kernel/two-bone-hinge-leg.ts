@@ -337,6 +337,9 @@ export function twoBoneHingeLeg(
       ox = sy3 * nz - sz3 * ny;
       oy = sz3 * nx - sx3 * nz;
       oz = sx3 * ny - sy3 * nx;
+    } else {
+      // On the line: no side (the general path says so too).
+      flags |= DEGENERATE;
     }
   }
   along = ox * nx + oy * ny + oz * nz;

@@ -582,12 +582,15 @@ function solveHinge(
     sx -= along * nx;
     sy -= along * ny;
     sz -= along * nz;
-    // A pole within 1e-6 of the upper bone's length of the line gives no side: the pose's hinge.
+    // A pole within 1e-6 of the upper bone's length of the line gives no side: the pose's hinge,
+    // and the solve says so (as least motion does).
     const pmin = l1 * 1e-6;
     if (sx * sx + sy * sy + sz * sz > pmin * pmin) {
       ox = sy * nz - sz * ny;
       oy = sz * nx - sx * nz;
       oz = sx * ny - sy * nx;
+    } else {
+      result[R.degenerate] = 1;
     }
   }
   along = ox * nx + oy * ny + oz * nz;

@@ -650,6 +650,24 @@ describe('two-bone IK: named cases', () => {
     }
   });
 
+  it('says degenerate for a pole on the root–target line in either mode', async () => {
+    // Until 27 November the hinge mode fell back on the pose's hinge without saying so (least
+    // motion said it; a hostile test).
+    const { skeleton } = (await importGltf(readAsset('gltf', 'RobotExpressive.glb'))).skeletons[0];
+    for (const mode of ['hinge', 'least-motion'] as const) {
+      const ik = new TwoBoneIk(skeleton, { root: 'UpperArm.L', middle: 'LowerArm.L', end: 'Palm2.L', mode });
+      for (const poleBelow of [3, 1.2]) {
+        const pose = new Pose(skeleton);
+        const model = createModelBuffer(skeleton);
+        forwardKinematics(pose, model);
+        const a = [model[16 * ik.root + 12], model[16 * ik.root + 13], model[16 * ik.root + 14]];
+        const status = ik.solve(pose, model, [a[0], a[1] - 1.2, a[2]], [a[0], a[1] - poleBelow, a[2]]);
+        expect(status.degenerate, `${mode}, pole ${poleBelow} below`).toBe(true);
+        expect(status.reached).toBe(true);
+      }
+    }
+  });
+
   it('solves a RobotExpressive arm and a Fox leg', async () => {
     for (const [file, joints] of [
       ['RobotExpressive.glb', ['UpperArm.L', 'LowerArm.L', 'Palm2.L']],
