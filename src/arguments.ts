@@ -5,7 +5,7 @@
  * deep inside, and must be found before anything is written.
  */
 import { Clip } from './animation/clip.js';
-import { TendonError } from './errors.js';
+import { TendonError, type TendonErrorCode } from './errors.js';
 import { Pose } from './pose/pose.js';
 import { Skeleton } from './skeleton/skeleton.js';
 
@@ -140,6 +140,51 @@ export function checkPoseAndModelArgs(pose: unknown, model: unknown, skeleton: S
     throw new TendonError(
       'pose/buffer-size',
       `${who}: the model buffer is ${describeArg(model)}, not a Float64Array of ${16 * skeleton.jointCount} (16 per joint)`,
+    );
+  }
+}
+
+/** Edit distance between two names (the first 64 characters of each): for "did you mean". */
+export function editDistance(a: string, b: string): number {
+  // Names are short; bounded anyway so a long hostile name cannot cost much.
+  const x = a.slice(0, 64);
+  const y = b.slice(0, 64);
+  let row = Array.from({ length: y.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= y.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[y.length];
+}
+
+/**
+ * Throws `code` unless every own key of `options` is one of `known`, naming the first that is not
+ * and the known one nearest it (a misspelled `wieght` was taken as no weight at all, without a
+ * word). Set-up only.
+ */
+export function checkKnownKeys(
+  options: object,
+  known: readonly string[],
+  who: string,
+  code: TendonErrorCode,
+): void {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    let nearest = known[0];
+    for (const k of known) {
+      if (
+        editDistance(k.toLowerCase(), key.toLowerCase()) <
+        editDistance(nearest.toLowerCase(), key.toLowerCase())
+      ) {
+        nearest = k;
+      }
+    }
+    throw new TendonError(
+      code,
+      `${who}: unknown option "${key.slice(0, 40)}" (did you mean "${nearest}"? the options are ${known.join(', ')})`,
     );
   }
 }

@@ -45,6 +45,18 @@ import { writeCone, writeTwistRange } from './joint-limits.js';
 
 const SOLVER = 'AimIk';
 
+/** The keys of {@link AimIkOptions} (any other is refused: a misspelling was ignored). */
+export const AIM_OPTIONS: readonly string[] = [
+  'joint',
+  'forward',
+  'up',
+  'offset',
+  'coneAngle',
+  'twistMin',
+  'twistMax',
+  'weight',
+];
+
 /**
  * How an {@link AimIk} turns its bone. Vectors are in the joint's *rotation frame*: the joint's
  * local frame before its own scale, where a child at local translation `p` sits at `s ∘ p`
@@ -125,7 +137,7 @@ export class AimIk {
    *   `twistMin > twistMax`, or a weight outside `[0, 1]`.
    */
   constructor(skeleton: Skeleton, options: AimIkOptions) {
-    checkOptions(options, SOLVER);
+    checkOptions(options, SOLVER, AIM_OPTIONS);
     this.skeleton = skeleton;
     const j = resolveJoint(skeleton, options.joint, SOLVER, 'aimed');
     this.joint = j;

@@ -61,7 +61,7 @@ export function setupChain(
   solver: string,
   defaultIterations: number,
 ): ChainSetup {
-  checkOptions(options, solver);
+  checkOptions(options, solver, ['joints', 'tolerance', 'maxIterations', 'limits']);
   const refs = options.joints;
   if (!Array.isArray(refs)) {
     throw new TendonError(

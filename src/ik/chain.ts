@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { describeArg } from '../arguments.js';
+import { checkKnownKeys, describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import type { Pose } from '../pose/pose.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
@@ -16,13 +16,14 @@ export type JointRef = number | string;
  *
  * @throws {@link TendonError} `ik/invalid-option` naming the solver.
  */
-export function checkOptions(options: unknown, solver: string): void {
+export function checkOptions(options: unknown, solver: string, known?: readonly string[]): void {
   if (options === null || typeof options !== 'object') {
     throw new TendonError(
       'ik/invalid-option',
       `${solver}: options must be an object, not ${String(options)}`,
     );
   }
+  if (known !== undefined) checkKnownKeys(options, known, solver, 'ik/invalid-option');
 }
 
 /**

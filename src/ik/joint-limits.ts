@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { checkKnownKeys } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import {
   LIMIT_AXIS,
@@ -94,6 +95,15 @@ export function compileJointLimits(
     let axis: readonly number[] | undefined;
     let twistMin: number | undefined;
     let twistMax: number | undefined;
+    // Each kind's own keys only: a hinge given a cone's `angle`, or a cone's `twistmin`, was
+    // taken as no limit there, without a word.
+    if (limit.kind === 'hinge' || limit.kind === 'cone') {
+      const known =
+        limit.kind === 'hinge'
+          ? ['kind', 'axis', 'min', 'max']
+          : ['kind', 'axis', 'angle', 'twistMin', 'twistMax'];
+      checkKnownKeys(limit, known, where, 'ik/invalid-option');
+    }
     if (limit.kind === 'hinge') {
       records[lo + LIMIT_KIND] = LIMIT_HINGE;
       axis = limit.axis;

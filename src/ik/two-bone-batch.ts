@@ -13,7 +13,8 @@ import { TWO_BONE_LEG, twoBoneSolveLeg } from '../kernel/two-bone-batch.js';
 import { checkCharacterRange, checkCrowdPose } from '../pose/crowd-checks.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { BufferCarver } from '../slab.js';
-import { TwoBoneIk, type TwoBoneIkOptions } from './two-bone.js';
+import { checkOptions } from './chain.js';
+import { TWO_BONE_OPTIONS, TwoBoneIk, type TwoBoneIkOptions } from './two-bone.js';
 
 /** One limb of every character of a {@link TwoBoneBatch}: a {@link TwoBoneIkOptions} and its inputs. */
 export interface TwoBoneBatchLimb extends TwoBoneIkOptions {
@@ -180,7 +181,9 @@ export class TwoBoneBatch {
     this.useEndRotation = new Uint8Array(L);
     const template = new Float64Array(TWO_BONE.length);
     limbs.forEach((limb, l) => {
-      const ik = new TwoBoneIk(skeleton, limb);
+      checkOptions(limb, `TwoBoneBatch: limb ${l}`, [...TWO_BONE_OPTIONS, 'pole', 'endRotation']);
+      const { pole: _pole, endRotation: _endRotation, ...options } = limb;
+      const ik = new TwoBoneIk(skeleton, options);
       if (limb.endRotation === true && ik.end < 0) {
         throw new TendonError('ik/invalid-option', 'TwoBoneBatch: an endRotation needs an end joint');
       }

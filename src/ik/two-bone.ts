@@ -33,6 +33,21 @@ import { IkStatus } from './ik-status.js';
 /** How the middle joint is oriented. */
 export type TwoBoneMode = 'hinge' | 'least-motion';
 
+/** The keys of {@link TwoBoneIkOptions} (any other is refused: a misspelling was ignored). */
+export const TWO_BONE_OPTIONS: readonly string[] = [
+  'root',
+  'middle',
+  'end',
+  'endLocal',
+  'hingeAxis',
+  'mode',
+  'bendRange',
+  'softness',
+  'twist',
+  'weight',
+  'tolerance',
+];
+
 /** Set-up of a {@link TwoBoneIk}. */
 export interface TwoBoneIkOptions {
   /** The upper joint (hip, shoulder). */
@@ -122,7 +137,7 @@ export class TwoBoneIk {
    */
   constructor(skeleton: Skeleton, options: TwoBoneIkOptions) {
     const name = 'TwoBoneIk';
-    checkOptions(options, name);
+    checkOptions(options, name, TWO_BONE_OPTIONS);
     this.skeleton = skeleton;
     this.root = resolveJoint(skeleton, options.root, name, 'root');
     this.middle = resolveJoint(skeleton, options.middle, name, 'middle');

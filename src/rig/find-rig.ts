@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { checkSkeletonArg } from '../arguments.js';
+import { checkSkeletonArg, editDistance } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { invert } from '../kernel/mat4.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -862,19 +862,4 @@ function closestHint(skeleton: Skeleton, name: string): string {
     .slice(0, 3)
     .map((s) => `"${s.n}"`)
     .join(', ')}`;
-}
-
-function editDistance(a: string, b: string): number {
-  // Names are short; bounded anyway so a long hostile name cannot cost much.
-  const x = a.slice(0, 64);
-  const y = b.slice(0, 64);
-  let row = Array.from({ length: y.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= x.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= y.length; j++) {
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[y.length];
 }

@@ -86,3 +86,51 @@ describe.each(makers)('%s', (name, make) => {
     expect([pose.rotations, model]).toEqual(before);
   });
 });
+
+describe('unknown options', () => {
+  it('refuse a misspelled or unknown option, naming it and the nearest known one (they were ignored)', () => {
+    // Until 27 November `wieght`, `coneangle`, `maxIteration`, a hinge's `angle` and a cone's
+    // `twistmin` were taken as no option at all, without a word (a hostile test).
+    const cases: [() => unknown, string, string][] = [
+      [
+        () => new TwoBoneIk(skeleton, { root: 0, middle: 1, end: 2, wieght: 0.5 } as Anything),
+        'wieght',
+        'weight',
+      ],
+      [() => new AimIk(skeleton, { joint: 1, coneangle: 0.5 } as Anything), 'coneangle', 'coneAngle'],
+      [
+        () => new FabrikIk(skeleton, { joints: [0, 1, 2], maxIteration: 8 } as Anything),
+        'maxIteration',
+        'maxIterations',
+      ],
+      [
+        () =>
+          new CcdIk(skeleton, {
+            joints: [0, 1, 2],
+            limits: [{ kind: 'hinge', axis: [1, 0, 0], angle: 1 }, null, null],
+          } as Anything),
+        'angle',
+        '',
+      ],
+      [
+        () =>
+          new FabrikIk(skeleton, {
+            joints: [0, 1, 2],
+            limits: [{ kind: 'cone', angle: 1, twistmin: -1 }, null, null],
+          } as Anything),
+        'twistmin',
+        'twistMin',
+      ],
+    ];
+    for (const [make, key, nearest] of cases) {
+      expect(make, key).toThrow(
+        expect.objectContaining({
+          code: 'ik/invalid-option',
+          message: expect.stringContaining(
+            nearest === '' ? `unknown option "${key}"` : `unknown option "${key}" (did you mean "${nearest}"`,
+          ),
+        }),
+      );
+    }
+  });
+});

@@ -44,7 +44,10 @@ describe('TwoBoneBatch', () => {
     const poses = Array.from({ length: count }, () => new Pose(skeleton));
     const models = poses.map(() => createModelBuffer(skeleton));
     const contexts = poses.map(() => new SamplerContext(walk));
-    const solvers = poses.map(() => limbs.map((limb) => new TwoBoneIk(skeleton, limb)));
+    // (The per-call solver takes the limb's options, not the batch's pole flag.)
+    const solvers = poses.map(() =>
+      limbs.map(({ root, middle, endLocal }) => new TwoBoneIk(skeleton, { root, middle, endLocal })),
+    );
     const next = random(15);
     let reached = 0;
     let outOfReach = 0;
