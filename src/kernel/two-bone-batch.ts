@@ -223,32 +223,14 @@ export function twoBonePathUsable(
   end: number,
 ): boolean {
   for (let j = parents[mid]; j !== root && j >= 0; j = parents[j]) {
-    if (!jointUsable(translations, rotations, scales, j)) return false;
+    if (!localUsable(translations, rotations, scales, j)) return false;
   }
   if (end < 0) return true;
-  if (!jointUsable(translations, rotations, scales, end)) return false;
+  if (!localUsable(translations, rotations, scales, end)) return false;
   for (let j = parents[end]; j !== mid && j >= 0; j = parents[j]) {
-    if (!jointUsable(translations, rotations, scales, j)) return false;
+    if (!localUsable(translations, rotations, scales, j)) return false;
   }
   return true;
-}
-
-/** Joint `j`'s local transform finite, its rotation of a length that normalizes. */
-function jointUsable(
-  translations: Float64Array,
-  rotations: Float64Array,
-  scales: Float64Array,
-  j: number,
-): boolean {
-  const q = 4 * j;
-  const v = 3 * j;
-  const lengthSq =
-    rotations[q] * rotations[q] +
-    rotations[q + 1] * rotations[q + 1] +
-    (rotations[q + 2] * rotations[q + 2] + rotations[q + 3] * rotations[q + 3]);
-  const sum =
-    translations[v] + translations[v + 1] + translations[v + 2] + (scales[v] + scales[v + 1] + scales[v + 2]);
-  return lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY && sum - sum === 0;
 }
 
 /** Leg `i` flagged `invalid`, its error NaN, nothing of its pose or memory written. */
