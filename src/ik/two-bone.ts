@@ -12,7 +12,6 @@ import {
   turnSense,
   twoBoneSolve,
 } from '../kernel/two-bone.js';
-import { twoBonePathUsable } from '../kernel/two-bone-batch.js';
 import { distanceInto } from '../kernel/vec3.js';
 import { cosSinOfAngle } from '../math/angle.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -380,7 +379,8 @@ export class TwoBoneIk {
    * The kernel reads the model matrices and the rotations it turns, checking them as it goes; the
    * chain's translations, scales and the end's rotation it does not read, but the model matrices it
    * recomputes from them would carry a NaN put there since forward kinematics last ran (a stale
-   * buffer). Checked here, 30 numbers summed (a few ns), before anything is written.
+   * buffer), and the joints between (twist bones) too. Checked here, the numbers summed and the
+   * rotations' lengths taken (a few ns), before anything is written.
    */
   private checkUnreadNumbers(pose: Pose, model: Float64Array, name: string): void {
     const t = pose.translations;
@@ -388,6 +388,9 @@ export class TwoBoneIk {
     const rot = pose.rotations;
     const locals = this.locals;
     let sum = 0;
+    // And a rotation of a length that normalizes: the joints between and the end are recomputed
+    // through but not read by the kernel, which would solve a zero rotation there as the identity.
+    let normalizes = true;
     for (let i = 0; i < locals.length; i++) {
       const o = 3 * locals[i];
       const q = 4 * locals[i];
@@ -397,14 +400,11 @@ export class TwoBoneIk {
         t[o + 2] +
         (sc[o] + sc[o + 1] + sc[o + 2]) +
         (rot[q] + rot[q + 1] + rot[q + 2] + rot[q + 3]);
+      const lengthSq =
+        rot[q] * rot[q] + rot[q + 1] * rot[q + 1] + (rot[q + 2] * rot[q + 2] + rot[q + 3] * rot[q + 3]);
+      if (!(lengthSq > 0 && lengthSq < Number.POSITIVE_INFINITY)) normalizes = false;
     }
-    if (!(sum - sum === 0)) checkPoseNumbers(pose, model, locals, this.models, name);
-    // The joints between and the end, which the kernel recomputes through but does not read: a
-    // zero rotation there too (the root's and the middle's the kernel finds itself).
-    const sk = this.skeleton;
-    if (!twoBonePathUsable(sk.parents, t, rot, sc, this.root, this.middle, this.end)) {
-      checkPoseNumbers(pose, model, locals, this.models, name);
-    }
+    if (!(sum - sum === 0 && normalizes)) checkPoseNumbers(pose, model, locals, this.models, name);
   }
 
   /** The kernel's result into {@link TwoBoneIk.status}. */

@@ -9,10 +9,9 @@
 import { clampRotation } from './joint-limits.js';
 import { conjugate, multiply, normalize } from './quat.js';
 
-// limitTurnStep: q[0..3] this frame's added rotation, q[4..7] an inverse, q[8..11] its change,
-// q[12..15] the limited added rotation. limitTurnBeyondBase: q[0..3] the animation's turn,
-// q[4..11] as stepToward uses them, q[16..19] IK's answer, q[20..23] a rotation held within a
-// joint limit (withinLimit).
+// q[0..3]: limitTurnStep's added rotation, limitTurnBeyondBase's animation turn; q[4..11]:
+// stepToward's inverse and change; q[16..19]: IK's answer (limitTurnBeyondBase); q[20..23]: a
+// rotation held within a joint limit (withinLimit).
 const q = new Float64Array(24);
 
 /**
@@ -41,36 +40,17 @@ export function limitTurnStep(
   lo: number,
   fresh: boolean,
 ): boolean {
-  // q[0..3] = base⁻¹ · rotation.
+  // q[0..3] = base⁻¹ · rotation, turned back to a step from last frame's where it is past one.
   conjugate(q, 4, base, bo);
   multiply(q, 0, q, 4, rotations, ro);
-  if (!fresh) {
-    // d = last⁻¹ · now, the shorter way (w ≥ 0).
-    conjugate(q, 4, added, ao);
-    multiply(q, 8, q, 4, q, 0);
-    const sign = q[11] < 0 ? -1 : 1;
-    if (!(q[11] * sign >= limit[lo])) {
-      const ax = q[8] * sign;
-      const ay = q[9] * sign;
-      const az = q[10] * sign;
-      const al = Math.sqrt(ax * ax + ay * ay + az * az);
-      if (!(al > 0)) return false;
-      const f = limit[lo + 1] / al;
-      q[8] = ax * f;
-      q[9] = ay * f;
-      q[10] = az * f;
-      q[11] = limit[lo];
-      // added ← last · d limited; rotation ← base · added.
-      multiply(q, 12, added, ao, q, 8);
-      normalize(q, 12, q, 12);
-      for (let c = 0; c < 4; c++) added[ao + c] = q[12 + c];
-      multiply(rotations, ro, base, bo, q, 12);
-      normalize(rotations, ro, rotations, ro);
-      return true;
-    }
-  }
+  const step = fresh ? WITHIN : stepToward(q, 0, added, ao, limit[lo], limit[lo + 1]);
+  if (step === NO_AXIS) return false;
   for (let c = 0; c < 4; c++) added[ao + c] = q[c];
-  return false;
+  if (step === WITHIN) return false;
+  // rotation ← base · added.
+  multiply(rotations, ro, base, bo, q, 0);
+  normalize(rotations, ro, rotations, ro);
+  return true;
 }
 
 /**
@@ -130,7 +110,7 @@ export function limitTurnBeyondBase(
     if (cos > 0) {
       const sin = (limit[li + 1] * bc + limit[li] * bs) / bl;
       for (let c = 0; c < 4; c++) q[16 + c] = rotations[ro + c];
-      if (stepToward(rotations, ro, last, lo + 4, cos, sin)) {
+      if (stepToward(rotations, ro, last, lo + 4, cos, sin) === TURNED) {
         turned = true;
         if (
           withinLimit(q, 16, limits, lmo) &&
@@ -151,10 +131,16 @@ export function limitTurnBeyondBase(
   return turned;
 }
 
+/** What {@link stepToward} did: nothing (within a step), turned the rotation, or met no axis. */
+const WITHIN = 0;
+const TURNED = 1;
+const NO_AXIS = -1;
+
 /**
  * Where the rotation `r[ro …]` is more than a step from `from[fo …]` (the shorter way; the step's
  * half-angle has cosine `cos` and sine `sin`), turns it to a step from there along the same axis
- * (normalized) and returns true. A change with no axis (a NaN met) turns nothing.
+ * (normalized): `TURNED`. `WITHIN` where it is within the step; `NO_AXIS`, turning nothing, for a
+ * change past the step with no axis (a NaN met). Uses `q[4 … 11]`; `r` may be `q` at 0.
  */
 function stepToward(
   r: Float64Array,
@@ -163,17 +149,17 @@ function stepToward(
   fo: number,
   cos: number,
   sin: number,
-): boolean {
+): number {
   // d = from⁻¹ · r, the shorter way (w ≥ 0).
   conjugate(q, 4, from, fo);
   multiply(q, 8, q, 4, r, ro);
   const sign = q[11] < 0 ? -1 : 1;
-  if (q[11] * sign >= cos) return false;
+  if (q[11] * sign >= cos) return WITHIN;
   const ax = q[8] * sign;
   const ay = q[9] * sign;
   const az = q[10] * sign;
   const al = Math.sqrt(ax * ax + ay * ay + az * az);
-  if (!(al > 0)) return false;
+  if (!(al > 0)) return NO_AXIS;
   const f = sin / al;
   q[8] = ax * f;
   q[9] = ay * f;
@@ -181,7 +167,7 @@ function stepToward(
   q[11] = cos;
   multiply(r, ro, from, fo, q, 8);
   normalize(r, ro, r, ro);
-  return true;
+  return TURNED;
 }
 
 /**

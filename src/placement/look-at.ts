@@ -56,8 +56,9 @@ export interface LookAtOptions {
    * `Infinity`, no limit): from one frame to the next a joint turns at most this times `dt` more
    * than the animation turned it. A target crossing behind the character moves the turn its cone
    * allows from one side to the other; this spreads that over frames (a joint it turns back is
-   * held in its cone where both ends of the turn were in it), and a look eased out faster turns back at this pace before the pose passes
-   * as given. A clip that spins the head itself passes (the head stays where the look puts it).
+   * held in its cone where both ends of the turn were in it), and a look eased out faster turns
+   * back at this pace before the pose passes as given. A clip that spins the head itself passes
+   * (the head stays where the look puts it).
    * Not applied on the first solve, after {@link LookAt.reset} or after a weight changed with an
    * ease time of 0. Default 3π (9° a frame at 60 frames a second).
    */
