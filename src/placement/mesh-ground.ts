@@ -18,7 +18,7 @@ const MAX_DEPTH = 64;
  * How far outside a triangle, in barycentric units (a share of its edges), a ray still hits it:
  * rounding on a shared edge, not a size.
  */
-const EDGE = 1e-10;
+export const EDGE = 1e-10;
 
 /**
  * Ground made of triangles (world space), such as a level's collision mesh. Rays hit either side;
@@ -295,37 +295,43 @@ export class MeshGround implements Ground {
 }
 
 /**
- * The triangles of `idx` that have an area: the cross product of two edges longer than 1e-12 of
- * the product of their lengths (the sine of their angle), in order.
+ * The triangles of `idx` that have an area ({@link triangleHasArea}), in order.
  */
 function withArea(p: Float64Array, idx: Uint32Array): Uint32Array {
   const kept = new Uint32Array(idx.length);
   let n = 0;
   for (let t = 0; t < idx.length; t += 3) {
-    const a = 3 * idx[t];
-    const b = 3 * idx[t + 1];
-    const c = 3 * idx[t + 2];
-    // Each edge scaled by its largest component first: the fourth powers below under- or
-    // overflowed for edges under 1e-81 or over 1e77 (refused as no area).
-    const m1 = largestAbs(p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]);
-    const m2 = largestAbs(p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]);
-    if (!(m1 > 0 && m2 > 0)) continue;
-    const e1x = (p[b] - p[a]) / m1;
-    const e1y = (p[b + 1] - p[a + 1]) / m1;
-    const e1z = (p[b + 2] - p[a + 2]) / m1;
-    const e2x = (p[c] - p[a]) / m2;
-    const e2y = (p[c + 1] - p[a + 1]) / m2;
-    const e2z = (p[c + 2] - p[a + 2]) / m2;
-    const nx = e1y * e2z - e1z * e2y;
-    const ny = e1z * e2x - e1x * e2z;
-    const nz = e1x * e2y - e1y * e2x;
-    const area = nx * nx + ny * ny + nz * nz;
-    const edges = (e1x * e1x + e1y * e1y + e1z * e1z) * (e2x * e2x + e2y * e2y + e2z * e2z);
-    if (area > 1e-24 * edges) {
+    if (triangleHasArea(p, 3 * idx[t], 3 * idx[t + 1], 3 * idx[t + 2])) {
       kept[n++] = idx[t];
       kept[n++] = idx[t + 1];
       kept[n++] = idx[t + 2];
     }
   }
   return kept.slice(0, n);
+}
+
+/**
+ * Whether the triangle with vertices at `p[a…]`, `p[b…]`, `p[c…]` has an area: the cross product of
+ * two edges longer than 1e-12 of the product of their lengths (the sine of their angle). A ray
+ * crossing one without (a vertex repeated, three in a line) could hit it with a zero normal.
+ * Allocates nothing.
+ */
+export function triangleHasArea(p: ArrayLike<number>, a: number, b: number, c: number): boolean {
+  // Each edge scaled by its largest component first: the fourth powers below under- or
+  // overflowed for edges under 1e-81 or over 1e77 (refused as no area).
+  const m1 = largestAbs(p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]);
+  const m2 = largestAbs(p[c] - p[a], p[c + 1] - p[a + 1], p[c + 2] - p[a + 2]);
+  if (!(m1 > 0 && m2 > 0)) return false;
+  const e1x = (p[b] - p[a]) / m1;
+  const e1y = (p[b + 1] - p[a + 1]) / m1;
+  const e1z = (p[b + 2] - p[a + 2]) / m1;
+  const e2x = (p[c] - p[a]) / m2;
+  const e2y = (p[c + 1] - p[a + 1]) / m2;
+  const e2z = (p[c + 2] - p[a + 2]) / m2;
+  const nx = e1y * e2z - e1z * e2y;
+  const ny = e1z * e2x - e1x * e2z;
+  const nz = e1x * e2y - e1y * e2x;
+  const area = nx * nx + ny * ny + nz * nz;
+  const edges = (e1x * e1x + e1y * e1y + e1z * e1z) * (e2x * e2x + e2y * e2y + e2z * e2z);
+  return area > 1e-24 * edges;
 }

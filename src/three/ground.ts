@@ -16,6 +16,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import { checkArrayArg, optionsArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { checkRaycastArgs, type Ground, HIT, RAY } from '../placement/ground.js';
+import { EDGE, triangleHasArea } from '../placement/mesh-ground.js';
 
 /** Options of {@link ThreeRaycastGround}. */
 export interface ThreeRaycastGroundOptions {
@@ -39,9 +40,6 @@ interface MeshTree {
   /** Tree order → triangle, for an `indirect` tree; `null` when the tree reordered the index. */
   readonly indirect: Uint32Array | Uint16Array | null;
 }
-
-/** How far outside a triangle's edges (barycentric) a hit still counts: MeshGround's. */
-const EDGE = 1e-10;
 
 /**
  * Node layout of three-mesh-bvh 0.9's serialized roots: 8 uint32 per node, bounds as 6 float32
@@ -455,11 +453,7 @@ function intersectTriangle(
   const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
   if (!(t >= 0) || t > s[S.best]) return false;
   // No area (the sine of the edges' angle under 1e-12): not a surface.
-  const nx = e1y * e2z - e1z * e2y;
-  const ny = e1z * e2x - e1x * e2z;
-  const nz = e1x * e2y - e1y * e2x;
-  const edges = (e1x * e1x + e1y * e1y + e1z * e1z) * (e2x * e2x + e2y * e2y + e2z * e2z);
-  if (!(nx * nx + ny * ny + nz * nz > 1e-24 * edges)) return false;
+  if (!triangleHasArea(positions, a, b, c)) return false;
   s[S.best] = t;
   return true;
 }
