@@ -123,6 +123,11 @@ const CLIMB_STATE = {
   sole: 3,
   /** The update under way's share of the way over the top, 0 to 1 (worked out by placeBody). */
   over: 4,
+  /**
+   * The update under way's progress for the hand frame[17] names (see the constructor), in place
+   * of progress + handShift (worked out by placeBody).
+   */
+  settled: 5,
 } as const;
 
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
@@ -170,7 +175,7 @@ export class LadderClimb {
    * The climb's progress, the rungs the hands' progress runs ahead of the feet's (standing rather
    * than crouched), the progress, soles' level and hands' release of this update ({@link CLIMB_STATE}).
    */
-  private readonly state = new Float64Array(5);
+  private readonly state = new Float64Array(6);
   /** The climb's weight ({@link GoalWeight}). */
   private readonly goalWeight = new GoalWeight();
   /** The world matrix and the report an update works out, copied out once nothing can throw. */
@@ -320,6 +325,9 @@ export class LadderClimb {
       (0.5 * (rest[16 * legL.foot + 13] + rest[16 * legR.foot + 13]) - sole) * scale,
       0.5 * Math.abs(rest[16 * legL.root + 12] - rest[16 * legR.root + 12]) * scale,
       ladder.railHeight ?? 4 * spacing,
+      -1,
+      0,
+      0,
     );
     // Per limb: the rung it reaches at the end of a cycle, from the cycle's start. With the phases,
     // a foot holds rungs around `progress + 0.25`, a hand around `progress + hands + 0.75`; the
@@ -327,6 +335,38 @@ export class LadderClimb {
     this.limbOffsets =
       step === 2 ? Float64Array.of(hands, 0, hands + 1, 1) : Float64Array.of(hands, 0, hands, 0);
     this.step = step;
+    // Standing below the ladder, the hands' progress (progress + hand shift) stands still at
+    // `standing`, the body with it; where that fell within a hand's move, the hand hovered mid-arc
+    // off the ladder for as long as the character stood (the robot's right hand, until 27
+    // November; a review). That hand holds one end of the move while the character stands: the
+    // rung before it, making the move as the climb's progress passes it (when no other limb
+    // moves), or the rung after it, staying there until the body's rise catches up (placeBody);
+    // the one nearer the middle of the hand's reach from the standing shoulder. Hands move in the
+    // first quarter of each half-cycle, the right hand's from 0, the left's from half a cycle.
+    const firstRung = this.frame[7];
+    const standing = (crouch - firstRung) / spacing - (step === 2 ? 0.25 : -0.125);
+    const half = 0.5 * step;
+    const margin = step / 16;
+    const within = standing - half * Math.floor(standing / half);
+    if (within < 0.25 * step + margin && within - within === 0) {
+      const start = standing - within;
+      // (Which hand: the right moves from whole cycles, the left from half-cycles between.)
+      const whole = start / step;
+      const hand = Math.abs(whole - Math.round(whole)) < 0.25 ? 0 : 2;
+      // The rung the hand holds at hand progress `at`, as update works it out, and its height.
+      const heightAt = (at: number) => {
+        const k = Math.floor((at - 0.5 * step * PHASES[hand]) / step);
+        const rung = Math.max(0, step * k + step + this.limbOffsets[hand]);
+        const top = firstRung + (ladder.rungCount - 1) * spacing + (ladder.railHeight ?? 4 * spacing);
+        return Math.min(firstRung + rung * spacing, top);
+      };
+      const reach = shoulderY + band;
+      const before = Math.abs(heightAt(start - margin) - reach);
+      const after = Math.abs(heightAt(start + 0.25 * step + margin) - reach);
+      this.frame[17] = hand;
+      this.frame[18] = start;
+      this.frame[19] = after < before ? 1 : 0;
+    }
     // Per limb: side (−1 right, +1 left) as seen by the climber, and whether it is a foot.
     this.sides = Float64Array.of(-1, 1, 1, -1);
     this.feet = Int32Array.of(0, 1, 0, 1);
@@ -562,7 +602,8 @@ export class LadderClimb {
       // Which rung the limb holds, or which two it moves between (see PHASES).
       // (At one rung a move, the cycle and the phases are halved.)
       const g = this.step;
-      const q = p + (foot ? 0 : handShift) - 0.5 * g * PHASES[i];
+      const q =
+        (foot ? p : i === this.frame[17] ? state[CLIMB_STATE.settled] : p + handShift) - 0.5 * g * PHASES[i];
       const k = Math.floor(q / g);
       const u = q - g * k;
       const to = g * k + g + this.limbOffsets[i];
@@ -599,6 +640,7 @@ export class LadderClimb {
         report[r + CLIMB_LIMB.weight] = weight;
       }
     }
+    this.keepBodyOnFeet();
     if (!this.aim(model)) {
       this.own.revert(pose, model);
       throw new TendonError(
@@ -631,6 +673,25 @@ export class LadderClimb {
   }
 
   /**
+   * Lowers the body (the next world) to the lower of the feet's soles where it is above it: below a
+   * first rung well above a spacing, the body rose with the feet's level while one foot still stood
+   * on the ground, that leg stretched past reach (the robot at half scale, 0.6 m to the first rung:
+   * 5 cm, 25° a frame, until 27 November). Climbing, the body crouches below its feet, and this
+   * does nothing. The hands keep their rungs: they reach the few centimetres. Call once the feet's
+   * targets are in the next report.
+   */
+  private keepBodyOnFeet(): void {
+    const report = this.nextReport;
+    const lift = this.frame[14];
+    const a = report[LIMB_REPORT(1) + 1] - lift;
+    const b = report[LIMB_REPORT(3) + 1] - lift;
+    const lowest = a < b ? a : b;
+    const W = this.nextWorld;
+    const above = W[13] + this.state[CLIMB_STATE.sole] * this.frame[9] - lowest;
+    if (above > 0) W[13] -= above;
+  }
+
+  /**
    * Feet below the ladder stand on the ground (rung −1); above it, on the top (rung = count). Hands
    * hold the lowest rung at least; past the last they hold the rails (rungPoint).
    */
@@ -658,15 +719,44 @@ export class LadderClimb {
     // The hands on the rails let go while the feet climb their last rung, before the body moves
     // over the top.
     this.state[CLIMB_STATE.over] = smooth01(level - (count - 2));
-    const feetY = f[1] + f[7] + (level < count ? level : count) * spacing;
+    const first = f[7];
+    const evenFeetY = f[1] + first + (level < count ? level : count) * spacing;
+    // Below the first rung the feet's level is the ground's (level −1) and the first rung's
+    // (level 0) between: a first rung higher than a spacing lifted the body off the ground while
+    // its feet stood there (11 cm at 0.6 m on 0.3 m rungs until 27 November; a hostile test).
+    // Below −1 it goes on down a spacing a rung, as it does with the first rung a spacing up.
+    const feetY =
+      level >= 0 || first === spacing ? evenFeetY : f[1] + (1 + level) * (level >= -1 ? first : spacing);
     // Crouched on the rungs, standing on the ground below and above: the higher of the two,
     // with a smooth corner half a rung wide.
-    const climbing = feetY - f[13] * (1 - over);
-    const top = f[1] + f[7] + count * spacing;
+    const crouched = f[13] * (1 - over);
+    const climbing = feetY - crouched;
+    const top = f[1] + first + count * spacing;
     const y = smoothMax(f[1], Math.min(climbing, top), 0.5 * spacing);
-    // Standing (below or above), the body is higher than crouched on the rungs: the hands grip as
-    // much higher, so that they reach as they do when climbing.
-    this.state[CLIMB_STATE.handShift] = (y - climbing) / spacing;
+    // Where the body is higher than the rungs' even steps from the feet have it (standing, below or
+    // above; below a first rung higher than a spacing), the hands grip as much higher, in rungs, so
+    // that they reach as they do when climbing.
+    const shift = (y - (evenFeetY - crouched)) / spacing;
+    this.state[CLIMB_STATE.handShift] = shift;
+    // The hand whose move the standing body would stop midway (the constructor's frame[17]):
+    // its progress holds the move's end (a sixteenth of a cycle past it) until the body's catches
+    // up (frame[19] 1), or holds the rung before the move and makes the move in its own turn of
+    // the climb's progress, when no other limb moves, then runs ahead with the body's.
+    if (f[17] >= 0) {
+      const g = this.step;
+      const start = f[18];
+      const hold = start + 0.25 * g + g / 16;
+      const h = p + shift;
+      let settled = h;
+      if (f[19] === 1) {
+        if (h < hold) settled = hold;
+      } else if (p < hold || h < hold) {
+        // (The body's progress may lag the climb's: below a first rung higher than a spacing.)
+        const held = p < start - g / 16 ? start - g / 16 : p > hold ? hold : p;
+        settled = h > hold ? held + (h - hold) : held;
+      }
+      this.state[CLIMB_STATE.settled] = settled;
+    }
     // Horizontal: in front of the ladder, moving over the top onto the ground behind it.
     const d = f[10] * (1 - over) - 0.5 * f[10] * over;
     const s = f[9];

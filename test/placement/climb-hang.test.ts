@@ -58,7 +58,12 @@ function gripError(hang: BarHang, model: Float64Array): number {
 }
 
 /** Climbs `climb` up and back down at `rate` rungs a second over the robot's Idle clip. */
-function climbUpAndDown(robot: Awaited<ReturnType<typeof idleRobot>>, climb: LadderClimb, rate: number) {
+function climbUpAndDown(
+  robot: Awaited<ReturnType<typeof idleRobot>>,
+  climb: LadderClimb,
+  rate: number,
+  afterUpdate?: () => void,
+) {
   const { skeleton, rig, idle, context, animated, pose, model } = robot;
   const steps = new AddedRotationSteps(skeleton.jointCount);
   const feet = [rig.legs[0].foot, rig.legs[1].foot];
@@ -72,6 +77,7 @@ function climbUpAndDown(robot: Awaited<ReturnType<typeof idleRobot>>, climb: Lad
     pose.copyFrom(animated);
     forwardKinematics(pose, model);
     climb.update(pose, model, (f < frames ? 1 : -1) * rate * dt);
+    afterUpdate?.();
     steps.add(animated.rotations, pose.rotations);
     top = Math.max(top, climb.progress);
     for (let i = 0; i < 4; i++) {
@@ -153,6 +159,79 @@ describe('LadderClimb', () => {
     expect(climb.step).toBe(2);
     const m = climbUpAndDown(robot, climb, 1.2);
     expectClimbed(climb, m);
+  });
+
+  it('stands below the ladder with both hands on rungs, none hovering mid-move, and climbs on from there', async () => {
+    // Standing, the hands' progress stands still with the body: until 27 November, where it stood
+    // within a hand's move, that hand hovered mid-arc off the ladder for as long as the character
+    // stood (the robot's right hand on 0.3 m rungs, one rung a move or two; a review).
+    const robot = await idleRobot();
+    const { skeleton, rig, character, idle, context, animated, pose, model } = robot;
+    // (At 0.6 rungs a second on the widest rungs, as the test above climbs them.)
+    for (const [spacing, rungsPerMove, rate] of [
+      [0.25, 2, 1.2],
+      [0.3, 2, 1.2],
+      [0.3, 1, 1.2],
+      [0.4, 1, 0.6],
+    ] as const) {
+      const climb = new LadderClimb(skeleton, rig, {
+        ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 10, spacing },
+        scale: character.scale,
+        rungsPerMove,
+      });
+      let standing = 0;
+      let hovering = 0;
+      // A second standing still, then on up the first rungs.
+      for (let f = 0; f < 60; f++) {
+        sampleClip(idle, context, f / 60, animated);
+        pose.copyFrom(animated);
+        forwardKinematics(pose, model);
+        climb.update(pose, model, 0);
+        if (climb.world[13] !== 0) continue;
+        standing++;
+        for (const i of [0, 2]) {
+          if (climb.report[CLIMB_LIMB.length * i + CLIMB_LIMB.gripping] !== 1) hovering++;
+        }
+      }
+      expect(standing, `${spacing} m, ${rungsPerMove}`).toBe(60);
+      expect(hovering, `${spacing} m, ${rungsPerMove}`).toBe(0);
+      expectClimbed(climb, climbUpAndDown(robot, climb, rate));
+    }
+  });
+
+  it('keeps the body on the ground while a foot stands there below a first rung higher than a spacing', async () => {
+    // The body's height below the first rung was taken a spacing a rung: with the first rung at
+    // 0.6 m on 0.3 m rungs the robot rose 11 cm while a foot stood on the ground, that leg
+    // stretched past reach (a hand 8 cm off its rung, 33° a frame) until 27 November.
+    const robot = await idleRobot();
+    const { skeleton, rig, character } = robot;
+    for (const [firstRung, bound] of [
+      [0.45, 10.5],
+      [0.6, 12.5],
+    ] as const) {
+      const climb = new LadderClimb(skeleton, rig, {
+        ladder: { bottom: [1, 0, 2], facing: [0, -1], rungCount: 10, spacing: 0.3, firstRung },
+        scale: character.scale,
+      });
+      let lifted = 0;
+      let onGround = 0;
+      const m = climbUpAndDown(robot, climb, 1.2, () => {
+        for (const i of [1, 3]) {
+          const r = CLIMB_LIMB.length * i;
+          if (climb.report[r + CLIMB_LIMB.gripping] === 1 && climb.report[r + CLIMB_LIMB.rung] === -1) {
+            onGround++;
+            lifted = Math.max(lifted, climb.world[13]);
+          }
+        }
+      });
+      expect(onGround, String(firstRung)).toBeGreaterThan(200);
+      expect(lifted, String(firstRung)).toBeLessThanOrEqual(1e-9);
+      expect(m.top).toBe(climb.end);
+      expect(m.maxError, String(firstRung)).toBeLessThanOrEqual(0.01);
+      // Over the 10° target: the first foot's step onto rung 1 rises 0.75 m and 0.9 m in the time a
+      // step of 0.6 m takes on even rungs (docs/placement.md, limits).
+      expect(m.maxStep, String(firstRung)).toBeLessThanOrEqual(bound);
+    }
   });
 
   it('keeps a hand on the ladder while the feet climb, up the rails past the last rung, on short ladders too', async () => {
