@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import {
   AIM_CLAMPED,
@@ -181,8 +182,12 @@ export class AimIk {
   /** Sets the weight, in `[0, 1]`. */
   set weight(weight: number) {
     // In an array, not a number field: see docs/architecture.md, "Numbers in typed arrays".
-    if (!(weight >= 0 && weight <= 1)) {
-      throw new TendonError('ik/invalid-option', `${SOLVER}: weight ${weight} is not in [0, 1]`);
+    // (A string compares as its number: "0.5" was taken.)
+    if (typeof weight !== 'number' || !(weight >= 0 && weight <= 1)) {
+      throw new TendonError(
+        'ik/invalid-option',
+        `${SOLVER}: weight ${describeArg(weight)} is not a number in [0, 1]`,
+      );
     }
     this.numbers[0] = weight;
   }

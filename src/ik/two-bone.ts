@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import { describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { invert } from '../kernel/mat4.js';
 import {
@@ -210,8 +211,8 @@ export class TwoBoneIk {
   /** Sets the weight, in `[0, 1]`. */
   set weight(weight: number) {
     // Small, with the message built out of line, as the softness setter (LadderClimb sets the
-    // limbs' weights every frame).
-    if (!(weight >= 0 && weight <= 1)) refuseWeight(weight);
+    // limbs' weights every frame). (A string compares as its number: "0.5" was taken.)
+    if (typeof weight !== 'number' || !(weight >= 0 && weight <= 1)) refuseWeight(weight);
     this.settings[TWO_BONE.weight] = weight;
   }
 
@@ -236,7 +237,7 @@ export class TwoBoneIk {
   set softness(fraction: number) {
     // Small, with the message built out of line, so that a caller setting it every frame inlines
     // it and passes the number unboxed (a double passed to a call V8 does not inline is allocated).
-    if (!(fraction >= 0 && fraction < 1)) refuseSoftness(fraction);
+    if (typeof fraction !== 'number' || !(fraction >= 0 && fraction < 1)) refuseSoftness(fraction);
     this.settings[TWO_BONE.softness] = fraction;
   }
 
@@ -557,12 +558,18 @@ function restHinge(
   return [local[0], local[1], local[2]];
 }
 
-function refuseWeight(weight: number): never {
-  throw new TendonError('ik/invalid-option', `TwoBoneIk: weight ${weight} is not in [0, 1]`);
+function refuseWeight(weight: unknown): never {
+  throw new TendonError(
+    'ik/invalid-option',
+    `TwoBoneIk: weight ${describeArg(weight)} is not a number in [0, 1]`,
+  );
 }
 
-function refuseSoftness(fraction: number): never {
-  throw new TendonError('ik/invalid-option', `TwoBoneIk: softness ${fraction} is not in [0, 1)`);
+function refuseSoftness(fraction: unknown): never {
+  throw new TendonError(
+    'ik/invalid-option',
+    `TwoBoneIk: softness ${describeArg(fraction)} is not a number in [0, 1)`,
+  );
 }
 
 /** The joints strictly between `top` and `joint` (its ancestor), from `top` down. */

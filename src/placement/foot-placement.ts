@@ -1042,10 +1042,15 @@ export class FootPlacement {
    * switches at once, both ways: a jump, as asked.
    */
   setWeight(goal: number, easeTime = 0.25): void {
-    if (!(goal >= 0 && goal <= 1) || !(easeTime >= 0 && Number.isFinite(easeTime))) {
+    if (
+      typeof goal !== 'number' ||
+      typeof easeTime !== 'number' ||
+      !(goal >= 0 && goal <= 1) ||
+      !(easeTime >= 0 && Number.isFinite(easeTime))
+    ) {
       throw new TendonError(
         'placement/invalid-option',
-        `FootPlacement.setWeight: ${goal} over ${easeTime} s`,
+        `FootPlacement.setWeight: a weight of ${describeArg(goal)} over ${describeArg(easeTime)} s (a weight in [0, 1] over a finite time ≥ 0)`,
       );
     }
     this.weightEase = easeTime;

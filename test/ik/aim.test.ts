@@ -805,11 +805,16 @@ describe('AimIk input validation', () => {
       { joint: 'bone', weight: 1.5 },
       { joint: 'bone', weight: -0.1 },
       { joint: 'bone', weight: Number.NaN },
+      // A string compares as its number: "0.5" was taken.
+      { joint: 'bone', weight: '0.5' as never },
     ];
     for (const options of bad) expectTendonError(() => new AimIk(rig.skeleton, options), 'ik/invalid-option');
     const ik = new AimIk(rig.skeleton, { joint: 'bone' });
     expectTendonError(() => {
       ik.weight = 2;
+    }, 'ik/invalid-option');
+    expectTendonError(() => {
+      ik.weight = '0.5' as never;
     }, 'ik/invalid-option');
     expect(ik.weight).toBe(1);
   });

@@ -725,6 +725,25 @@ describe('two-bone IK: named cases', () => {
       'ik/invalid-option',
     );
     expect(code(() => (r.ik.weight = 2))).toBe('ik/invalid-option');
+    // A string compares as its number: "0.5" was taken as a weight, "0.1" as a softness.
+    for (const bad of ['0.5', '1', null, [0.5]]) {
+      const before = r.ik.weight;
+      expect(
+        code(() => (r.ik.weight = bad as never)),
+        String(bad),
+      ).toBe('ik/invalid-option');
+      expect(
+        code(() => (r.ik.softness = bad as never)),
+        String(bad),
+      ).toBe('ik/invalid-option');
+      // (null in the options is no option: the default.)
+      if (bad !== null) {
+        expect(
+          code(() => new TwoBoneIk(s, { root: 'hip', middle: 'knee', end: 'ankle', weight: bad as never })),
+        ).toBe('ik/invalid-option');
+      }
+      expect(r.ik.weight).toBe(before);
+    }
     // The array-reading setter placement uses checks as the property does, and keeps the old value.
     r.ik.softness = 0.2;
     for (const bad of [1, -0.1, Number.NaN]) {

@@ -689,9 +689,16 @@ describe('FootPlacement', () => {
     placement.contactWeights.fill(1);
     placement.planted.fill(0);
     expect(() => placement.solve(pose, model, IDENTITY, 1 / 60)).not.toThrow();
-    expect(() => placement.setWeight(2)).toThrow(
-      expect.objectContaining({ code: 'placement/invalid-option' }),
-    );
+    // (A string compares as its number: "0.5" and "0.25" s were taken.)
+    for (const [goal, ease] of [
+      [2, 0.25],
+      ['0.5', 0.25],
+      [0.5, '0.25'],
+    ]) {
+      expect(() => placement.setWeight(goal as never, ease as never), String([goal, ease])).toThrow(
+        expect.objectContaining({ code: 'placement/invalid-option' }),
+      );
+    }
     expect(
       () => new FootPlacement(syntheticWalker().skeleton, syntheticWalker().rig, { ground: {} as Ground }),
     ).toThrow(expect.objectContaining({ code: 'placement/invalid-option' }));
