@@ -130,6 +130,9 @@ const CLIMB_STATE = {
   settled: 5,
 } as const;
 
+/** The climb's lowest progress ({@link LadderClimb.start}): both feet on the ground below. */
+const CLIMB_START = -3;
+
 /** Where each limb's move starts within a two-rung cycle of progress (one limb moves at a time). */
 const PHASES = [0, 0.5, 1, 1.5];
 /** A limb moves during the first quarter-cycle after its phase. */
@@ -365,7 +368,9 @@ export class LadderClimb {
       const after = Math.abs(heightAt(start + 0.25 * step + margin) - reach);
       this.frame[17] = hand;
       this.frame[18] = start;
-      this.frame[19] = after < before ? 1 : 0;
+      // (A move from the climb's start or below has no rung before it to hold there: the hand
+      // sat at its move's start, then moved as the climb began; a review.)
+      this.frame[19] = after < before || start - margin < CLIMB_START ? 1 : 0;
     }
     // Per limb: side (−1 right, +1 left) as seen by the climber, and whether it is a foot.
     this.sides = Float64Array.of(-1, 1, 1, -1);
@@ -425,7 +430,7 @@ export class LadderClimb {
     );
     // The ground phases: below `start` both feet stand on the ground in front of the ladder; past
     // `end` they stand on the ground at the top.
-    this.start = -3;
+    this.start = CLIMB_START;
     this.end = ladder.rungCount + 2;
     this.state[CLIMB_STATE.progress] = this.start;
   }
@@ -676,8 +681,12 @@ export class LadderClimb {
    * Lowers the body (the next world) to the lower of the feet's soles where it is above it: below a
    * first rung well above a spacing, the body rose with the feet's level while one foot still stood
    * on the ground, that leg stretched past reach (the robot at half scale, 0.6 m to the first rung:
-   * 5 cm, 25° a frame, until 27 November). Climbing, the body crouches below its feet, and this
-   * does nothing. The hands keep their rungs: they reach the few centimetres. Call once the feet's
+   * 11 cm, a hand 8 cm off its rung, 33° a frame until 27 November; 5 cm and 25° with the feet's
+   * level raised from the ground alone). On rungs the character climbs well the body crouches
+   * below its feet and this does nothing; on rungs wide for it, it lowers the body where a foot
+   * would be stretched (the robot on 0.35 m rungs: 2 cm at the first rung, a grip 2.85 → 2.45 cm
+   * off). A hard minimum: where it takes hold the body's climb changes speed in a frame (docs,
+   * limits). The hands keep their rungs: they reach the few centimetres. Call once the feet's
    * targets are in the next report.
    */
   private keepBodyOnFeet(): void {

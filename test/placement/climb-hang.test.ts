@@ -164,7 +164,7 @@ describe('LadderClimb', () => {
   it('stands below the ladder with both hands on rungs, none hovering mid-move, and climbs on from there', async () => {
     // Standing, the hands' progress stands still with the body: until 27 November, where it stood
     // within a hand's move, that hand hovered mid-arc off the ladder for as long as the character
-    // stood (the robot's right hand on 0.3 m rungs, one rung a move or two; a review).
+    // stood (the robot on 0.3 m rungs: its right hand two rungs a move, its left one; a review).
     const robot = await idleRobot();
     const { skeleton, rig, character, idle, context, animated, pose, model } = robot;
     // (At 0.6 rungs a second on the widest rungs, as the test above climbs them.)
