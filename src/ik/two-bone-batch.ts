@@ -98,8 +98,9 @@ export class TwoBoneBatch {
   /**
    * Each leg's kernel settings, an array of 34 in the `TWO_BONE` layout (`tendon/kernel`): the
    * limb's options, and the target, pole and end rotation copied in by each solve. Per-leg options
-   * (weight, softness) may be changed here, at the `TWO_BONE` offsets of `settings[leg]`. One array
-   * per leg, so that a solve copies nothing but the targets.
+   * (weight, softness) may be changed here, at the `TWO_BONE` offsets of `settings[leg]`; a leg
+   * whose weight is not in [0, 1] or softness not in [0, 1) is flagged invalid, nothing of it
+   * written. One array per leg, so that a solve copies nothing but the targets.
    */
   readonly settings: readonly Float64Array[];
   /** Each leg's bend memory (4 per leg): the side it bent last, for a straight limb. */

@@ -140,6 +140,13 @@ export function twoBoneSolveLeg(
   // The fused kernel reads the target, the pole, the weight and the rotations of root and middle
   // before it writes, and declines a leg where one is not finite: the numbers it does not read are
   // checked first, every number only for a leg it declines (or whose first check fails).
+  // A weight or a softness out of range (the settings are the caller's to edit; the solver
+  // object's setters refuse them) was solved without a word: a weight of −0.5 turned the robot's
+  // leg away from its target (0.6 units off), a softness of 1 left it 0.43 short, and 2 and −0.1
+  // were taken as 1 and 0.
+  const weight = s[S.weight];
+  const softness = s[S.softness];
+  if (!(weight >= 0 && weight <= 1 && softness >= 0 && softness < 1)) return flagInvalid(errors, status, i);
   const unseen = legUnseenFinite(s, translations, rotations, scales, root, mid, end);
   if (!unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
     return flagInvalid(errors, status, i);

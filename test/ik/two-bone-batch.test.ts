@@ -12,6 +12,7 @@ import { SamplerContext, sampleClip } from '../../src/animation/sampler.js';
 import { TendonError } from '../../src/errors.js';
 import { TwoBoneIk } from '../../src/ik/two-bone.js';
 import { TwoBoneBatch, type TwoBoneBatchLimb } from '../../src/ik/two-bone-batch.js';
+import { TWO_BONE } from '../../src/kernel/two-bone.js';
 import { TWO_BONE_STATUS } from '../../src/kernel/two-bone-batch.js';
 import { createModelBuffer, forwardKinematics } from '../../src/pose/forward-kinematics.js';
 import { Pose } from '../../src/pose/pose.js';
@@ -133,6 +134,42 @@ describe('TwoBoneBatch', () => {
     for (const i of [0, 1, 2, 4, 5]) {
       expect(batch.status[i] & TWO_BONE_STATUS.invalid).toBe(0);
       expect(batch.errors[i]).toBeLessThan(1e-6);
+    }
+  });
+
+  it('flags a leg whose settings were edited out of range (weight, softness), writing nothing of it', async () => {
+    const { skeleton, rig } = await robot();
+    const limbs: TwoBoneBatchLimb[] = rig.legs.map((leg) => ({
+      root: leg.root,
+      middle: leg.middle,
+      endLocal: leg.endLocal as [number, number, number],
+    }));
+    const J = skeleton.jointCount;
+    for (const [key, bad] of [
+      ['weight', 2],
+      ['weight', -0.5],
+      ['softness', 1],
+      ['softness', -0.1],
+    ] as const) {
+      const batch = new TwoBoneBatch(skeleton, limbs, 2);
+      const crowd = batch.createPoseBuffers();
+      for (let i = 0; i < batch.legCount; i++) {
+        const hip = 16 * ((i >> 1) * J + rig.legs[i & 1].root) + 12;
+        batch.targets.set(
+          [crowd.model[hip] + 0.3, crowd.model[hip + 1] - 1, crowd.model[hip + 2] + 0.2],
+          3 * i,
+        );
+      }
+      const before = crowd.rotations.slice();
+      batch.settings[2][TWO_BONE[key]] = bad; // character 1, left leg
+      expect(batch.solve(crowd), `${key} ${bad}`).toBe(1);
+      expect(batch.status[2]).toBe(TWO_BONE_STATUS.invalid);
+      const left = rig.legs[0];
+      for (const j of [left.root, left.middle]) {
+        const o = 4 * (J + j);
+        expectSame(crowd.rotations.subarray(o, o + 4), before.subarray(o, o + 4), `${key} ${bad}`);
+      }
+      for (const i of [0, 1, 3]) expect(batch.errors[i]).toBeLessThan(1e-6);
     }
   });
 
