@@ -98,9 +98,7 @@ export function setupChain(
   const between: number[] = [];
   for (let i = 0; i + 1 < joints.length; i++) {
     betweenStart[i] = between.length;
-    const path: number[] = [];
-    for (let j = skeleton.parents[joints[i + 1]]; j !== joints[i]; j = skeleton.parents[j]) path.push(j);
-    for (let k = path.length - 1; k >= 0; k--) between.push(path[k]);
+    between.push(...skeleton.jointsBetween(joints[i], joints[i + 1]));
   }
   betweenStart[joints.length - 1] = between.length;
   const path: number[] = [];

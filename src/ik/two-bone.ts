@@ -156,16 +156,20 @@ export class TwoBoneIk {
       checkChain(skeleton, [this.root, this.middle], name);
       this.settings.set(endLocal, TWO_BONE.endLocal);
       this.settings[TWO_BONE.hasEndLocal] = 1;
-      this.locals = Int32Array.from([this.root, ...between(skeleton, this.root, this.middle), this.middle]);
+      this.locals = Int32Array.from([
+        this.root,
+        ...skeleton.jointsBetween(this.root, this.middle),
+        this.middle,
+      ]);
       this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle);
     } else {
       this.end = resolveJoint(skeleton, options.end as JointRef, name, 'end');
       checkChain(skeleton, [this.root, this.middle, this.end], name);
       this.locals = Int32Array.from([
         this.root,
-        ...between(skeleton, this.root, this.middle),
+        ...skeleton.jointsBetween(this.root, this.middle),
         this.middle,
-        ...between(skeleton, this.middle, this.end),
+        ...skeleton.jointsBetween(this.middle, this.end),
         this.end,
       ]);
       this.models = Int32Array.of(skeleton.parents[this.root], this.root, this.middle, this.end);
@@ -570,11 +574,4 @@ function refuseSoftness(fraction: unknown): never {
     'ik/invalid-option',
     `TwoBoneIk: softness ${describeArg(fraction)} is not a number in [0, 1)`,
   );
-}
-
-/** The joints strictly between `top` and `joint` (its ancestor), from `top` down. */
-function between(skeleton: Skeleton, top: number, joint: number): number[] {
-  const path: number[] = [];
-  for (let j = skeleton.parents[joint]; j !== top && j >= 0; j = skeleton.parents[j]) path.unshift(j);
-  return path;
 }

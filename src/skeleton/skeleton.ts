@@ -209,6 +209,17 @@ export class Skeleton {
     return i;
   }
 
+  /**
+   * The joints strictly between `top` and `joint`, its descendant, `top`'s child first: twist
+   * bones and the like inside a chain. Empty where `joint` is `top`'s child; the path up to the root
+   * where `top` is not an ancestor of `joint`.
+   */
+  jointsBetween(top: number, joint: number): number[] {
+    const path: number[] = [];
+    for (let j = this.parents[joint]; j !== top && j >= 0; j = this.parents[j]) path.push(j);
+    return path.reverse();
+  }
+
   /** `true` when `ancestor` is `joint` itself or one of its ancestors. */
   isAncestor(ancestor: number, joint: number): boolean {
     // A joint outside the skeleton has no ancestors (and must not walk parents[undefined]).

@@ -55,6 +55,18 @@ describe('Skeleton.create', () => {
     }
   });
 
+  it('lists the joints between a joint and its descendant, top first', () => {
+    const s = Skeleton.create({
+      names: ['hip', 'twist1', 'twist2', 'knee', 'ankle', 'other'],
+      parents: [-1, 0, 1, 2, 3, 0],
+    });
+    expect(s.jointsBetween(0, 3)).toEqual([1, 2]);
+    expect(s.jointsBetween(3, 4)).toEqual([]);
+    expect(s.jointsBetween(0, 4)).toEqual([1, 2, 3]);
+    // Not an ancestor: the path up to the root.
+    expect(s.jointsBetween(5, 3)).toEqual([0, 1, 2]);
+  });
+
   it('normalizes rest rotations', () => {
     const s = Skeleton.create({ names: ['a'], parents: [-1], restRotations: [0, 0, 2, 0] });
     expect([...s.restRotations]).toEqual([0, 0, 1, 0]);
