@@ -20,7 +20,7 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption, turnSpeedOption } from './check-option.js';
+import { checkOption, checkOptionKeys, optionKeys, turnSpeedOption } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { JointTurnLimit } from './joint-turn-limit.js';
@@ -65,6 +65,20 @@ export interface BarHangOptions {
    */
   readonly maxTurnSpeed?: number;
 }
+
+/** The keys of {@link BarHangOptions} (any other is refused: a misspelling was ignored). */
+const BAR_HANG_OPTIONS = optionKeys<BarHangOptions>({
+  from: true,
+  to: true,
+  scale: true,
+  armExtension: true,
+  gripWidth: true,
+  handStep: true,
+  gravity: true,
+  damping: true,
+  ledgeWall: true,
+  maxTurnSpeed: true,
+});
 
 /** Per-hand numbers of the last update: target `x, y, z` (world), 1 while gripping. Left hand first. */
 export const HANG_HAND = {
@@ -234,6 +248,7 @@ export class BarHang {
     checkRig(rig, skeleton, name);
     this.facing = restFacing(rig);
     checkObjectArg(options, name, 'options');
+    checkOptionKeys(options, BAR_HANG_OPTIONS, name);
     checkArrayArg(options.from, name, 'options.from', 3);
     checkArrayArg(options.to, name, 'options.to', 3);
     if (rig?.arms?.length < 2)

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { describeArg } from '../arguments.js';
+import { checkKnownKeys, describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 
 /**
@@ -68,4 +68,21 @@ export function turnSpeedOption(value: unknown, who: string): number {
     );
   }
   return speed;
+}
+
+/**
+ * The keys of an options interface `T`, every one of them: given as a record of all its keys, so
+ * that the compiler names one missing or one too many.
+ */
+export function optionKeys<T>(keys: Record<keyof T, true>): readonly string[] {
+  return Object.keys(keys);
+}
+
+/**
+ * Refuses an option `who` does not know (`placement/invalid-option`, naming it and the nearest
+ * known one): a misspelling (`maxTurnspeed`, `coneangle`) was ignored without a word, its default
+ * taken.
+ */
+export function checkOptionKeys(options: object, known: readonly string[], who: string): void {
+  checkKnownKeys(options, known, who, 'placement/invalid-option');
 }

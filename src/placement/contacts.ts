@@ -13,6 +13,7 @@ import { createModelBuffer, forwardKinematics, restModelMatrices } from '../pose
 import { Pose } from '../pose/pose.js';
 import { checkLegRig } from '../rig/check-rig.js';
 import type { LegRig } from '../rig/limbs.js';
+import { checkOptionKeys, optionKeys } from './check-option.js';
 
 /** How {@link computeContacts} reads a clip. Distances are fractions of each leg's length. */
 export interface ContactOptions {
@@ -37,6 +38,16 @@ export interface ContactOptions {
   /** Whether the clip loops (contacts may wrap around its end). Default true. */
   readonly loop?: boolean;
 }
+
+/** The keys of {@link ContactOptions} (any other is refused: a misspelling was ignored). */
+const CONTACT_OPTIONS = optionKeys<ContactOptions>({
+  sampleRate: true,
+  lowHeight: true,
+  stillSpeed: true,
+  releaseFactor: true,
+  minDuration: true,
+  loop: true,
+});
 
 /** A contact track given by hand (clip markers, explicit times). */
 export interface ContactTrackDefinition {
@@ -544,6 +555,7 @@ export function computeContacts(
   const name = 'computeContacts';
   checkClipArg(clip, name);
   options = optionsArg(options, name);
+  checkOptionKeys(options, CONTACT_OPTIONS, name);
   const rate = options.sampleRate ?? 60;
   const lowHeight = options.lowHeight ?? 0.06;
   const stillSpeed = options.stillSpeed ?? 0.4;

@@ -11,9 +11,9 @@ import { Crowd } from '../pose/crowd.js';
 import { checkCharacterRange } from '../pose/crowd-checks.js';
 import type { Pose } from '../pose/pose.js';
 import type { Rig } from '../rig/limbs.js';
-import { refuseNotNumber } from './check-option.js';
+import { checkOptionKeys, refuseNotNumber } from './check-option.js';
 import { ContactTrack, computeContacts } from './contacts.js';
-import { FootPlacement, type FootPlacementOptions } from './foot-placement.js';
+import { FOOT_PLACEMENT_OPTIONS, FootPlacement, type FootPlacementOptions } from './foot-placement.js';
 
 /** One character's placement and the views it works on. */
 interface Robot {
@@ -41,6 +41,9 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
    */
   readonly worlds?: Float64Array;
 }
+
+/** The keys of {@link CrowdPlacementOptions} (any other is refused: a misspelling was ignored). */
+const CROWD_PLACEMENT_OPTIONS = [...FOOT_PLACEMENT_OPTIONS, 'contacts', 'worlds'];
 
 /**
  * Places the feet of every character of a {@link Crowd}: each has its own {@link FootPlacement}
@@ -71,7 +74,8 @@ export class CrowdPlacement {
   /** Each character's placement and views, made when it is first needed (placementOf, solve). */
   private readonly robots: (Robot | null)[];
   private readonly rig: Rig;
-  private readonly options: CrowdPlacementOptions;
+  /** The options each character's FootPlacement is made with (the crowd's own taken out). */
+  private readonly options: FootPlacementOptions;
   /** The clip whose contacts each character's placement has (`undefined`: none set yet). */
   private readonly trackClips: (Clip | null | undefined)[];
   /** Per character, 1 where its second clip leads its feet (its weight past 0.55, until below 0.45). */
@@ -99,6 +103,7 @@ export class CrowdPlacement {
       throw new TendonError('argument/invalid', `CrowdPlacement: the crowd is ${String(crowd)}, not a Crowd`);
     }
     checkObjectArg(options, 'CrowdPlacement', 'options');
+    checkOptionKeys(options, CROWD_PLACEMENT_OPTIONS, 'CrowdPlacement');
     const n = crowd.count;
     const given = options.worlds;
     if (given !== undefined && (!(given instanceof Float64Array) || given.length !== 16 * n)) {
@@ -121,13 +126,14 @@ export class CrowdPlacement {
     this.worlds = worlds;
     this.contacts = contacts ?? ((clip) => (clip.duration > 0 ? computeContacts(clip, rig.legs) : null));
     this.rig = rig;
-    this.options = options;
+    const { contacts: _contacts, worlds: _worlds, ...footOptions } = options;
+    this.options = footOptions;
     this.robots = new Array<Robot | null>(n).fill(null);
     // The options checked now, as FootPlacement's constructor checks them (the first character's
     // placement; the others are made when first placed, so a worker makes only its range's and
     // this one).
     if (n > 0) this.robotOf(0);
-    else new FootPlacement(crowd.skeleton, rig, options);
+    else new FootPlacement(crowd.skeleton, rig, this.options);
     this.trackClips = new Array<Clip | null | undefined>(n).fill(undefined);
     this.despawnsSeen = new Uint32Array(n);
     this.leading = new Uint8Array(n);

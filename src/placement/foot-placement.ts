@@ -26,7 +26,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { refuseDt, refuseNotNumber } from './check-option.js';
+import { checkOptionKeys, optionKeys, refuseDt, refuseNotNumber } from './check-option.js';
 import { ContactTrack, footPoint, legLength } from './contacts.js';
 import { type Ground, HIT, RAY } from './ground.js';
 import { OwnWrites } from './own-writes.js';
@@ -303,6 +303,34 @@ export interface FootPlacementOptions {
    */
   readonly forward?: readonly [number, number, number];
 }
+
+/** The keys of {@link FootPlacementOptions} (any other is refused: a misspelling was ignored). */
+export const FOOT_PLACEMENT_OPTIONS = optionKeys<FootPlacementOptions>({
+  ground: true,
+  footHeights: true,
+  maxTilt: true,
+  maxDrop: true,
+  maxRise: true,
+  rayAbove: true,
+  rayBelow: true,
+  pelvisSmoothTime: true,
+  footSmoothTime: true,
+  normalSmoothTime: true,
+  groundEaseTime: true,
+  lockRadius: true,
+  reachMargin: true,
+  softness: true,
+  maxTurnSpeed: true,
+  jointStepTolerance: true,
+  maxBodyPitch: true,
+  footprint: true,
+  minSoftness: true,
+  lockDrop: true,
+  maxRiseSpeed: true,
+  anticipation: true,
+  edgeClearance: true,
+  forward: true,
+});
 
 /**
  * How far below its hip a swinging foot is aimed at most, a fraction of the leg's length (eased
@@ -620,6 +648,15 @@ export class FootPlacement {
         `${name}: options.ground must be a Ground (an object with raycast)`,
       );
     }
+    if ((options as { maxJointStep?: unknown }).maxJointStep !== undefined) {
+      // Renamed with a change of unit: a per-solve number left in a caller's options must not be
+      // taken silently as the old limit's off switch (0) or as radians a second.
+      throw new TendonError(
+        'placement/invalid-option',
+        `${name}: maxJointStep (radians a solve) is now maxTurnSpeed, radians a second: maxJointStep × 60 at 60 Hz (Infinity turns the limit off)`,
+      );
+    }
+    checkOptionKeys(options, FOOT_PLACEMENT_OPTIONS, name);
     if (rig === null || typeof rig !== 'object' || !Array.isArray(rig.legs) || rig.legs.length === 0) {
       throw new TendonError('placement/invalid-option', `${name}: the rig has no legs to place`);
     }
@@ -777,14 +814,6 @@ export class FootPlacement {
       this.oSettings,
     );
     const [pitchCos, pitchSin] = cosSinOfAngle(option('maxBodyPitch', 0.5, 1.5));
-    if ((options as { maxJointStep?: unknown }).maxJointStep !== undefined) {
-      // Renamed with a change of unit: a per-solve number left in a caller's options must not be
-      // taken silently as the old limit's off switch (0) or as radians a second.
-      throw new TendonError(
-        'placement/invalid-option',
-        `${name}: maxJointStep (radians a solve) is now maxTurnSpeed, radians a second: maxJointStep × 60 at 60 Hz (Infinity turns the limit off)`,
-      );
-    }
     const speed = options.maxTurnSpeed ?? TURN_SPEED;
     if (typeof speed !== 'number' || !(speed >= MIN_TURN_SPEED)) {
       throw new TendonError(

@@ -3,9 +3,10 @@
  *
  * @packageDocumentation
  */
-import { checkArrayArg, checkObjectArg } from '../arguments.js';
+import { checkArrayArg, checkKnownKeys, checkObjectArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { normalizeScaled } from '../kernel/vec3.js';
+import { optionKeys } from './check-option.js';
 import { checkRaycastArgs, type Ground, HIT, RAY } from './ground.js';
 
 // The gradient on the rare path of a normal (cells so small its square overflows).
@@ -27,6 +28,16 @@ export interface HeightfieldOptions {
   readonly heights: ArrayLike<number>;
 }
 
+/** The keys of {@link HeightfieldOptions} (any other is refused: a misspelling was ignored). */
+const HEIGHTFIELD_OPTIONS = optionKeys<HeightfieldOptions>({
+  originX: true,
+  originZ: true,
+  cellSize: true,
+  columns: true,
+  rows: true,
+  heights: true,
+});
+
 /**
  * Heights on a grid, bilinear between samples; normals from the gradient of that bilinear surface.
  * Outside the grid there is no ground (a ray there misses). A vertical ray is answered in constant
@@ -47,6 +58,7 @@ export class HeightfieldGround implements Ground {
   /** @throws {@link TendonError} `placement/invalid-ground` for a grid of the wrong size or non-finite numbers. */
   constructor(options: HeightfieldOptions) {
     checkObjectArg(options, 'new HeightfieldGround', 'options');
+    checkKnownKeys(options, HEIGHTFIELD_OPTIONS, 'new HeightfieldGround', 'placement/invalid-ground');
     checkArrayArg(options.heights, 'new HeightfieldGround', 'heights');
     const { columns, rows, cellSize } = options;
     const originX = options.originX ?? 0;

@@ -20,7 +20,14 @@ import type { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption, refuseDt, refuseNotNumber, turnSpeedOption } from './check-option.js';
+import {
+  checkOption,
+  checkOptionKeys,
+  optionKeys,
+  refuseDt,
+  refuseNotNumber,
+  turnSpeedOption,
+} from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { JointTurnLimit } from './joint-turn-limit.js';
@@ -50,6 +57,17 @@ export interface Ladder {
    */
   readonly railHeight?: number;
 }
+
+/** The keys of {@link Ladder} (any other is refused: a misspelling was ignored). */
+const LADDER_KEYS = optionKeys<Ladder>({
+  bottom: true,
+  facing: true,
+  rungCount: true,
+  spacing: true,
+  firstRung: true,
+  width: true,
+  railHeight: true,
+});
 
 /** Set-up of a {@link LadderClimb}; lengths in world units. */
 export interface LadderClimbOptions {
@@ -83,6 +101,17 @@ export interface LadderClimbOptions {
    */
   readonly maxTurnSpeed?: number;
 }
+
+/** The keys of {@link LadderClimbOptions} (any other is refused: a misspelling was ignored). */
+const LADDER_CLIMB_OPTIONS = optionKeys<LadderClimbOptions>({
+  ladder: true,
+  scale: true,
+  standOff: true,
+  arc: true,
+  handRungsAbove: true,
+  rungsPerMove: true,
+  maxTurnSpeed: true,
+});
 
 /**
  * Per-limb numbers of the last update, limbs in the order right hand, left foot, left hand, right
@@ -207,7 +236,9 @@ export class LadderClimb {
     checkRig(rig, skeleton, name);
     this.facing = restFacing(rig);
     checkObjectArg(options, name, 'options');
+    checkOptionKeys(options, LADDER_CLIMB_OPTIONS, name);
     checkObjectArg(options.ladder, name, 'options.ladder');
+    checkOptionKeys(options.ladder, LADDER_KEYS, `${name} (ladder)`);
     checkArrayArg(options.ladder.bottom, name, "the ladder's bottom", 3);
     checkArrayArg(options.ladder.facing, name, "the ladder's facing", 2);
     const ladder = options?.ladder;

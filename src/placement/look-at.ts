@@ -19,7 +19,7 @@ import { checkRig } from '../rig/check-rig.js';
 import type { Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
 import { solverSlab as slab } from '../slab.js';
-import { refuseDt, refuseNotNumber, turnSpeedOption } from './check-option.js';
+import { checkOptionKeys, optionKeys, refuseDt, refuseNotNumber, turnSpeedOption } from './check-option.js';
 import { GoalWeight } from './goal-weight.js';
 import { addsNoTurn } from './joint-turn-limit.js';
 import { OwnWrites } from './own-writes.js';
@@ -64,6 +64,17 @@ export interface LookAtOptions {
    */
   readonly maxTurnSpeed?: number;
 }
+
+/** The keys of {@link LookAtOptions} (any other is refused: a misspelling was ignored). */
+const LOOK_AT_OPTIONS = optionKeys<LookAtOptions>({
+  joints: true,
+  shares: true,
+  forward: true,
+  up: true,
+  coneAngle: true,
+  smoothTime: true,
+  maxTurnSpeed: true,
+});
 
 /**
  * Turns a character's head (and, by shares, its neck and upper spine) toward a point, keeping the
@@ -154,6 +165,7 @@ export class LookAt {
     checkSkeletonArg(skeleton, name);
     checkRig(rig, skeleton, name);
     options = optionsArg(options, name);
+    checkOptionKeys(options, LOOK_AT_OPTIONS, name);
     if (options.joints !== undefined) checkArrayArg(options.joints, name, 'options.joints');
     if (options.shares !== undefined) checkArrayArg(options.shares, name, 'options.shares');
     // Joints by index or, as AimIk takes them, by name (a name was kept as given, and every solve

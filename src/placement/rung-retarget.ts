@@ -16,7 +16,7 @@ import { Pose } from '../pose/pose.js';
 import { checkRig } from '../rig/check-rig.js';
 import type { ArmRig, LegRig, Rig } from '../rig/limbs.js';
 import type { Skeleton } from '../skeleton/skeleton.js';
-import { checkOption, refuseDt, refuseNotNumber } from './check-option.js';
+import { checkOption, checkOptionKeys, optionKeys, refuseDt, refuseNotNumber } from './check-option.js';
 import { legLength } from './contacts.js';
 import { GoalWeight } from './goal-weight.js';
 import { checkPoseReads, type PoseReads, poseReads } from './pose-reads.js';
@@ -46,6 +46,17 @@ export interface RungRetargetOptions {
    */
   readonly sampleRate?: number;
 }
+
+/** The keys of {@link RungRetargetOptions} (any other is refused: a misspelling was ignored). */
+const RUNG_RETARGET_OPTIONS = optionKeys<RungRetargetOptions>({
+  capturedFirstRung: true,
+  capturedSpacing: true,
+  firstRung: true,
+  spacing: true,
+  stillSpeed: true,
+  minDuration: true,
+  sampleRate: true,
+});
 
 /** Seconds of the clip a limb's speed is read over (its position at each end). */
 const SPEED_SPAN = 0.1;
@@ -111,6 +122,7 @@ export class RungRetarget {
     checkRig(rig, clip.skeleton, name);
     this.skeleton = clip.skeleton;
     checkObjectArg(options, name, 'options');
+    checkOptionKeys(options, RUNG_RETARGET_OPTIONS, name);
     if (rig?.arms?.length < 2 || rig?.legs?.length < 2 || rig.pelvis < 0) {
       throw new TendonError(
         'placement/invalid-option',

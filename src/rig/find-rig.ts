@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { checkSkeletonArg, editDistance } from '../arguments.js';
+import { checkKnownKeys, checkSkeletonArg, editDistance } from '../arguments.js';
 import { TendonError } from '../errors.js';
 import { invert } from '../kernel/mat4.js';
 import { restModelMatrices } from '../pose/forward-kinematics.js';
@@ -71,6 +71,9 @@ export interface FindRigOptions {
   readonly head?: RigJointRef;
 }
 
+/** The keys of {@link FindRigOptions}. */
+const FIND_RIG_OPTIONS: readonly (keyof FindRigOptions)[] = ['convention', 'legs', 'arms', 'pelvis', 'head'];
+
 /**
  * The limbs and trunk of `skeleton`.
  *
@@ -99,6 +102,8 @@ export function findRig(skeleton: Skeleton, options: FindRigOptions = {}): Rig {
   if (options === null || typeof options !== 'object') {
     throw new TendonError('rig/unknown-convention', 'findRig: options must be an object');
   }
+  // (A misspelling, `convension`, was ignored without a word.)
+  checkKnownKeys(options, FIND_RIG_OPTIONS, 'findRig', 'argument/invalid');
   // Mixamo's names are CMU's behind a prefix: the map that reports 'mixamo' is 'cmu'.
   const convention = options.convention === 'mixamo' ? 'cmu' : options.convention;
   if (convention !== undefined && convention !== 'shape' && !NAME_MAPS.some((m) => m.name === convention)) {
