@@ -172,7 +172,8 @@ export function checkKnownKeys(
   code: TendonErrorCode,
 ): void {
   for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue;
+    // (An option set to undefined is no option: the default, as `??` reads it.)
+    if (known.includes(key) || (options as Record<string, unknown>)[key] === undefined) continue;
     let nearest = known[0];
     for (const k of known) {
       if (

@@ -266,7 +266,8 @@ export class FabrikIk {
     this.measureChain();
     const st = this.state;
     const within = st.dist < st.reach && this.withinTolerance(targetModel);
-    if (st.dist >= st.reach || (!within && this.straightWithin(targetModel))) this.layStraight();
+    if (st.dist >= st.reach) this.layStraight(true);
+    else if (!within && this.straightWithin(targetModel)) this.layStraight(false);
     else if (!within) this.runPasses(pose, model, targetModel);
     if (st.finished) this.finishHandedOver(model);
     else this.finishPasses(pose, model, targetModel);
@@ -394,28 +395,38 @@ export class FabrikIk {
   }
 
   /** Out of reach, or so near full reach that it is the answer: the chain laid straight toward the target. */
-  private layStraight(): void {
+  private layStraight(outOfReach: boolean): void {
     const st = this.state;
     const pos = this.positions;
     const tau = this.targetLocal;
+    const P = this.parentModel;
     const e = 3 * (this.joints.length - 1);
-    let dx = pos[e] - tau[0];
-    let dy = pos[e + 1] - tau[1];
-    let dz = pos[e + 2] - tau[2];
-    const startSq = dx * dx + dy * dy + dz * dz;
+    // The end's offset from the target, in model space (the parent's 3×3 of the offset in its
+    // frame: a parent scaled non-uniformly changes the ratio of two distances).
+    let x = pos[e] - tau[0];
+    let y = pos[e + 1] - tau[1];
+    let z = pos[e + 2] - tau[2];
+    let mx = P[0] * x + P[4] * y + P[8] * z;
+    let my = P[1] * x + P[5] * y + P[9] * z;
+    let mz = P[2] * x + P[6] * y + P[10] * z;
+    const startSq = mx * mx + my * my + mz * mz;
     fabrikStraight(pos, this.lengths, this.joints.length, tau, 0);
     const clamped = this.forwardPass(true, st.uniform);
     st.clamped = clamped || st.clamped;
     st.iterations = 1;
-    // Limits can leave the straightened chain farther from the target than it began (7 of 900
-    // seeded chains out of reach, up to 1.35× until 27 November; a hostile test): the start, within
-    // its limits, is then the answer, as CCD's sweeps keep it. (Compared in the root's parent's
-    // frame: the model's distances in the same ratio where that frame's scale is uniform.)
-    if (clamped) {
-      dx = pos[e] - tau[0];
-      dy = pos[e + 1] - tau[1];
-      dz = pos[e + 2] - tau[2];
-      if (dx * dx + dy * dy + dz * dz > startSq) this.forwardPass(false, st.uniform);
+    // Out of reach, limits can leave the straightened chain farther from the target than it began
+    // (7 of 900 seeded chains, up to 1.35× until 27 November; a hostile test): the start, within
+    // its limits, is then the answer, as CCD's sweeps keep it. (Not near full reach, where the
+    // straight chain was found within the tolerance. Unlimited, the chain points at the target,
+    // as asked, though under a parent scaled non-uniformly another direction may reach nearer.)
+    if (clamped && outOfReach) {
+      x = pos[e] - tau[0];
+      y = pos[e + 1] - tau[1];
+      z = pos[e + 2] - tau[2];
+      mx = P[0] * x + P[4] * y + P[8] * z;
+      my = P[1] * x + P[5] * y + P[9] * z;
+      mz = P[2] * x + P[6] * y + P[10] * z;
+      if (mx * mx + my * my + mz * mz > startSq) this.forwardPass(false, st.uniform);
     }
   }
 

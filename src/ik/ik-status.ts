@@ -14,7 +14,10 @@ export class IkStatus {
   private readonly numbers = new Float64Array(2);
   /** The end effector is within the solver's tolerance of the target. */
   reached = false;
-  /** The target is farther than the chain reaches, or closer than it can fold: the chain points at it. */
+  /**
+   * The target is farther than the chain reaches, or closer than it can fold: the chain points at
+   * it (with limits, as near as they let it).
+   */
   outOfReach = false;
   /** A joint limit, softening or the weight kept the answer from the unconstrained one. */
   clamped = false;

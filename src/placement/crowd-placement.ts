@@ -43,7 +43,10 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
 }
 
 /** The keys of {@link CrowdPlacementOptions} (any other is refused: a misspelling was ignored). */
-const CROWD_PLACEMENT_OPTIONS = [...FOOT_PLACEMENT_OPTIONS, 'contacts', 'worlds'];
+const CROWD_PLACEMENT_OPTIONS = [...FOOT_PLACEMENT_OPTIONS, 'contacts', 'worlds', 'maxJointStep'];
+
+/** What the crowd passes on to each character's FootPlacement. */
+const FOOT_OPTIONS_PASSED = [...FOOT_PLACEMENT_OPTIONS, 'maxJointStep'];
 
 /**
  * Places the feet of every character of a {@link Crowd}: each has its own {@link FootPlacement}
@@ -126,8 +129,15 @@ export class CrowdPlacement {
     this.worlds = worlds;
     this.contacts = contacts ?? ((clip) => (clip.duration > 0 ? computeContacts(clip, rig.legs) : null));
     this.rig = rig;
-    const { contacts: _contacts, worlds: _worlds, ...footOptions } = options;
-    this.options = footOptions;
+    // FootPlacement's own options read one by one (a spread copies only own properties: options
+    // inheriting their ground, or a getter, lost it), the renamed maxJointStep passed on for
+    // FootPlacement's message on it.
+    const footOptions: Record<string, unknown> = {};
+    for (const key of FOOT_OPTIONS_PASSED) {
+      const value = (options as unknown as Record<string, unknown>)[key];
+      if (value !== undefined) footOptions[key] = value;
+    }
+    this.options = footOptions as unknown as FootPlacementOptions;
     this.robots = new Array<Robot | null>(n).fill(null);
     // The options checked now, as FootPlacement's constructor checks them (the first character's
     // placement; the others are made when first placed, so a worker makes only its range's and

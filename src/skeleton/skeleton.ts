@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { checkArrayArg, checkObjectArg, checkStringArg } from '../arguments.js';
+import { checkArrayArg, checkObjectArg, checkStringArg, describeArg } from '../arguments.js';
 import { TendonError } from '../errors.js';
 
 /** The plain data a {@link Skeleton} is built from. Joints may be listed in any order. */
@@ -211,11 +211,26 @@ export class Skeleton {
 
   /**
    * The joints strictly between `top` and `joint`, its descendant, `top`'s child first: twist
-   * bones and the like inside a chain. Empty where `joint` is `top`'s child; the path up to the root
-   * where `top` is not an ancestor of `joint`.
+   * bones and the like inside a chain. Empty where `joint` is `top` or its child; the path up to
+   * the root where `top` is not an ancestor of `joint`.
+   *
+   * @throws {@link TendonError} `argument/invalid` for a `top` or `joint` that is not a joint index.
    */
   jointsBetween(top: number, joint: number): number[] {
+    const n = this.parents.length;
+    for (const [what, j] of [
+      ['top', top],
+      ['joint', joint],
+    ] as const) {
+      if (!(Number.isInteger(j) && j >= 0 && j < n)) {
+        throw new TendonError(
+          'argument/invalid',
+          `Skeleton.jointsBetween: ${what} ${describeArg(j)} is not a joint index (0 to ${n - 1})`,
+        );
+      }
+    }
     const path: number[] = [];
+    if (joint === top) return path;
     for (let j = this.parents[joint]; j !== top && j >= 0; j = this.parents[j]) path.push(j);
     return path.reverse();
   }

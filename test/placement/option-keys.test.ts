@@ -45,11 +45,27 @@ describe('placement options: a key not known is refused, the nearest named', () 
       'maxtilt',
       'maxTilt',
     );
-    // The crowd's own keys pass, and FootPlacement's are checked there too.
+    // The crowd's own keys pass, and FootPlacement's are checked there too; options it inherits
+    // (a spread of them lost the ground: a review) are passed on, and the renamed maxJointStep is
+    // told as FootPlacement tells it. An option set to undefined is no option.
     const crowd = new Crowd(skeleton, 2);
     expect(
       () => new CrowdPlacement(crowd, rig, { ground, contacts: () => null, maxTilt: 0.3 }),
     ).not.toThrow();
+    for (const count of [0, 2]) {
+      expect(
+        () => new CrowdPlacement(new Crowd(skeleton, count), rig, Object.create({ ground })),
+      ).not.toThrow();
+      expect(
+        () => new CrowdPlacement(new Crowd(skeleton, count), rig, { ground, maxJointStep: 0.1 } as never),
+      ).toThrow(
+        expect.objectContaining({ code: bad, message: expect.stringContaining('is now maxTurnSpeed') }),
+      );
+    }
+    expect(
+      () => new FootPlacement(skeleton, rig, { ground, maxJointStep: undefined } as never),
+    ).not.toThrow();
+    expect(() => new LookAt(skeleton, rig, { coneangle: undefined } as never)).not.toThrow();
     expectUnknown(
       () => new CrowdPlacement(crowd, rig, { ground, world: new Float64Array(32) } as never),
       bad,

@@ -63,8 +63,17 @@ describe('Skeleton.create', () => {
     expect(s.jointsBetween(0, 3)).toEqual([1, 2]);
     expect(s.jointsBetween(3, 4)).toEqual([]);
     expect(s.jointsBetween(0, 4)).toEqual([1, 2, 3]);
+    expect(s.jointsBetween(3, 3)).toEqual([]);
     // Not an ancestor: the path up to the root.
     expect(s.jointsBetween(5, 3)).toEqual([0, 1, 2]);
+    for (const bad of [-1, 6, 1.5, 'knee', undefined]) {
+      expect(() => s.jointsBetween(0, bad as never), String(bad)).toThrow(
+        expect.objectContaining({ code: 'argument/invalid' }),
+      );
+      expect(() => s.jointsBetween(bad as never, 3), String(bad)).toThrow(
+        expect.objectContaining({ code: 'argument/invalid' }),
+      );
+    }
   });
 
   it('normalizes rest rotations', () => {
