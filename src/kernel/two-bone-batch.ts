@@ -140,14 +140,14 @@ export function twoBoneSolveLeg(
   // The fused kernel reads the target, the pole, the weight and the rotations of root and middle
   // before it writes, and declines a leg where one is not finite: the numbers it does not read are
   // checked first, every number only for a leg it declines (or whose first check fails).
-  // A weight or a softness out of range (the settings are the caller's to edit; the solver
-  // object's setters refuse them) was solved without a word: a weight of −0.5 turned the robot's
-  // leg away from its target (0.6 units off), a softness of 1 left it 0.43 short, and 2 and −0.1
-  // were taken as 1 and 0.
+  // A weight or a softness out of range, or not a number (the settings are the caller's to edit;
+  // the solver object's setters refuse them), was solved without a word: a weight of −0.5 turned
+  // the robot's leg away from its target (0.6 units off), a softness of 1 left it 0.43 short, and
+  // 2 and −0.1 were taken as 1 and 0. (So the checks below need not read them.)
   const weight = s[S.weight];
   const softness = s[S.softness];
   if (!(weight >= 0 && weight <= 1 && softness >= 0 && softness < 1)) return flagInvalid(errors, status, i);
-  const unseen = legUnseenFinite(s, translations, rotations, scales, root, mid, end);
+  const unseen = legUnseenFinite(translations, rotations, scales, root, mid, end);
   if (!unseen && !legInputsUsable(s, model, parents, translations, rotations, scales, root, mid, end)) {
     return flagInvalid(errors, status, i);
   }
@@ -249,8 +249,8 @@ function flagInvalid(errors: Float64Array, status: Uint8Array, i: number): true 
 
 /**
  * Whether the leg passes the checks `TwoBoneIk.solve` makes before it solves (where it does not,
- * the solver object throws): the target, pole, end rotation, weight and softness in its settings
- * `s`, and the local transforms of root, middle and end (which the kernel does not read itself,
+ * the solver object throws): the target, pole and end rotation in its settings `s` (the weight
+ * and softness are checked first, twoBoneSolveLeg), and the local transforms of root, middle and end (which the kernel does not read itself,
  * but recomputes model matrices from), usable; at weight 0, the pose too (the kernel then reads
  * no more than the end's position). Sums, not a branch per number: a NaN or an infinity anywhere
  * makes a sum NaN or infinite (and an overflow of huge finite numbers sends the leg to the exact
@@ -267,7 +267,7 @@ function legInputsUsable(
   mid: number,
   end: number,
 ): boolean {
-  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2] + s[S.weight];
+  let sum = s[S.target] + s[S.target + 1] + s[S.target + 2];
   if (s[S.hasPole] > 0) sum += s[S.pole] + s[S.pole + 1] + s[S.pole + 2];
   if (s[S.hasEndRotation] > 0) {
     if (end < 0) return false;
@@ -284,7 +284,7 @@ function legInputsUsable(
   q = 4 * mid;
   sum += rotations[q] + rotations[q + 1] + (rotations[q + 2] + rotations[q + 3]);
   if (
-    !(sum - sum === 0 && legUnseenFinite(s, translations, rotations, scales, root, mid, end)) &&
+    !(sum - sum === 0 && legUnseenFinite(translations, rotations, scales, root, mid, end)) &&
     !legInputsExact(s, model, parents, translations, rotations, scales, root, mid, end)
   ) {
     return false;
@@ -295,14 +295,13 @@ function legInputsUsable(
 }
 
 /**
- * The part of {@link legInputsUsable} that the fused kernel does not find for itself: the
- * softness (a NaN one takes no branch of the kernel's), the local translations and scales of root,
+ * The part of {@link legInputsUsable} that the fused kernel does not find for itself (the softness,
+ * which it does not check either, is checked first): the local translations and scales of root,
  * middle and end and the end's rotation (read by the forward kinematics after the rotations are
  * written). Whether their sum is finite: `false` for a NaN or an infinity, or for finite numbers
  * whose sum overflowed (which {@link legInputsExact} then tells apart).
  */
 function legUnseenFinite(
-  s: Float64Array,
   translations: Float64Array,
   rotations: Float64Array,
   scales: Float64Array,
@@ -318,7 +317,7 @@ function legUnseenFinite(
   o = 3 * mid;
   t += translations[o] + translations[o + 1] + translations[o + 2];
   c += scales[o] + scales[o + 1] + scales[o + 2];
-  let sum = s[S.softness];
+  let sum = 0;
   if (end >= 0) {
     o = 3 * end;
     const q = 4 * end;
@@ -346,7 +345,6 @@ function legInputsExact(
   end: number,
 ): boolean {
   for (let k = S.target; k < S.target + 3; k++) if (!Number.isFinite(s[k])) return false;
-  if (!Number.isFinite(s[S.weight]) || !Number.isFinite(s[S.softness])) return false;
   if (s[S.hasPole] > 0) for (let k = S.pole; k < S.pole + 3; k++) if (!Number.isFinite(s[k])) return false;
   if (s[S.hasEndRotation] > 0) {
     for (let k = S.endRotation; k < S.endRotation + 4; k++) if (!Number.isFinite(s[k])) return false;

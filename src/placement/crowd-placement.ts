@@ -42,11 +42,11 @@ export interface CrowdPlacementOptions extends FootPlacementOptions {
   readonly worlds?: Float64Array;
 }
 
-/** The keys of {@link CrowdPlacementOptions} (any other is refused: a misspelling was ignored). */
-const CROWD_PLACEMENT_OPTIONS = [...FOOT_PLACEMENT_OPTIONS, 'contacts', 'worlds', 'maxJointStep'];
-
-/** What the crowd passes on to each character's FootPlacement. */
+/** What the crowd passes on to each character's FootPlacement (maxJointStep for its message). */
 const FOOT_OPTIONS_PASSED = [...FOOT_PLACEMENT_OPTIONS, 'maxJointStep'];
+
+/** The keys of {@link CrowdPlacementOptions} (any other is refused: a misspelling was ignored). */
+const CROWD_PLACEMENT_OPTIONS = [...FOOT_OPTIONS_PASSED, 'contacts', 'worlds'];
 
 /**
  * Places the feet of every character of a {@link Crowd}: each has its own {@link FootPlacement}

@@ -387,12 +387,13 @@ export class LadderClimb {
       // (Which hand: the right moves from whole cycles, the left from half-cycles between.)
       const whole = start / step;
       const hand = Math.abs(whole - Math.round(whole)) < 0.25 ? 0 : 2;
-      // The rung the hand holds at hand progress `at`, as update works it out, and its height.
+      // The height above the ground of the rung (or rail grip) the hand holds at hand progress
+      // `at`, as update works it out.
+      const point = new Float64Array(3);
       const heightAt = (at: number) => {
         const k = Math.floor((at - 0.5 * step * PHASES[hand]) / step);
-        const rung = Math.max(0, step * k + step + this.limbOffsets[hand]);
-        const top = firstRung + (ladder.rungCount - 1) * spacing + (ladder.railHeight ?? 4 * spacing);
-        return Math.min(firstRung + rung * spacing, top);
+        this.rungPoint(point, this.clampRung(step * k + step + this.limbOffsets[hand], false), 1, false);
+        return point[1] - this.frame[1];
       };
       const reach = shoulderY + band;
       const before = Math.abs(heightAt(start - margin) - reach);
